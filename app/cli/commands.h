@@ -1,0 +1,15 @@
+// Subcommands of `rlda`: each adds itself to the CLI11 app and runs when selected.
+#pragma once
+
+#include <functional>
+
+namespace CLI {
+class App;
+}
+
+namespace rlda::app {
+
+// Registers `rlda model show …`. The returned callable runs the command and gives its exit code.
+std::function<int()> add_model_command(CLI::App& app);
+
+} // namespace rlda::app

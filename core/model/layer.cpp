@@ -1,0 +1,212 @@
+// Layer strings in PyTorch's notation, parameter counts and shape inference.
+#include "core/model/layer.h"
+
+#include "core/util/error.h"
+#include "core/util/overloaded.h"
+
+#include <array>
+#include <charconv>
+#include <cstdlib>
+#include <fmt/format.h>
+
+namespace rlda::core::model {
+namespace {
+
+std::string pair(std::int64_t v) { return fmt::format("({}, {})", v, v); }
+std::string pair(std::int64_t a, std::int64_t b) { return fmt::format("({}, {})", a, b); }
+
+[[noreturn]] void shape_error(const Layer& layer, const Shape& input, const std::string& why)
+{
+    throw ModelError(fmt::format("{} cannot take input {}: {}", pytorch_string(layer),
+                                 shape_string(input), why));
+}
+
+std::int64_t window_out(std::int64_t size, std::int64_t kernel, std::int64_t stride,
+                        std::int64_t padding)
+{
+    return (size + 2 * padding - kernel) / stride + 1;
+}
+
+} // namespace
+
+std::string python_float_repr(double value)
+{
+    // Shortest round-trip digits, then Python's layout: fixed for 1e-4 <= |x| < 1e16, else exponent.
+    std::array<char, 64> buf{};
+    auto [end, ec] = std::to_chars(buf.data(), buf.data() + buf.size(), value,
+                                   std::chars_format::scientific);
+    if (ec != std::errc{})
+        return "nan";
+    const std::string sci(buf.data(), end); // e.g. "1e-05", "1.5e+00", "-2.25e+03"
+    const auto e_pos = sci.find('e');
+    std::string mantissa = sci.substr(0, e_pos);
+    const int exponent = std::atoi(sci.c_str() + e_pos + 1);
+    const bool negative = !mantissa.empty() && mantissa[0] == '-';
+    if (negative)
+        mantissa.erase(0, 1);
+    std::string digits;
+    for (char c : mantissa)
+        if (c != '.')
+            digits += c;
+
+    std::string out;
+    if (exponent >= -5 + 1 && exponent < 16) { // -4 <= exponent < 16
+        if (exponent < 0) {
+            out = "0." + std::string(static_cast<std::size_t>(-exponent - 1), '0') + digits;
+        } else if (static_cast<int>(digits.size()) <= exponent + 1) {
+            out = digits + std::string(static_cast<std::size_t>(exponent + 1) - digits.size(), '0') + ".0";
+        } else {
+            out = digits.substr(0, static_cast<std::size_t>(exponent + 1)) + "." +
+                  digits.substr(static_cast<std::size_t>(exponent + 1));
+        }
+    } else {
+        out = digits.substr(0, 1);
+        if (digits.size() > 1)
+            out += "." + digits.substr(1);
+        out += fmt::format("e{}{:02}", exponent < 0 ? '-' : '+', std::abs(exponent));
+    }
+    return negative ? "-" + out : out;
+}
+
+std::string shape_string(const Shape& shape)
+{
+    std::string out;
+    for (std::size_t i = 0; i < shape.size(); ++i)
+        out += (i ? "x" : "") + std::to_string(shape[i]);
+    return out;
+}
+
+std::string pytorch_string(const Layer& layer)
+{
+    return std::visit(
+        overloaded{
+            [](const Conv2d& c) {
+                std::string s = fmt::format("Conv2d({}, {}, kernel_size={}, stride={}", c.in_channels,
+                                            c.out_channels, pair(c.kernel_size), pair(c.stride));
+                if (c.padding != 0)
+                    s += ", padding=" + pair(c.padding);
+                if (!c.bias)
+                    s += ", bias=False";
+                return s + ")";
+            },
+            [](const BatchNorm2d& b) {
+                return fmt::format("BatchNorm2d({}, eps={}, momentum={}, affine=True, "
+                                   "track_running_stats=True)",
+                                   b.num_features, python_float_repr(b.eps),
+                                   python_float_repr(b.momentum));
+            },
+            [](const ReLU&) { return std::string("ReLU()"); },
+            [](const Tanh&) { return std::string("Tanh()"); },
+            [](const Sigmoid&) { return std::string("Sigmoid()"); },
+            [](const AvgPool2d& p) {
+                return fmt::format("AvgPool2d(kernel_size={}, stride={}, padding={})",
+                                   pair(p.kernel_size), pair(p.effective_stride()), p.padding);
+            },
+            [](const AdaptiveAvgPool2d& p) {
+                return fmt::format("AdaptiveAvgPool2d(output_size={})", pair(p.output_h, p.output_w));
+            },
+            [](const Flatten&) { return std::string("Flatten(start_dim=1, end_dim=-1)"); },
+            [](const Linear& l) {
+                return fmt::format("Linear(in_features={}, out_features={}, bias={})", l.in_features,
+                                   l.out_features, l.bias ? "True" : "False");
+            },
+        },
+        layer);
+}
+
+std::string type_name(const Layer& layer)
+{
+    const std::string s = pytorch_string(layer);
+    return s.substr(0, s.find('('));
+}
+
+std::int64_t parameter_count(const Layer& layer)
+{
+    return std::visit(overloaded{
+                          [](const Conv2d& c) {
+                              return c.out_channels * c.in_channels * c.kernel_size * c.kernel_size +
+                                     (c.bias ? c.out_channels : 0);
+                          },
+                          [](const BatchNorm2d& b) { return 2 * b.num_features; },
+                          [](const Linear& l) {
+                              return l.out_features * l.in_features + (l.bias ? l.out_features : 0);
+                          },
+                          [](const auto&) { return std::int64_t{0}; },
+                      },
+                      layer);
+}
+
+bool is_activation(const Layer& layer)
+{
+    return std::holds_alternative<ReLU>(layer) || std::holds_alternative<Tanh>(layer) ||
+           std::holds_alternative<Sigmoid>(layer);
+}
+
+bool is_idempotent_activation(const Layer& layer) { return std::holds_alternative<ReLU>(layer); }
+
+bool is_module(const Layer& layer) { return !std::holds_alternative<Flatten>(layer); }
+
+Shape output_shape(const Layer& layer, const Shape& in)
+{
+    const auto need_image = [&] {
+        if (in.size() != 3)
+            shape_error(layer, in, "expects an image input CxHxW");
+    };
+    return std::visit(
+        overloaded{
+            [&](const Conv2d& c) -> Shape {
+                need_image();
+                if (c.in_channels != in[0])
+                    shape_error(layer, in, fmt::format("expects {} input channels", c.in_channels));
+                if (c.kernel_size < 1 || c.stride < 1 || c.padding < 0 || c.out_channels < 1)
+                    shape_error(layer, in, "kernel, stride and channels must be positive");
+                const auto h = window_out(in[1], c.kernel_size, c.stride, c.padding);
+                const auto w = window_out(in[2], c.kernel_size, c.stride, c.padding);
+                if (h < 1 || w < 1)
+                    shape_error(layer, in, "the input is smaller than the kernel");
+                return {c.out_channels, h, w};
+            },
+            [&](const BatchNorm2d& b) -> Shape {
+                need_image();
+                if (b.num_features != in[0])
+                    shape_error(layer, in, fmt::format("expects {} channels", b.num_features));
+                return in;
+            },
+            [&](const AvgPool2d& p) -> Shape {
+                need_image();
+                if (p.kernel_size < 1 || p.effective_stride() < 1 || p.padding < 0 ||
+                    2 * p.padding > p.kernel_size)
+                    shape_error(layer, in, "bad kernel, stride or padding");
+                const auto h = window_out(in[1], p.kernel_size, p.effective_stride(), p.padding);
+                const auto w = window_out(in[2], p.kernel_size, p.effective_stride(), p.padding);
+                if (h < 1 || w < 1)
+                    shape_error(layer, in, "the input is smaller than the pooling window");
+                return {in[0], h, w};
+            },
+            [&](const AdaptiveAvgPool2d& p) -> Shape {
+                need_image();
+                if (p.output_h < 1 || p.output_w < 1)
+                    shape_error(layer, in, "output size must be positive");
+                return {in[0], p.output_h, p.output_w};
+            },
+            [&](const Flatten&) -> Shape {
+                std::int64_t n = 1;
+                for (auto d : in)
+                    n *= d;
+                return {n};
+            },
+            [&](const Linear& l) -> Shape {
+                if (in.size() != 1)
+                    shape_error(layer, in, "expects flat features; put a Flatten before it");
+                if (l.in_features != in[0])
+                    shape_error(layer, in, fmt::format("expects {} input features", l.in_features));
+                if (l.out_features < 1)
+                    shape_error(layer, in, "out_features must be positive");
+                return {l.out_features};
+            },
+            [&](const auto&) -> Shape { return in; }, // activations keep the shape
+        },
+        layer);
+}
+
+} // namespace rlda::core::model

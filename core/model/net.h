@@ -1,0 +1,53 @@
+// A model specification built as a LibTorch module that can be deepened in place (Net2Net).
+#pragma once
+
+#include "core/model/spec.h"
+
+#include <torch/nn/module.h>
+#include <torch/nn/modules/container/sequential.h>
+#include <torch/nn/pimpl.h>
+
+#include <cstdint>
+#include <vector>
+
+namespace rlda::core::model {
+
+// Every layer and block of the spec is a registered Sequential named "u<uid>", run in execution
+// order. Deepening registers one new Sequential and leaves every existing module untouched, so
+// trained weights stay bit for bit, and a Net rebuilt from the deepened spec has the same names.
+class NetImpl : public torch::nn::Module {
+public:
+    explicit NetImpl(ModelSpec spec); // finalizes the spec; throws ModelError
+
+    torch::Tensor forward(torch::Tensor x);
+
+    // Net2Net Deepen(action): inserts an identity block (identity kernel or matrix, zero bias, a
+    // fresh BatchNorm whose eval-mode transform is exactly the identity, the same activation)
+    // right after original block `action`, on the net's device and in its train/eval mode.
+    // action == original_block_count() does nothing. Throws ModelError.
+    DeepenResult deepen(int action);
+
+    const ModelSpec& spec() const { return spec_; }
+    ModelSummary summary() const { return summarize(spec_); }
+    int original_block_count() const;
+    std::int64_t parameter_count() const; // counted on the tensors, not the spec
+
+private:
+    torch::nn::Sequential make_unit(const Node& node);
+
+    ModelSpec spec_;
+    std::vector<torch::nn::Sequential> units_; // execution order
+};
+TORCH_MODULE(Net);
+
+// A deep copy: same spec, same parameters and buffers, same device and mode.
+Net clone_net(const Net& net);
+
+// Trains `net` for a few Adam steps on seeded Gaussian noise with random labels, so that weights
+// and BatchNorm statistics are no longer at their initial values. Leaves the net in eval mode.
+void train_on_noise(Net& net, int steps = 5, std::uint64_t seed = 0, std::int64_t batch = 16);
+
+// Max |a(x) - b(x)| over a seeded batch of Gaussian inputs, both in eval mode without grad.
+double max_abs_output_diff(Net& a, Net& b, std::uint64_t seed = 1, std::int64_t batch = 8);
+
+} // namespace rlda::core::model

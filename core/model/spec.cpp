@@ -1,0 +1,312 @@
+// Model specification traversal, validation, summaries and the pure (weight-free) half of Deepen.
+#include "core/model/spec.h"
+
+#include "core/util/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <charconv>
+#include <functional>
+
+namespace rlda::core::model {
+namespace {
+
+// Visits layer and block nodes in execution order with their parent sequence and index in it.
+void visit_units(Node& seq, const std::function<bool(Node& parent, std::size_t index)>& fn)
+{
+    for (std::size_t i = 0; i < seq.children.size(); ++i) {
+        Node& child = seq.children[i];
+        if (child.kind == NodeKind::Sequence)
+            visit_units(child, fn);
+        else if (!fn(seq, i))
+            return;
+    }
+}
+
+void collect_units(const Node& seq, std::vector<UnitRef>& out, int& next_original)
+{
+    for (const Node& child : seq.children) {
+        if (child.kind == NodeKind::Sequence) {
+            collect_units(child, out, next_original);
+        } else {
+            const bool original_block = child.kind == NodeKind::Block && child.original;
+            out.push_back({&child, original_block ? next_original++ : -1});
+        }
+    }
+}
+
+int max_uid(const Node& node)
+{
+    int m = node.uid;
+    for (const Node& c : node.children)
+        m = std::max(m, max_uid(c));
+    return m;
+}
+
+void assign_uids(Node& node, int& next)
+{
+    if (node.kind != NodeKind::Sequence && node.uid < 0)
+        node.uid = next++;
+    for (Node& c : node.children)
+        assign_uids(c, next);
+}
+
+std::string unit_label(const UnitRef& u, std::size_t position)
+{
+    if (u.node->kind == NodeKind::Block)
+        return u.original_index >= 0 ? fmt::format("block {}", u.original_index)
+                                     : fmt::format("added block at position {}", position);
+    return fmt::format("layer at position {}", position);
+}
+
+std::int64_t layers_parameters(const std::vector<Layer>& layers)
+{
+    std::int64_t n = 0;
+    for (const Layer& l : layers)
+        n += parameter_count(l);
+    return n;
+}
+
+} // namespace
+
+Node Node::layer(Layer l)
+{
+    Node n;
+    n.kind = NodeKind::Layer;
+    n.layers.push_back(std::move(l));
+    return n;
+}
+
+Node Node::block(std::vector<Layer> layers, bool original)
+{
+    Node n;
+    n.kind = NodeKind::Block;
+    n.layers = std::move(layers);
+    n.original = original;
+    return n;
+}
+
+Node Node::sequence(std::vector<Node> children)
+{
+    Node n;
+    n.kind = NodeKind::Sequence;
+    n.children = std::move(children);
+    return n;
+}
+
+std::vector<UnitRef> units(const ModelSpec& spec)
+{
+    std::vector<UnitRef> out;
+    int next_original = 0;
+    collect_units(spec.root, out, next_original);
+    return out;
+}
+
+int original_block_count(const ModelSpec& spec)
+{
+    int n = 0;
+    for (const UnitRef& u : units(spec))
+        n += u.original_index >= 0 ? 1 : 0;
+    return n;
+}
+
+Shape infer_output_shape(const ModelSpec& spec)
+{
+    if (spec.input.empty() || std::any_of(spec.input.begin(), spec.input.end(),
+                                          [](std::int64_t d) { return d < 1; }))
+        throw ModelError(fmt::format("{}: bad input shape {}", spec.name, shape_string(spec.input)));
+    Shape shape = spec.input;
+    const auto refs = units(spec);
+    for (std::size_t p = 0; p < refs.size(); ++p) {
+        try {
+            for (const Layer& l : refs[p].node->layers)
+                shape = output_shape(l, shape);
+        } catch (const ModelError& e) {
+            throw ModelError(fmt::format("{}: {}: {}", spec.name, unit_label(refs[p], p), e.what()));
+        }
+    }
+    return shape;
+}
+
+void finalize(ModelSpec& spec)
+{
+    if (spec.root.kind != NodeKind::Sequence)
+        throw ModelError(fmt::format("{}: the model root must be a sequence", spec.name));
+    for (const UnitRef& u : units(spec)) {
+        if (u.node->kind == NodeKind::Layer && u.node->layers.size() != 1)
+            throw ModelError(fmt::format("{}: a plain layer node must hold one layer", spec.name));
+        if (u.node->kind == NodeKind::Block && u.node->layers.empty())
+            throw ModelError(fmt::format("{}: a block must hold at least one layer", spec.name));
+    }
+    if (units(spec).empty())
+        throw ModelError(fmt::format("{}: the model has no layers", spec.name));
+    int next = max_uid(spec.root) + 1;
+    next = std::max(next, 0);
+    assign_uids(spec.root, next);
+    const Shape out = infer_output_shape(spec);
+    if (out.size() != 1 || out[0] != spec.classes)
+        throw ModelError(fmt::format("{}: the output shape is {}, expected {} classes", spec.name,
+                                     shape_string(out), spec.classes));
+}
+
+ModelSummary summarize(const ModelSpec& spec)
+{
+    ModelSummary s;
+    s.name = spec.name;
+    s.input = spec.input;
+    s.classes = spec.classes;
+    const auto refs = units(spec);
+    for (std::size_t p = 0; p < refs.size(); ++p) {
+        const Node& n = *refs[p].node;
+        BlockSummary b;
+        b.position = static_cast<int>(p);
+        b.original_index = refs[p].original_index;
+        b.is_block = n.kind == NodeKind::Block;
+        b.original = n.original;
+        b.parameters = layers_parameters(n.layers);
+        for (const Layer& l : n.layers) {
+            b.layers.push_back(pytorch_string(l));
+            if (is_module(l))
+                s.leaf_layers.push_back(b.layers.back());
+        }
+        s.parameters += b.parameters;
+        s.original_blocks += b.original_index >= 0 ? 1 : 0;
+        s.units.push_back(std::move(b));
+    }
+    return s;
+}
+
+std::vector<Layer> identity_block_for(const Node& block)
+{
+    if (block.kind != NodeKind::Block || block.layers.empty())
+        throw ModelError("deepen: not a block");
+    std::vector<Layer> added;
+    const Layer& first = block.layers.front();
+    if (const auto* c = std::get_if<Conv2d>(&first)) {
+        if (c->kernel_size % 2 == 0)
+            throw ModelError(fmt::format("deepen: {} has an even kernel size {}; an identity conv "
+                                         "needs an odd kernel to keep the spatial size",
+                                         pytorch_string(first), c->kernel_size));
+        added.emplace_back(Conv2d{c->out_channels, c->out_channels, c->kernel_size, 1,
+                                  c->kernel_size / 2, c->bias});
+    } else if (const auto* l = std::get_if<Linear>(&first)) {
+        added.emplace_back(Linear{l->out_features, l->out_features, l->bias});
+    } else {
+        throw ModelError(fmt::format("deepen: the block starts with {}, which cannot be deepened "
+                                     "(only Conv2d and Linear blocks can)",
+                                     pytorch_string(first)));
+    }
+    // Everything after the block's last activation must keep that activation's range (pooling
+    // averages non-negative values into non-negative ones), or the repeated activation would clip.
+    bool after_activation = false;
+    for (std::size_t i = 1; i < block.layers.size(); ++i) {
+        const Layer& l = block.layers[i];
+        if (const auto* bn = std::get_if<BatchNorm2d>(&l)) {
+            if (after_activation)
+                throw ModelError(fmt::format("deepen: {} follows the activation; the identity "
+                                             "block would not preserve the function",
+                                             pytorch_string(l)));
+            added.emplace_back(BatchNorm2d{bn->num_features, bn->eps, bn->momentum});
+        } else if (is_activation(l)) {
+            if (!is_idempotent_activation(l))
+                throw ModelError(fmt::format("deepen: activation {} is not idempotent (f(f(x)) != "
+                                             "f(x)), so an identity block cannot repeat it",
+                                             pytorch_string(l)));
+            added.push_back(l);
+            after_activation = true;
+        } else if (std::holds_alternative<Conv2d>(l) || std::holds_alternative<Linear>(l)) {
+            throw ModelError(fmt::format("deepen: the block holds a second weight layer {}; "
+                                         "a deepen block has one",
+                                         pytorch_string(l)));
+        }
+        // Pooling keeps its place in the original block only; the identity block keeps the shape.
+    }
+    return added;
+}
+
+DeepenResult deepen_spec(ModelSpec& spec, int action)
+{
+    const int n = original_block_count(spec);
+    if (action < 0 || action > n)
+        throw ModelError(fmt::format("deepen: action {} is out of range for {}: it has {} original "
+                                     "blocks (0..{} deepen a block, {} does nothing)",
+                                     action, spec.name, n, n - 1, n));
+    DeepenResult result;
+    result.action = action;
+    if (action == n) {
+        result.did_nothing = true;
+        return result;
+    }
+    Node* parent = nullptr;
+    std::size_t index = 0;
+    int seen = -1;
+    visit_units(spec.root, [&](Node& p, std::size_t i) {
+        const Node& c = p.children[i];
+        if (c.kind == NodeKind::Block && c.original && ++seen == action) {
+            parent = &p;
+            index = i;
+            return false;
+        }
+        return true;
+    });
+    Node added = Node::block(identity_block_for(parent->children[index]), /*original=*/false);
+    added.uid = max_uid(spec.root) + 1;
+    result.uid = added.uid;
+    result.layers = added.layers;
+    result.added_parameters = layers_parameters(added.layers);
+    parent->children.insert(parent->children.begin() + static_cast<std::ptrdiff_t>(index) + 1,
+                            std::move(added));
+    const auto refs = units(spec);
+    for (std::size_t p = 0; p < refs.size(); ++p)
+        if (refs[p].node->uid == result.uid)
+            result.position = static_cast<int>(p);
+    return result;
+}
+
+std::vector<int> parse_actions(const std::string& text)
+{
+    std::vector<int> actions;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (text[i] == ' ' || text[i] == ',' || text[i] == '\t') {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < text.size() && text[j] != ' ' && text[j] != ',' && text[j] != '\t')
+            ++j;
+        const std::string token = text.substr(i, j - i);
+        int value = 0;
+        auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
+        if (ec != std::errc{} || end != token.data() + token.size() || value < 0)
+            throw ModelError(fmt::format("bad action \"{}\" in \"{}\": expected block indices such "
+                                         "as \"0 2 1\"",
+                                         token, text));
+        actions.push_back(value);
+        i = j;
+    }
+    return actions;
+}
+
+Shape parse_shape(const std::string& text)
+{
+    Shape shape;
+    std::size_t i = 0;
+    bool ok = !text.empty();
+    while (ok && i <= text.size()) {
+        std::size_t j = text.find_first_of("x,", i);
+        if (j == std::string::npos)
+            j = text.size();
+        std::int64_t v = 0;
+        auto [end, ec] = std::from_chars(text.data() + i, text.data() + j, v);
+        ok = ec == std::errc{} && end == text.data() + j && v > 0;
+        shape.push_back(v);
+        i = j + 1;
+    }
+    if (!ok || (shape.size() != 3 && shape.size() != 1))
+        throw ModelError(fmt::format("bad input shape \"{}\": expected CxHxW such as 3x32x32", text));
+    return shape;
+}
+
+} // namespace rlda::core::model

@@ -1,0 +1,96 @@
+// Model specifications: a tree of deepen blocks, nested sequences and plain layers (no tensors).
+#pragma once
+
+#include "core/model/layer.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rlda::core::model {
+
+enum class NodeKind { Layer, Block, Sequence };
+
+// One node of a model. A Layer holds one layer; a Block is a deepen block, a stack such as
+// [Conv2d, BatchNorm2d, ReLU]; a Sequence groups nodes. Layers and blocks become modules.
+struct Node {
+    NodeKind kind = NodeKind::Layer;
+    std::vector<Layer> layers;  // Layer: exactly one; Block: the stack
+    std::vector<Node> children; // Sequence only
+    bool original = true;       // Block: false for a block added by deepening
+    int uid = -1;               // Layer/Block: names its module ("u<uid>"); stable across deepening
+
+    static Node layer(Layer l);
+    static Node block(std::vector<Layer> layers, bool original = true);
+    static Node sequence(std::vector<Node> children);
+    bool operator==(const Node&) const = default;
+};
+
+struct ModelSpec {
+    std::string name;
+    Shape input{3, 32, 32};
+    std::int64_t classes = 10;
+    Node root = Node::sequence({}); // always a Sequence
+    bool operator==(const ModelSpec&) const = default;
+};
+
+// A module-bearing node (a plain layer or a block) in execution order.
+struct UnitRef {
+    const Node* node = nullptr;
+    int original_index = -1; // index among original blocks, -1 for layers and added blocks
+};
+
+// Layers and blocks in execution order.
+std::vector<UnitRef> units(const ModelSpec& spec);
+int original_block_count(const ModelSpec& spec);
+
+// Gives uids to nodes without one and checks shapes end to end; throws ModelError.
+void finalize(ModelSpec& spec);
+// Output shape of one sample; throws ModelError naming the unit whose input does not fit.
+Shape infer_output_shape(const ModelSpec& spec);
+
+struct BlockSummary {
+    int position = 0;        // among units, in execution order
+    int original_index = -1; // action index for original blocks, -1 otherwise
+    bool is_block = false;   // false: a plain layer between blocks
+    bool original = true;
+    std::vector<std::string> layers; // PyTorch strings
+    std::int64_t parameters = 0;
+};
+
+// What a person (or the vocabulary) needs to know about a model, without building it.
+struct ModelSummary {
+    std::string name;
+    Shape input;
+    std::int64_t classes = 0;
+    std::int64_t parameters = 0;
+    int original_blocks = 0;
+    std::vector<BlockSummary> units;        // execution order
+    std::vector<std::string> leaf_layers;   // module layers in execution order (no Flatten)
+};
+
+ModelSummary summarize(const ModelSpec& spec);
+
+// Everything Deepen(i) added: where, which layers, how many parameters.
+struct DeepenResult {
+    int action = 0;            // the original block index, or the Do Nothing action
+    bool did_nothing = false;  // action == original_block_count
+    int position = -1;         // unit position of the new block in execution order
+    int uid = -1;              // module name of the new block ("u<uid>")
+    std::vector<Layer> layers; // the new block
+    std::int64_t added_parameters = 0;
+};
+
+// The identity block Deepen(i) inserts after original block i, checked; throws ModelError.
+std::vector<Layer> identity_block_for(const Node& block);
+
+// Deepen the specification only (Net::deepen also builds the weights). Action n = Do Nothing.
+DeepenResult deepen_spec(ModelSpec& spec, int action);
+
+// Parses "0 2 1" (spaces or commas) into actions; throws ModelError naming the bad token.
+std::vector<int> parse_actions(const std::string& text);
+// Parses "3x32x32" (or "1x28x28", "784"); throws ModelError naming the bad value.
+Shape parse_shape(const std::string& text);
+
+} // namespace rlda::core::model

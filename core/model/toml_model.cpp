@@ -1,0 +1,282 @@
+// TOML model files: parsing with positions, shape inference while reading, strict keys.
+#include "core/model/toml_model.h"
+
+#include "core/util/error.h"
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace rlda::core::model {
+namespace {
+
+class Reader {
+public:
+    Reader(std::string source, Shape input, std::int64_t classes)
+        : source_(std::move(source)), shape_(std::move(input)), classes_(classes)
+    {
+    }
+
+    [[noreturn]] void fail(const toml::node& at, const std::string& key, const std::string& why) const
+    {
+        const auto& b = at.source().begin;
+        throw ConfigError(fmt::format("{}:{}:{}: {}: {}", source_, b.line, b.column, key, why));
+    }
+
+    void only_keys(const toml::table& t, const std::string& where, const std::set<std::string>& allowed) const
+    {
+        for (const auto& [k, v] : t)
+            if (!allowed.contains(std::string(k.str())))
+                fail(v, where + "." + std::string(k.str()), "unknown key");
+    }
+
+    std::optional<std::int64_t> integer(const toml::table& t, const std::string& where,
+                                        const std::string& key, std::int64_t min) const
+    {
+        const toml::node* n = t.get(key);
+        if (!n)
+            return std::nullopt;
+        if (!n->is_integer())
+            fail(*n, where + "." + key, "expected an integer");
+        const auto v = n->value<std::int64_t>().value();
+        if (v < min)
+            fail(*n, where + "." + key, fmt::format("must be at least {}, got {}", min, v));
+        return v;
+    }
+
+    std::optional<double> number(const toml::table& t, const std::string& where,
+                                 const std::string& key) const
+    {
+        const toml::node* n = t.get(key);
+        if (!n)
+            return std::nullopt;
+        if (!n->is_number())
+            fail(*n, where + "." + key, "expected a number");
+        const double v = n->value<double>().value();
+        if (!(v > 0.0))
+            fail(*n, where + "." + key, "must be positive");
+        return v;
+    }
+
+    std::optional<bool> boolean(const toml::table& t, const std::string& where, const std::string& key) const
+    {
+        const toml::node* n = t.get(key);
+        if (!n)
+            return std::nullopt;
+        if (!n->is_boolean())
+            fail(*n, where + "." + key, "expected true or false");
+        return n->value<bool>().value();
+    }
+
+    // Checks an optional explicit input size against the inferred one.
+    void check_in(const toml::table& t, const std::string& where, const std::string& key,
+                  std::int64_t inferred) const
+    {
+        if (auto v = integer(t, where, key, 1); v && *v != inferred)
+            fail(*t.get(key), where + "." + key,
+                 fmt::format("is {} but the input to this layer has {}", *v, inferred));
+    }
+
+    Layer layer(const toml::table& t, const std::string& where)
+    {
+        const toml::node* type_node = t.get("type");
+        if (!type_node || !type_node->is_string())
+            fail(t, where + ".type", "expected a layer type string such as \"Conv2d\"");
+        std::string type = type_node->value<std::string>().value();
+        std::string lower = type;
+        std::transform(lower.begin(), lower.end(), lower.begin(),
+                       [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+        const bool image = shape_.size() == 3;
+        const auto need_image = [&] {
+            if (!image)
+                fail(t, where, fmt::format("{} needs an image input, but the input here is {}", type,
+                                           shape_string(shape_)));
+        };
+        Layer out;
+        if (lower == "conv2d") {
+            only_keys(t, where, {"type", "in_channels", "out_channels", "kernel_size", "stride", "padding", "bias"});
+            need_image();
+            check_in(t, where, "in_channels", shape_[0]);
+            Conv2d c;
+            c.in_channels = shape_[0];
+            const auto oc = integer(t, where, "out_channels", 1);
+            if (!oc)
+                fail(t, where + ".out_channels", "missing");
+            c.out_channels = *oc;
+            c.kernel_size = integer(t, where, "kernel_size", 1).value_or(3);
+            c.stride = integer(t, where, "stride", 1).value_or(1);
+            c.padding = integer(t, where, "padding", 0).value_or(0);
+            c.bias = boolean(t, where, "bias").value_or(true);
+            out = c;
+        } else if (lower == "batchnorm2d") {
+            only_keys(t, where, {"type", "num_features", "eps", "momentum"});
+            need_image();
+            check_in(t, where, "num_features", shape_[0]);
+            BatchNorm2d b;
+            b.num_features = shape_[0];
+            b.eps = number(t, where, "eps").value_or(1e-5);
+            b.momentum = number(t, where, "momentum").value_or(0.1);
+            out = b;
+        } else if (lower == "relu" || lower == "tanh" || lower == "sigmoid" || lower == "flatten") {
+            only_keys(t, where, {"type"});
+            if (lower == "relu")
+                out = ReLU{};
+            else if (lower == "tanh")
+                out = Tanh{};
+            else if (lower == "sigmoid")
+                out = Sigmoid{};
+            else
+                out = Flatten{};
+        } else if (lower == "avgpool2d") {
+            only_keys(t, where, {"type", "kernel_size", "stride", "padding"});
+            AvgPool2d p;
+            p.kernel_size = integer(t, where, "kernel_size", 1).value_or(2);
+            p.stride = integer(t, where, "stride", 1).value_or(0);
+            p.padding = integer(t, where, "padding", 0).value_or(0);
+            out = p;
+        } else if (lower == "adaptiveavgpool2d") {
+            only_keys(t, where, {"type", "output_size"});
+            const auto s = integer(t, where, "output_size", 1).value_or(1);
+            out = AdaptiveAvgPool2d{s, s};
+        } else if (lower == "linear") {
+            only_keys(t, where, {"type", "in_features", "out_features", "bias"});
+            if (shape_.size() != 1)
+                fail(t, where, fmt::format("Linear needs flat features, but the input here is {}; "
+                                           "add {{ type = \"Flatten\" }} before it",
+                                           shape_string(shape_)));
+            check_in(t, where, "in_features", shape_[0]);
+            Linear l;
+            l.in_features = shape_[0];
+            const toml::node* of = t.get("out_features");
+            if (!of)
+                fail(t, where + ".out_features", "missing");
+            if (of->is_string() && of->value<std::string>() == "classes")
+                l.out_features = classes_;
+            else
+                l.out_features = integer(t, where, "out_features", 1).value_or(0);
+            if (l.out_features < 1)
+                fail(*of, where + ".out_features", "expected a positive integer or \"classes\"");
+            l.bias = boolean(t, where, "bias").value_or(true);
+            out = l;
+        } else {
+            fail(*type_node, where + ".type",
+                 fmt::format("unknown layer type \"{}\" (known: Conv2d, BatchNorm2d, ReLU, Tanh, "
+                             "Sigmoid, AvgPool2d, AdaptiveAvgPool2d, Flatten, Linear)",
+                             type));
+        }
+        try {
+            shape_ = output_shape(out, shape_);
+        } catch (const ModelError& e) {
+            fail(t, where, e.what());
+        }
+        return out;
+    }
+
+    Node entry(const toml::node& n, const std::string& where)
+    {
+        const toml::table* t = n.as_table();
+        if (!t)
+            fail(n, where, "expected a table with `type`, `block` or `sequence`");
+        const int kinds = (t->contains("type") ? 1 : 0) + (t->contains("block") ? 1 : 0) +
+                          (t->contains("sequence") ? 1 : 0);
+        if (kinds != 1)
+            fail(n, where, "expected exactly one of `type`, `block` or `sequence`");
+        if (t->contains("type"))
+            return Node::layer(layer(*t, where));
+        if (const toml::node* b = t->get("block")) {
+            only_keys(*t, where, {"block"});
+            const toml::array* arr = b->as_array();
+            if (!arr || arr->empty())
+                fail(*b, where + ".block", "expected a non-empty array of layers");
+            std::vector<Layer> layers;
+            for (std::size_t i = 0; i < arr->size(); ++i) {
+                const toml::table* lt = (*arr)[i].as_table();
+                if (!lt)
+                    fail((*arr)[i], fmt::format("{}.block[{}]", where, i), "expected a layer table");
+                layers.push_back(layer(*lt, fmt::format("{}.block[{}]", where, i)));
+            }
+            return Node::block(std::move(layers));
+        }
+        const toml::node* s = t->get("sequence");
+        only_keys(*t, where, {"sequence"});
+        return Node::sequence(entries(*s, where + ".sequence"));
+    }
+
+    std::vector<Node> entries(const toml::node& n, const std::string& where)
+    {
+        const toml::array* arr = n.as_array();
+        if (!arr)
+            fail(n, where, "expected an array");
+        std::vector<Node> out;
+        for (std::size_t i = 0; i < arr->size(); ++i)
+            out.push_back(entry((*arr)[i], fmt::format("{}[{}]", where, i)));
+        return out;
+    }
+
+    ModelSpec model(const toml::table& root)
+    {
+        only_keys(root, "", {"model"});
+        const toml::table* m = root["model"].as_table();
+        if (!m)
+            fail(root, "model", "missing [model] table");
+        only_keys(*m, "model", {"name", "layers"});
+        ModelSpec spec;
+        spec.input = shape_;
+        spec.classes = classes_;
+        const toml::node* name = m->get("name");
+        if (!name || !name->is_string())
+            fail(*m, "model.name", "expected a name string");
+        spec.name = name->value<std::string>().value();
+        const toml::node* layers = m->get("layers");
+        if (!layers)
+            fail(*m, "model.layers", "missing");
+        spec.root = Node::sequence(entries(*layers, "model.layers"));
+        if (shape_.size() != 1 || shape_[0] != classes_)
+            fail(*layers, "model.layers",
+                 fmt::format("the model ends with shape {}, expected {} classes", shape_string(shape_), classes_));
+        try {
+            finalize(spec);
+        } catch (const ModelError& e) {
+            fail(*layers, "model.layers", e.what());
+        }
+        return spec;
+    }
+
+private:
+    std::string source_;
+    Shape shape_;
+    std::int64_t classes_;
+};
+
+} // namespace
+
+ModelSpec parse_toml_model(const std::string& text, const std::string& source, const Shape& input,
+                           std::int64_t classes)
+{
+    toml::table root;
+    try {
+        root = toml::parse(text, source);
+    } catch (const toml::parse_error& e) {
+        const auto& b = e.source().begin;
+        throw ConfigError(fmt::format("{}:{}:{}: {}", source, b.line, b.column, e.description()));
+    }
+    return Reader(source, input, classes).model(root);
+}
+
+ModelSpec load_toml_model(const std::string& path, const Shape& input, std::int64_t classes)
+{
+    std::ifstream in(path, std::ios::binary);
+    if (!in)
+        throw ConfigError(fmt::format("{}: cannot open the model file", path));
+    std::ostringstream text;
+    text << in.rdbuf();
+    return parse_toml_model(text.str(), path, input, classes);
+}
+
+} // namespace rlda::core::model

@@ -1,0 +1,20 @@
+// Models defined by users in TOML: a list of blocks, layers and nested sequences.
+#pragma once
+
+#include "core/model/spec.h"
+
+#include <string>
+
+namespace rlda::core::model {
+
+// Reads a model file (format: config/models/README.md). Channel and feature counts flowing into a
+// layer are inferred from `input`; `out_features = "classes"` takes `classes`. Throws ConfigError
+// "file:line:col: key: reason".
+ModelSpec load_toml_model(const std::string& path, const Shape& input = {3, 32, 32},
+                          std::int64_t classes = 10);
+
+// Same, from text; `source` names it in messages.
+ModelSpec parse_toml_model(const std::string& text, const std::string& source,
+                           const Shape& input = {3, 32, 32}, std::int64_t classes = 10);
+
+} // namespace rlda::core::model

@@ -1,0 +1,108 @@
+// The zoo's definitions follow ../shared/reference/README.md; FeedForwardNet and FeedForwardNet3
+// are this project's additions (one and three linear blocks).
+#include "core/model/zoo.h"
+
+#include "core/model/toml_model.h"
+#include "core/util/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace rlda::core::model {
+namespace {
+
+Node conv_block(std::int64_t in, std::int64_t out, std::int64_t padding = 0)
+{
+    return Node::block({Conv2d{in, out, 3, 1, padding, true}, BatchNorm2d{out}, ReLU{}});
+}
+
+Node linear_block(std::int64_t in, std::int64_t out)
+{
+    return Node::block({Linear{in, out, true}, ReLU{}});
+}
+
+Node avg_pool() { return Node::layer(AvgPool2d{2, 2, 0}); }
+Node global_pool() { return Node::layer(AdaptiveAvgPool2d{1, 1}); }
+Node flatten() { return Node::layer(Flatten{}); }
+
+std::int64_t features(const Shape& s)
+{
+    std::int64_t n = 1;
+    for (auto d : s)
+        n *= d;
+    return n;
+}
+
+Node build(const std::string& name, const Shape& in, std::int64_t classes)
+{
+    const std::int64_t c = in.empty() ? 0 : in[0];
+    if (name == "ConvNet")
+        return Node::sequence({conv_block(c, 32), conv_block(32, 32), avg_pool(), conv_block(32, 32),
+                               global_pool(), flatten(), linear_block(32, classes)});
+    if (name == "ConvNet2")
+        return Node::sequence({conv_block(c, 32), avg_pool(), conv_block(32, 32), global_pool(),
+                               flatten(), linear_block(32, classes)});
+    if (name == "ConvNet3")
+        return Node::sequence({conv_block(c, 64), conv_block(64, 32), global_pool(), flatten(),
+                               linear_block(32, classes)});
+    if (name == "FeedForwardNet")
+        return Node::sequence({flatten(), linear_block(features(in), classes)});
+    if (name == "FeedForwardNet2")
+        return Node::sequence({flatten(), linear_block(features(in), 32), linear_block(32, classes)});
+    if (name == "FeedForwardNet3")
+        return Node::sequence({flatten(), linear_block(features(in), 64), linear_block(64, 32),
+                               linear_block(32, classes)});
+    if (name == "LargeConvNet") {
+        // Three pairs of conv blocks (the second of each pair padded) and a pair of linear blocks.
+        auto pair = [](std::int64_t in_c) {
+            return Node::sequence({conv_block(in_c, 32), conv_block(32, 32, 1)});
+        };
+        return Node::sequence({pair(c), pair(32), avg_pool(), pair(32), global_pool(), flatten(),
+                               Node::sequence({linear_block(32, classes), linear_block(classes, classes)})});
+    }
+    std::string known;
+    for (const auto& n : zoo_names())
+        known += (known.empty() ? "" : ", ") + n;
+    throw ModelError(fmt::format("unknown model \"{}\"; known models: {}", name, known));
+}
+
+} // namespace
+
+const std::vector<std::string>& zoo_names()
+{
+    static const std::vector<std::string> names{"ConvNet",         "ConvNet2",        "ConvNet3",
+                                                "FeedForwardNet",  "FeedForwardNet2", "FeedForwardNet3",
+                                                "LargeConvNet"};
+    return names;
+}
+
+bool is_zoo_name(const std::string& name)
+{
+    const auto& names = zoo_names();
+    return std::find(names.begin(), names.end(), name) != names.end();
+}
+
+ModelSpec zoo_model(const std::string& name, const Shape& input, std::int64_t classes)
+{
+    if (classes < 1)
+        throw ModelError(fmt::format("{}: the number of classes must be positive, not {}", name, classes));
+    ModelSpec spec;
+    spec.name = name;
+    spec.input = input;
+    spec.classes = classes;
+    spec.root = build(name, input, classes);
+    finalize(spec);
+    return spec;
+}
+
+ModelSpec load_model(const std::string& name_or_path, const Shape& input, std::int64_t classes)
+{
+    const bool looks_like_file = name_or_path.ends_with(".toml") ||
+                                 name_or_path.find('/') != std::string::npos;
+    if (!is_zoo_name(name_or_path) && looks_like_file)
+        return load_toml_model(name_or_path, input, classes);
+    return zoo_model(name_or_path, input, classes);
+}
+
+} // namespace rlda::core::model
