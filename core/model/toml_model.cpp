@@ -23,17 +23,20 @@ public:
     {
     }
 
+    [[noreturn]] void fail(const toml::source_region& at, const std::string& key, const std::string& why) const
+    {
+        throw ConfigError(fmt::format("{}:{}:{}: {}: {}", source_, at.begin.line, at.begin.column, key, why));
+    }
     [[noreturn]] void fail(const toml::node& at, const std::string& key, const std::string& why) const
     {
-        const auto& b = at.source().begin;
-        throw ConfigError(fmt::format("{}:{}:{}: {}: {}", source_, b.line, b.column, key, why));
+        fail(at.source(), key, why);
     }
 
     void only_keys(const toml::table& t, const std::string& where, const std::set<std::string>& allowed) const
     {
         for (const auto& [k, v] : t)
             if (!allowed.contains(std::string(k.str())))
-                fail(v, where + "." + std::string(k.str()), "unknown key");
+                fail(k.source(), (where.empty() ? "" : where + ".") + std::string(k.str()), "unknown key");
     }
 
     std::optional<std::int64_t> integer(const toml::table& t, const std::string& where,

@@ -1,0 +1,25 @@
+// Reading RFC 4180 CSV (quoted fields with commas and doubled quotes), with line numbers in errors.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace rlda::core {
+
+struct CsvTable {
+    std::vector<std::string> header;
+    std::vector<std::vector<std::string>> rows;
+    std::vector<int> row_lines; // 1-based line of each row in the file, for messages
+
+    // Index of a column by name; throws Error naming the file and the missing column.
+    std::size_t column(const std::string& name) const;
+    std::string source;
+};
+
+// Splits one record; throws Error on an unterminated quote.
+std::vector<std::string> split_csv_record(const std::string& line);
+
+// Reads a file with a header row; every row must have as many fields as the header.
+CsvTable read_csv(const std::string& path);
+
+} // namespace rlda::core

@@ -1,0 +1,104 @@
+// `rlda model show` as a user runs it: its output, and one-line errors with a non-zero exit code.
+#include <QtTest/QtTest>
+
+namespace {
+
+struct Result {
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Result rlda(const QStringList& args)
+{
+    QProcess p;
+    p.start(RLDA_BIN_DIR "/rlda", args);
+    if (!p.waitForFinished(120000))
+        return {};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
+class TestCliModel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void show_prints_parameters_blocks_and_layers()
+    {
+        const Result r = rlda({"model", "show", "ConvNet2"});
+        QCOMPARE(r.code, 0);
+        const QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines[0], QString("parameters: 10602"));
+        QCOMPARE(lines[1], QString("blocks: 3"));
+        QCOMPARE(lines[2], QString("Conv2d(3, 32, kernel_size=(3, 3), stride=(1, 1))"));
+        QCOMPARE(lines.size(), 12);
+        QVERIFY(r.err.isEmpty());
+    }
+
+    void check_reports_function_preservation()
+    {
+        const Result r = rlda({"model", "show", "ConvNet", "--deepen", "0 3 1", "--check"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("parameters: 38648\nblocks: 4\n"));
+        const QString last = r.out.trimmed().split('\n').last();
+        QVERIFY2(last.startsWith("max_abs_diff: "), qPrintable(last));
+        QVERIFY(last.mid(14).toDouble() <= 1e-5);
+    }
+
+    void input_and_classes_and_toml_file()
+    {
+        Result r = rlda({"model", "show", "FeedForwardNet2", "--input", "1x28x28", "--classes", "5"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("Linear(in_features=784, out_features=32, bias=True)"));
+        QVERIFY(r.out.contains("Linear(in_features=32, out_features=5, bias=True)"));
+        r = rlda({"model", "show", RLDA_SOURCE_DIR "/config/models/small_convnet.toml", "--input",
+                  "1x28x28", "--deepen", "0 1 2 3", "--check"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.startsWith("parameters: "));
+        QVERIFY(r.out.contains("blocks: 3\n"));
+    }
+
+    void bad_input_is_one_line_on_stderr_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unknown model") << QStringList{"model", "show", "ResNet50"} << "known models: ConvNet, ConvNet2";
+        QTest::newRow("bad deepen") << QStringList{"model", "show", "ConvNet2", "--deepen", "0 x"} << "bad action \"x\"";
+        QTest::newRow("out of range") << QStringList{"model", "show", "ConvNet2", "--deepen", "0 4"} << "action 4 is out of range";
+        QTest::newRow("bad input") << QStringList{"model", "show", "ConvNet2", "--input", "3by32"} << "bad input shape \"3by32\"";
+        QTest::newRow("too small") << QStringList{"model", "show", "ConvNet", "--input", "3x6x6"} << "smaller than the kernel";
+        QTest::newRow("bad classes") << QStringList{"model", "show", "ConvNet2", "--classes", "0"} << "--classes";
+        QTest::newRow("missing file") << QStringList{"model", "show", "/nonexistent/m.toml"} << "/nonexistent/m.toml: cannot open";
+        QTest::newRow("no model") << QStringList{"model", "show"} << "MODEL";
+        QTest::newRow("unknown option") << QStringList{"model", "show", "ConvNet2", "--depth", "2"} << "--depth";
+    }
+    void bad_input_is_one_line_on_stderr()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const Result r = rlda(args);
+        QVERIFY2(r.code > 0, qPrintable(QString::number(r.code)));
+        QVERIFY2(r.err.contains(expected), qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void broken_toml_model_gives_file_line_col()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("broken.toml");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[model]\nname = \"Broken\"\n[[model.layers]]\ntype = \"Conv2d\"\nout_channels = 4\nkernel = 3\n");
+        f.close();
+        const Result r = rlda({"model", "show", path});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains(path + ":6:1: model.layers[0].kernel: unknown key"), qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliModel)
+#include "test_cli_model.moc"
