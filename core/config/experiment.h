@@ -1,0 +1,129 @@
+// Typed experiment configuration: one struct per TOML section, every member with its default.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rlda::core::config {
+
+// [job]: what is trained and how.
+struct JobConfig {
+    std::string model = "ConvNet2"; // a zoo name or a TOML model file (relative to the config file)
+    std::int64_t batch_size = 64;
+    std::string optimizer = "adam"; // "adam" or "sgd"
+    double lr = 0.01;               // reset to this after every adaptation
+    double lr_decay = 0.9;          // multiplied in after every completed epoch
+    double momentum = 0.9;          // sgd only
+    std::string device = "cpu";     // "cpu", "cuda", "cuda:N"
+    std::uint64_t seed = 42;
+    bool operator==(const JobConfig&) const = default;
+};
+
+// [dataset]: where the samples come from.
+struct DatasetConfig {
+    std::string kind = "synthetic";  // "synthetic", "cifar10", "fashion-mnist", "mnist"
+    std::string path;                // data folder; empty = the kind's default location
+    std::string normalization = "half"; // "half" (mean 0.5, std 0.5 per channel), "dataset", "none"
+    std::int64_t train_subset = 0;   // 0 = all samples
+    std::int64_t test_subset = 0;
+    bool random_subset = false;      // false: the first N samples
+    // synthetic only
+    std::vector<std::int64_t> shape{3, 32, 32};
+    std::int64_t classes = 10;
+    std::int64_t train_size = 512;
+    std::int64_t test_size = 256;
+    double noise = 1.0;
+    bool operator==(const DatasetConfig&) const = default;
+};
+
+enum class Change { Up, Down };
+
+struct AllocationEventConfig {
+    double time = 0.0; // seconds since the job started
+    Change change = Change::Up;
+    bool operator==(const AllocationEventConfig&) const = default;
+};
+
+// [scheduler]: the time budget and when the allocation changes.
+struct SchedulerConfig {
+    double budget = 400.0;     // seconds
+    double start_time = 0.0;   // seconds already elapsed when training starts
+    std::vector<AllocationEventConfig> events; // [[scheduler.events]] time = 70, change = "up"
+    std::string clock = "virtual"; // "virtual" (reproducible) or "wall" (the original semantics)
+    double step_cost = 0.05;   // virtual clock: seconds charged per training step
+    double eval_cost = 0.0;    // virtual clock: seconds charged per test evaluation
+    bool operator==(const SchedulerConfig&) const = default;
+};
+
+// [trainer]: Algorithm 1's adaptation and distillation settings.
+struct TrainerConfig {
+    int max_decisions = 3;            // agent consultations after an "up"
+    double distill_temperature = 2.0; // on "down"
+    double distill_weight = 0.75;     // soft-target weight at the first epoch after "down"
+    double distill_decay = 0.25;      // multiplied into the weight after every epoch
+    bool check_preservation = true;   // measure max |Δ| of outputs at every deepening
+    bool warm_start_checkpoint = true; // save a checkpoint at the first allocation event
+    bool operator==(const TrainerConfig&) const = default;
+};
+
+// [agent]: who decides which block to deepen.
+struct AgentConfig {
+    // "fixed", "random", "none" (always Do Nothing), "policy", "simulation" (every action
+    // sequence in turn: a simulation-table run, the original's SimulationAgent)
+    std::string kind = "fixed";
+    std::vector<int> sequence;       // fixed: the actions in order (missing ones: Do Nothing)
+    std::string policy;              // policy: the policy file
+    double temperature = 1.0;        // policy: softmax temperature
+    bool greedy = true;              // policy: argmax instead of sampling
+    std::uint64_t seed = 0;          // random / sampling
+    bool operator==(const AgentConfig&) const = default;
+};
+
+// [policy]: the policy network and its REINFORCE learner (the original's [agent] keys).
+struct PolicyConfig {
+    std::string vocab = "models";           // layer-string vocabulary: built from the model zoo
+    std::int64_t embedding_size = 16;       // fixed layer embeddings
+    std::int64_t hidden_size = 50;          // BiLSTM encoder, per direction
+    std::int64_t decider_lstm_size = 16;
+    std::int64_t decider_linear_size = 128;
+    std::int64_t time_encoding_size = 8;    // sines of the fraction of the budget left
+    std::int64_t max_actions = 0;           // decider outputs; 0 = from the model (blocks + 1)
+    std::int64_t action_set_size = 0;       // actions per decision; 0 = from the model
+    double alpha = 1e-4;                    // Adam learning rate
+    double learning_rate_decay = 0.99;      // multiplied in every decay_freq episodes
+    std::int64_t decay_freq = 500;
+    bool operator==(const PolicyConfig&) const = default;
+};
+
+// [simulation]: the table a simulation-driven learning run learns from.
+struct SimulationConfig {
+    std::string table; // simulation table CSV; empty = none
+    bool operator==(const SimulationConfig&) const = default;
+};
+
+// [runner]: how many times the run repeats (episodes) and whether it keeps its results.
+struct RunnerConfig {
+    std::int64_t total_episodes = 1; // training runs, or learning episodes against a table
+    bool save = false;               // simulation runs: write the table as it grows
+    bool operator==(const RunnerConfig&) const = default;
+};
+
+struct ExperimentConfig {
+    std::string name = "experiment";
+    JobConfig job;
+    DatasetConfig dataset;
+    SchedulerConfig scheduler;
+    TrainerConfig trainer;
+    AgentConfig agent;
+    PolicyConfig policy;
+    SimulationConfig simulation;
+    RunnerConfig runner;
+    std::string source; // the file it was read from, for messages and relative paths
+    // "file:line:col: key: not used: why" for keys of the original schema that have no meaning
+    // here; not settings (same_settings() ignores them and `source`).
+    std::vector<std::string> warnings;
+    bool operator==(const ExperimentConfig&) const = default;
+};
+
+} // namespace rlda::core::config

@@ -1,0 +1,33 @@
+// Experiment files: reading (ours and the original tool's schema), writing, --set overrides.
+#pragma once
+
+#include "core/config/experiment.h"
+#include "core/config/validate.h"
+
+#include <string>
+
+namespace rlda::core::config {
+
+// Reads and validates an experiment file. Missing keys keep the struct defaults; relative model,
+// policy, table and data paths that exist next to the file are made relative to its folder.
+// Throws ConfigError "file:line:col: section.key: reason" (one line) for a syntax error, an
+// unknown section or key, a wrong type or a bad value. Keys of the original schema that have no
+// meaning here end up in `warnings` instead.
+ExperimentConfig load_experiment(const std::string& path);
+
+// Same, from text; `source` names it in messages and its folder anchors relative paths.
+ExperimentConfig parse_experiment(const std::string& text, const std::string& source);
+
+// Our schema, every value written (defaults too), commented; parse_experiment() of the result
+// gives the same settings back, doubles bit for bit.
+std::string to_toml(const ExperimentConfig& c);
+
+// Applies "section.key=value" (value in TOML syntax: `dataset.kind="synthetic"`,
+// `scheduler.budget=60`, `agent.sequence=[0,1]`, `name="run"`) with the file reader's checks.
+// Leaves `c` unchanged and throws ConfigError "--set ASSIGNMENT: section.key: reason" on error.
+void apply_override(ExperimentConfig& c, const std::string& assignment);
+
+// Equal settings: `source` and `warnings` are not compared.
+bool same_settings(const ExperimentConfig& a, const ExperimentConfig& b);
+
+} // namespace rlda::core::config

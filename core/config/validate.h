@@ -1,0 +1,43 @@
+// Checks on experiment values that hold however a config was made: file, --set, GUI or code.
+#pragma once
+
+#include "core/config/experiment.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace rlda::core::config {
+
+// One bad value. `key` is the setting at fault in our schema's spelling ("job.lr",
+// "scheduler.events[1].time"); when it depends on another setting that a user more likely wrote
+// (a missing policy file for agent.kind "policy"), `related` names that one, for positions.
+struct Problem {
+    std::string key;
+    std::string reason;
+    std::string related;
+    bool operator==(const Problem&) const = default;
+};
+
+// Every problem, in section order; empty for a valid config. A form can mark all of them at once.
+std::vector<Problem> find_problems(const ExperimentConfig& c);
+
+// Throws ConfigError "section.key: reason" for the first problem (configs built in code).
+void validate(const ExperimentConfig& c);
+
+// The values that enumerated string settings accept, in the order a chooser should show them.
+const std::vector<std::string>& optimizer_names();     // job.optimizer
+const std::vector<std::string>& dataset_kinds();       // dataset.kind
+const std::vector<std::string>& normalization_names(); // dataset.normalization
+const std::vector<std::string>& clock_names();         // scheduler.clock
+const std::vector<std::string>& agent_kinds();         // agent.kind
+
+// "cpu", "cuda" or "cuda:N".
+bool is_device_name(std::string_view device);
+
+// "up" / "down".
+std::string to_string(Change change);
+std::optional<Change> change_from_string(std::string_view text);
+
+} // namespace rlda::core::config

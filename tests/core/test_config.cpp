@@ -1,0 +1,580 @@
+// Experiment configs: defaults, round trips, every validation message, the original schema, --set.
+#include "core/config/experiment_io.h"
+#include "core/util/error.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+
+using namespace rlda::core;
+using namespace rlda::core::config;
+
+namespace {
+
+template <class F> QString config_error(F&& f)
+{
+    try {
+        f();
+    } catch (const ConfigError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+QString parse_error(const QString& text)
+{
+    return config_error([&] { parse_experiment(text.toStdString(), "x.toml"); });
+}
+
+// Every setting moved off its default, with doubles that print long.
+ExperimentConfig everything_changed()
+{
+    ExperimentConfig c;
+    c.name = "all \"changed\" \\ é\ttab";
+    c.job.model = "ConvNet3";
+    c.job.batch_size = 17;
+    c.job.optimizer = "sgd";
+    c.job.lr = 1.0 / 3.0;
+    c.job.lr_decay = 0.1 + 0.2;
+    c.job.momentum = 0.5;
+    c.job.device = "cuda:3";
+    c.job.seed = 9'223'372'036'854'775'807ULL;
+    c.dataset.kind = "cifar10";
+    c.dataset.path = "/data/cifar-10-batches-bin";
+    c.dataset.normalization = "dataset";
+    c.dataset.train_subset = 5000;
+    c.dataset.test_subset = 700;
+    c.dataset.random_subset = true;
+    c.dataset.shape = {1, 28, 30};
+    c.dataset.classes = 7;
+    c.dataset.train_size = 100;
+    c.dataset.test_size = 50;
+    c.dataset.noise = 1e-300;
+    c.scheduler.budget = 123.456789012345;
+    c.scheduler.start_time = std::nextafter(70.0, 0.0);
+    c.scheduler.events = {
+        {0.0, Change::Down}, {std::nextafter(123.456789012345, 0.0), Change::Up}, {5.0, Change::Up}};
+    c.scheduler.clock = "wall";
+    c.scheduler.step_cost = 2.5e-7;
+    c.scheduler.eval_cost = 0.125;
+    c.trainer.max_decisions = 5;
+    c.trainer.distill_temperature = 3.5;
+    c.trainer.distill_weight = 1.0;
+    c.trainer.distill_decay = 0.0;
+    c.trainer.check_preservation = false;
+    c.trainer.warm_start_checkpoint = false;
+    c.agent.kind = "policy";
+    c.agent.sequence = {3, 0, 2, 1};
+    c.agent.policy = "runs/a/policy.pt";
+    c.agent.temperature = 1000.0;
+    c.agent.greedy = false;
+    c.agent.seed = 12345;
+    c.policy.vocab = "vocab.txt";
+    c.policy.embedding_size = 8;
+    c.policy.hidden_size = 25;
+    c.policy.decider_lstm_size = 32;
+    c.policy.decider_linear_size = 64;
+    c.policy.time_encoding_size = 0;
+    c.policy.max_actions = 6;
+    c.policy.action_set_size = 5;
+    c.policy.alpha = 3e-5;
+    c.policy.learning_rate_decay = 1.0;
+    c.policy.decay_freq = 250;
+    c.simulation.table = "tables/convnet2_early.csv";
+    c.runner.total_episodes = 75000;
+    c.runner.save = true;
+    return c;
+}
+
+QString reference(const QString& relative)
+{
+    return QString(RLDA_REFERENCE_DIR) + "/seed-configs/" + relative;
+}
+
+bool has_reference()
+{
+    return QFileInfo(reference("small2/early.toml")).exists();
+}
+
+bool any_warning_names(const ExperimentConfig& c, const QString& key)
+{
+    for (const auto& w : c.warnings)
+        if (QString::fromStdString(w).contains(": " + key + ": "))
+            return true;
+    return false;
+}
+
+} // namespace
+
+class TestConfig : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void empty_file_gives_the_struct_defaults()
+    {
+        const ExperimentConfig c = parse_experiment("", "x.toml");
+        QVERIFY(same_settings(c, ExperimentConfig{}));
+        QCOMPARE(c.source, std::string("x.toml"));
+        QVERIFY(c.warnings.empty());
+        QCOMPARE(c.scheduler.budget, 400.0);
+        QCOMPARE(c.scheduler.clock, std::string("virtual"));
+        QCOMPARE(c.job.model, std::string("ConvNet2"));
+        QCOMPARE(c.policy.embedding_size, std::int64_t{16});
+        QCOMPARE(c.policy.hidden_size, std::int64_t{50});
+        QCOMPARE(c.policy.decider_lstm_size, std::int64_t{16});
+        QCOMPARE(c.policy.decider_linear_size, std::int64_t{128});
+        QCOMPARE(c.policy.time_encoding_size, std::int64_t{8});
+        QCOMPARE(c.policy.alpha, 1e-4);
+        QCOMPARE(c.policy.learning_rate_decay, 0.99);
+        QCOMPARE(c.policy.decay_freq, std::int64_t{500});
+        QCOMPARE(c.policy.vocab, std::string("models"));
+        QCOMPARE(c.policy.action_set_size, std::int64_t{0});
+        QCOMPARE(c.runner.total_episodes, std::int64_t{1});
+        QVERIFY(find_problems(ExperimentConfig{}).empty());
+    }
+
+    void partial_sections_keep_the_other_defaults()
+    {
+        const auto c = parse_experiment("[job]\nlr = 1\n[scheduler]\nbudget = 60\n", "x.toml");
+        QCOMPARE(c.job.lr, 1.0); // an integer where a float is expected
+        QCOMPARE(c.scheduler.budget, 60.0);
+        QCOMPARE(c.job.batch_size, std::int64_t{64});
+        QCOMPARE(c.scheduler.step_cost, 0.05);
+    }
+
+    void to_toml_round_trips_every_field()
+    {
+        const ExperimentConfig c = everything_changed();
+        QVERIFY2(find_problems(c).empty(), find_problems(c).empty() ? "" : find_problems(c)[0].key.c_str());
+        // Guard: the fixture really moves every section off its defaults.
+        const ExperimentConfig d;
+        QVERIFY(c.name != d.name && c.job != d.job && c.dataset != d.dataset && c.scheduler != d.scheduler &&
+                c.trainer != d.trainer && c.agent != d.agent && c.policy != d.policy &&
+                c.simulation != d.simulation && c.runner != d.runner);
+        const std::string text = to_toml(c);
+        const ExperimentConfig back = parse_experiment(text, "x");
+        QVERIFY2(same_settings(back, c), text.c_str());
+        QCOMPARE(back.job.lr, 1.0 / 3.0); // bit for bit
+        QCOMPARE(back.scheduler.step_cost, 2.5e-7);
+        QCOMPARE(back.dataset.noise, 1e-300);
+        QCOMPARE(back.name, c.name);
+        QVERIFY(back.warnings.empty());
+        QCOMPARE(to_toml(back), text); // stable
+    }
+
+    void to_toml_of_the_defaults_writes_every_key_with_comments()
+    {
+        const std::string text = to_toml(ExperimentConfig{});
+        QVERIFY(same_settings(parse_experiment(text, "x"), ExperimentConfig{}));
+        const QString t = QString::fromStdString(text);
+        for (const char* key :
+             {"\nname = ", "\n[job]", "\nmodel = ", "\nmomentum = ", "\n[dataset]",
+              "\nnoise = ", "\n[scheduler]", "\nevents = []", "\neval_cost = ", "\n[trainer]",
+              "\nwarm_start_checkpoint = ", "\n[agent]", "\ngreedy = ", "\n[policy]",
+              "\ndecay_freq = ", "\n[simulation]", "\ntable = ", "\n[runner]", "\nsave = "})
+            QVERIFY2(t.contains(key), key);
+        QVERIFY(t.contains("# What is trained and how.\n[job]"));
+        QVERIFY(t.contains("budget = 400.0 ")); // a float stays a float
+    }
+
+    void doubles_round_trip_exactly()
+    {
+        std::mt19937_64 rng(5); // seeded: 2000 random positive doubles of every magnitude
+        std::uniform_real_distribution<double> mantissa(0.0, 1.0);
+        std::uniform_int_distribution<int> exponent(-300, 300);
+        for (int i = 0; i < 2000; ++i) {
+            ExperimentConfig c;
+            c.job.lr = std::ldexp(0.5 + mantissa(rng), exponent(rng));
+            c.dataset.noise = std::ldexp(mantissa(rng), exponent(rng));
+            const auto back = parse_experiment(to_toml(c), "x");
+            QCOMPARE(back.job.lr, c.job.lr);
+            QCOMPARE(back.dataset.noise, c.dataset.noise);
+        }
+    }
+
+    void validation_failures_name_file_line_column_and_key_data()
+    {
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("unknown section") << "[jobs]\nlr = 1\n"
+                                         << "x.toml:1:2: jobs: unknown section";
+        QTest::newRow("unknown key") << "[job]\nlr = 0.1\nlrr = 1\n"
+                                     << "x.toml:3:1: job.lrr: unknown key (known: model,";
+        QTest::newRow("unknown top-level key") << "title = \"x\"\n"
+                                               << "x.toml:1:1: title: unknown section";
+        QTest::newRow("section not a table") << "job = 3\n"
+                                             << "x.toml:1:7: job: expected a table";
+        QTest::newRow("name not a string") << "name = 3\n"
+                                           << "x.toml:1:8: name: expected a string, got an integer";
+        QTest::newRow("float for integer") << "[job]\nbatch_size = 64.0\n"
+                                           << "x.toml:2:14: job.batch_size: expected an integer, got a float";
+        QTest::newRow("string for float") << "[job]\nlr = \"0.1\"\n"
+                                          << "x.toml:2:6: job.lr: expected a number, got a string";
+        QTest::newRow("string for bool") << "[trainer]\ncheck_preservation = \"yes\"\n"
+                                         << "x.toml:2:22: trainer.check_preservation: expected true or false";
+        QTest::newRow("zero budget") << "[scheduler]\nbudget = 0\n"
+                                     << "x.toml:2:10: scheduler.budget: must be a positive number, got 0";
+        QTest::newRow("negative budget") << "[scheduler]\nbudget = -5.5\n"
+                                         << "x.toml:2:10: scheduler.budget: must be a positive number";
+        QTest::newRow("event past budget")
+            << "[scheduler]\nbudget = 60\nevents = [{ time = 70, change = \"up\" }]\n"
+            << "x.toml:3:20: scheduler.events[0].time: 70 is outside the budget [0, 60)";
+        QTest::newRow("event at budget")
+            << "[scheduler]\nbudget = 60\n[[scheduler.events]]\ntime = 60\nchange = \"up\"\n"
+            << "x.toml:4:8: scheduler.events[0].time: 60 is outside the budget";
+        QTest::newRow("negative event")
+            << "[scheduler]\nevents = [{ time = 5, change = \"up\" }, { time = -1, change = \"down\" }]\n"
+            << "x.toml:2:49: scheduler.events[1].time: -1 is outside the budget";
+        QTest::newRow("event change") << "[scheduler]\nevents = [{ time = 7, change = \"sideways\" }]\n"
+                                      << "x.toml:2:32: scheduler.events[0].change: unknown value "
+                                         "\"sideways\" (allowed: \"up\", \"down\")";
+        QTest::newRow("event without change") << "[scheduler]\nevents = [{ time = 7 }]\n"
+                                              << "x.toml:2:11: scheduler.events[0].change: missing";
+        QTest::newRow("event key") << "[scheduler]\nevents = [{ time = 7, change = \"up\", gpus = 2 }]\n"
+                                   << "x.toml:2:38: scheduler.events[0].gpus: unknown key";
+        QTest::newRow("event not a table") << "[scheduler]\nevents = [3]\n"
+                                           << "x.toml:2:11: scheduler.events[0]: expected a table";
+        QTest::newRow("start_time at budget")
+            << "[scheduler]\nbudget = 60\nstart_time = 60\n"
+            << "x.toml:3:14: scheduler.start_time: 60 is outside the budget [0, 60)";
+        QTest::newRow("negative start_time") << "[scheduler]\nstart_time = -1\n"
+                                             << "x.toml:2:14: scheduler.start_time: -1 is outside the budget";
+        QTest::newRow("batch_size 0") << "[job]\nbatch_size = 0\n"
+                                      << "x.toml:2:14: job.batch_size: must be at least 1, got 0";
+        QTest::newRow("lr 0") << "[job]\nlr = 0\n"
+                              << "x.toml:2:6: job.lr: must be a positive number, got 0";
+        QTest::newRow("lr inf") << "[job]\nlr = inf\n"
+                                << "x.toml:2:6: job.lr: must be a positive number, got inf";
+        QTest::newRow("lr_decay above 1") << "[job]\nlr_decay = 1.5\n"
+                                          << "x.toml:2:12: job.lr_decay: must be in (0, 1], got 1.5";
+        QTest::newRow("lr_decay 0") << "[job]\nlr_decay = 0.0\n"
+                                    << "x.toml:2:12: job.lr_decay: must be in (0, 1], got 0";
+        QTest::newRow("optimizer")
+            << "[job]\noptimizer = \"rmsprop\"\n"
+            << "x.toml:2:13: job.optimizer: unknown value \"rmsprop\" (allowed: \"adam\", \"sgd\")";
+        QTest::newRow("device")
+            << "[job]\ndevice = \"gpu\"\n"
+            << "x.toml:2:10: job.device: unknown device \"gpu\" (allowed: \"cpu\", \"cuda\", \"cuda:N\")";
+        QTest::newRow("device index") << "[job]\ndevice = \"cuda:x\"\n"
+                                      << "x.toml:2:10: job.device: unknown device \"cuda:x\"";
+        QTest::newRow("dataset kind") << "[dataset]\nkind = \"imagenet\"\n"
+                                      << "x.toml:2:8: dataset.kind: unknown value \"imagenet\" (allowed: "
+                                         "\"synthetic\", \"cifar10\", \"fashion-mnist\", \"mnist\")";
+        QTest::newRow("normalization") << "[dataset]\nnormalization = \"z\"\n"
+                                       << "x.toml:2:17: dataset.normalization: unknown value \"z\" (allowed: "
+                                          "\"half\", \"dataset\", \"none\")";
+        QTest::newRow("clock")
+            << "[scheduler]\nclock = \"cpu\"\n"
+            << "x.toml:2:9: scheduler.clock: unknown value \"cpu\" (allowed: \"virtual\", \"wall\")";
+        QTest::newRow("agent kind") << "[agent]\nkind = \"smart\"\n"
+                                    << "x.toml:2:8: agent.kind: unknown value \"smart\" (allowed: \"fixed\", "
+                                       "\"random\", \"none\", \"policy\", \"simulation\")";
+        QTest::newRow("step_cost 0")
+            << "[scheduler]\nstep_cost = 0\n"
+            << "x.toml:2:13: scheduler.step_cost: must be positive for the virtual clock, got 0";
+        QTest::newRow("step_cost negative")
+            << "[scheduler]\nclock = \"virtual\"\nstep_cost = -0.1\n"
+            << "x.toml:3:13: scheduler.step_cost: must be positive for the virtual clock";
+        QTest::newRow("shape of 2") << "[dataset]\nshape = [3, 32]\n"
+                                    << "x.toml:2:9: dataset.shape: expected 3 positive integers [channels, "
+                                       "height, width], got [3, 32]";
+        QTest::newRow("shape with 0") << "[dataset]\nshape = [3, 0, 32]\n"
+                                      << "x.toml:2:9: dataset.shape: expected 3 positive integers";
+        QTest::newRow("shape of floats") << "[dataset]\nshape = [3, 32.0, 32]\n"
+                                         << "x.toml:2:13: dataset.shape[1]: expected an integer, got a float";
+        QTest::newRow("train_subset") << "[dataset]\ntrain_subset = -1\n"
+                                      << "x.toml:2:16: dataset.train_subset: must be at least 0, got -1";
+        QTest::newRow("test_subset") << "[dataset]\ntest_subset = -3\n"
+                                     << "x.toml:2:15: dataset.test_subset: must be at least 0, got -3";
+        QTest::newRow("max_decisions") << "[trainer]\nmax_decisions = -1\n"
+                                       << "x.toml:2:17: trainer.max_decisions: must be at least 0, got -1";
+        QTest::newRow("distill_weight") << "[trainer]\ndistill_weight = 1.5\n"
+                                        << "x.toml:2:18: trainer.distill_weight: must be in [0, 1], got 1.5";
+        QTest::newRow("distill_decay") << "[trainer]\ndistill_decay = -0.1\n"
+                                       << "x.toml:2:17: trainer.distill_decay: must be in [0, 1], got -0.1";
+        QTest::newRow("negative action") << "[agent]\nkind = \"fixed\"\nsequence = [0, -1]\n"
+                                         << "x.toml:3:16: agent.sequence[1]: must not be negative";
+        QTest::newRow("policy without file") << "[agent]\nkind = \"policy\"\n"
+                                             << "x.toml:2:8: agent.policy: a policy file is required";
+        QTest::newRow("seed negative") << "[job]\nseed = -1\n"
+                                       << "x.toml:2:8: job.seed: must be at least 0, got -1";
+        QTest::newRow("policy size") << "[policy]\nhidden_size = 0\n"
+                                     << "x.toml:2:15: policy.hidden_size: must be at least 1, got 0";
+        QTest::newRow("first in file order") << "[job]\nlr = 0\n[dataset]\nkind = \"x\"\n"
+                                             << "x.toml:2:6: job.lr:";
+        // The original schema: messages use the key as written.
+        QTest::newRow("running_time 0") << "[scheduler]\nrunning_time = 0\n"
+                                        << "x.toml:2:16: scheduler.running_time: must be a positive number";
+        QTest::newRow("gpu_changes past budget")
+            << "[scheduler]\nrunning_time = 70\ngpu_changes = [{ time = 70, change = \"up\" }]\n"
+            << "x.toml:3:25: scheduler.gpu_changes[0].time: 70 is outside the budget [0, 70)";
+        QTest::newRow("budget twice")
+            << "[scheduler]\nbudget = 60\nrunning_time = 70\n"
+            << "x.toml:3:16: scheduler.running_time: sets the same value as scheduler.budget (line 2)";
+        QTest::newRow("name twice") << "name = \"a\"\n[runner]\nfolder = \"b\"\n"
+                                    << "x.toml:3:10: runner.folder: sets the same value as name (line 1)";
+        QTest::newRow("runner agent") << "[runner]\nagent = \"Foo\"\n"
+                                      << "x.toml:2:9: runner.agent: unknown value \"Foo\" (allowed: "
+                                         "\"RandomAgent\", \"Agent\", \"SimulationAgent\")";
+        QTest::newRow("original Agent without policy")
+            << "[runner]\nagent = \"Agent\"\n"
+            << "x.toml:2:9: agent.policy: a policy file is required";
+        QTest::newRow("negative GPU index")
+            << "[agent]\ndevice = -1\n"
+            << "x.toml:2:10: agent.device: a GPU index must be at least 0, got -1";
+        QTest::newRow("num_actions") << "[agent]\nnum_actions = -2\n"
+                                     << "x.toml:2:15: agent.num_actions: must be at least 0, got -2";
+        QTest::newRow("syntax") << "[job]\nlr = \n"
+                                << "x.toml:2:6: ";
+        QTest::newRow("syntax header") << "[job\n"
+                                       << "x.toml:1:";
+    }
+    void validation_failures_name_file_line_column_and_key()
+    {
+        QFETCH(QString, text);
+        QFETCH(QString, expected);
+        const QString msg = parse_error(text);
+        QVERIFY2(!msg.isEmpty(), "no error");
+        QVERIFY2(msg.startsWith(expected), qPrintable(msg));
+        QVERIFY2(!msg.contains('\n'), qPrintable(msg));
+    }
+
+    void reference_configs_all_parse()
+    {
+        if (!has_reference())
+            QSKIP("the reference seed-configs are not there");
+        QDirIterator it(QString(RLDA_REFERENCE_DIR) + "/seed-configs", {"*.toml"}, QDir::Files,
+                        QDirIterator::Subdirectories);
+        int files = 0;
+        while (it.hasNext()) {
+            const std::string path = it.next().toStdString();
+            try {
+                const ExperimentConfig c = load_experiment(path);
+                QVERIFY2(same_settings(parse_experiment(to_toml(c), "x"), c), path.c_str());
+            } catch (const ConfigError& e) {
+                QFAIL(e.what());
+            }
+            ++files;
+        }
+        QVERIFY(files >= 60);
+    }
+
+    void original_training_config_maps_to_our_settings()
+    {
+        if (!has_reference())
+            QSKIP("the reference seed-configs are not there");
+        const auto c = load_experiment(reference("small2/early.toml").toStdString());
+        QCOMPARE(c.scheduler.budget, 70.0);
+        QCOMPARE(c.job.seed, std::uint64_t{42});
+        QCOMPARE(c.job.model, std::string("ConvNet2"));
+        QCOMPARE(c.dataset.kind, std::string("cifar10"));
+        QCOMPARE(c.agent.kind, std::string("random"));
+        QCOMPARE(c.job.device, std::string("cuda:0"));
+        QCOMPARE(c.name, std::string("small_early2"));
+        QCOMPARE(c.runner.total_episodes, std::int64_t{1});
+        QVERIFY(c.scheduler.events.empty());
+        QVERIFY(c.warnings.empty());
+    }
+
+    void original_simulation_config_maps_and_warns()
+    {
+        if (!has_reference())
+            QSKIP("the reference seed-configs are not there");
+        const std::string path = reference("simulation/convnet2/early.toml").toStdString();
+        const auto c = load_experiment(path);
+        QCOMPARE(c.scheduler.budget, 400.0);
+        QCOMPARE(c.scheduler.start_time, 70.0);
+        QCOMPARE(c.scheduler.events.size(), std::size_t{1});
+        QCOMPARE(c.scheduler.events[0].time, 70.0);
+        QVERIFY(c.scheduler.events[0].change == Change::Up);
+        QCOMPARE(c.agent.kind, std::string("simulation"));
+        QCOMPARE(c.trainer.max_decisions, 3);
+        QCOMPARE(c.policy.action_set_size, std::int64_t{4});
+        QCOMPARE(c.runner.total_episodes, std::int64_t{64});
+        QVERIFY(c.runner.save);
+        QVERIFY(any_warning_names(c, "trainer.weights"));
+        QVERIFY(any_warning_names(c, "trainer.runtimes"));
+        QVERIFY(any_warning_names(c, "agent.save_file"));
+        for (const auto& w : c.warnings) {
+            const QString s = QString::fromStdString(w);
+            QVERIFY2(s.startsWith(QString::fromStdString(path) + ":"), qPrintable(s));
+            QVERIFY2(s.contains(": not used: "), qPrintable(s));
+        }
+        QVERIFY(QString::fromStdString(c.warnings[0])
+                    .startsWith(QString::fromStdString(path) + ":14:11: trainer.weights: "));
+    }
+
+    void original_learning_config_maps_policy_settings()
+    {
+        if (!has_reference())
+            QSKIP("the reference seed-configs are not there");
+        const auto c =
+            load_experiment(reference("simulation/convnet2/early_to_middle_learn10.toml").toStdString());
+        QCOMPARE(c.agent.kind, std::string("policy"));
+        QCOMPARE(c.agent.temperature, 10.0);
+        QCOMPARE(c.agent.policy, std::string("../results/simulation_early_learn2/agent.finalmodel.pth"));
+        QCOMPARE(c.simulation.table, std::string("../results/simulation_middle2/data.pkl"));
+        QCOMPARE(c.runner.total_episodes, std::int64_t{10000});
+        QCOMPARE(c.policy.max_actions, std::int64_t{4});
+        QCOMPARE(c.policy.alpha, 1e-4);
+        QCOMPARE(c.policy.decay_freq, std::int64_t{500});
+        // The pickles are mapped but flagged: the workbench cannot read them.
+        QVERIFY(any_warning_names(c, "agent.policyfile"));
+        QVERIFY(any_warning_names(c, "simulation.datafile"));
+        // From scratch, a learning run needs no policy file.
+        const auto scratch = load_experiment(reference("simulation/convnet2/early_learn.toml").toStdString());
+        QCOMPARE(scratch.agent.kind, std::string("policy"));
+        QVERIFY(scratch.agent.policy.empty());
+    }
+
+    void relative_paths_resolve_next_to_the_config_file()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const std::string root = dir.path().toStdString();
+        QVERIFY(QDir(dir.path()).mkpath("exp/models"));
+        std::ofstream(root + "/exp/models/net.toml") << "# a model\n";
+        std::ofstream(root + "/exp/policy.pt") << "x";
+        std::ofstream(root + "/exp/run.toml") << "[job]\nmodel = \"models/net.toml\"\n"
+                                              << "[agent]\nkind = \"policy\"\npolicy = \"policy.pt\"\n"
+                                              << "[simulation]\ntable = \"missing.csv\"\n";
+        const auto c = load_experiment(root + "/exp/run.toml");
+        QCOMPARE(c.job.model, root + "/exp/models/net.toml");
+        QCOMPARE(c.agent.policy, root + "/exp/policy.pt");
+        QCOMPARE(c.simulation.table, std::string("missing.csv")); // not there: left for the caller
+        std::ofstream(root + "/exp/ConvNet3") << "a file named like a zoo model";
+        std::ofstream(root + "/exp/zoo.toml") << "[job]\nmodel = \"ConvNet3\"\n";
+        QCOMPARE(load_experiment(root + "/exp/zoo.toml").job.model, std::string("ConvNet3"));
+    }
+
+    void overrides_set_one_value_with_the_file_checks()
+    {
+        ExperimentConfig c =
+            parse_experiment("[scheduler]\nevents = [{ time = 50, change = \"up\" }]\n", "x.toml");
+        apply_override(c, "dataset.kind=\"cifar10\"");
+        apply_override(c, "scheduler.budget=60");
+        apply_override(c, "agent.sequence=[0,1]");
+        apply_override(c, " job.lr = 0.5 ");
+        apply_override(c, "name=\"sweep-1\"");
+        apply_override(c, "scheduler.running_time=55"); // the original spelling works too
+        apply_override(c, "policy={ hidden_size = 20, alpha = 0.001 }");
+        QCOMPARE(c.dataset.kind, std::string("cifar10"));
+        QCOMPARE(c.scheduler.budget, 55.0);
+        QCOMPARE(c.agent.sequence, (std::vector<int>{0, 1}));
+        QCOMPARE(c.job.lr, 0.5);
+        QCOMPARE(c.name, std::string("sweep-1"));
+        QCOMPARE(c.policy.hidden_size, std::int64_t{20});
+        QCOMPARE(c.scheduler.events.size(), std::size_t{1}); // untouched keys stay
+        apply_override(c, "scheduler.events=[{time=10, change=\"down\"}, {time=20, change=\"up\"}]");
+        QCOMPARE(c.scheduler.events.size(), std::size_t{2});
+        QVERIFY(c.scheduler.events[0].change == Change::Down);
+        apply_override(c, "trainer.weights=\"w.pth\"");
+        QCOMPARE(c.warnings.size(), std::size_t{1});
+        QVERIFY(QString::fromStdString(c.warnings[0])
+                    .startsWith("--set trainer.weights=\"w.pth\": trainer.weights: not used: "));
+    }
+
+    void override_errors_name_the_assignment_data()
+    {
+        QTest::addColumn<QString>("assignment");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("bad value")
+            << "dataset.kind=\"foo\""
+            << "--set dataset.kind=\"foo\": dataset.kind: unknown value \"foo\" (allowed:";
+        QTest::newRow("unquoted string") << "dataset.kind=foo"
+                                         << "--set dataset.kind=foo: dataset.kind: ";
+        QTest::newRow("unknown key") << "job.foo=1"
+                                     << "--set job.foo=1: job.foo: unknown key";
+        QTest::newRow("unknown section") << "jobs.lr=1"
+                                         << "--set jobs.lr=1: jobs: unknown section";
+        QTest::newRow("wrong type")
+            << "job.batch_size=\"64\""
+            << "--set job.batch_size=\"64\": job.batch_size: expected an integer, got a string";
+        QTest::newRow("no equals") << "job.lr"
+                                   << "--set job.lr: expected section.key=value";
+        QTest::newRow("no value") << "job.lr="
+                                  << "--set job.lr=: expected a value";
+        QTest::newRow("deep key") << "a.b.c=1"
+                                  << "--set a.b.c=1: \"a.b.c\" is not a section.key name";
+        QTest::newRow("budget under an event")
+            << "scheduler.budget=40"
+            << "--set scheduler.budget=40: scheduler.events[0].time: 50 is outside the budget [0, 40)";
+        QTest::newRow("smuggled second key")
+            << "job.lr=1\n[agent]\nkind=\"x\""
+            << "--set job.lr=1\\n[agent]\\nkind=\"x\": expected exactly one value";
+        QTest::newRow("negative action")
+            << "agent.sequence=[1,-2]"
+            << "--set agent.sequence=[1,-2]: agent.sequence[1]: must not be negative";
+    }
+    void override_errors_name_the_assignment()
+    {
+        QFETCH(QString, assignment);
+        QFETCH(QString, expected);
+        ExperimentConfig c =
+            parse_experiment("[scheduler]\nevents = [{ time = 50, change = \"up\" }]\n", "x.toml");
+        const ExperimentConfig before = c;
+        const QString msg = config_error([&] { apply_override(c, assignment.toStdString()); });
+        QVERIFY2(msg.startsWith(expected), qPrintable(msg));
+        QVERIFY2(!msg.contains('\n'), qPrintable(msg));
+        QVERIFY(c == before); // unchanged on error
+    }
+
+    void validate_checks_configs_built_in_code()
+    {
+        ExperimentConfig c;
+        validate(c);
+        c.job.lr = -1.0;
+        c.agent.kind = "policy";
+        QCOMPARE(config_error([&] { validate(c); }), QString("job.lr: must be a positive number, got -1"));
+        const auto problems = find_problems(c);
+        QCOMPARE(problems.size(), std::size_t{2});
+        QCOMPARE(problems[1].key, std::string("agent.policy"));
+        c.job.lr = 0.1;
+        c.simulation.table = "t.csv"; // a learning run may start from scratch
+        validate(c);
+        c.scheduler.clock = "wall";
+        c.scheduler.step_cost = 0.0; // only the virtual clock charges steps
+        validate(c);
+        c.job.seed = ~std::uint64_t{0};
+        QVERIFY(
+            config_error([&] { validate(c); }).startsWith("job.seed: must be at most 9223372036854775807"));
+        QVERIFY(is_device_name("cuda:12") && !is_device_name("cuda:") && !is_device_name("CPU"));
+    }
+
+    void load_errors_name_the_file()
+    {
+        QVERIFY(config_error([] {
+                    load_experiment("/nonexistent/exp.toml");
+                }).startsWith("/nonexistent/exp.toml: cannot open"));
+    }
+
+    void example_experiments_parse()
+    {
+        const auto d = load_experiment(RLDA_SOURCE_DIR "/config/default.toml");
+        QVERIFY(d.warnings.empty());
+        QCOMPARE(d.job.model, std::string("ConvNet2"));
+        QCOMPARE(d.dataset.kind, std::string("fashion-mnist"));
+        QCOMPARE(d.dataset.train_subset, std::int64_t{6000});
+        QCOMPARE(d.dataset.test_subset, std::int64_t{1000});
+        QCOMPARE(d.job.batch_size, std::int64_t{64});
+        QCOMPARE(d.job.optimizer, std::string("adam"));
+        QCOMPARE(d.job.lr, 0.01);
+        QCOMPARE(d.job.lr_decay, 0.9);
+        QCOMPARE(d.scheduler.clock, std::string("virtual"));
+        QCOMPARE(d.scheduler.budget, 60.0);
+        QCOMPARE(d.scheduler.step_cost, 0.05);
+        QCOMPARE(d.scheduler.events, (std::vector<AllocationEventConfig>{{20.0, Change::Up}}));
+        QCOMPARE(d.agent.kind, std::string("fixed"));
+        QCOMPARE(d.agent.sequence, (std::vector<int>{0, 2, 3}));
+        const auto q = load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
+        QVERIFY(q.warnings.empty());
+        QCOMPARE(q.dataset.kind, std::string("synthetic"));
+        QVERIFY(q.scheduler.budget <= 10.0);
+        QCOMPARE(q.scheduler.events.size(), std::size_t{1});
+    }
+};
+
+QTEST_GUILESS_MAIN(TestConfig)
+#include "test_config.moc"
