@@ -24,4 +24,10 @@ public:
     using Error::Error;
 };
 
+// A dataset that is missing, truncated or corrupt, or options that do not fit the data.
+class DataError : public Error {
+public:
+    using Error::Error;
+};
+
 } // namespace rlda::core
