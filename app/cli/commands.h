@@ -11,5 +11,7 @@ namespace rlda::app {
 
 // Registers `rlda model show …`. The returned callable runs the command and gives its exit code.
 std::function<int()> add_model_command(CLI::App& app);
+// Registers `rlda train CONFIG.toml …`.
+std::function<int()> add_train_command(CLI::App& app);
 
 } // namespace rlda::app

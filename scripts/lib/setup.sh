@@ -6,7 +6,7 @@ rlda_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # Everything a fresh Debian 12 machine needs to build, test and run the workbench.
 rlda_packages=(
   g++ cmake ninja-build ccache pkg-config
-  libtorch-dev libfmt-dev libtomlplusplus-dev libcli11-dev zlib1g-dev
+  libtorch-dev libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
   qt6-base-dev libqcustomplot-dev libgl-dev qt6-svg-dev qt6-qpa-plugins
   dataset-fashion-mnist
 )

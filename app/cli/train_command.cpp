@@ -1,0 +1,148 @@
+// `rlda train CONFIG.toml [--out DIR] [--force] [--set section.key=value]…`: Algorithm 1 as
+// configured, with a live progress line on a terminal and plain lines otherwise.
+#include "app/cli/commands.h"
+
+#include "core/config/experiment_io.h"
+#include "core/train/experiment.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <memory>
+#include <unistd.h>
+
+namespace rlda::app {
+namespace {
+
+struct TrainOptions {
+    std::string config;
+    std::string out;
+    bool force = false;
+    std::vector<std::string> overrides;
+    std::string dataset;
+};
+
+// Progress on stdout: one rewritten line on a terminal (at most ~10 updates a second), epoch
+// lines and events always.
+class ProgressPrinter final : public core::train::TrainObserver {
+public:
+    explicit ProgressPrinter(bool tty) : tty_(tty) {}
+
+    void on_progress(const core::train::BatchProgress& p) override
+    {
+        if (!tty_)
+            return;
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last_ < std::chrono::milliseconds(100) && p.batch != p.batches)
+            return;
+        last_ = now;
+        const int width = 24;
+        const int filled = static_cast<int>(width * p.batch / std::max<std::int64_t>(1, p.batches));
+        fmt::print("\r\033[Kepoch {:>3} [{}{}] {:>4}/{:<4} time left {:>7.1f} s  test acc {:.4f}  params {}",
+                   p.epoch, std::string(static_cast<std::size_t>(filled), '#'),
+                   std::string(static_cast<std::size_t>(width - filled), '.'), p.batch, p.batches, p.time_left,
+                   test_acc_, params_);
+        std::fflush(stdout);
+        line_open_ = true;
+    }
+
+    void on_epoch(const core::train::EpochMetrics& m) override
+    {
+        test_acc_ = m.test_acc;
+        params_ = m.parameters;
+        close_line();
+        if (m.final)
+            fmt::print("final: test_acc {:.4f} after {} epochs, {} steps, {} parameters\n", m.test_acc, m.epoch,
+                       m.steps, m.parameters);
+        else
+            fmt::print("epoch {:>3}  time {:>8.1f} s  loss {:.4f}  train_acc {:.4f}  test_acc {:.4f}  lr {:.3g}  "
+                       "params {}\n",
+                       m.epoch, m.time, m.train_loss, m.train_acc, m.test_acc, m.lr, m.parameters);
+        std::fflush(stdout);
+    }
+
+    void on_allocation(const core::train::AllocationRecord& r) override
+    {
+        close_line();
+        fmt::print("allocation {} at {:.1f} s: {}\n", core::train::to_string(r.change), r.time, r.effect);
+    }
+
+    void on_adaptation(const core::train::AdaptationEvent& e) override
+    {
+        close_line();
+        params_ = e.after.parameters;
+        fmt::print("decision {} at {:.1f} s ({}): action {}{} -> {} parameters{}\n", e.decision, e.time, e.agent,
+                   e.action, e.did_nothing ? " (do nothing)" : "", e.after.parameters,
+                   e.max_abs_diff >= 0 ? fmt::format(", max_abs_diff {:.3g}", e.max_abs_diff) : "");
+    }
+
+    void on_message(const std::string& text) override
+    {
+        close_line();
+        fmt::print(stderr, "rlda: warning: {}\n", text);
+    }
+
+private:
+    void close_line()
+    {
+        if (line_open_)
+            fmt::print("\r\033[K");
+        line_open_ = false;
+    }
+
+    bool tty_;
+    bool line_open_ = false;
+    double test_acc_ = 0.0;
+    std::int64_t params_ = 0;
+    std::chrono::steady_clock::time_point last_{};
+};
+
+std::string default_out(const std::string& name)
+{
+    const std::time_t t = std::time(nullptr);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&t));
+    return fmt::format("runs/{}-{}", name, stamp);
+}
+
+int run_train(const TrainOptions& o)
+{
+    auto config = core::config::load_experiment(o.config);
+    if (!o.dataset.empty())
+        core::config::apply_override(config, fmt::format("dataset.kind=\"{}\"", o.dataset));
+    for (const auto& assignment : o.overrides)
+        core::config::apply_override(config, assignment);
+    const std::string out = o.out.empty() ? default_out(config.name) : o.out;
+    ProgressPrinter printer(isatty(STDOUT_FILENO) != 0);
+    fmt::print("run folder: {}\n", out);
+    const auto result = core::train::run_experiment(config, out, o.force, &printer);
+    std::string actions;
+    for (int a : result.actions)
+        actions += (actions.empty() ? "" : " ") + std::to_string(a);
+    fmt::print("actions: [{}]\nfinal_test_acc: {:.4f}\n", actions, result.final_test_acc);
+    return result.cancelled ? 130 : 0;
+}
+
+} // namespace
+
+std::function<int()> add_train_command(CLI::App& app)
+{
+    auto* train = app.add_subcommand("train", "Train a job under its scheduler, adapting the model (Algorithm 1)");
+    auto o = std::make_shared<TrainOptions>();
+    train->add_option("CONFIG", o->config, "Experiment config (TOML; the original tool's schema works too)")
+        ->required();
+    train->add_option("--out", o->out, "Run folder (default runs/<name>-<date>)");
+    train->add_flag("--force", o->force, "Empty an existing run folder first");
+    train->add_option("--set", o->overrides, "Override a setting: section.key=value (TOML value), repeatable");
+    train->add_option("--dataset", o->dataset, "Shorthand for --set dataset.kind=\"KIND\"");
+    return [train, o]() -> int {
+        if (!train->parsed())
+            return -1;
+        return run_train(*o);
+    };
+}
+
+} // namespace rlda::app

@@ -1,0 +1,63 @@
+// Agents decide which original block to deepen when the trainer consults them after an "up".
+#pragma once
+
+#include "core/model/spec.h"
+
+#include <cstdint>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace rlda::core::agent {
+
+struct DecisionContext {
+    const model::ModelSummary& model; // the current architecture
+    int decision = 0;                 // 0-based within the adaptation mode
+    double time_left = 0.0;
+    double time_budget = 0.0;
+    int num_actions() const { return model.original_blocks + 1; } // + Do Nothing
+};
+
+struct Decision {
+    int action = 0;
+    std::vector<double> probabilities; // empty for agents without a distribution
+};
+
+class Agent {
+public:
+    virtual ~Agent() = default;
+    virtual Decision decide(const DecisionContext& context) = 0;
+    virtual std::string name() const = 0;
+};
+
+// Plays a fixed sequence; past its end, Do Nothing.
+class FixedSequenceAgent final : public Agent {
+public:
+    explicit FixedSequenceAgent(std::vector<int> sequence) : sequence_(std::move(sequence)) {}
+    Decision decide(const DecisionContext& c) override;
+    std::string name() const override;
+
+private:
+    std::vector<int> sequence_;
+};
+
+// Uniform over all actions, seeded.
+class RandomAgent final : public Agent {
+public:
+    explicit RandomAgent(std::uint64_t seed) : rng_(seed) {}
+    Decision decide(const DecisionContext& c) override;
+    std::string name() const override { return "random"; }
+
+private:
+    std::mt19937_64 rng_;
+};
+
+// Never adapts: the no-adaptation baseline.
+class NoAdaptationAgent final : public Agent {
+public:
+    Decision decide(const DecisionContext& c) override { return {c.num_actions() - 1, {}}; }
+    std::string name() const override { return "none"; }
+};
+
+} // namespace rlda::core::agent

@@ -1,0 +1,158 @@
+// Run folders: metric series as CSV and events as JSON lines (nlohmann::json), flushed per record.
+#include "core/io/run_folder.h"
+
+#include "core/util/error.h"
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace rlda::core::io {
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+namespace {
+
+std::ofstream open_append(const fs::path& file)
+{
+    std::ofstream out(file, std::ios::app | std::ios::binary);
+    if (!out)
+        throw Error(fmt::format("{}: cannot open for writing", file.string()));
+    return out;
+}
+
+json summary_to_json(const model::ModelSummary& s)
+{
+    json units = json::array();
+    for (const auto& u : s.units)
+        units.push_back({{"position", u.position},
+                         {"original_index", u.original_index},
+                         {"block", u.is_block},
+                         {"original", u.original},
+                         {"layers", u.layers},
+                         {"parameters", u.parameters}});
+    return {{"name", s.name},           {"input", s.input},
+            {"classes", s.classes},     {"parameters", s.parameters},
+            {"original_blocks", s.original_blocks}, {"units", units}};
+}
+
+} // namespace
+
+SeriesWriter::SeriesWriter(const fs::path& file, const std::string& step_name)
+{
+    const bool fresh = !fs::exists(file) || fs::file_size(file) == 0;
+    out_ = open_append(file);
+    if (fresh)
+        out_ << step_name << ",time,value\n" << std::flush;
+}
+
+void SeriesWriter::append(double step, double time, double value)
+{
+    // One formatted line, one write: a kill leaves whole lines (or, at worst, one partial last line).
+    out_ << fmt::format("{},{},{}\n", step, time, value) << std::flush;
+}
+
+EventLog::EventLog(const fs::path& file) : out_(open_append(file)) {}
+
+void EventLog::append(const std::string& json_object) { out_ << json_object + "\n" << std::flush; }
+
+std::string summary_json(const model::ModelSummary& s) { return summary_to_json(s).dump(); }
+
+static fs::path prepare(const fs::path& dir, bool force)
+{
+    std::error_code ec;
+    if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
+        if (!force)
+            throw Error(fmt::format("{}: the run folder exists and is not empty; choose another "
+                                    "--out or pass --force to overwrite it",
+                                    dir.string()));
+        for (const auto& entry : fs::directory_iterator(dir))
+            fs::remove_all(entry.path());
+    }
+    fs::create_directories(dir / "metrics", ec);
+    if (ec)
+        throw Error(fmt::format("{}: cannot create the run folder: {}", dir.string(), ec.message()));
+    return dir;
+}
+
+RunFolder::RunFolder(const fs::path& dir, bool force)
+    : dir_(prepare(dir, force)), events_(dir_ / "events.jsonl")
+{
+}
+
+void RunFolder::write_text(const std::string& name, const std::string& text)
+{
+    const fs::path target = dir_ / name;
+    const fs::path tmp = dir_ / (name + ".tmp");
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.flush();
+        if (!out)
+            throw Error(fmt::format("{}: cannot write", tmp.string()));
+    }
+    fs::rename(tmp, target);
+}
+
+void RunFolder::series(const std::string& name, double step, double time, double value)
+{
+    auto& w = series_[name];
+    if (!w)
+        w = std::make_unique<SeriesWriter>(dir_ / "metrics" / (name + ".csv"), "epoch");
+    w->append(step, time, value);
+}
+
+void RunFolder::on_epoch(const train::EpochMetrics& m)
+{
+    if (m.final) {
+        event(json{{"type", "final"}, {"time", m.time}, {"test_acc", m.test_acc},
+                   {"parameters", m.parameters}, {"steps", m.steps}}
+                  .dump());
+        return;
+    }
+    series("train_loss", m.epoch, m.time, m.train_loss);
+    series("train_acc", m.epoch, m.time, m.train_acc);
+    series("test_acc", m.epoch, m.time, m.test_acc);
+    series("lr", m.epoch, m.time, m.lr);
+    series("params", m.epoch, m.time, static_cast<double>(m.parameters));
+}
+
+void RunFolder::on_adaptation(const train::AdaptationEvent& e)
+{
+    event(json{{"type", "adaptation"},
+               {"decision", e.decision},
+               {"time", e.time},
+               {"time_left", e.time_left},
+               {"agent", e.agent},
+               {"action", e.action},
+               {"did_nothing", e.did_nothing},
+               {"probabilities", e.probabilities},
+               {"max_abs_diff", e.max_abs_diff},
+               {"before", summary_to_json(e.before)},
+               {"after", summary_to_json(e.after)}}
+              .dump());
+}
+
+void RunFolder::on_allocation(const train::AllocationRecord& r)
+{
+    event(json{{"type", "allocation"}, {"time", r.time}, {"change", train::to_string(r.change)}, {"effect", r.effect}}
+              .dump());
+}
+
+void RunFolder::on_message(const std::string& text)
+{
+    event(json{{"type", "message"}, {"text", text}}.dump());
+}
+
+void RunFolder::on_finished(const train::RunResult& r)
+{
+    event(json{{"type", "finished"},
+               {"final_test_acc", r.final_test_acc},
+               {"epochs", r.epochs},
+               {"steps", r.steps},
+               {"actions", r.actions},
+               {"cancelled", r.cancelled},
+               {"parameters", r.final_model.parameters}}
+              .dump());
+}
+
+} // namespace rlda::core::io

@@ -1,0 +1,64 @@
+// A folder per run: config.toml, metrics/<series>.csv, events.jsonl, checkpoints. Append-only,
+// flushed per record, so a killed run keeps everything up to its last record.
+#pragma once
+
+#include "core/train/events.h"
+
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace rlda::core::io {
+
+// Appends "step,time,value" rows to one metric series file, flushed per row.
+class SeriesWriter {
+public:
+    SeriesWriter(const std::filesystem::path& file, const std::string& step_name);
+    void append(double step, double time, double value);
+
+private:
+    std::ofstream out_;
+};
+
+// Appends one JSON object per line, flushed per line.
+class EventLog {
+public:
+    explicit EventLog(const std::filesystem::path& file);
+    void append(const std::string& json_object); // one line, no newline inside
+
+private:
+    std::ofstream out_;
+};
+
+class RunFolder final : public train::TrainObserver {
+public:
+    // Creates `dir` (and parents). An existing non-empty folder is an Error unless `force`, which
+    // empties it first.
+    RunFolder(const std::filesystem::path& dir, bool force);
+
+    const std::filesystem::path& path() const { return dir_; }
+    std::filesystem::path file(const std::string& name) const { return dir_ / name; }
+
+    // Written to a temporary name and renamed, so it is either absent or whole.
+    void write_text(const std::string& name, const std::string& text);
+    void series(const std::string& name, double step, double time, double value);
+    void event(const std::string& json_object) { events_.append(json_object); }
+
+    void on_epoch(const train::EpochMetrics& m) override;
+    void on_adaptation(const train::AdaptationEvent& e) override;
+    void on_allocation(const train::AllocationRecord& r) override;
+    void on_message(const std::string& text) override;
+    void on_finished(const train::RunResult& r) override;
+
+private:
+    std::filesystem::path dir_;
+    EventLog events_;
+    std::map<std::string, std::unique_ptr<SeriesWriter>> series_;
+};
+
+// JSON of a model summary (also used by the event log's adaptation records).
+std::string summary_json(const model::ModelSummary& s);
+
+} // namespace rlda::core::io

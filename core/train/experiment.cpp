@@ -1,0 +1,123 @@
+// Building a run from its config. Each piece is a small function so that the workbench can reuse it.
+#include "core/train/experiment.h"
+
+#include "core/config/experiment_io.h"
+#include "core/data/cifar10.h"
+#include "core/data/idx.h"
+#include "core/data/synthetic.h"
+#include "core/io/run_folder.h"
+#include "core/model/zoo.h"
+#include "core/util/error.h"
+
+#include <fmt/format.h>
+
+namespace rlda::core::train {
+
+data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t seed)
+{
+    if (c.kind == "synthetic") {
+        data::SyntheticOptions o;
+        o.shape = c.shape;
+        o.classes = c.classes;
+        o.train_size = c.train_size;
+        o.test_size = c.test_size;
+        o.noise = c.noise;
+        o.seed = seed;
+        return data::make_synthetic(o);
+    }
+    data::LoadOptions o;
+    o.normalization = c.normalization == "dataset" ? data::Normalization::PerDataset
+                      : c.normalization == "none"  ? data::Normalization::None
+                                                   : data::Normalization::Half;
+    o.train_subset = c.train_subset;
+    o.test_subset = c.test_subset;
+    o.random_subset = c.random_subset;
+    o.subset_seed = seed;
+    if (c.kind == "cifar10")
+        return data::load_cifar10(c.path.empty() ? std::string("data/cifar-10-batches-bin") : c.path, o);
+    if (c.kind == "fashion-mnist")
+        return data::load_idx(c.path.empty() ? data::default_fashion_mnist_dir() : c.path, o);
+    if (c.kind == "mnist")
+        return data::load_idx(c.path.empty() ? std::string("data/mnist") : c.path, o);
+    throw Error(fmt::format("dataset.kind: unknown dataset \"{}\"", c.kind));
+}
+
+std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c)
+{
+    if (c.kind == "fixed")
+        return std::make_unique<agent::FixedSequenceAgent>(c.sequence);
+    if (c.kind == "random")
+        return std::make_unique<agent::RandomAgent>(c.seed);
+    if (c.kind == "none")
+        return std::make_unique<agent::NoAdaptationAgent>();
+    throw Error(fmt::format("agent.kind: \"{}\" cannot train yet: this build trains with the fixed, "
+                            "random and none agents",
+                            c.kind));
+}
+
+std::unique_ptr<Clock> make_clock(const config::SchedulerConfig& c)
+{
+    if (c.clock == "wall")
+        return std::make_unique<WallClock>();
+    return std::make_unique<VirtualClock>(c.step_cost, c.eval_cost);
+}
+
+std::vector<AllocationEvent> allocation_events(const config::SchedulerConfig& c)
+{
+    std::vector<AllocationEvent> out;
+    for (const auto& e : c.events)
+        out.push_back({e.time, e.change == config::Change::Up ? Allocation::Up : Allocation::Down});
+    return out;
+}
+
+TrainerSettings trainer_settings(const config::ExperimentConfig& c)
+{
+    TrainerSettings s;
+    s.batch_size = c.job.batch_size;
+    s.optimizer = c.job.optimizer;
+    s.lr = c.job.lr;
+    s.lr_decay = c.job.lr_decay;
+    s.momentum = c.job.momentum;
+    s.device = c.job.device;
+    s.seed = c.job.seed;
+    s.max_decisions = c.trainer.max_decisions;
+    s.distill_temperature = c.trainer.distill_temperature;
+    s.distill_weight = c.trainer.distill_weight;
+    s.distill_decay = c.trainer.distill_decay;
+    s.check_preservation = c.trainer.check_preservation;
+    return s;
+}
+
+model::ModelSpec job_model(const config::ExperimentConfig& c, const data::DatasetSplit& data)
+{
+    return model::load_model(c.job.model, data.train.shape(), data.train.classes);
+}
+
+RunResult run_experiment(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
+                         TrainObserver* observer, std::stop_token stop)
+{
+    const data::DatasetSplit data = load_dataset(c.dataset, c.job.seed);
+    const model::ModelSpec spec = job_model(c, data);
+    auto clock = make_clock(c.scheduler);
+    Scheduler scheduler(c.scheduler.budget, allocation_events(c.scheduler), c.scheduler.start_time, *clock);
+    auto agent = make_agent(c.agent);
+
+    io::RunFolder folder(out, force); // only now: bad input never leaves an empty folder behind
+    folder.write_text("config.toml", config::to_toml(c));
+    ObserverList observers;
+    observers.add(&folder);
+    observers.add(observer);
+    for (const auto& w : c.warnings)
+        observers.on_message(w);
+
+    TrainerSettings settings = trainer_settings(c);
+    if (c.trainer.warm_start_checkpoint)
+        settings.warm_start_checkpoint = folder.file("warm_start.pt");
+    Trainer trainer(settings, spec, data, scheduler, *clock, *agent, &observers);
+    const RunResult result = trainer.run(stop);
+    trainer.save_model(folder.file("model.pt"));
+    folder.write_text("architecture.json", io::summary_json(model::summarize(trainer.model_spec())) + "\n");
+    return result;
+}
+
+} // namespace rlda::core::train

@@ -1,0 +1,33 @@
+// From an experiment config to a finished run folder: the glue the command line and the
+// workbench share (dataset, model, clock, scheduler, agent, trainer, files).
+#pragma once
+
+#include "core/agent/agent.h"
+#include "core/config/experiment.h"
+#include "core/data/dataset.h"
+#include "core/model/spec.h"
+#include "core/train/events.h"
+#include "core/train/trainer.h"
+
+#include <filesystem>
+#include <memory>
+#include <stop_token>
+
+namespace rlda::core::train {
+
+// The configured dataset; errors name the expected files and how to obtain them.
+data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t seed);
+std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c);
+std::unique_ptr<Clock> make_clock(const config::SchedulerConfig& c);
+std::vector<AllocationEvent> allocation_events(const config::SchedulerConfig& c);
+TrainerSettings trainer_settings(const config::ExperimentConfig& c);
+// The job's model for the dataset's sample shape and classes.
+model::ModelSpec job_model(const config::ExperimentConfig& c, const data::DatasetSplit& data);
+
+// Runs Algorithm 1 as configured and leaves in `out`: config.toml (after defaults),
+// metrics/*.csv, events.jsonl, warm_start.pt (at the first allocation event) and model.pt.
+// An existing non-empty `out` is an Error unless `force`.
+RunResult run_experiment(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
+                         TrainObserver* observer = nullptr, std::stop_token stop = {});
+
+} // namespace rlda::core::train

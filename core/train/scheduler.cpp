@@ -1,0 +1,55 @@
+// Allocation events reported once each, against either clock.
+#include "core/train/scheduler.h"
+
+#include "core/util/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace rlda::core::train {
+
+std::string to_string(Allocation a)
+{
+    switch (a) {
+    case Allocation::Up:
+        return "up";
+    case Allocation::Down:
+        return "down";
+    case Allocation::Same:
+        break;
+    }
+    return "same";
+}
+
+Scheduler::Scheduler(double budget, std::vector<AllocationEvent> events, double start_time, Clock& clock)
+    : budget_(budget), start_time_(start_time), events_(std::move(events)), clock_(clock)
+{
+    if (!(budget_ > 0.0))
+        throw Error(fmt::format("scheduler: the budget must be positive, not {}", budget_));
+    if (start_time_ < 0.0 || start_time_ >= budget_)
+        throw Error(fmt::format("scheduler: start time {} is outside the budget [0, {})", start_time_, budget_));
+    for (const auto& e : events_)
+        if (e.time < 0.0 || e.time >= budget_)
+            throw Error(fmt::format("scheduler: event at {} s is outside the budget [0, {})", e.time, budget_));
+    std::stable_sort(events_.begin(), events_.end(),
+                     [](const AllocationEvent& a, const AllocationEvent& b) { return a.time < b.time; });
+}
+
+double Scheduler::elapsed() const { return start_time_ + clock_.now(); }
+
+double Scheduler::time_left() const { return std::max(0.0, budget_ - elapsed()); }
+
+Allocation Scheduler::allocation()
+{
+    if (next_ < events_.size() && events_[next_].time <= elapsed())
+        return events_[next_++].change;
+    return Allocation::Same;
+}
+
+const AllocationEvent* Scheduler::last_reported() const
+{
+    return next_ == 0 ? nullptr : &events_[next_ - 1];
+}
+
+} // namespace rlda::core::train

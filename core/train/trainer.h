@@ -1,0 +1,67 @@
+// The adapting trainer (the paper's Algorithm 1): trains under the scheduler's budget, consults the
+// agent after an "up", deepens with Net2Net, and undoes the last deepening on a "down".
+#pragma once
+
+#include "core/agent/agent.h"
+#include "core/model/spec.h"
+#include "core/train/clock.h"
+#include "core/train/events.h"
+#include "core/train/scheduler.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <stop_token>
+#include <string>
+
+namespace rlda::core::data {
+struct DatasetSplit;
+}
+
+namespace rlda::core::train {
+
+struct TrainerSettings {
+    std::int64_t batch_size = 64;
+    std::string optimizer = "adam"; // "adam" or "sgd"
+    double lr = 0.01;               // initial, and again after every consultation of the agent
+    double lr_decay = 0.9;          // after every completed epoch
+    double momentum = 0.9;          // sgd
+    int max_decisions = 3;          // consultations per "up"
+    double distill_temperature = 2.0;
+    double distill_weight = 0.75;
+    double distill_decay = 0.25;
+    bool check_preservation = true;
+    std::string device = "cpu";     // "cpu", "cuda", "cuda:N"; CUDA falls back to CPU with a message
+    std::uint64_t seed = 42;        // model initialisation and data order
+    std::int64_t eval_batch = 1000;
+    // Where to save the warm-start checkpoint at the first allocation event; empty = nowhere.
+    std::filesystem::path warm_start_checkpoint;
+};
+
+class Trainer {
+public:
+    // `data`, `scheduler`, `clock`, `agent` and `observer` must outlive the trainer.
+    Trainer(TrainerSettings settings, model::ModelSpec base, const data::DatasetSplit& data,
+            Scheduler& scheduler, Clock& clock, agent::Agent& agent, TrainObserver* observer = nullptr);
+    ~Trainer();
+    Trainer(const Trainer&) = delete;
+    Trainer& operator=(const Trainer&) = delete;
+
+    // Continues from a warm-start checkpoint instead of starting fresh: model, optimizer, clock,
+    // scheduler, data order and metrics so far. The next step is the agent's first consultation.
+    // Throws Error for a file that does not fit this job.
+    void resume_from(const std::filesystem::path& checkpoint);
+
+    // Runs until the budget is spent or `stop` is requested (checked between batches).
+    RunResult run(std::stop_token stop = {});
+
+    // The current model (valid after construction), e.g. to save it after the run.
+    const model::ModelSpec& model_spec() const;
+    void save_model(const std::filesystem::path& file) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+} // namespace rlda::core::train
