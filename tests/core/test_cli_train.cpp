@@ -1,0 +1,81 @@
+// `rlda train` as a user runs it: the original tool's config, and a run killed mid-epoch.
+#include "core/config/experiment_io.h"
+#include "core/util/csv.h"
+
+#include <QtTest/QtTest>
+
+#include <csignal>
+
+namespace {
+
+const QString rlda_bin = RLDA_BIN_DIR "/rlda";
+
+} // namespace
+
+class TestCliTrain : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void accepts_the_original_seed_config_with_another_dataset()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("run");
+        QProcess p;
+        p.start(rlda_bin, {"train", RLDA_REFERENCE_DIR "/seed-configs/small2/early.toml", "--dataset", "synthetic",
+                           "--set", "scheduler.step_cost=1.0", "--set", "dataset.train_size=128", "--set",
+                           "dataset.test_size=64", "--set", "dataset.shape=[3, 16, 16]", "--out", out});
+        QVERIFY(p.waitForFinished(120000));
+        const QString stdout_text = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QVERIFY(stdout_text.contains("final_test_acc: "));
+        // config.toml holds the mapped settings in our schema, and parses again.
+        const auto c = rlda::core::config::load_experiment((out + "/config.toml").toStdString());
+        QCOMPARE(c.scheduler.budget, 70.0);
+        QCOMPARE(c.job.model, std::string("ConvNet2"));
+        QCOMPARE(c.agent.kind, std::string("random"));
+        QVERIFY(QFile::exists(out + "/model.pt"));
+        // Running again into the same folder is refused, and the folder is left as it was.
+        QProcess again;
+        again.start(rlda_bin, {"train", RLDA_REFERENCE_DIR "/seed-configs/small2/early.toml", "--dataset",
+                               "synthetic", "--out", out});
+        QVERIFY(again.waitForFinished(60000));
+        QCOMPARE(again.exitCode(), 1);
+        QVERIFY(QString::fromUtf8(again.readAllStandardError()).contains("--force"));
+        QVERIFY(QFile::exists(out + "/model.pt"));
+    }
+
+    void killed_run_leaves_files_that_parse()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("run");
+        QProcess p;
+        // The wall clock and a long budget: the run is killed long before it ends.
+        p.start(rlda_bin, {"train", RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--set", "scheduler.clock=\"wall\"",
+                           "--set", "scheduler.budget=600", "--set", "scheduler.events=[]", "--out", out});
+        QVERIFY(p.waitForStarted());
+        const QString test_acc = out + "/metrics/test_acc.csv";
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(test_acc) && QFileInfo(test_acc).size() > 40, 60000);
+        QTest::qWait(137); // most likely mid-epoch now
+        ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(10000));
+
+        rlda::core::config::load_experiment((out + "/config.toml").toStdString());
+        std::size_t epochs = 0;
+        for (const char* series : {"train_loss", "train_acc", "test_acc", "lr", "params"}) {
+            const auto t = rlda::core::read_csv(QString("%1/metrics/%2.csv").arg(out, series).toStdString());
+            QCOMPARE(t.header, (std::vector<std::string>{"epoch", "time", "value"}));
+            for (std::size_t i = 0; i < t.rows.size(); ++i)
+                QCOMPARE(std::stoi(t.rows[i][0]), static_cast<int>(i) + 1); // every completed epoch, in order
+            epochs = epochs ? std::min(epochs, t.rows.size()) : t.rows.size();
+        }
+        QVERIFY(epochs >= 2);
+        QFile events(out + "/events.jsonl");
+        QVERIFY(events.open(QIODevice::ReadOnly));
+        for (const QByteArray& line : events.readAll().split('\n'))
+            if (!line.isEmpty())
+                QVERIFY2(QJsonDocument::fromJson(line).isObject(), line.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliTrain)
+#include "test_cli_train.moc"
