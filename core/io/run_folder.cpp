@@ -1,6 +1,7 @@
 // Run folders: metric series as CSV and events as JSON lines (nlohmann::json), flushed per record.
 #include "core/io/run_folder.h"
 
+#include "core/util/atomic_file.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>
@@ -81,16 +82,7 @@ RunFolder::RunFolder(const fs::path& dir, bool force)
 
 void RunFolder::write_text(const std::string& name, const std::string& text)
 {
-    const fs::path target = dir_ / name;
-    const fs::path tmp = dir_ / (name + ".tmp");
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.flush();
-        if (!out)
-            throw Error(fmt::format("{}: cannot write", tmp.string()));
-    }
-    fs::rename(tmp, target);
+    write_text_atomically(dir_ / name, text);
 }
 
 void RunFolder::series(const std::string& name, double step, double time, double value)

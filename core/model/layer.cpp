@@ -114,12 +114,6 @@ std::string pytorch_string(const Layer& layer)
         layer);
 }
 
-std::string type_name(const Layer& layer)
-{
-    const std::string s = pytorch_string(layer);
-    return s.substr(0, s.find('('));
-}
-
 std::int64_t parameter_count(const Layer& layer)
 {
     return std::visit(overloaded{

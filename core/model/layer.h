@@ -72,9 +72,6 @@ using Shape = std::vector<std::int64_t>;
 // The layer exactly as PyTorch 1.13 prints it, e.g. "Conv2d(3, 32, kernel_size=(3, 3), stride=(1, 1))".
 std::string pytorch_string(const Layer& layer);
 
-// The type name alone, e.g. "Conv2d".
-std::string type_name(const Layer& layer);
-
 // Trainable parameters (running statistics of BatchNorm are buffers, not parameters).
 std::int64_t parameter_count(const Layer& layer);
 

@@ -136,19 +136,28 @@ DeepenResult NetImpl::deepen(int action)
     return result;
 }
 
+void copy_state(const Net& from, Net& to)
+{
+    torch::NoGradGuard no_grad;
+    const auto copy_all = [&](auto src, auto dst) {
+        for (auto& t : dst) {
+            const torch::Tensor* s = src.find(t.key());
+            if (!s)
+                throw ModelError(fmt::format("copy_state: {} has no tensor {}", from->spec().name, t.key()));
+            t.value().copy_(*s);
+        }
+    };
+    copy_all(from->named_parameters(), to->named_parameters());
+    copy_all(from->named_buffers(), to->named_buffers());
+}
+
 Net clone_net(const Net& net)
 {
     Net copy(net->spec());
-    torch::NoGradGuard no_grad;
     const auto params = net->parameters();
     if (!params.empty())
         copy->to(params.front().device(), params.front().scalar_type());
-    auto src_params = net->named_parameters();
-    for (auto& p : copy->named_parameters())
-        p.value().copy_(src_params[p.key()]);
-    auto src_buffers = net->named_buffers();
-    for (auto& b : copy->named_buffers())
-        b.value().copy_(src_buffers[b.key()]);
+    copy_state(net, copy);
     copy->train(net->is_training());
     return copy;
 }

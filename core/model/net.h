@@ -43,6 +43,11 @@ TORCH_MODULE(Net);
 // A deep copy: same spec, same parameters and buffers, same device and mode.
 Net clone_net(const Net& net);
 
+// Copies every parameter and buffer of `to` from the same-named one of `from`. Module names are
+// stable across deepening, so this also moves trained weights into a smaller or larger
+// relative; throws ModelError when `from` lacks one of `to`'s tensors.
+void copy_state(const Net& from, Net& to);
+
 // Trains `net` for a few Adam steps on seeded Gaussian noise with random labels, so that weights
 // and BatchNorm statistics are no longer at their initial values. Leaves the net in eval mode.
 void train_on_noise(Net& net, int steps = 5, std::uint64_t seed = 0, std::int64_t batch = 16);

@@ -83,38 +83,21 @@ public:
         if (o)
             list_.push_back(o);
     }
-    void on_epoch(const EpochMetrics& m) override
-    {
-        for (auto* o : list_)
-            o->on_epoch(m);
-    }
-    void on_progress(const BatchProgress& p) override
-    {
-        for (auto* o : list_)
-            o->on_progress(p);
-    }
-    void on_adaptation(const AdaptationEvent& e) override
-    {
-        for (auto* o : list_)
-            o->on_adaptation(e);
-    }
-    void on_allocation(const AllocationRecord& r) override
-    {
-        for (auto* o : list_)
-            o->on_allocation(r);
-    }
-    void on_message(const std::string& s) override
-    {
-        for (auto* o : list_)
-            o->on_message(s);
-    }
-    void on_finished(const RunResult& r) override
-    {
-        for (auto* o : list_)
-            o->on_finished(r);
-    }
+    void on_epoch(const EpochMetrics& m) override { each(&TrainObserver::on_epoch, m); }
+    void on_progress(const BatchProgress& p) override { each(&TrainObserver::on_progress, p); }
+    void on_adaptation(const AdaptationEvent& e) override { each(&TrainObserver::on_adaptation, e); }
+    void on_allocation(const AllocationRecord& r) override { each(&TrainObserver::on_allocation, r); }
+    void on_message(const std::string& s) override { each(&TrainObserver::on_message, s); }
+    void on_finished(const RunResult& r) override { each(&TrainObserver::on_finished, r); }
 
 private:
+    template <class T>
+    void each(void (TrainObserver::*hook)(const T&), const T& value)
+    {
+        for (auto* o : list_)
+            (o->*hook)(value);
+    }
+
     std::vector<TrainObserver*> list_;
 };
 

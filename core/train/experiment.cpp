@@ -26,9 +26,10 @@ data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t se
         return data::make_synthetic(o);
     }
     data::LoadOptions o;
-    o.normalization = c.normalization == "dataset" ? data::Normalization::PerDataset
-                      : c.normalization == "none"  ? data::Normalization::None
-                                                   : data::Normalization::Half;
+    const auto normalization = data::parse_normalization(c.normalization);
+    if (!normalization)
+        throw Error(fmt::format("dataset.normalization: unknown \"{}\"", c.normalization));
+    o.normalization = *normalization;
     o.train_subset = c.train_subset;
     o.test_subset = c.test_subset;
     o.random_subset = c.random_subset;
@@ -36,7 +37,7 @@ data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t se
     if (c.kind == "cifar10")
         return data::load_cifar10(c.path.empty() ? std::string("data/cifar-10-batches-bin") : c.path, o);
     if (c.kind == "fashion-mnist")
-        return data::load_idx(c.path.empty() ? data::default_fashion_mnist_dir() : c.path, o);
+        return c.path.empty() ? data::load_fashion_mnist(o) : data::load_idx(c.path, o);
     if (c.kind == "mnist")
         return data::load_idx(c.path.empty() ? std::string("data/mnist") : c.path, o);
     throw Error(fmt::format("dataset.kind: unknown dataset \"{}\"", c.kind));
@@ -70,24 +71,6 @@ std::vector<AllocationEvent> allocation_events(const config::SchedulerConfig& c)
     return out;
 }
 
-TrainerSettings trainer_settings(const config::ExperimentConfig& c)
-{
-    TrainerSettings s;
-    s.batch_size = c.job.batch_size;
-    s.optimizer = c.job.optimizer;
-    s.lr = c.job.lr;
-    s.lr_decay = c.job.lr_decay;
-    s.momentum = c.job.momentum;
-    s.device = c.job.device;
-    s.seed = c.job.seed;
-    s.max_decisions = c.trainer.max_decisions;
-    s.distill_temperature = c.trainer.distill_temperature;
-    s.distill_weight = c.trainer.distill_weight;
-    s.distill_decay = c.trainer.distill_decay;
-    s.check_preservation = c.trainer.check_preservation;
-    return s;
-}
-
 model::ModelSpec job_model(const config::ExperimentConfig& c, const data::DatasetSplit& data)
 {
     return model::load_model(c.job.model, data.train.shape(), data.train.classes);
@@ -110,7 +93,7 @@ RunResult run_experiment(const config::ExperimentConfig& c, const std::filesyste
     for (const auto& w : c.warnings)
         observers.on_message(w);
 
-    TrainerSettings settings = trainer_settings(c);
+    TrainerSettings settings{c.job, c.trainer};
     if (c.trainer.warm_start_checkpoint)
         settings.warm_start_checkpoint = folder.file("warm_start.pt");
     Trainer trainer(settings, spec, data, scheduler, *clock, *agent, &observers);

@@ -20,7 +20,6 @@ data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t se
 std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c);
 std::unique_ptr<Clock> make_clock(const config::SchedulerConfig& c);
 std::vector<AllocationEvent> allocation_events(const config::SchedulerConfig& c);
-TrainerSettings trainer_settings(const config::ExperimentConfig& c);
 // The job's model for the dataset's sample shape and classes.
 model::ModelSpec job_model(const config::ExperimentConfig& c, const data::DatasetSplit& data);
 

@@ -5,6 +5,7 @@
 #include "core/data/dataset.h"
 #include "core/data/sampler.h"
 #include "core/model/net.h"
+#include "core/util/atomic_file.h"
 #include "core/util/error.h"
 
 #include <torch/cuda.h>
@@ -92,7 +93,7 @@ struct Trainer::Impl {
     TrainObserver& obs;
 
     torch::Device device{torch::kCPU};
-    torch::Tensor train_x, train_y, test_x, test_y;
+    data::Dataset train, test; // on `device`
     data::BatchSampler sampler;
 
     model::Net net{nullptr};
@@ -115,33 +116,31 @@ struct Trainer::Impl {
     Impl(TrainerSettings settings, model::ModelSpec base_spec, const data::DatasetSplit& d, Scheduler& sc,
          Clock& c, agent::Agent& a, TrainObserver* o)
         : s(std::move(settings)), base(std::move(base_spec)), data(d), sched(sc), clock(c), agent(a),
-          obs(o ? *o : null_observer), device(parse_device(s.device, obs)),
-          sampler(d.train.size(), s.batch_size, s.seed)
+          obs(o ? *o : null_observer), device(parse_device(s.job.device, obs)),
+          sampler(d.train.size(), s.job.batch_size, s.job.seed)
     {
-        if (s.batch_size < 1)
-            throw Error(fmt::format("job.batch_size: must be positive, not {}", s.batch_size));
+        if (s.job.batch_size < 1)
+            throw Error(fmt::format("job.batch_size: must be positive, not {}", s.job.batch_size));
         if (d.train.size() == 0 || d.test.size() == 0)
             throw Error("dataset: the train and test sets must not be empty");
         if (d.train.shape() != base.input)
             throw Error(fmt::format("job.model: {} was built for input {}, but the dataset has {}",
                                     base.name, model::shape_string(base.input),
                                     model::shape_string(d.train.shape())));
-        train_x = d.train.images.to(device);
-        train_y = d.train.labels.to(device);
-        test_x = d.test.images.to(device);
-        test_y = d.test.labels.to(device);
-        torch::manual_seed(s.seed);
+        train = d.train.to(device);
+        test = d.test.to(device);
+        torch::manual_seed(s.job.seed);
         net = model::Net(base);
         net->to(device);
-        lr = s.lr;
+        lr = s.job.lr;
         make_optimizer();
     }
 
     void make_optimizer()
     {
-        if (s.optimizer == "sgd")
+        if (s.job.optimizer == "sgd")
             opt = std::make_unique<torch::optim::SGD>(net->parameters(),
-                                                      torch::optim::SGDOptions(lr).momentum(s.momentum));
+                                                      torch::optim::SGDOptions(lr).momentum(s.job.momentum));
         else
             opt = std::make_unique<torch::optim::Adam>(net->parameters(), torch::optim::AdamOptions(lr));
     }
@@ -157,12 +156,12 @@ struct Trainer::Impl {
     {
         torch::NoGradGuard no_grad;
         net->eval();
-        const std::int64_t n = test_x.size(0);
+        const std::int64_t n = test.size();
         auto correct = torch::zeros({}, torch::TensorOptions().dtype(torch::kLong).device(device));
         for (std::int64_t i = 0; i < n; i += s.eval_batch) {
             const auto len = std::min(s.eval_batch, n - i);
-            auto out = net->forward(test_x.narrow(0, i, len));
-            correct += out.argmax(1).eq(test_y.narrow(0, i, len)).sum();
+            auto out = net->forward(test.images.narrow(0, i, len));
+            correct += out.argmax(1).eq(test.labels.narrow(0, i, len)).sum();
         }
         net->train();
         clock.on_evaluation();
@@ -177,9 +176,9 @@ struct Trainer::Impl {
         torch::Tensor soft;
         {
             torch::NoGradGuard no_grad;
-            soft = F::softmax(teacher->forward(x) / s.distill_temperature, F::SoftmaxFuncOptions(1));
+            soft = F::softmax(teacher->forward(x) / s.trainer.distill_temperature, F::SoftmaxFuncOptions(1));
         }
-        const double T = s.distill_temperature;
+        const double T = s.trainer.distill_temperature;
         auto kd = F::kl_div(F::log_softmax(out / T, F::LogSoftmaxFuncOptions(1)), soft,
                             F::KLDivFuncOptions().reduction(torch::kBatchMean)) *
                   (T * T);
@@ -194,7 +193,8 @@ struct Trainer::Impl {
         if (d.action < 0 || d.action >= ctx.num_actions())
             throw Error(fmt::format("agent {} chose action {}, outside 0..{}", agent.name(), d.action,
                                     ctx.num_actions() - 1));
-        model::Net copy = s.check_preservation ? model::clone_net(net) : model::Net(nullptr);
+        const bool deepens = d.action != ctx.num_actions() - 1;
+        model::Net copy = s.trainer.check_preservation && deepens ? model::clone_net(net) : model::Net(nullptr);
         const model::DeepenResult r = net->deepen(d.action);
         if (!r.did_nothing)
             deepened.push_back(d.action);
@@ -210,9 +210,9 @@ struct Trainer::Impl {
         e.probabilities = d.probabilities;
         e.before = before;
         e.after = net->summary();
-        if (copy && !r.did_nothing)
+        if (copy)
             e.max_abs_diff = model::max_abs_output_diff(copy, net);
-        lr = s.lr; // a fresh optimizer at the initial learning rate, as the original
+        lr = s.job.lr; // a fresh optimizer at the initial learning rate, as the original
         make_optimizer();
         obs.on_adaptation(e);
     }
@@ -228,23 +228,13 @@ struct Trainer::Impl {
             model::deepen_spec(smaller, a);
         model::Net student(smaller);
         student->to(device);
-        {
-            // Module names are stable across deepening, so every module of the smaller model has
-            // its trained counterpart in the larger one.
-            torch::NoGradGuard no_grad;
-            auto params = net->named_parameters();
-            for (auto& p : student->named_parameters())
-                p.value().copy_(params[p.key()]);
-            auto buffers = net->named_buffers();
-            for (auto& b : student->named_buffers())
-                b.value().copy_(buffers[b.key()]);
-        }
+        model::copy_state(net, student); // every module of the smaller model is in the larger one
         teacher = net;
         teacher->eval();
         net = student;
         net->train();
-        distill_weight = s.distill_weight;
-        lr = s.lr;
+        distill_weight = s.trainer.distill_weight;
+        lr = s.job.lr;
         make_optimizer();
         return fmt::format("restored the architecture before the last deepening ({} -> {} parameters); "
                            "distilling from the larger model",
@@ -261,7 +251,7 @@ struct Trainer::Impl {
             decisions = 0;
             rec.effect = fmt::format("adaptation mode: the agent is consulted before each of the next "
                                      "{} epochs",
-                                     s.max_decisions);
+                                     s.trainer.max_decisions);
         } else {
             adapting = false;
             rec.effect = undo_last_deepening();
@@ -296,9 +286,7 @@ struct Trainer::Impl {
                 handle_allocation(a, "; warm-start checkpoint saved");
                 return EpochEnd::Interrupted;
             }
-            const auto idx = sampler.indices(b).to(device);
-            const auto x = train_x.index_select(0, idx);
-            const auto y = train_y.index_select(0, idx);
+            const auto [x, y] = data::take(train, sampler.indices(b));
             opt->zero_grad();
             const auto out = net->forward(x);
             const auto loss = loss_for(out, x, y);
@@ -315,25 +303,33 @@ struct Trainer::Impl {
             obs.on_progress({epochs_started, b + 1, batches, sched.elapsed(), sched.time_left(),
                              sched.time_budget()});
         }
-        EpochMetrics m;
-        m.epoch = ++epochs_completed;
+        ++epochs_completed;
+        EpochMetrics m = measure(lr_used);
         m.train_loss = loss_sum.item<double>() / static_cast<double>(seen);
         m.train_acc = static_cast<double>(correct.item<std::int64_t>()) / static_cast<double>(seen);
-        m.test_acc = evaluate();
+        history.push_back(m);
+        obs.on_epoch(m);
+        set_lr(lr * s.job.lr_decay);
+        if (teacher) {
+            distill_weight *= s.trainer.distill_decay;
+            if (distill_weight < 1e-6)
+                teacher = model::Net(nullptr);
+        }
+        return EpochEnd::Completed;
+    }
+
+    // Test accuracy and the run's counters now; the caller adds what only it knows.
+    EpochMetrics measure(double lr_used)
+    {
+        EpochMetrics m;
+        m.epoch = epochs_completed;
+        m.test_acc = evaluate(); // first: the evaluation itself costs (virtual) time
         m.time = sched.elapsed();
         m.time_left = sched.time_left();
         m.lr = lr_used;
         m.parameters = net->parameter_count();
         m.steps = steps;
-        history.push_back(m);
-        obs.on_epoch(m);
-        set_lr(lr * s.lr_decay);
-        if (teacher) {
-            distill_weight *= s.distill_decay;
-            if (distill_weight < 1e-6)
-                teacher = model::Net(nullptr);
-        }
-        return EpochEnd::Completed;
+        return m;
     }
 
     RunResult run(const std::stop_token& stop)
@@ -346,7 +342,7 @@ struct Trainer::Impl {
             }
             if (sched.expired())
                 break;
-            if (adapting && decisions < s.max_decisions)
+            if (adapting && decisions < s.trainer.max_decisions)
                 consult();
             const EpochEnd end = train_epoch(stop);
             if (end == EpochEnd::Cancelled) {
@@ -356,15 +352,8 @@ struct Trainer::Impl {
             if (end == EpochEnd::Expired)
                 break;
         }
-        EpochMetrics final;
+        EpochMetrics final = measure(lr);
         final.final = true;
-        final.epoch = epochs_completed;
-        final.test_acc = evaluate();
-        final.time = sched.elapsed();
-        final.time_left = sched.time_left();
-        final.lr = lr;
-        final.parameters = net->parameter_count();
-        final.steps = steps;
         obs.on_epoch(final);
 
         result.final_test_acc = final.test_acc;
@@ -406,10 +395,7 @@ struct Trainer::Impl {
             hist[static_cast<std::int64_t>(i)] = torch::tensor(row, torch::kFloat64);
         }
         a.write("meta/history", hist);
-        // Written beside and renamed: a kill never leaves a half-written checkpoint.
-        const auto tmp = file.string() + ".tmp";
-        a.save_to(tmp);
-        std::filesystem::rename(tmp, file);
+        replace_atomically(file, [&](const std::filesystem::path& tmp) { a.save_to(tmp.string()); });
     }
 
     void resume(const std::filesystem::path& file)
@@ -498,9 +484,7 @@ void Trainer::save_model(const std::filesystem::path& file) const
 {
     torch::serialize::OutputArchive a;
     impl_->net->save(a);
-    const auto tmp = file.string() + ".tmp";
-    a.save_to(tmp);
-    std::filesystem::rename(tmp, file);
+    replace_atomically(file, [&](const std::filesystem::path& tmp) { a.save_to(tmp.string()); });
 }
 
 } // namespace rlda::core::train

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/agent/agent.h"
+#include "core/config/experiment.h"
 #include "core/model/spec.h"
 #include "core/train/clock.h"
 #include "core/train/events.h"
@@ -20,19 +21,10 @@ struct DatasetSplit;
 
 namespace rlda::core::train {
 
+// The config sections the trainer reads, plus what only a caller can know.
 struct TrainerSettings {
-    std::int64_t batch_size = 64;
-    std::string optimizer = "adam"; // "adam" or "sgd"
-    double lr = 0.01;               // initial, and again after every consultation of the agent
-    double lr_decay = 0.9;          // after every completed epoch
-    double momentum = 0.9;          // sgd
-    int max_decisions = 3;          // consultations per "up"
-    double distill_temperature = 2.0;
-    double distill_weight = 0.75;
-    double distill_decay = 0.25;
-    bool check_preservation = true;
-    std::string device = "cpu";     // "cpu", "cuda", "cuda:N"; CUDA falls back to CPU with a message
-    std::uint64_t seed = 42;        // model initialisation and data order
+    config::JobConfig job;         // batch, optimizer, lr schedule, device (CUDA falls back to CPU), seed
+    config::TrainerConfig trainer; // decisions per "up", distillation, preservation check
     std::int64_t eval_batch = 1000;
     // Where to save the warm-start checkpoint at the first allocation event; empty = nowhere.
     std::filesystem::path warm_start_checkpoint;

@@ -51,8 +51,8 @@ const data::DatasetSplit& tiny_data()
 TrainerSettings settings()
 {
     TrainerSettings s;
-    s.batch_size = 32;
-    s.seed = 17;
+    s.job.batch_size = 32;
+    s.job.seed = 17;
     return s;
 }
 
@@ -166,7 +166,7 @@ private Q_SLOTS:
     {
         agent::FixedSequenceAgent agent({0, 2, 1});
         TrainerSettings s = settings();
-        s.max_decisions = 2;
+        s.trainer.max_decisions = 2;
         Run r = run({{5.0, Allocation::Up}}, agent, s);
         QCOMPARE(static_cast<int>(r.rec.adaptations.size()), 2);
         QCOMPARE(r.result.actions, (std::vector<int>{0, 2}));
