@@ -93,6 +93,40 @@ private Q_SLOTS:
             QVERIFY(!m->is_training());
     }
 
+    void channels_last_computes_the_same_function_and_gradients()
+    {
+        torch::manual_seed(4);
+        Net a(zoo_model("ConvNet"));
+        train_on_noise(a, 3, 2);
+        Net b = clone_net(a);
+        b->set_channels_last(true);
+        QVERIFY(max_abs_output_diff(a, b) <= 1e-5);
+        // Same gradients in both layouts (the backward path converts pooled gradients to NHWC).
+        a->train();
+        b->train();
+        a->zero_grad(); // train_on_noise left its last gradients there
+        const auto x = torch::randn({4, 3, 32, 32});
+        const auto y = torch::randint(10, {4}, torch::kLong);
+        torch::nn::functional::cross_entropy(a->forward(x), y).backward();
+        torch::nn::functional::cross_entropy(b->forward(x), y).backward();
+        auto grads_b = b->named_parameters();
+        for (const auto& p : a->named_parameters()) {
+            const auto ga = p.value().grad(), gb = grads_b[p.key()].grad();
+            // A conv bias before BatchNorm has a zero gradient in theory: compare at an absolute floor.
+            const double diff = (ga - gb).abs().max().item<double>();
+            const double bound = 1e-4 * ga.abs().max().item<double>() + 1e-6;
+            QVERIFY2(diff <= bound, qPrintable(QString("%1: |delta| %2 > %3").arg(p.key().c_str()).arg(diff).arg(bound)));
+        }
+        // Blocks added later follow the layout, and deepening still preserves the function.
+        b->eval();
+        Net before = clone_net(b);
+        b->deepen(1);
+        QVERIFY(max_abs_output_diff(before, b) <= 1e-5);
+        for (const auto& p : b->parameters())
+            if (p.dim() == 4)
+                QVERIFY(p.is_contiguous(torch::MemoryFormat::ChannelsLast));
+    }
+
     void do_nothing_changes_nothing()
     {
         Net net(zoo_model("ConvNet2"));
