@@ -13,5 +13,7 @@ namespace rlda::app {
 std::function<int()> add_model_command(CLI::App& app);
 // Registers `rlda train CONFIG.toml …`.
 std::function<int()> add_train_command(CLI::App& app);
+// Registers `rlda simulate CONFIG.toml …`.
+std::function<int()> add_simulate_command(CLI::App& app);
 
 } // namespace rlda::app

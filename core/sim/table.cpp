@@ -1,0 +1,338 @@
+// Reading, checking, querying and writing simulation tables in the reference CSV format.
+#include "core/sim/table.h"
+
+#include "core/util/atomic_file.h"
+#include "core/util/csv.h"
+#include "core/util/error.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <random>
+
+namespace rlda::core::sim {
+namespace {
+
+// A dense index beyond this would cost more memory than any buildable table is worth.
+constexpr std::int64_t kMaxSequences = std::int64_t{1} << 20;
+
+// "[0 2 3]", for messages.
+std::string bracketed(const std::vector<int>& seq)
+{
+    return fmt::format("[{}]", fmt::join(seq, " "));
+}
+
+std::string_view trimmed(std::string_view s)
+{
+    while (!s.empty() && s.front() == ' ')
+        s.remove_prefix(1);
+    while (!s.empty() && s.back() == ' ')
+        s.remove_suffix(1);
+    return s;
+}
+
+template <class T> bool parse_whole(std::string_view text, T& value)
+{
+    text = trimmed(text);
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    return ec == std::errc() && end == text.data() + text.size() && !text.empty();
+}
+
+// Where a load error points: "file:line: ".
+struct Place {
+    const std::string& file;
+    int line;
+    [[noreturn]] void fail(const std::string& reason) const
+    {
+        throw Error(fmt::format("{}:{}: {}", file, line, reason));
+    }
+};
+
+int decisions_from_header(const std::vector<std::string>& header, const Place& at)
+{
+    const auto expected = [](std::size_t k) {
+        std::vector<std::string> h;
+        for (std::size_t i = 1; i <= k; ++i)
+            h.push_back(fmt::format("a{}", i));
+        for (std::size_t i = 1; i <= k; ++i)
+            h.push_back(fmt::format("timeleft{}", i));
+        h.emplace_back("totaltime");
+        h.emplace_back("accuracy");
+        return h;
+    };
+    const std::size_t k = header.size() >= 4 ? (header.size() - 2) / 2 : 1;
+    const auto want = expected(k);
+    std::vector<std::string> got;
+    for (const auto& h : header)
+        got.emplace_back(trimmed(h));
+    if (got != want)
+        at.fail(fmt::format("header: expected \"{}\" (a1..ak,timeleft1..timeleftk,totaltime,accuracy), "
+                            "found \"{}\"",
+                            fmt::join(want, ","), fmt::join(got, ",")));
+    return static_cast<int>(k);
+}
+
+TableRow parse_row(const std::vector<std::string>& fields, const std::vector<std::string>& header,
+                   std::size_t k, const Place& at)
+{
+    const auto number = [&](std::size_t i) {
+        double v = 0.0;
+        if (!parse_whole(fields[i], v) || !std::isfinite(v))
+            at.fail(fmt::format("{}: not a number: \"{}\"", header[i], fields[i]));
+        return v;
+    };
+    TableRow row;
+    for (std::size_t i = 0; i < k; ++i) {
+        int a = 0;
+        if (!parse_whole(fields[i], a))
+            at.fail(fmt::format("{}: not an integer: \"{}\"", header[i], fields[i]));
+        row.actions.push_back(a);
+    }
+    for (std::size_t i = 0; i < k; ++i)
+        row.time_left.push_back(number(k + i));
+    row.total_time = number(2 * k);
+    row.accuracy = number(2 * k + 1);
+    return row;
+}
+
+// The reason `row` does not belong in a table of this shape, or "" when it does.
+std::string row_problem(const TableRow& row, int k, int num_actions)
+{
+    if (static_cast<int>(row.actions.size()) != k || static_cast<int>(row.time_left.size()) != k)
+        return fmt::format("a row needs {} actions and {} times left, got {} and {}", k, k,
+                           row.actions.size(), row.time_left.size());
+    for (std::size_t i = 0; i < row.actions.size(); ++i)
+        if (row.actions[i] < 0 || row.actions[i] >= num_actions)
+            return fmt::format("a{}: action {} outside 0..{}", i + 1, row.actions[i], num_actions - 1);
+    for (std::size_t i = 0; i < row.time_left.size(); ++i)
+        if (!(row.time_left[i] >= 0.0) || !std::isfinite(row.time_left[i]))
+            return fmt::format("timeleft{}: must be a finite number >= 0, got {}", i + 1, row.time_left[i]);
+    if (!(row.total_time >= 0.0) || !std::isfinite(row.total_time))
+        return fmt::format("totaltime: must be a finite number >= 0, got {}", row.total_time);
+    if (!(row.accuracy >= 0.0 && row.accuracy <= 1.0))
+        return fmt::format("accuracy: must lie in [0, 1], got {}", row.accuracy);
+    return {};
+}
+
+std::int64_t power(int base, int exponent)
+{
+    std::int64_t p = 1;
+    for (int i = 0; i < exponent; ++i) {
+        p *= base;
+        if (p > kMaxSequences)
+            return -1;
+    }
+    return p;
+}
+
+} // namespace
+
+SimulationTable::SimulationTable(int decisions, int num_actions)
+    : decisions_(decisions), num_actions_(num_actions)
+{
+    if (decisions < 1 || num_actions < 1)
+        throw Error(
+            fmt::format("a simulation table needs at least one decision and one action, not {} and {}",
+                        decisions, num_actions));
+    const std::int64_t n = power(num_actions, decisions);
+    if (n < 0)
+        throw Error(fmt::format("{}^{} action sequences are too many to tabulate (at most {})", num_actions,
+                                decisions, kMaxSequences));
+    slots_.assign(static_cast<std::size_t>(n), -1);
+}
+
+SimulationTable SimulationTable::load(const std::string& path, int num_actions)
+{
+    const CsvTable csv = read_csv(path); // field counts per row are checked there, with line numbers
+    const int k = decisions_from_header(csv.header, {path, 1});
+    std::vector<TableRow> parsed;
+    int largest = 0;
+    for (std::size_t i = 0; i < csv.rows.size(); ++i) {
+        parsed.push_back(
+            parse_row(csv.rows[i], csv.header, static_cast<std::size_t>(k), {path, csv.row_lines[i]}));
+        for (int a : parsed.back().actions)
+            largest = std::max(largest, a);
+    }
+    SimulationTable table(k, num_actions > 0 ? num_actions : largest + 1);
+    for (std::size_t i = 0; i < parsed.size(); ++i) {
+        const Place at{path, csv.row_lines[i]};
+        if (const std::string why = row_problem(parsed[i], k, table.num_actions_); !why.empty())
+            at.fail(why);
+        if (table.find(parsed[i].actions)) {
+            const auto first =
+                std::find_if(parsed.begin(), parsed.begin() + static_cast<std::ptrdiff_t>(i),
+                             [&](const TableRow& r) { return r.actions == parsed[i].actions; });
+            at.fail(fmt::format("duplicate sequence {} (first on line {})", bracketed(parsed[i].actions),
+                                csv.row_lines[static_cast<std::size_t>(first - parsed.begin())]));
+        }
+        table.add(std::move(parsed[i]));
+    }
+    return table;
+}
+
+void SimulationTable::save(const std::string& path) const
+{
+    std::string text = table_header(decisions_);
+    for (const auto& row : rows_)
+        text += table_line(row);
+    write_text_atomically(path, text);
+}
+
+std::int64_t SimulationTable::code(const std::vector<int>& seq) const
+{
+    if (static_cast<int>(seq.size()) != decisions_)
+        return -1;
+    std::int64_t c = 0;
+    for (int a : seq) {
+        if (a < 0 || a >= num_actions_)
+            return -1;
+        c = c * num_actions_ + a;
+    }
+    return c;
+}
+
+void SimulationTable::add(TableRow row)
+{
+    if (const std::string why = row_problem(row, decisions_, num_actions_); !why.empty())
+        throw Error(fmt::format("simulation table row {}: {}", bracketed(row.actions), why));
+    const std::int64_t c = code(row.actions);
+    if (slots_[static_cast<std::size_t>(c)] >= 0)
+        throw Error(fmt::format("simulation table: duplicate sequence {}", bracketed(row.actions)));
+    // Lexicographic order is the order of codes; rows usually arrive in it, so this appends.
+    const auto pos = std::lower_bound(rows_.begin(), rows_.end(), c,
+                                      [&](const TableRow& r, std::int64_t v) { return code(r.actions) < v; });
+    const auto inserted = rows_.insert(pos, std::move(row)); // may reallocate: begin() only after it
+    for (auto i = static_cast<std::size_t>(inserted - rows_.begin()); i < rows_.size(); ++i)
+        slots_[static_cast<std::size_t>(code(rows_[i].actions))] = static_cast<std::int32_t>(i);
+}
+
+const TableRow* SimulationTable::find(const std::vector<int>& seq) const
+{
+    const std::int64_t c = code(seq);
+    if (c < 0)
+        return nullptr;
+    const std::int32_t i = slots_[static_cast<std::size_t>(c)];
+    return i < 0 ? nullptr : &rows_[static_cast<std::size_t>(i)];
+}
+
+const TableRow& SimulationTable::at(const std::vector<int>& seq) const
+{
+    if (const TableRow* row = find(seq))
+        return *row;
+    throw Error(fmt::format("simulation table: no row for the sequence {} ({} decisions over actions 0..{})",
+                            bracketed(seq), decisions_, num_actions_ - 1));
+}
+
+double SimulationTable::time_left(const std::vector<int>& prefix) const
+{
+    const auto j = prefix.size();
+    if (j >= static_cast<std::size_t>(decisions_))
+        throw Error(fmt::format("simulation table: the time left is known before decisions 1..{}, not after "
+                                "the prefix {}",
+                                decisions_, bracketed(prefix)));
+    std::vector<int> seq = prefix;
+    seq.resize(static_cast<std::size_t>(decisions_), 0);
+    return at(seq).time_left[j];
+}
+
+int SimulationTable::rank(const std::vector<int>& seq) const
+{
+    const double acc = accuracy(seq);
+    return 1 + static_cast<int>(std::count_if(rows_.begin(), rows_.end(),
+                                              [&](const TableRow& r) { return r.accuracy > acc; }));
+}
+
+const TableRow& SimulationTable::optimal() const
+{
+    if (rows_.empty())
+        throw Error("simulation table: no rows, so no optimal sequence");
+    return *std::max_element(rows_.begin(), rows_.end(),
+                             [](const TableRow& a, const TableRow& b) { return a.accuracy < b.accuracy; });
+}
+
+std::vector<int> SimulationTable::no_adaptation_sequence() const
+{
+    return std::vector<int>(static_cast<std::size_t>(decisions_), do_nothing());
+}
+
+double SimulationTable::random_mean(int count, std::uint64_t seed) const
+{
+    if (count < 1)
+        throw Error(fmt::format("simulation table: random_mean needs at least one sequence, not {}", count));
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> action(0, num_actions_ - 1);
+    double sum = 0.0;
+    for (int i = 0; i < count; ++i) {
+        std::vector<int> seq(static_cast<std::size_t>(decisions_));
+        for (int& a : seq)
+            a = action(rng);
+        sum += accuracy(seq);
+    }
+    return sum / count;
+}
+
+double SimulationTable::expected_random() const
+{
+    if (rows_.empty())
+        throw Error("simulation table: no rows to average");
+    double sum = 0.0;
+    for (const auto& r : rows_)
+        sum += r.accuracy;
+    return sum / static_cast<double>(rows_.size());
+}
+
+std::string table_header(int decisions)
+{
+    std::string h;
+    for (int i = 1; i <= decisions; ++i)
+        h += fmt::format("a{},", i);
+    for (int i = 1; i <= decisions; ++i)
+        h += fmt::format("timeleft{},", i);
+    return h + "totaltime,accuracy\r\n";
+}
+
+std::string table_line(const TableRow& row)
+{
+    // fmt's "{}" is the shortest text that reads back to the same double, as Python's repr.
+    std::string line;
+    for (int a : row.actions)
+        line += fmt::format("{},", a);
+    for (double t : row.time_left)
+        line += fmt::format("{:.6f},", t);
+    return line + fmt::format("{},{}\r\n", row.total_time, row.accuracy);
+}
+
+std::vector<TableIndexEntry> load_table_index(const std::string& index_csv)
+{
+    const CsvTable csv = read_csv(index_csv);
+    const std::vector<std::string> want{"file",     "model",    "scenario", "adaptation_start_s",
+                                        "budget_s", "sequences"};
+    if (csv.header != want)
+        Place{index_csv, 1}.fail(fmt::format("header: expected \"{}\", found \"{}\"", fmt::join(want, ","),
+                                             fmt::join(csv.header, ",")));
+    const std::filesystem::path folder = std::filesystem::path(index_csv).parent_path();
+    std::vector<TableIndexEntry> out;
+    for (std::size_t i = 0; i < csv.rows.size(); ++i) {
+        const auto& f = csv.rows[i];
+        const Place at{index_csv, csv.row_lines[i]};
+        TableIndexEntry e;
+        e.file = (folder / f[0]).string();
+        e.model = f[1];
+        e.scenario = f[2];
+        if (!parse_whole(f[3], e.adaptation_start))
+            at.fail(fmt::format("adaptation_start_s: not a number: \"{}\"", f[3]));
+        if (!parse_whole(f[4], e.budget))
+            at.fail(fmt::format("budget_s: not a number: \"{}\"", f[4]));
+        if (!parse_whole(f[5], e.sequences))
+            at.fail(fmt::format("sequences: not an integer: \"{}\"", f[5]));
+        out.push_back(std::move(e));
+    }
+    return out;
+}
+
+} // namespace rlda::core::sim

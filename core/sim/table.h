@@ -1,0 +1,98 @@
+// Simulation tables: the final accuracy (and the time left at each decision) of every action sequence.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace rlda::core::sim {
+
+// One trained action sequence: columns a1..ak, timeleft1..timeleftk, totaltime, accuracy.
+struct TableRow {
+    std::vector<int> actions;      // 0..n-1 deepen original block i, n = Do Nothing
+    std::vector<double> time_left; // seconds left in the budget when decision i+1 was made
+    double total_time = 0.0;       // the budget, seconds
+    double accuracy = 0.0;         // final test accuracy, a fraction
+    bool operator==(const TableRow&) const = default;
+};
+
+// Rows are kept in lexicographic action order; a sequence is found by its value as a base-(n+1)
+// number, so lookups during learning cost O(1).
+class SimulationTable {
+public:
+    // An empty table of `decisions` decisions over `num_actions` actions each (Do Nothing
+    // included); throws Error when either is < 1 or (num_actions)^decisions is too large to tabulate.
+    SimulationTable(int decisions, int num_actions);
+
+    // Reads the reference format. `num_actions` = 0 infers it as the largest action + 1, which is
+    // exact for a complete table; a partial table (a killed build) needs it given. Throws Error
+    // "file:line: reason" for a bad header, a non-number, an action out of range, an accuracy
+    // outside [0, 1] or a duplicate sequence.
+    static SimulationTable load(const std::string& path, int num_actions = 0);
+
+    // Written atomically in lexicographic order, formatted as the reference tables (Python's csv
+    // module: CRLF line ends; timeleft with 6 decimals; totaltime and accuracy in their shortest
+    // exact form), so that re-saving a reference table reproduces it byte for byte.
+    void save(const std::string& path) const;
+
+    int decisions() const { return decisions_; }
+    int num_actions() const { return num_actions_; }
+    int do_nothing() const { return num_actions_ - 1; }
+    // (num_actions)^decisions: the rows of a complete table.
+    std::int64_t sequences() const { return static_cast<std::int64_t>(slots_.size()); }
+    const std::vector<TableRow>& rows() const { return rows_; }
+    bool complete() const { return static_cast<std::int64_t>(rows_.size()) == sequences(); }
+
+    // Throws Error for a row of the wrong length, an action out of range, a time left that is
+    // not a vector of `decisions` values, an accuracy outside [0, 1] or a sequence already present.
+    void add(TableRow row);
+    // Null when the sequence is not in the table (or not a valid sequence for it).
+    const TableRow* find(const std::vector<int>& seq) const;
+    // Throws Error naming the sequence when it is missing.
+    const TableRow& at(const std::vector<int>& seq) const;
+
+    double accuracy(const std::vector<int>& seq) const { return at(seq).accuracy; }
+    // The original learner's rule: for a prefix p of length j < k, timeleft(j+1) of the row that
+    // continues p with zeros. Throws Error when that row is missing or j >= k.
+    double time_left(const std::vector<int>& prefix) const;
+
+    // 1 = best; ties share the best rank: 1 + the number of rows with a strictly higher accuracy.
+    int rank(const std::vector<int>& seq) const;
+    // The most accurate row (the first in lexicographic order among equals); Error when empty.
+    const TableRow& optimal() const;
+    // Every decision Do Nothing.
+    std::vector<int> no_adaptation_sequence() const;
+    // The paper's baseline: the mean accuracy of `count` sequences drawn uniformly (with
+    // replacement, std::mt19937_64 seeded with `seed`). Error when a drawn sequence is missing.
+    double random_mean(int count = 10, std::uint64_t seed = 0) const;
+    // Mean accuracy over all rows: the expectation of random_mean on a complete table.
+    double expected_random() const;
+
+private:
+    // Base-(num_actions) value of a sequence; -1 for one that does not fit the table.
+    std::int64_t code(const std::vector<int>& seq) const;
+
+    int decisions_;
+    int num_actions_;
+    std::vector<TableRow> rows_;
+    std::vector<std::int32_t> slots_; // code -> index in rows_, -1 = absent
+};
+
+// For writers that append a table row by row (the table builder): the same text as save().
+std::string table_header(int decisions);
+std::string table_line(const TableRow& row);
+
+// One line of the reference seed-tables/index.csv.
+struct TableIndexEntry {
+    std::string file; // the table's path: the index's folder joined with the listed name
+    std::string model;
+    std::string scenario;
+    double adaptation_start = 0.0; // seconds at which the allocation first goes up
+    double budget = 0.0;           // seconds
+    int sequences = 0;
+};
+
+// Reads index.csv (file,model,scenario,adaptation_start_s,budget_s,sequences); Error "file:line:".
+std::vector<TableIndexEntry> load_table_index(const std::string& index_csv);
+
+} // namespace rlda::core::sim
