@@ -15,5 +15,8 @@ std::function<int()> add_model_command(CLI::App& app);
 std::function<int()> add_train_command(CLI::App& app);
 // Registers `rlda simulate CONFIG.toml …`.
 std::function<int()> add_simulate_command(CLI::App& app);
+// Registers `rlda learn …` and `rlda evaluate …`.
+std::function<int()> add_learn_command(CLI::App& app);
+std::function<int()> add_evaluate_command(CLI::App& app);
 
 } // namespace rlda::app

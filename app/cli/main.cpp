@@ -16,7 +16,9 @@ int main(int argc, char** argv)
     app.set_version_flag("--version", "rlda 0.1.0");
     std::vector<std::function<int()>> commands{rlda::app::add_model_command(app),
                                                 rlda::app::add_train_command(app),
-                                                rlda::app::add_simulate_command(app)};
+                                                rlda::app::add_simulate_command(app),
+                                                rlda::app::add_learn_command(app),
+                                                rlda::app::add_evaluate_command(app)};
 
     try {
         app.parse(argc, argv);

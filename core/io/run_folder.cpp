@@ -38,18 +38,18 @@ json summary_to_json(const model::ModelSummary& s)
 
 } // namespace
 
-SeriesWriter::SeriesWriter(const fs::path& file, const std::string& step_name)
+CsvAppender::CsvAppender(const fs::path& file, const std::string& header)
 {
     const bool fresh = !fs::exists(file) || fs::file_size(file) == 0;
     out_ = open_append(file);
     if (fresh)
-        out_ << step_name << ",time,value\n" << std::flush;
+        out_ << header << '\n' << std::flush;
 }
 
-void SeriesWriter::append(double step, double time, double value)
+void CsvAppender::append(const std::string& row)
 {
     // One formatted line, one write: a kill leaves whole lines (or, at worst, one partial last line).
-    out_ << fmt::format("{},{},{}\n", step, time, value) << std::flush;
+    out_ << row + '\n' << std::flush;
 }
 
 EventLog::EventLog(const fs::path& file) : out_(open_append(file)) {}
@@ -87,10 +87,15 @@ void RunFolder::write_text(const std::string& name, const std::string& text)
 
 void RunFolder::series(const std::string& name, double step, double time, double value)
 {
+    series_row(name, "epoch,time,value", fmt::format("{},{},{}", step, time, value));
+}
+
+void RunFolder::series_row(const std::string& name, const std::string& header, const std::string& row)
+{
     auto& w = series_[name];
     if (!w)
-        w = std::make_unique<SeriesWriter>(dir_ / "metrics" / (name + ".csv"), "epoch");
-    w->append(step, time, value);
+        w = std::make_unique<CsvAppender>(dir_ / "metrics" / (name + ".csv"), header);
+    w->append(row);
 }
 
 void RunFolder::on_epoch(const train::EpochMetrics& m)

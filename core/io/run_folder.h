@@ -12,11 +12,11 @@
 
 namespace rlda::core::io {
 
-// Appends "step,time,value" rows to one metric series file, flushed per row.
-class SeriesWriter {
+// Appends rows to one CSV file under a header written once, flushed per row.
+class CsvAppender {
 public:
-    SeriesWriter(const std::filesystem::path& file, const std::string& step_name);
-    void append(double step, double time, double value);
+    CsvAppender(const std::filesystem::path& file, const std::string& header);
+    void append(const std::string& row); // without the newline
 
 private:
     std::ofstream out_;
@@ -43,7 +43,10 @@ public:
 
     // Written to a temporary name and renamed, so it is either absent or whole.
     void write_text(const std::string& name, const std::string& text);
+    // metrics/<name>.csv as "epoch,time,value".
     void series(const std::string& name, double step, double time, double value);
+    // metrics/<name>.csv with columns of its own (e.g. one row per learning episode).
+    void series_row(const std::string& name, const std::string& header, const std::string& row);
     void event(const std::string& json_object) { events_.append(json_object); }
 
     void on_epoch(const train::EpochMetrics& m) override;
@@ -55,7 +58,7 @@ public:
 private:
     std::filesystem::path dir_;
     EventLog events_;
-    std::map<std::string, std::unique_ptr<SeriesWriter>> series_;
+    std::map<std::string, std::unique_ptr<CsvAppender>> series_;
 };
 
 // JSON of a model summary (also used by the event log's adaptation records).

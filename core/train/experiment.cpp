@@ -1,6 +1,7 @@
 // Building a run from its config. Each piece is a small function so that the workbench can reuse it.
 #include "core/train/experiment.h"
 
+#include "core/agent/reinforce.h"
 #include "core/config/experiment_io.h"
 #include "core/data/cifar10.h"
 #include "core/data/idx.h"
@@ -43,7 +44,7 @@ data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t se
     throw Error(fmt::format("dataset.kind: unknown dataset \"{}\"", c.kind));
 }
 
-std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c)
+std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c, TrainObserver* observer)
 {
     if (c.kind == "fixed")
         return std::make_unique<agent::FixedSequenceAgent>(c.sequence);
@@ -51,8 +52,15 @@ std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c)
         return std::make_unique<agent::RandomAgent>(c.seed);
     if (c.kind == "none")
         return std::make_unique<agent::NoAdaptationAgent>();
-    throw Error(fmt::format("agent.kind: \"{}\" cannot train yet: this build trains with the fixed, "
-                            "random and none agents",
+    if (c.kind == "policy") {
+        auto learner = std::make_shared<agent::PolicyLearner>(agent::PolicyLearner::load(c.policy));
+        learner->set_temperature(c.temperature);
+        return std::make_unique<agent::PolicyAgent>(learner, c.greedy, [observer](const std::string& warning) {
+            if (observer)
+                observer->on_message(warning);
+        });
+    }
+    throw Error(fmt::format("agent.kind: \"{}\" does not train jobs: it builds simulation tables (rlda simulate)",
                             c.kind));
 }
 
@@ -83,11 +91,11 @@ RunResult run_experiment(const config::ExperimentConfig& c, const std::filesyste
     const model::ModelSpec spec = job_model(c, data);
     auto clock = make_clock(c.scheduler);
     Scheduler scheduler(c.scheduler.budget, allocation_events(c.scheduler), c.scheduler.start_time, *clock);
-    auto agent = make_agent(c.agent);
+    ObserverList observers;
+    auto agent = make_agent(c.agent, &observers);
 
     io::RunFolder folder(out, force); // only now: bad input never leaves an empty folder behind
     folder.write_text("config.toml", config::to_toml(c));
-    ObserverList observers;
     observers.add(&folder);
     observers.add(observer);
     for (const auto& w : c.warnings)

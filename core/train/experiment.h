@@ -17,7 +17,9 @@ namespace rlda::core::train {
 
 // The configured dataset; errors name the expected files and how to obtain them.
 data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t seed);
-std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c);
+// Fixed, random, none, or a saved policy (greedy or sampling at agent.temperature); the policy's
+// warnings (layers outside its vocabulary) go to `observer`.
+std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c, TrainObserver* observer = nullptr);
 std::unique_ptr<Clock> make_clock(const config::SchedulerConfig& c);
 std::vector<AllocationEvent> allocation_events(const config::SchedulerConfig& c);
 // The job's model for the dataset's sample shape and classes.

@@ -2,6 +2,9 @@
 #include "core/config/experiment_io.h"
 #include "core/util/csv.h"
 
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QtTest/QtTest>
 
 #include <csignal>
@@ -42,6 +45,36 @@ private Q_SLOTS:
         QCOMPARE(again.exitCode(), 1);
         QVERIFY(QString::fromUtf8(again.readAllStandardError()).contains("--force"));
         QVERIFY(QFile::exists(out + "/model.pt"));
+    }
+
+    void trains_with_a_learned_policy()
+    {
+        QTemporaryDir dir;
+        QProcess learn;
+        learn.start(rlda_bin, {"learn", "--table", RLDA_REFERENCE_DIR "/seed-tables/convnet2_early.csv", "--model",
+                               "ConvNet2", "--episodes", "30", "--out", dir.filePath("learn")});
+        QVERIFY(learn.waitForFinished(120000));
+        QVERIFY2(learn.exitCode() == 0, learn.readAllStandardError().constData());
+        const QString out = dir.filePath("run");
+        QProcess train;
+        // The file first: each override is checked as it comes, and a policy agent needs one.
+        train.start(rlda_bin, {"train", RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--set",
+                               QString("agent.policy=\"%1\"").arg(dir.filePath("learn/policy.pt")), "--set",
+                               "agent.kind=\"policy\"", "--out", out});
+        QVERIFY(train.waitForFinished(120000));
+        QVERIFY2(train.exitCode() == 0, train.readAllStandardError().constData());
+        QFile events(out + "/events.jsonl");
+        QVERIFY(events.open(QIODevice::ReadOnly));
+        int adaptations = 0;
+        for (const QByteArray& line : events.readAll().split('\n')) {
+            const QJsonObject e = QJsonDocument::fromJson(line).object();
+            if (e.value("type").toString() != "adaptation")
+                continue;
+            ++adaptations;
+            QCOMPARE(e.value("probabilities").toArray().size(), 4); // the policy's distribution
+            QVERIFY(e.value("agent").toString().startsWith("policy"));
+        }
+        QCOMPARE(adaptations, 2); // max_decisions of synthetic-quick.toml
     }
 
     void killed_run_leaves_files_that_parse()

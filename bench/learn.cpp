@@ -1,0 +1,244 @@
+// bench_learn: episodes/s of Algorithm 4 in PolicyLearner (fast and autograd) and in bench/learn_reference.py.
+#include "core/sim/learn.h"
+#include "core/agent/reinforce.h"
+#include "core/model/zoo.h"
+#include "core/sim/table.h"
+
+#include <ATen/Parallel.h>
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <torch/optim/adam.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <stdexcept>
+#include <sys/resource.h>
+#include <unistd.h>
+
+namespace {
+
+using namespace rlda::core;
+
+struct Options {
+    std::string table = RLDA_REFERENCE_DIR "/seed-tables/convnet2_early.csv";
+    std::string model = "ConvNet2";
+    std::int64_t episodes = 3000;
+    std::int64_t reference_episodes = 300;
+    std::int64_t python_episodes = 500;
+    std::uint64_t seed = 42;
+    int threads = 2;
+    int repeat = 3;
+    std::string python = "/usr/bin/python3"; // Debian's, where python3-torch lives
+};
+
+agent::PolicyLearner make_learner(const Options& o, const model::ModelSpec& base)
+{
+    return agent::PolicyLearner(agent::Vocabulary::from_zoo(3, base.input, base.classes),
+                                config::PolicyConfig{}, model::original_block_count(base) + 1, o.seed);
+}
+
+double cpp_episodes_per_s(const Options& o, const sim::SimulationTable& table, const model::ModelSpec& base,
+                          bool reference, std::int64_t episodes)
+{
+    auto learner = make_learner(o, base);
+    learner.set_reference_autograd(reference);
+    const auto start = std::chrono::steady_clock::now();
+    const auto done = sim::learn(learner, table, base, episodes);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return static_cast<double>(done) / seconds;
+}
+
+void all_prefixes(int length, int actions, std::vector<int>& prefix, std::vector<std::vector<int>>& out)
+{
+    out.push_back(prefix);
+    if (static_cast<int>(prefix.size()) == length)
+        return;
+    for (int a = 0; a < actions; ++a) {
+        prefix.push_back(a);
+        all_prefixes(length, actions, prefix, out);
+        prefix.pop_back();
+    }
+}
+
+// What the Python side needs to run the same episodes without our model code: every prefix's
+// leaf-layer ids (vocabulary as ours) and time left, every sequence's accuracy, the sizes.
+void write_problem(const std::string& path, const Options& o, const sim::SimulationTable& table,
+                   const model::ModelSpec& base)
+{
+    auto learner = make_learner(o, base);
+    sim::ArchitectureCache architectures(base, learner);
+    std::vector<std::vector<int>> prefixes;
+    std::vector<int> prefix;
+    all_prefixes(table.decisions() - 1, table.num_actions(), prefix, prefixes);
+    std::string entries;
+    for (const auto& p : prefixes) {
+        const auto ids = architectures.layers(p);
+        const std::vector<std::int64_t> v(ids.data_ptr<std::int64_t>(),
+                                          ids.data_ptr<std::int64_t>() + ids.numel());
+        entries += fmt::format("{}\n    {{\"prefix\": [{}], \"ids\": [{}], \"time_left\": {}}}",
+                               entries.empty() ? "" : ",", fmt::join(p, ", "), fmt::join(v, ", "),
+                               table.time_left(p));
+    }
+    std::string rows;
+    for (const auto& r : table.rows())
+        rows += fmt::format("{}\n    {{\"actions\": [{}], \"accuracy\": {}}}", rows.empty() ? "" : ",",
+                            fmt::join(r.actions, ", "), r.accuracy);
+    const auto& s = learner.sizes();
+    std::ofstream out(path);
+    out << fmt::format(
+        "{{\n  \"decisions\": {}, \"actions\": {}, \"budget\": {}, \"vocabulary\": {},\n"
+        "  \"embedding_size\": {}, \"hidden_size\": {}, \"decider_lstm_size\": {}, \"decider_linear_size\": "
+        "{},\n"
+        "  \"time_encoding_size\": {}, \"alpha\": {}, \"learning_rate_decay\": {}, \"decay_freq\": {},\n"
+        "  \"architectures\": [{}\n  ],\n  \"sequences\": [{}\n  ]\n}}\n",
+        table.decisions(), table.num_actions(), table.rows().front().total_time, learner.vocabulary().size(),
+        s.embedding_size, s.hidden_size, s.decider_lstm_size, s.decider_linear_size, s.time_encoding_size,
+        s.alpha, s.learning_rate_decay, s.decay_freq, entries, rows);
+    if (!out)
+        throw std::runtime_error("cannot write " + path);
+}
+
+// One optimizer step over the policy's parameters, in microseconds: torch::optim::Adam against
+// FastAdam, to show why the learner steps by hand.
+std::pair<double, double> adam_step_us(const Options& o, const model::ModelSpec& base)
+{
+    const auto learner = make_learner(o, base);
+    const auto& s = learner.sizes();
+    const auto vocabulary = static_cast<std::int64_t>(learner.vocabulary().size());
+    agent::PolicyNet a(s, vocabulary, learner.actions(), 1), b(s, vocabulary, learner.actions(), 1);
+    for (auto& p : a->parameters())
+        p.mutable_grad() = torch::randn_like(p) * 1e-3;
+    torch::optim::Adam torch_adam(a->parameters(), torch::optim::AdamOptions(s.alpha));
+    agent::FastAdam fast_adam(b->parameters(), s.alpha);
+    const int steps = 2000;
+    const auto time = [&](auto&& step) {
+        const auto start = std::chrono::steady_clock::now();
+        for (int i = 0; i < steps; ++i)
+            step();
+        return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count() /
+               steps;
+    };
+    const double torch_us = time([&] { torch_adam.step(); });
+    const double fast_us = time([&] { fast_adam.step_and_zero_grad(); });
+    return {torch_us, fast_us};
+}
+
+// CPU seconds spent by the whole machine and by this process with its finished children (the
+// Python runs), to tell whether other work shared the cores during the measurements.
+struct CpuTimes {
+    double machine = 0.0, own = 0.0;
+    std::chrono::steady_clock::time_point when = std::chrono::steady_clock::now();
+};
+
+CpuTimes cpu_times()
+{
+    CpuTimes t;
+    std::ifstream in("/proc/stat");
+    std::string cpu;
+    long long user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0;
+    in >> cpu >> user >> nice >> system >> idle >> iowait >> irq >> softirq >> steal;
+    t.machine = static_cast<double>(user + nice + system + irq + softirq + steal) /
+                static_cast<double>(sysconf(_SC_CLK_TCK));
+    for (const int who : {RUSAGE_SELF, RUSAGE_CHILDREN}) {
+        rusage u{};
+        getrusage(who, &u);
+        t.own += static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+                 static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) * 1e-6;
+    }
+    return t;
+}
+
+// Cores kept busy by other processes between two samples.
+double others_cores(const CpuTimes& a, const CpuTimes& b)
+{
+    const double wall = std::chrono::duration<double>(b.when - a.when).count();
+    return wall > 0 ? std::max(0.0, (b.machine - a.machine) - (b.own - a.own)) / wall : 0.0;
+}
+
+double python_episodes_per_s(const Options& o, const std::string& problem)
+{
+    const std::string cmd =
+        fmt::format("{} {}/bench/learn_reference.py --problem {} --episodes {} --threads {} --seed {}",
+                    o.python, RLDA_SOURCE_DIR, problem, o.python_episodes, o.threads, o.seed);
+    FILE* pipe = popen(cmd.c_str(), "r");
+    if (!pipe)
+        throw std::runtime_error("cannot start " + cmd);
+    char line[256];
+    double value = -1.0;
+    while (std::fgets(line, sizeof line, pipe))
+        if (std::sscanf(line, "episodes_per_s: %lf", &value) == 1)
+            break;
+    const int rc = pclose(pipe);
+    if (rc != 0 || value <= 0.0)
+        throw std::runtime_error(
+            fmt::format("the Python reference failed ({}); it needs Debian's python3-torch", cmd));
+    return value;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    Options o;
+    CLI::App app{"Simulation-driven learning (Algorithm 4): PolicyLearner against Python/PyTorch"};
+    app.add_option("--table", o.table, "Simulation table (CSV)")->capture_default_str();
+    app.add_option("--model", o.model, "The table's starting model")->capture_default_str();
+    app.add_option("--episodes", o.episodes, "Episodes of the fast path per round")->capture_default_str();
+    app.add_option("--reference-episodes", o.reference_episodes, "Episodes of the autograd path per round")
+        ->capture_default_str();
+    app.add_option("--python-episodes", o.python_episodes, "Episodes of the Python side per round")
+        ->capture_default_str();
+    app.add_option("--seed", o.seed)->capture_default_str();
+    app.add_option("--threads", o.threads)->capture_default_str();
+    app.add_option("--repeat", o.repeat, "Rounds; the best of each side counts")->capture_default_str();
+    app.add_option("--python", o.python)->capture_default_str();
+    CLI11_PARSE(app, argc, argv);
+
+    const auto problem =
+        (std::filesystem::temp_directory_path() / fmt::format("rlda_bench_learn_{}.json", getpid())).string();
+    try {
+        at::set_num_threads(o.threads);
+        const auto base = model::load_model(o.model);
+        const auto table = sim::SimulationTable::load(o.table);
+        write_problem(problem, o, table, base);
+
+        const auto cpu_before = cpu_times();
+        double fast = 0, reference = 0, python = 0;
+        for (int r = 0; r < o.repeat; ++r) { // interleaved, so drift in the machine hits all of them
+            fast = std::max(fast, cpp_episodes_per_s(o, table, base, false, o.episodes));
+            reference = std::max(reference, cpp_episodes_per_s(o, table, base, true, o.reference_episodes));
+            python = std::max(python, python_episodes_per_s(o, problem));
+        }
+        std::filesystem::remove(problem);
+        const auto [torch_adam_us, fast_adam_us] = adam_step_us(o, base);
+        const double others = others_cores(cpu_before, cpu_times());
+        if (others > 0.25)
+            fmt::print(
+                "note: other processes kept {:.1f} cores busy during this run; the multi-threaded torch "
+                "sides suffer most from that, so the ratios are less trustworthy\n",
+                others);
+        fmt::print("bench/learn: Algorithm 4 on {} ({}, {} decisions x {} actions), {} threads, best of {}\n",
+                   std::filesystem::path(o.table).filename().string(), o.model, table.decisions(),
+                   table.num_actions(), o.threads, o.repeat);
+        fmt::print("  C++ PolicyLearner, fast kernels    {:8.1f} episodes/s ({} episodes)\n", fast,
+                   o.episodes);
+        fmt::print("  C++ PolicyLearner, torch autograd  {:8.1f} episodes/s ({} episodes)\n", reference,
+                   o.reference_episodes);
+        fmt::print("  Python/PyTorch, same algorithm     {:8.1f} episodes/s ({} episodes)\n", python,
+                   o.python_episodes);
+        fmt::print("  one Adam step: torch::optim::Adam {:.1f} us, FastAdam {:.1f} us\n", torch_adam_us,
+                   fast_adam_us);
+        fmt::print("ratio fast vs Python:     {:.1f}x (goal >= 10)\n", fast / python);
+        fmt::print("ratio fast vs autograd:   {:.1f}x\n", fast / reference);
+        return 0;
+    } catch (const std::exception& e) {
+        std::error_code ignored;
+        std::filesystem::remove(problem, ignored);
+        fmt::print(stderr, "bench_learn: error: {}\n", e.what());
+        return 1;
+    }
+}

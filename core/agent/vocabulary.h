@@ -1,0 +1,40 @@
+// The agent's vocabulary: layer strings (PyTorch notation) to ids, with a reserved unknown id.
+#pragma once
+
+#include "core/model/spec.h"
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace rlda::core::agent {
+
+class Vocabulary {
+public:
+    static constexpr std::int64_t kUnknown = 0; // "<unk>": a layer the policy never saw
+
+    Vocabulary();
+    explicit Vocabulary(const std::vector<std::string>& words); // words[0] must be "<unk>"
+
+    std::int64_t add(const std::string& layer); // the existing id when already there
+    // The id of `layer`, kUnknown when absent (the original crashed there instead).
+    std::int64_t id(const std::string& layer) const;
+    // Ids of `layers`; each unknown layer is also appended to `unknown` when given.
+    std::vector<std::int64_t> encode(const std::vector<std::string>& layers,
+                                     std::vector<std::string>* unknown = nullptr) const;
+    std::size_t size() const { return words_.size(); }
+    const std::vector<std::string>& words() const { return words_; }
+
+    // Every leaf layer of `models` and of all their deepenings by up to `depth` actions.
+    static Vocabulary from_models(const std::vector<model::ModelSpec>& models, int depth);
+    // The zoo at the original's input (3x32x32, 10 classes) and `input`/`classes` if different,
+    // with deepenings up to `depth`: the original's vocab = "models".
+    static Vocabulary from_zoo(int depth = 3, const model::Shape& input = {3, 32, 32}, std::int64_t classes = 10);
+
+private:
+    std::vector<std::string> words_;
+    std::unordered_map<std::string, std::int64_t> ids_;
+};
+
+} // namespace rlda::core::agent
