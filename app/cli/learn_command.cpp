@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 
 #include "core/agent/reinforce.h"
+#include "core/config/experiment_io.h"
 #include "core/io/run_folder.h"
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
@@ -36,6 +37,7 @@ struct LearnOptions {
     std::int64_t episodes = 75000;
     std::uint64_t seed = 42;
     std::string from;
+    std::string config; // an experiment file whose [policy] section sizes a new policy
     double temperature = 0.0;
     double temperature_decay = 0.9;
     std::vector<std::string> stages;
@@ -153,6 +155,12 @@ void print_evaluation(const core::sim::Evaluation& e)
                core::sim::sequence_string(e.optimal_sequence), e.no_adaptation, e.random_mean, e.random_expected);
 }
 
+// The original's sizes and rates, or those of [policy] in an experiment file.
+core::config::PolicyConfig policy_sizes(const std::string& config)
+{
+    return config.empty() ? core::config::PolicyConfig{} : core::config::load_experiment(config).policy;
+}
+
 int run_learn(const LearnOptions& o)
 {
     namespace m = core::model;
@@ -174,7 +182,7 @@ int run_learn(const LearnOptions& o)
 
     auto learner = o.from.empty()
                        ? core::agent::PolicyLearner(core::agent::Vocabulary::from_zoo(3, base.input, base.classes),
-                                                    core::config::PolicyConfig{}, m::original_block_count(base) + 1,
+                                                    policy_sizes(o.config), m::original_block_count(base) + 1,
                                                     o.seed)
                        : core::agent::PolicyLearner::load(o.from);
     learner.set_temperature_decay(o.temperature_decay);
@@ -232,6 +240,7 @@ std::function<int()> add_learn_command(CLI::App& app)
     cmd->add_option("--episodes", o->episodes)->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--seed", o->seed)->capture_default_str();
     cmd->add_option("--from", o->from, "Continue a saved policy (curricula, transfer)");
+    cmd->add_option("--config", o->config, "Experiment file whose [policy] section sizes a new policy");
     cmd->add_option("--temperature", o->temperature, "Starting softmax temperature (default: the policy's, 1 if new)")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--temperature-decay", o->temperature_decay, "Temperature x this every decay_freq episodes")

@@ -1,4 +1,5 @@
 // `rlda train` as a user runs it: the original tool's config, and a run killed mid-epoch.
+#include "core/agent/reinforce.h"
 #include "core/config/experiment_io.h"
 #include "core/util/csv.h"
 
@@ -51,10 +52,20 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QProcess learn;
+        // A [policy] section sizes the network: a smaller one than the original's.
+        QFile config(dir.filePath("policy.toml"));
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write("[policy]\nhidden_size = 20\ndecider_linear_size = 32\n");
+        config.close();
         learn.start(rlda_bin, {"learn", "--table", RLDA_REFERENCE_DIR "/seed-tables/convnet2_early.csv", "--model",
-                               "ConvNet2", "--episodes", "30", "--out", dir.filePath("learn")});
+                               "ConvNet2", "--episodes", "30", "--config", dir.filePath("policy.toml"), "--out",
+                               dir.filePath("learn")});
         QVERIFY(learn.waitForFinished(120000));
         QVERIFY2(learn.exitCode() == 0, learn.readAllStandardError().constData());
+        const auto policy = rlda::core::agent::PolicyLearner::load(dir.filePath("learn/policy.pt").toStdString());
+        QCOMPARE(policy.sizes().hidden_size, std::int64_t{20});
+        QCOMPARE(policy.sizes().decider_linear_size, std::int64_t{32});
+        QCOMPARE(policy.episode(), std::int64_t{30});
         const QString out = dir.filePath("run");
         QProcess train;
         // The file first: each override is checked as it comes, and a policy agent needs one.
