@@ -5,6 +5,7 @@
 #include "core/model/net.h"
 #include "core/model/zoo.h"
 #include "core/train/trainer.h"
+#include "bench/python_reference.h"
 
 #include <ATen/Parallel.h>
 #include <torch/nn/functional/loss.h>
@@ -75,20 +76,7 @@ double python_images_per_s(const Options& o, const std::string& mode)
 {
     const std::string cmd = fmt::format("{} {}/bench/epoch_reference.py --mode {} --samples {} --batch {} --threads {}",
                                         o.python, RLDA_SOURCE_DIR, mode, o.samples, o.batch, o.threads);
-    FILE* pipe = popen(cmd.c_str(), "r");
-    if (!pipe)
-        throw std::runtime_error("cannot start " + cmd);
-    char line[256];
-    double value = -1.0;
-    while (std::fgets(line, sizeof line, pipe))
-        if (std::sscanf(line, "images_per_s: %lf", &value) == 1)
-            break;
-    const int rc = pclose(pipe);
-    if (rc != 0 || value <= 0.0)
-        throw std::runtime_error(fmt::format("the Python reference failed ({}); it needs Debian's python3-torch "
-                                             "and python3-torchvision",
-                                             cmd));
-    return value;
+    return rlda::bench::run_python_reference(cmd, "images_per_s", "Debian's python3-torch and python3-torchvision");
 }
 
 } // namespace

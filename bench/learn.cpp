@@ -3,6 +3,7 @@
 #include "core/agent/reinforce.h"
 #include "core/model/zoo.h"
 #include "core/sim/table.h"
+#include "bench/python_reference.h"
 
 #include <ATen/Parallel.h>
 #include <CLI/CLI.hpp>
@@ -164,19 +165,7 @@ double python_episodes_per_s(const Options& o, const std::string& problem)
     const std::string cmd =
         fmt::format("{} {}/bench/learn_reference.py --problem {} --episodes {} --threads {} --seed {}",
                     o.python, RLDA_SOURCE_DIR, problem, o.python_episodes, o.threads, o.seed);
-    FILE* pipe = popen(cmd.c_str(), "r");
-    if (!pipe)
-        throw std::runtime_error("cannot start " + cmd);
-    char line[256];
-    double value = -1.0;
-    while (std::fgets(line, sizeof line, pipe))
-        if (std::sscanf(line, "episodes_per_s: %lf", &value) == 1)
-            break;
-    const int rc = pclose(pipe);
-    if (rc != 0 || value <= 0.0)
-        throw std::runtime_error(
-            fmt::format("the Python reference failed ({}); it needs Debian's python3-torch", cmd));
-    return value;
+    return rlda::bench::run_python_reference(cmd, "episodes_per_s", "Debian's python3-torch");
 }
 
 } // namespace
