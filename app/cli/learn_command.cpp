@@ -40,6 +40,7 @@ struct LearnOptions {
     std::string config; // an experiment file whose [policy] section sizes a new policy
     double temperature = 0.0;
     double temperature_decay = 0.9;
+    double baseline = 0.0;
     std::vector<std::string> stages;
     std::string out;
     bool force = false;
@@ -186,6 +187,8 @@ int run_learn(const LearnOptions& o)
                                                     o.seed)
                        : core::agent::PolicyLearner::load(o.from);
     learner.set_temperature_decay(o.temperature_decay);
+    if (o.baseline > 0.0)
+        learner.set_reward_baseline(o.baseline);
 
     core::io::RunFolder folder(o.out, o.force);
     const bool tty = isatty(STDOUT_FILENO) != 0;
@@ -245,6 +248,9 @@ std::function<int()> add_learn_command(CLI::App& app)
         ->check(CLI::PositiveNumber);
     cmd->add_option("--temperature-decay", o->temperature_decay, "Temperature x this every decay_freq episodes")
         ->capture_default_str();
+    cmd->add_option("--baseline", o->baseline,
+                    "Option, not the original: learn from reward - moving average (decay, e.g. 0.99)")
+        ->check(CLI::Range(0.0, 0.999999));
     cmd->add_option("--stage", o->stages, "Curriculum stage TABLE:EPISODES[:TEMPERATURE], repeatable, in order");
     cmd->add_option("--out", o->out, "Run folder: policy.pt, metrics/episodes.csv")->required();
     cmd->add_flag("--force", o->force, "Empty an existing run folder first");

@@ -224,7 +224,15 @@ double PolicyLearner::finish_episode(double reward)
 {
     if (!episode_in_progress())
         throw Error("policy: an episode without decisions cannot be learned from");
-    const double objective = reference_ ? finish_reference(reward) : finish_fast(reward);
+    double learn_from = reward;
+    if (baseline_decay_ > 0.0) {
+        if (!baseline_started_)
+            baseline_ = reward; // the first episode learns nothing instead of a huge step
+        baseline_started_ = true;
+        learn_from = reward - baseline_;
+        baseline_ = baseline_decay_ * baseline_ + (1.0 - baseline_decay_) * reward;
+    }
+    const double objective = reference_ ? finish_reference(learn_from) : finish_fast(learn_from);
     opt_->step_and_zero_grad();
     ++episode_;
     const auto every = net_->sizes().decay_freq;
@@ -233,6 +241,13 @@ double PolicyLearner::finish_episode(double reward)
         temperature_ = std::max(1.0, temperature_ * temperature_decay_);
     }
     return objective;
+}
+
+void PolicyLearner::set_reward_baseline(double decay)
+{
+    if (decay < 0.0 || decay >= 1.0)
+        throw Error(fmt::format("policy: the reward baseline's decay must be in [0, 1), not {}", decay));
+    baseline_decay_ = decay;
 }
 
 void PolicyLearner::set_temperature(double t)
@@ -259,6 +274,7 @@ void PolicyLearner::save(const std::string& path) const
     a.write("meta/sizes", torch::tensor({s.embedding_size, s.hidden_size, s.decider_lstm_size, s.decider_linear_size,
                                          s.time_encoding_size, s.decay_freq, net_->actions(), episode_},
                                         torch::kLong));
+    a.write("meta/baseline", torch::tensor({baseline_decay_, baseline_, baseline_started_ ? 1.0 : 0.0}, torch::kFloat64));
     a.write("meta/rates", torch::tensor({s.alpha, s.learning_rate_decay, temperature_, temperature_decay_},
                                         torch::kFloat64));
     std::ostringstream rng;
@@ -314,6 +330,15 @@ PolicyLearner PolicyLearner::load(const std::string& path)
     p.episode_ = size(7);
     p.temperature_ = rates[2].item<double>();
     p.temperature_decay_ = rates[3].item<double>();
+    torch::Tensor baseline;
+    try {
+        a.read("meta/baseline", baseline);
+        p.baseline_decay_ = baseline[0].item<double>();
+        p.baseline_ = baseline[1].item<double>();
+        p.baseline_started_ = baseline[2].item<double>() != 0.0;
+    } catch (const c10::Error&) {
+        // written before the option existed: no baseline
+    }
     std::istringstream rng(rng_v.toStringRef());
     rng >> p.rng_;
     return p;

@@ -137,6 +137,27 @@ private Q_SLOTS:
         QCOMPARE(e.no_adaptation, 0.5 + 0.02 * 4);
     }
 
+    void reward_baseline_option_learns_and_is_saved()
+    {
+        PolicyLearner p = small_learner(42, 1e-3);
+        QCOMPARE(p.reward_baseline_decay(), 0.0); // off unless asked: the original has none
+        QVERIFY_THROWS_EXCEPTION(Error, p.set_reward_baseline(1.0));
+        p.set_reward_baseline(0.9);
+        const auto table = small_table();
+        sim::learn(p, table, small_model(), 600);
+        QCOMPARE(sim::evaluate(p, table, small_model()).greedy, (std::vector<int>{1, 0}));
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("policy.pt").toStdString();
+        p.save(path);
+        PolicyLearner q = PolicyLearner::load(path);
+        QCOMPARE(q.reward_baseline_decay(), 0.9);
+        // The moving average came along too: both learn on identically.
+        sim::learn(p, table, small_model(), 10);
+        sim::learn(q, table, small_model(), 10);
+        const auto layers = p.encode(model::summarize(small_model()).leaf_layers);
+        QCOMPARE(q.greedy(layers, 50, 400).probabilities, p.greedy(layers, 50, 400).probabilities);
+    }
+
     void temperature_acts_on_logits_and_decays_to_one()
     {
         const auto logits = torch::tensor({1.0f, 2.0f, 3.0f});
