@@ -3,6 +3,7 @@
 
 #include "core/agent/reinforce.h"
 #include "core/model/spec.h"
+#include "core/sim/results.h"
 #include "core/sim/table.h"
 
 #include <cstdint>
@@ -29,47 +30,15 @@ private:
     std::vector<std::string> unknown_;
 };
 
-struct EpisodeRecord {
-    std::int64_t episode = 0; // 1-based, counted over the policy's whole life
-    double objective = 0.0;
-    double accuracy = 0.0;
-    double reward = 0.0;
-    double lr = 0.0;          // the lr the update used
-    double temperature = 0.0; // the temperature the actions were sampled at
-    std::vector<int> actions;
-    std::vector<std::vector<double>> probabilities; // per decision
-};
-
-class LearnObserver {
-public:
-    virtual ~LearnObserver() = default;
-    virtual void on_episode(const EpisodeRecord&) {}
-};
-
 // Algorithm 4: `episodes` episodes of k sampled decisions against `table`, one REINFORCE update
 // each. Stops early when `stop` is requested (between episodes). Returns episodes run.
 std::int64_t learn(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
                    std::int64_t episodes, LearnObserver* observer = nullptr, std::stop_token stop = {});
-
-struct Evaluation {
-    std::vector<int> greedy;
-    std::vector<std::vector<double>> probabilities; // of each greedy decision
-    int rank = 0;                                   // 1 = best
-    int sequences = 0;
-    double accuracy = 0.0;
-    double regret = 0.0; // optimal - accuracy
-    std::vector<int> optimal_sequence;
-    double optimal = 0.0;
-    double no_adaptation = 0.0;
-    double random_mean = 0.0;     // mean of 10 random sequences, the paper's baseline
-    double random_expected = 0.0; // over all sequences
-};
 
 // The greedy (argmax) sequence and where it stands. The policy may come from another model's
 // table: only the action count must agree.
 Evaluation evaluate(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
                     std::uint64_t random_seed = 0);
 
-std::string sequence_string(const std::vector<int>& actions); // "0 2 3"
 
 } // namespace rlda::core::sim

@@ -1,0 +1,30 @@
+// Writing a QCustomPlot to PNG, PDF or SVG at a chosen size and resolution: the one export path
+// every plot of the workbench (and `rlda figures`) goes through.
+#pragma once
+
+#include <QSize>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+class QCustomPlot;
+
+namespace rlda::widgets {
+
+enum class ExportFormat { Png, Pdf, Svg };
+
+// From a file name's suffix (case-insensitive): .png, .pdf, .svg; nullopt otherwise.
+std::optional<ExportFormat> exportFormatFor(const QString& path);
+QStringList exportSuffixes(); // {"png", "pdf", "svg"}
+
+struct ExportSettings {
+    QSize size{800, 500}; // logical size in pixels at 96 DPI (PDF: points)
+    int dpi = 96;         // PNG: pixels = size * dpi / 96; SVG: the resolution it declares
+};
+
+// Writes `plot` to `path` in the format its suffix names. Returns an empty string on success,
+// otherwise a one-line reason that names the file. The plot on screen is left as it was.
+QString exportPlot(QCustomPlot& plot, const QString& path, const ExportSettings& settings = {});
+
+} // namespace rlda::widgets
