@@ -1,0 +1,1 @@
+// Placeholder: being written (run folders read back).

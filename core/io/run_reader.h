@@ -1,0 +1,51 @@
+// Reading a run folder back, read-only and forgiving: a run killed mid-write (a partial last CSV
+// line or JSON line) opens with everything up to its last whole record. No LibTorch.
+#pragma once
+
+#include "core/model/spec.h"
+#include "core/sim/results.h"
+#include "core/train/events.h"
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rlda::core::io {
+
+struct SeriesPoint {
+    double step = 0.0; // the epoch (or episode) of the row
+    double time = 0.0; // scheduler time (training) or wall seconds (learning)
+    double value = 0.0;
+};
+
+enum class RunKind { Training, Learning, Simulation, Unknown };
+std::string to_string(RunKind kind); // "training", "learning", "simulation", "unknown"
+
+struct RunData {
+    std::filesystem::path path;
+    RunKind kind = RunKind::Unknown;
+    std::string name;        // the folder's name
+    std::string config_text; // config.toml as written, empty when absent
+    // metrics/<name>.csv files with the columns epoch,time,value, by series name
+    // (train_loss, train_acc, test_acc, lr, params, ...).
+    std::map<std::string, std::vector<SeriesPoint>> series;
+    std::vector<sim::EpisodeRecord> episodes;        // metrics/episodes.csv (learning runs)
+    std::vector<train::AdaptationEvent> adaptations; // events.jsonl, in order
+    std::vector<train::AllocationRecord> allocations;
+    std::vector<std::string> messages;
+    std::optional<train::RunResult> finished; // absent: killed, cancelled hard, or still running
+    std::optional<model::ModelSummary> final_model; // architecture.json when present
+    // "file:line: reason" for every record that was skipped (a truncated last line, a corrupt row).
+    std::vector<std::string> problems;
+};
+
+// Throws Error "DIR: not a run folder (...)" when `dir` has none of config.toml, metrics/ and
+// events.jsonl; anything else that is unreadable becomes a `problems` entry, never an exception.
+RunData read_run(const std::filesystem::path& dir);
+
+// Run folders under `root` (root itself included), up to `depth` levels down, sorted by path.
+std::vector<std::filesystem::path> find_runs(const std::filesystem::path& root, int depth = 2);
+
+} // namespace rlda::core::io

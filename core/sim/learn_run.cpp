@@ -1,0 +1,1 @@
+// Placeholder: being written (learning runs into run folders).
