@@ -32,17 +32,29 @@ struct RunData {
     // (train_loss, train_acc, test_acc, lr, params, ...).
     std::map<std::string, std::vector<SeriesPoint>> series;
     std::vector<sim::EpisodeRecord> episodes;        // metrics/episodes.csv (learning runs)
+    std::vector<double> episode_times;               // its time column (wall seconds), one per episode
     std::vector<train::AdaptationEvent> adaptations; // events.jsonl, in order
     std::vector<train::AllocationRecord> allocations;
     std::vector<std::string> messages;
+    // The "final" event: the evaluation when the budget ran out (train_loss/train_acc/lr unset).
+    std::optional<train::EpochMetrics> final_metrics;
     std::optional<train::RunResult> finished; // absent: killed, cancelled hard, or still running
+    // events.jsonl lines of types this reader does not interpret (a learning run's settings,
+    // stages, greedy checkpoints ...), verbatim, in order.
+    std::vector<std::string> other_events;
     std::optional<model::ModelSummary> final_model; // architecture.json when present
     // "file:line: reason" for every record that was skipped (a truncated last line, a corrupt row).
     std::vector<std::string> problems;
+    bool truncated = false; // some file ended in a partial line: the run was killed mid-write
 };
 
+// The run's final test accuracy: the "finished" event, else the "final" one, else the last
+// metrics/test_acc.csv row; nullopt when there is none.
+std::optional<double> final_accuracy(const RunData& run);
+
 // Throws Error "DIR: not a run folder (...)" when `dir` has none of config.toml, metrics/ and
-// events.jsonl; anything else that is unreadable becomes a `problems` entry, never an exception.
+// events.jsonl (or is no folder at all); never writes into `dir`. Anything else that is
+// unreadable becomes a `problems` entry, never an exception.
 RunData read_run(const std::filesystem::path& dir);
 
 // Run folders under `root` (root itself included), up to `depth` levels down, sorted by path.
