@@ -4,9 +4,9 @@
 
 #include "core/agent/reinforce.h"
 #include "core/config/experiment_io.h"
-#include "core/io/run_folder.h"
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
+#include "core/sim/learn_run.h"
 #include "core/sim/table.h"
 #include "core/util/error.h"
 
@@ -22,12 +22,6 @@ namespace rlda::app {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-struct Stage {
-    std::string table;
-    std::int64_t episodes = 0;
-    double temperature = 0.0; // 0 = keep the policy's
-};
 
 struct LearnOptions {
     std::string table;
@@ -48,42 +42,20 @@ struct LearnOptions {
     std::size_t window = 75; // rolling mean, as the paper's figures
 };
 
-Stage parse_stage(const std::string& text)
-{
-    // TABLE:EPISODES[:TEMPERATURE]; the table path may itself hold no ':'.
-    const auto first = text.find(':');
-    if (first == std::string::npos)
-        throw core::Error(fmt::format("--stage \"{}\": expected TABLE:EPISODES[:TEMPERATURE]", text));
-    Stage s;
-    s.table = text.substr(0, first);
-    const auto rest = text.substr(first + 1);
-    const auto second = rest.find(':');
-    try {
-        std::size_t used = 0;
-        s.episodes = std::stoll(rest.substr(0, second), &used);
-        if (used != rest.substr(0, second).size() || s.episodes < 1)
-            throw std::invalid_argument("episodes");
-        if (second != std::string::npos) {
-            s.temperature = std::stod(rest.substr(second + 1), &used);
-            if (used != rest.substr(second + 1).size() || !(s.temperature > 0))
-                throw std::invalid_argument("temperature");
-        }
-    } catch (const std::exception&) {
-        throw core::Error(fmt::format("--stage \"{}\": expected TABLE:EPISODES[:TEMPERATURE] with a positive "
-                                      "episode count and temperature",
-                                      text));
-    }
-    return s;
-}
-
-// Per-episode rows (metrics/episodes.csv) and a progress line.
-class EpisodeLog final : public core::sim::LearnObserver {
+// The progress line: rate, rolling objective and the latest greedy sequence, redrawn in place on
+// a terminal, a plain line every 10 s otherwise.
+class Progress final : public core::sim::LearnRunObserver {
 public:
-    EpisodeLog(core::io::RunFolder& folder, core::agent::PolicyLearner& learner, const core::sim::SimulationTable& table,
-               const core::model::ModelSpec& base, std::int64_t total, std::size_t window, bool tty)
-        : folder_(folder), learner_(learner), table_(table), base_(base), total_(total), window_(window), tty_(tty),
-          start_(Clock::now()), last_print_(start_)
+    Progress(std::size_t window, bool tty) : window_(window), tty_(tty) {}
+
+    void on_stage(const core::sim::StageStart& s) override
     {
+        end_line();
+        fmt::print("stage {}/{}: {} for {} episodes from episode {}, temperature {}\n", s.index + 1, s.count,
+                   s.stage.table, s.stage.episodes, s.first_episode, s.temperature);
+        total_ = s.stage.episodes;
+        done_ = 0;
+        start_ = last_print_ = Clock::now();
     }
 
     void on_episode(const core::sim::EpisodeRecord& r) override
@@ -95,39 +67,34 @@ public:
             sum_ -= recent_.front();
             recent_.pop_front();
         }
-        std::string probs;
-        for (const auto& decision : r.probabilities) {
-            probs += probs.empty() ? "" : " | ";
-            for (std::size_t i = 0; i < decision.size(); ++i)
-                probs += fmt::format("{}{:.4g}", i ? " " : "", decision[i]);
-        }
-        const double t = seconds();
-        folder_.series_row("episodes", "episode,time,objective,accuracy,reward,lr,temperature,actions,probabilities",
-                           fmt::format("{},{},{},{},{},{},{},{},{}", r.episode, t, r.objective, r.accuracy, r.reward,
-                                       r.lr, r.temperature, core::sim::sequence_string(r.actions), probs));
+        temperature_ = r.temperature;
         const auto now = Clock::now();
         if (now - last_print_ > (tty_ ? std::chrono::milliseconds(250) : std::chrono::seconds(10)) || done_ == total_) {
             last_print_ = now;
-            print(r);
+            print();
         }
     }
 
-    void finish() const
+    void on_greedy(std::int64_t, const core::sim::Evaluation& e) override
     {
-        if (tty_)
+        greedy_ = fmt::format("[{}] rank {}", core::sim::sequence_string(e.greedy), e.rank);
+    }
+
+    void end_line()
+    {
+        if (tty_ && done_ > 0)
             fmt::print("\n");
+        done_ = 0;
     }
 
 private:
-    double seconds() const { return std::chrono::duration<double>(Clock::now() - start_).count(); }
-
-    void print(const core::sim::EpisodeRecord& r)
+    void print()
     {
-        const auto greedy = core::sim::evaluate(learner_, table_, base_).greedy;
+        const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
         const std::string line =
-            fmt::format("episode {:>6}/{} {:>7.0f} eps/s  objective(mean of {}) {:>9.2f}  T {:.3g}  greedy [{}]",
-                        done_, total_, static_cast<double>(done_) / seconds(), recent_.size(),
-                        sum_ / static_cast<double>(recent_.size()), r.temperature, core::sim::sequence_string(greedy));
+            fmt::format("episode {:>6}/{} {:>7.0f} eps/s  objective(mean of {}) {:>9.2f}  T {:.3g}  greedy {}", done_,
+                        total_, static_cast<double>(done_) / std::max(seconds, 1e-9), recent_.size(),
+                        sum_ / static_cast<double>(recent_.size()), temperature_, greedy_);
         if (tty_)
             fmt::print("\r\033[K{}", line);
         else
@@ -135,17 +102,13 @@ private:
         std::fflush(stdout);
     }
 
-    core::io::RunFolder& folder_;
-    core::agent::PolicyLearner& learner_;
-    const core::sim::SimulationTable& table_;
-    const core::model::ModelSpec& base_;
-    std::int64_t total_;
     std::size_t window_;
     bool tty_;
-    Clock::time_point start_, last_print_;
-    std::int64_t done_ = 0;
+    Clock::time_point start_ = Clock::now(), last_print_ = start_;
+    std::int64_t total_ = 0, done_ = 0;
     std::deque<double> recent_;
-    double sum_ = 0.0;
+    double sum_ = 0.0, temperature_ = 0.0;
+    std::string greedy_ = "(after the first report)";
 };
 
 void print_evaluation(const core::sim::Evaluation& e)
@@ -164,50 +127,29 @@ core::config::PolicyConfig policy_sizes(const std::string& config)
 
 int run_learn(const LearnOptions& o)
 {
-    namespace m = core::model;
-    std::vector<Stage> stages;
+    core::sim::LearnRunSettings settings;
     for (const auto& s : o.stages)
-        stages.push_back(parse_stage(s));
-    if (stages.empty()) {
+        settings.stages.push_back(core::sim::parse_stage(s));
+    if (settings.stages.empty()) {
         if (o.table.empty())
             throw core::Error("learn: give --table (or one or more --stage TABLE:EPISODES[:T])");
-        stages.push_back({o.table, o.episodes, o.temperature});
+        settings.stages.push_back({o.table, o.episodes, o.temperature});
     }
-    if (o.out.empty())
-        throw core::Error("learn: --out DIR is required");
-    const m::ModelSpec base = m::load_model(o.model, m::parse_shape(o.input), o.classes);
-    // Tables first: a bad file fails before anything is written.
-    std::vector<core::sim::SimulationTable> tables;
-    for (const auto& s : stages)
-        tables.push_back(core::sim::SimulationTable::load(s.table));
+    settings.model = o.model;
+    settings.input = core::model::parse_shape(o.input);
+    settings.classes = o.classes;
+    settings.seed = o.seed;
+    settings.from = o.from;
+    settings.policy = policy_sizes(o.config);
+    settings.temperature_decay = o.temperature_decay;
+    settings.baseline = o.baseline;
+    settings.checkpoint_every = o.checkpoint_every;
 
-    auto learner = o.from.empty()
-                       ? core::agent::PolicyLearner(core::agent::Vocabulary::from_zoo(3, base.input, base.classes),
-                                                    policy_sizes(o.config), m::original_block_count(base) + 1,
-                                                    o.seed)
-                       : core::agent::PolicyLearner::load(o.from);
-    learner.set_temperature_decay(o.temperature_decay);
-    if (o.baseline > 0.0)
-        learner.set_reward_baseline(o.baseline);
-
-    core::io::RunFolder folder(o.out, o.force);
-    const bool tty = isatty(STDOUT_FILENO) != 0;
-    for (std::size_t i = 0; i < stages.size(); ++i) {
-        if (stages[i].temperature > 0)
-            learner.set_temperature(stages[i].temperature);
-        fmt::print("stage {}/{}: {} for {} episodes from episode {}, temperature {}\n", i + 1, stages.size(),
-                   stages[i].table, stages[i].episodes, learner.episode(), learner.temperature());
-        EpisodeLog log(folder, learner, tables[i], base, stages[i].episodes, o.window, tty);
-        for (std::int64_t done = 0; done < stages[i].episodes;) {
-            const auto chunk = std::min(o.checkpoint_every, stages[i].episodes - done);
-            done += core::sim::learn(learner, tables[i], base, chunk, &log);
-            learner.save(folder.file("policy.pt").string()); // a kill loses at most one chunk
-        }
-        log.finish();
-    }
-    fmt::print("policy: {}\n", folder.file("policy.pt").string());
-    const auto e = core::sim::evaluate(learner, tables.back(), base);
-    print_evaluation(e);
+    Progress progress(o.window, isatty(STDOUT_FILENO) != 0);
+    const auto result = core::sim::run_learning(settings, o.out, o.force, &progress);
+    progress.end_line();
+    fmt::print("policy: {}\n", result.policy_file.string());
+    print_evaluation(result.evaluation);
     return 0;
 }
 

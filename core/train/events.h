@@ -63,10 +63,21 @@ struct RunResult {
     model::ModelSummary final_model;
 };
 
+// Once, when everything is loaded and the first epoch is about to begin.
+struct RunStart {
+    std::string run_dir;          // the run folder, empty when none is written
+    model::ModelSummary model;    // the starting model
+    double budget = 0.0;          // seconds
+    double start_time = 0.0;      // seconds already used
+    std::int64_t train_samples = 0;
+    std::int64_t batches_per_epoch = 0;
+};
+
 // Hooks called on the training thread. The workbench forwards them as queued Qt signals.
 class TrainObserver {
 public:
     virtual ~TrainObserver() = default;
+    virtual void on_start(const RunStart&) {}
     virtual void on_epoch(const EpochMetrics&) {}
     virtual void on_progress(const BatchProgress&) {}
     virtual void on_adaptation(const AdaptationEvent&) {}
@@ -83,6 +94,7 @@ public:
         if (o)
             list_.push_back(o);
     }
+    void on_start(const RunStart& s) override { each(&TrainObserver::on_start, s); }
     void on_epoch(const EpochMetrics& m) override { each(&TrainObserver::on_epoch, m); }
     void on_progress(const BatchProgress& p) override { each(&TrainObserver::on_progress, p); }
     void on_adaptation(const AdaptationEvent& e) override { each(&TrainObserver::on_adaptation, e); }

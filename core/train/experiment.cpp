@@ -105,6 +105,9 @@ RunResult run_experiment(const config::ExperimentConfig& c, const std::filesyste
     if (c.trainer.warm_start_checkpoint)
         settings.warm_start_checkpoint = folder.file("warm_start.pt");
     Trainer trainer(settings, spec, data, scheduler, *clock, *agent, &observers);
+    const std::int64_t samples = data.train.size();
+    observers.on_start({folder.path().string(), model::summarize(spec), c.scheduler.budget, c.scheduler.start_time,
+                        samples, (samples + c.job.batch_size - 1) / c.job.batch_size});
     const RunResult result = trainer.run(stop);
     trainer.save_model(folder.file("model.pt"));
     folder.write_text("architecture.json", io::summary_json(model::summarize(trainer.model_spec())) + "\n");

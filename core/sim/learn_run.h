@@ -1,0 +1,77 @@
+// A learning run from its settings to a run folder: Algorithm 4 over one table or a curriculum,
+// with checkpoints, per-episode rows and a final evaluation. `rlda learn` and the workbench's
+// worker both run it, so the files they leave are the same.
+#pragma once
+
+#include "core/config/experiment.h"
+#include "core/model/spec.h"
+#include "core/sim/results.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace rlda::core::sim {
+
+// One curriculum stage: `episodes` episodes against `table`, starting at `temperature` (0 = keep
+// the policy's own).
+struct LearnStage {
+    std::string table;
+    std::int64_t episodes = 0;
+    double temperature = 0.0;
+    bool operator==(const LearnStage&) const = default;
+};
+
+struct LearnRunSettings {
+    std::vector<LearnStage> stages;
+    std::string model = "ConvNet2"; // the tables' starting model: zoo name or TOML file
+    model::Shape input{3, 32, 32};
+    std::int64_t classes = 10;
+    std::uint64_t seed = 42;         // a new policy's weights and sampling
+    std::string from;                // continue this policy file instead (curricula, transfer)
+    config::PolicyConfig policy;     // sizes and rates of a new policy
+    double temperature_decay = 0.9;  // temperature x this every policy.decay_freq episodes
+    double baseline = 0.0;           // > 0: reward minus a moving average (an option, not the original)
+    std::int64_t checkpoint_every = 5000; // policy.pt is rewritten this often (and at the end)
+    std::int64_t report_every = 500;      // on_greedy() this often
+};
+
+struct StageStart {
+    int index = 0; // 0-based
+    int count = 0;
+    LearnStage stage;
+    std::int64_t first_episode = 0; // the policy's episode counter before the stage
+    double temperature = 0.0;       // what the stage starts at
+};
+
+// Called on the learning thread. on_episode() (from LearnObserver) comes after every update; a
+// slow observer slows learning, and may block it (the workbench pauses there).
+class LearnRunObserver : public LearnObserver {
+public:
+    virtual void on_stage(const StageStart&) {}
+    // Every report_every episodes and at the end of each stage: where the greedy sequence stands on
+    // the stage's table.
+    virtual void on_greedy(std::int64_t /*episode*/, const Evaluation&) {}
+};
+
+struct LearnRunResult {
+    std::int64_t episodes = 0; // run by this call, all stages together
+    bool cancelled = false;
+    Evaluation evaluation;     // the final policy on the last stage's table
+    std::filesystem::path policy_file;
+};
+
+// Checks every table and the model before anything is written (Error naming the file), then fills
+// `out`: policy.pt, metrics/episodes.csv (episode,time,objective,accuracy,reward,lr,temperature,
+// actions,probabilities) and events.jsonl (settings, stages, greedy checkpoints, evaluation,
+// finished). An existing non-empty `out` is an Error unless `force`. A stop request ends the run
+// between episodes with the policy saved.
+LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesystem::path& out, bool force,
+                            LearnRunObserver* observer = nullptr, std::stop_token stop = {});
+
+// "TABLE:EPISODES[:TEMPERATURE]" (the command line's --stage); Error naming the text.
+LearnStage parse_stage(const std::string& text);
+
+} // namespace rlda::core::sim
