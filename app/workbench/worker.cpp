@@ -1,0 +1,275 @@
+// Worker and RunController: observer calls become queued signals; progress and episodes are
+// thinned to what a screen can show (every 50 ms), epochs and adaptations always go through.
+#include "app/workbench/worker.h"
+
+#include "core/train/experiment.h"
+#include "core/util/error.h"
+
+#include <QMetaObject>
+
+#include <chrono>
+#include <exception>
+
+namespace rlda::app {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kEmitInterval = std::chrono::milliseconds(50);
+
+} // namespace
+
+QString toString(RunState state)
+{
+    switch (state) {
+    case RunState::Idle: return QStringLiteral("idle");
+    case RunState::Running: return QStringLiteral("running");
+    case RunState::Paused: return QStringLiteral("paused");
+    case RunState::Cancelling: return QStringLiteral("cancelling");
+    case RunState::Finished: return QStringLiteral("finished");
+    case RunState::Cancelled: return QStringLiteral("cancelled");
+    case RunState::Failed: return QStringLiteral("failed");
+    }
+    return {};
+}
+
+void registerMetaTypes()
+{
+    qRegisterMetaType<RunState>();
+    qRegisterMetaType<core::config::ExperimentConfig>();
+    qRegisterMetaType<core::sim::LearnRunSettings>();
+    qRegisterMetaType<core::train::RunStart>();
+    qRegisterMetaType<core::train::EpochMetrics>();
+    qRegisterMetaType<core::train::BatchProgress>();
+    qRegisterMetaType<core::train::AdaptationEvent>();
+    qRegisterMetaType<core::train::AllocationRecord>();
+    qRegisterMetaType<core::train::RunResult>();
+    qRegisterMetaType<core::sim::StageStart>();
+    qRegisterMetaType<std::vector<core::sim::EpisodeRecord>>();
+    qRegisterMetaType<core::sim::Evaluation>();
+    qRegisterMetaType<core::sim::LearnRunResult>();
+}
+
+// Runs on the worker thread, inside the engine's loops.
+class WorkerObserver final : public core::train::TrainObserver, public core::sim::LearnRunObserver {
+public:
+    explicit WorkerObserver(Worker& w) : w_(w) {}
+    ~WorkerObserver() override { flushEpisodes(); }
+
+    void on_start(const core::train::RunStart& s) override { Q_EMIT w_.started(s); }
+    void on_epoch(const core::train::EpochMetrics& m) override { Q_EMIT w_.epoch(m); }
+    void on_progress(const core::train::BatchProgress& p) override
+    {
+        const auto now = Clock::now();
+        if (now - lastProgress_ >= kEmitInterval || p.batch == p.batches) {
+            lastProgress_ = now;
+            Q_EMIT w_.progress(p);
+        }
+        w_.waitWhilePaused();
+    }
+    void on_adaptation(const core::train::AdaptationEvent& e) override { Q_EMIT w_.adaptation(e); }
+    void on_allocation(const core::train::AllocationRecord& r) override { Q_EMIT w_.allocation(r); }
+    void on_message(const std::string& text) override { Q_EMIT w_.message(QString::fromStdString(text)); }
+    void on_finished(const core::train::RunResult& r) override { Q_EMIT w_.trainingFinished(r); }
+
+    void on_stage(const core::sim::StageStart& s) override
+    {
+        flushEpisodes();
+        Q_EMIT w_.stageStarted(s);
+    }
+    void on_episode(const core::sim::EpisodeRecord& r) override
+    {
+        pending_.push_back(r);
+        if (Clock::now() - lastEpisodes_ >= kEmitInterval)
+            flushEpisodes();
+        w_.waitWhilePaused();
+    }
+    void on_greedy(std::int64_t episode, const core::sim::Evaluation& e) override
+    {
+        flushEpisodes();
+        Q_EMIT w_.greedy(episode, e);
+    }
+
+    void flushEpisodes()
+    {
+        lastEpisodes_ = Clock::now();
+        if (pending_.empty())
+            return;
+        Q_EMIT w_.episodes(pending_);
+        pending_.clear();
+    }
+
+private:
+    Worker& w_;
+    Clock::time_point lastProgress_{}, lastEpisodes_ = Clock::now();
+    std::vector<core::sim::EpisodeRecord> pending_;
+};
+
+void Worker::pause()
+{
+    paused_ = true;
+    Q_EMIT stateChanged(RunState::Paused, {});
+}
+
+void Worker::resume()
+{
+    {
+        std::lock_guard lock(mutex_);
+        paused_ = false;
+    }
+    resumed_.notify_all();
+    Q_EMIT stateChanged(RunState::Running, {});
+}
+
+void Worker::cancel()
+{
+    Q_EMIT stateChanged(RunState::Cancelling, {});
+    std::lock_guard lock(mutex_);
+    stop_.request_stop(); // also wakes a paused run: the wait below watches the token
+}
+
+void Worker::close()
+{
+    closed_ = true;
+    std::lock_guard lock(mutex_);
+    stop_.request_stop();
+}
+
+void Worker::waitWhilePaused()
+{
+    if (!paused_)
+        return;
+    std::unique_lock lock(mutex_);
+    resumed_.wait(lock, stop_.get_token(), [this] { return !paused_.load(); });
+}
+
+bool Worker::begin()
+{
+    {
+        std::lock_guard lock(mutex_);
+        stop_ = std::stop_source();
+        paused_ = false;
+    }
+    if (closed_) { // a run queued just before the window closed never starts
+        Q_EMIT stateChanged(RunState::Cancelled, {});
+        return false;
+    }
+    Q_EMIT stateChanged(RunState::Running, {});
+    return true;
+}
+
+void Worker::end(bool cancelled, const QString& failure)
+{
+    paused_ = false;
+    if (!failure.isEmpty())
+        Q_EMIT stateChanged(RunState::Failed, failure);
+    else
+        Q_EMIT stateChanged(cancelled ? RunState::Cancelled : RunState::Finished, {});
+}
+
+void Worker::runTraining(const core::config::ExperimentConfig& config, const QString& out)
+{
+    if (!begin())
+        return;
+    bool cancelled = false;
+    QString failure;
+    try {
+        WorkerObserver observer(*this);
+        const auto result =
+            core::train::run_experiment(config, out.toStdString(), false, &observer, stop_.get_token());
+        cancelled = result.cancelled;
+    } catch (const std::exception& e) {
+        failure = QString::fromUtf8(e.what());
+    }
+    end(cancelled, failure);
+}
+
+void Worker::runLearning(const core::sim::LearnRunSettings& settings, const QString& out)
+{
+    if (!begin())
+        return;
+    bool cancelled = false;
+    QString failure;
+    try {
+        WorkerObserver observer(*this);
+        Q_EMIT learningStarted(out);
+        const auto result = core::sim::run_learning(settings, out.toStdString(), false, &observer, stop_.get_token());
+        observer.flushEpisodes();
+        cancelled = result.cancelled;
+        Q_EMIT learningFinished(result);
+    } catch (const std::exception& e) {
+        failure = QString::fromUtf8(e.what());
+    }
+    end(cancelled, failure);
+}
+
+RunController::RunController(QObject* parent) : QObject(parent), worker_(new Worker)
+{
+    registerMetaTypes();
+    worker_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
+    connect(worker_, &Worker::stateChanged, this, [this](RunState s, const QString& message) {
+        // A late "paused" after the run ended (a click racing the finish) must not stick.
+        if (s == RunState::Paused && !isActive())
+            return;
+        state_ = s;
+        Q_EMIT stateChanged(s, message);
+    });
+    thread_.setObjectName(QStringLiteral("rlda-worker"));
+    thread_.start();
+}
+
+RunController::~RunController() { shutdown(); }
+
+bool RunController::isActive() const
+{
+    return state_ == RunState::Running || state_ == RunState::Paused || state_ == RunState::Cancelling;
+}
+
+bool RunController::startTraining(const core::config::ExperimentConfig& config, const QString& out)
+{
+    if (isActive() || !thread_.isRunning())
+        return false;
+    state_ = RunState::Running; // at once, so that a second click before the worker starts is refused
+    QMetaObject::invokeMethod(worker_, "runTraining", Qt::QueuedConnection,
+                              Q_ARG(rlda::core::config::ExperimentConfig, config), Q_ARG(QString, out));
+    return true;
+}
+
+bool RunController::startLearning(const core::sim::LearnRunSettings& settings, const QString& out)
+{
+    if (isActive() || !thread_.isRunning())
+        return false;
+    state_ = RunState::Running;
+    QMetaObject::invokeMethod(worker_, "runLearning", Qt::QueuedConnection,
+                              Q_ARG(rlda::core::sim::LearnRunSettings, settings), Q_ARG(QString, out));
+    return true;
+}
+
+void RunController::pause()
+{
+    if (state_ == RunState::Running)
+        worker_->pause();
+}
+
+void RunController::resume()
+{
+    if (state_ == RunState::Paused)
+        worker_->resume();
+}
+
+void RunController::cancel()
+{
+    if (isActive())
+        worker_->cancel();
+}
+
+void RunController::shutdown()
+{
+    if (!thread_.isRunning())
+        return;
+    worker_->close();
+    thread_.quit(); // after the run in progress returns to the thread's event loop
+    thread_.wait();
+}
+
+} // namespace rlda::app

@@ -1,0 +1,121 @@
+// The engine off the GUI thread: a Worker lives in its own QThread, runs one training or learning
+// run at a time, and turns core's observer calls into queued signals carrying value types.
+// Pause and cancel are thread-safe calls from the GUI thread; the run checks them between batches
+// (training) or episodes (learning).
+#pragma once
+
+#include "core/config/experiment.h"
+#include "core/sim/learn_run.h"
+#include "core/sim/results.h"
+#include "core/train/events.h"
+
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+#include <QThread>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <stop_token>
+#include <vector>
+
+namespace rlda::app {
+
+enum class RunState { Idle, Running, Paused, Cancelling, Finished, Cancelled, Failed };
+QString toString(RunState state);
+
+class Worker : public QObject {
+    Q_OBJECT
+public:
+    // Thread-safe: callable from any thread while a run is in progress.
+    void pause();
+    void resume();
+    void cancel();
+    // Cancels and refuses every later run: the window is closing.
+    void close();
+    bool isPaused() const { return paused_.load(); }
+
+public Q_SLOTS:
+    // Each runs to the end on the worker's thread; `out` is the run folder (created, never
+    // overwritten: an existing non-empty folder fails the run).
+    void runTraining(const rlda::core::config::ExperimentConfig& config, const QString& out);
+    void runLearning(const rlda::core::sim::LearnRunSettings& settings, const QString& out);
+
+Q_SIGNALS:
+    void stateChanged(rlda::app::RunState state, const QString& message);
+    void started(const rlda::core::train::RunStart& start);
+    void epoch(const rlda::core::train::EpochMetrics& metrics);
+    void progress(const rlda::core::train::BatchProgress& progress); // at most every 50 ms
+    void adaptation(const rlda::core::train::AdaptationEvent& event);
+    void allocation(const rlda::core::train::AllocationRecord& record);
+    void message(const QString& text);
+    void trainingFinished(const rlda::core::train::RunResult& result);
+    void learningStarted(const QString& runDir);
+    void stageStarted(const rlda::core::sim::StageStart& stage);
+    void episodes(const std::vector<rlda::core::sim::EpisodeRecord>& batch); // batched, every 50 ms
+    void greedy(qint64 episode, const rlda::core::sim::Evaluation& evaluation);
+    void learningFinished(const rlda::core::sim::LearnRunResult& result);
+
+private:
+    friend class WorkerObserver;
+    // Blocks the run while paused; returns at once when cancelled. Only on the worker's thread.
+    void waitWhilePaused();
+    bool begin(); // false when closed
+    void end(bool cancelled, const QString& failure);
+
+    std::stop_source stop_;
+    std::atomic<bool> paused_{false};
+    std::atomic<bool> closed_{false};
+    std::mutex mutex_;
+    std::condition_variable_any resumed_;
+};
+
+// Owns the worker and its thread on the GUI side: one run at a time, a clean stop on shutdown.
+class RunController : public QObject {
+    Q_OBJECT
+public:
+    explicit RunController(QObject* parent = nullptr);
+    ~RunController() override; // shutdown()
+
+    Worker* worker() const { return worker_; }
+    RunState state() const { return state_; }
+    bool isActive() const; // Running, Paused or Cancelling
+
+    // False (and nothing started) while another run is active.
+    bool startTraining(const core::config::ExperimentConfig& config, const QString& out);
+    bool startLearning(const core::sim::LearnRunSettings& settings, const QString& out);
+    void pause();
+    void resume();
+    void cancel();
+    // Cancels a run in progress and waits for it to end: what it wrote stays on disk. The
+    // controller cannot start runs afterwards.
+    void shutdown();
+
+Q_SIGNALS:
+    void stateChanged(rlda::app::RunState state, const QString& message);
+
+private:
+    QThread thread_;
+    Worker* worker_ = nullptr; // lives in thread_, deleted when it finishes
+    RunState state_ = RunState::Idle;
+};
+
+// Registers the value types above for queued connections; called once before any run.
+void registerMetaTypes();
+
+} // namespace rlda::app
+
+Q_DECLARE_METATYPE(rlda::app::RunState)
+Q_DECLARE_METATYPE(rlda::core::config::ExperimentConfig)
+Q_DECLARE_METATYPE(rlda::core::sim::LearnRunSettings)
+Q_DECLARE_METATYPE(rlda::core::train::RunStart)
+Q_DECLARE_METATYPE(rlda::core::train::EpochMetrics)
+Q_DECLARE_METATYPE(rlda::core::train::BatchProgress)
+Q_DECLARE_METATYPE(rlda::core::train::AdaptationEvent)
+Q_DECLARE_METATYPE(rlda::core::train::AllocationRecord)
+Q_DECLARE_METATYPE(rlda::core::train::RunResult)
+Q_DECLARE_METATYPE(rlda::core::sim::StageStart)
+Q_DECLARE_METATYPE(std::vector<rlda::core::sim::EpisodeRecord>)
+Q_DECLARE_METATYPE(rlda::core::sim::Evaluation)
+Q_DECLARE_METATYPE(rlda::core::sim::LearnRunResult)

@@ -1,0 +1,178 @@
+// The worker behind the GUI: a whole tiny run observed with QSignalSpy, pause and resume, a cancel
+// in the middle, and shutting down mid-run; every run leaves files that parse.
+#include "app/workbench/worker.h"
+
+#include "core/config/experiment_io.h"
+#include "core/io/run_reader.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <filesystem>
+
+using namespace rlda;
+using app::RunState;
+
+namespace {
+
+core::config::ExperimentConfig quick(double budget = 4.0)
+{
+    auto c = core::config::load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
+    c.scheduler.budget = budget;
+    return c;
+}
+
+QList<RunState> states(const QSignalSpy& spy)
+{
+    QList<RunState> s;
+    for (const auto& args : spy)
+        s.push_back(args.at(0).value<RunState>());
+    return s;
+}
+
+} // namespace
+
+class TestWorker : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void full_tiny_run()
+    {
+        QTemporaryDir tmp;
+        app::RunController controller;
+        auto* w = controller.worker();
+        QSignalSpy stateSpy(&controller, &app::RunController::stateChanged);
+        QSignalSpy startSpy(w, &app::Worker::started);
+        QSignalSpy epochSpy(w, &app::Worker::epoch);
+        QSignalSpy adaptSpy(w, &app::Worker::adaptation);
+        QSignalSpy allocSpy(w, &app::Worker::allocation);
+        QSignalSpy progressSpy(w, &app::Worker::progress);
+        QSignalSpy finishedSpy(w, &app::Worker::trainingFinished);
+        const QString out = tmp.filePath(QStringLiteral("run"));
+        QVERIFY(controller.startTraining(quick(), out));
+        QVERIFY(!controller.startTraining(quick(), out)); // one run at a time
+        QTRY_COMPARE_WITH_TIMEOUT(controller.state(), RunState::Finished, 60000);
+
+        QCOMPARE(startSpy.count(), 1);
+        const auto start = startSpy.at(0).at(0).value<core::train::RunStart>();
+        QCOMPARE(start.model.name, std::string("ConvNet2"));
+        QCOMPARE(start.budget, 4.0);
+        QVERIFY(epochSpy.count() >= 2);
+        QCOMPARE(adaptSpy.count(), 2); // max_decisions = 2 after the "up" at 1 s
+        QCOMPARE(allocSpy.count(), 1);
+        QVERIFY(progressSpy.count() >= 1);
+        QCOMPARE(finishedSpy.count(), 1);
+        QVERIFY(!finishedSpy.at(0).at(0).value<core::train::RunResult>().cancelled);
+        QCOMPARE(states(stateSpy).front(), RunState::Running);
+        QCOMPARE(states(stateSpy).back(), RunState::Finished);
+
+        const auto run = core::io::read_run(out.toStdString());
+        QVERIFY(run.finished.has_value());
+        QCOMPARE(run.adaptations.size(), std::size_t{2});
+        QVERIFY(run.problems.empty());
+    }
+
+    void pause_resume_and_cancel()
+    {
+        QTemporaryDir tmp;
+        app::RunController controller;
+        QSignalSpy epochSpy(controller.worker(), &app::Worker::epoch);
+        QSignalSpy finishedSpy(controller.worker(), &app::Worker::trainingFinished);
+        const QString out = tmp.filePath(QStringLiteral("run"));
+        QVERIFY(controller.startTraining(quick(1000.0), out)); // far longer than the test
+        QTRY_VERIFY_WITH_TIMEOUT(epochSpy.count() >= 1, 60000);
+
+        controller.pause();
+        QTRY_COMPARE(controller.state(), RunState::Paused);
+        QTest::qWait(100); // let an epoch in flight finish
+        const int epochsWhenPaused = epochSpy.count();
+        QTest::qWait(500);
+        QCOMPARE(epochSpy.count(), epochsWhenPaused); // nothing moves while paused
+        controller.resume();
+        QTRY_COMPARE(controller.state(), RunState::Running);
+        QTRY_VERIFY_WITH_TIMEOUT(epochSpy.count() > epochsWhenPaused, 60000);
+
+        controller.cancel();
+        QTRY_COMPARE_WITH_TIMEOUT(controller.state(), RunState::Cancelled, 30000);
+        QCOMPARE(finishedSpy.count(), 1);
+        QVERIFY(finishedSpy.at(0).at(0).value<core::train::RunResult>().cancelled);
+        const auto run = core::io::read_run(out.toStdString());
+        QVERIFY(run.finished.has_value() && run.finished->cancelled);
+        QVERIFY(run.series.count("test_acc") == 1 && !run.series.at("test_acc").empty());
+    }
+
+    void cancel_while_paused()
+    {
+        QTemporaryDir tmp;
+        app::RunController controller;
+        QSignalSpy epochSpy(controller.worker(), &app::Worker::epoch);
+        QVERIFY(controller.startTraining(quick(1000.0), tmp.filePath(QStringLiteral("run"))));
+        QTRY_VERIFY_WITH_TIMEOUT(epochSpy.count() >= 1, 60000);
+        controller.pause();
+        QTRY_COMPARE(controller.state(), RunState::Paused);
+        controller.cancel(); // must wake the paused run
+        QTRY_COMPARE_WITH_TIMEOUT(controller.state(), RunState::Cancelled, 30000);
+    }
+
+    void shutdown_mid_run_keeps_the_files()
+    {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath(QStringLiteral("run"));
+        {
+            app::RunController controller;
+            QSignalSpy epochSpy(controller.worker(), &app::Worker::epoch);
+            QVERIFY(controller.startTraining(quick(1000.0), out));
+            QTRY_VERIFY_WITH_TIMEOUT(epochSpy.count() >= 2, 60000);
+            controller.shutdown(); // what closing the window does
+            QVERIFY(!controller.startTraining(quick(), tmp.filePath(QStringLiteral("other"))));
+        }
+        const auto run = core::io::read_run(out.toStdString());
+        QVERIFY(run.finished.has_value() && run.finished->cancelled);
+        QVERIFY(run.series.at("test_acc").size() >= 2);
+        QVERIFY(std::filesystem::exists(out.toStdString() + "/model.pt"));
+        QVERIFY(run.problems.empty());
+    }
+
+    void learning_run_streams_episodes()
+    {
+        QTemporaryDir tmp;
+        app::RunController controller;
+        QSignalSpy episodeSpy(controller.worker(), &app::Worker::episodes);
+        QSignalSpy greedySpy(controller.worker(), &app::Worker::greedy);
+        QSignalSpy doneSpy(controller.worker(), &app::Worker::learningFinished);
+        core::sim::LearnRunSettings s;
+        s.stages = {{RLDA_REFERENCE_DIR "/seed-tables/convnet2_early.csv", 1200, 0.0}};
+        QVERIFY(controller.startLearning(s, tmp.filePath(QStringLiteral("learn"))));
+        QTRY_COMPARE_WITH_TIMEOUT(controller.state(), RunState::Finished, 60000);
+        qint64 episodes = 0;
+        qint64 last = 0;
+        for (const auto& args : episodeSpy)
+            for (const auto& r : args.at(0).value<std::vector<core::sim::EpisodeRecord>>()) {
+                QCOMPARE(r.episode, last + 1); // in order, none lost to batching
+                last = r.episode;
+                ++episodes;
+            }
+        QCOMPARE(episodes, qint64{1200});
+        QCOMPARE(greedySpy.count(), 3); // every 500 episodes and at the end
+        QCOMPARE(doneSpy.count(), 1);
+        QCOMPARE(doneSpy.at(0).at(0).value<core::sim::LearnRunResult>().evaluation.sequences, 64);
+    }
+
+    void bad_config_fails_with_its_reason()
+    {
+        QTemporaryDir tmp;
+        app::RunController controller;
+        QSignalSpy stateSpy(&controller, &app::RunController::stateChanged);
+        auto c = quick();
+        c.dataset.kind = "cifar10";
+        c.dataset.path = "/no/such/cifar";
+        QVERIFY(controller.startTraining(c, tmp.filePath(QStringLiteral("run"))));
+        QTRY_COMPARE_WITH_TIMEOUT(controller.state(), RunState::Failed, 30000);
+        QVERIFY(stateSpy.last().at(1).toString().contains(QStringLiteral("/no/such/cifar")));
+        QVERIFY(!QFileInfo::exists(tmp.filePath(QStringLiteral("run")))); // nothing written
+    }
+};
+
+QTEST_MAIN(TestWorker)
+#include "test_worker.moc"
