@@ -1,0 +1,174 @@
+// DecisionView: a policy's probabilities become bars, the choice stands out, fixed agents say so.
+#include "core/model/zoo.h"
+#include "widgets/inspect/decision_view.h"
+#include "widgets/qcp.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+namespace m = rlda::core::model;
+namespace t = rlda::core::train;
+using rlda::widgets::DecisionView;
+
+namespace {
+
+t::AdaptationEvent decision(int decision, double time, int action, std::vector<double> p, const std::string& agent)
+{
+    t::AdaptationEvent e;
+    e.decision = decision;
+    e.time = time;
+    e.time_left = 400.0 - time;
+    e.agent = agent;
+    e.action = action;
+    e.probabilities = std::move(p);
+    e.before = m::summarize(m::zoo_model("ConvNet2")); // 3 original blocks: 4 actions
+    e.did_nothing = action == e.before.original_blocks;
+    e.after = e.before;
+    return e;
+}
+
+QTreeWidget* list(DecisionView& v) { return v.findChild<QTreeWidget*>(QStringLiteral("decisionList")); }
+
+QCPBars* barsNamed(DecisionView& v, const QString& name)
+{
+    for (int i = 0; i < v.plot()->plottableCount(); ++i)
+        if (auto* b = qobject_cast<QCPBars*>(v.plot()->plottable(i)); b && b->name() == name)
+            return b;
+    return nullptr;
+}
+
+} // namespace
+
+class TestDecisionView : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void probabilitiesBecomeBars()
+    {
+        DecisionView v;
+        QCOMPARE(v.currentDecision(), -1);
+        QSignalSpy spy(&v, &DecisionView::currentDecisionChanged);
+        v.addDecision(decision(1, 70.0, 2, {0.1, 0.2, 0.6, 0.1}, "policy"));
+        QCOMPARE(v.decisionCount(), 1);
+        QCOMPARE(v.currentDecision(), 0);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(v.actionLabels(), (QStringList{"block 0", "block 1", "block 2", "do nothing"}));
+        QCOMPARE(v.barValues(), (QVector<double>{0.1, 0.2, 0.6, 0.1}));
+        QCOMPARE(v.highlightedAction(), 2);
+        QVERIFY(v.hasProbabilities());
+
+        // The chosen bar is its own series in another colour; the rest hold every other action.
+        auto* chosen = barsNamed(v, QStringLiteral("chosen"));
+        auto* others = barsNamed(v, QStringLiteral("probability"));
+        QVERIFY(chosen && others);
+        QCOMPARE(chosen->data()->size(), 1);
+        QCOMPARE(chosen->data()->constBegin()->key, 2.0);
+        QCOMPARE(chosen->data()->constBegin()->value, 0.6);
+        QCOMPARE(others->data()->size(), 3);
+        QVERIFY(chosen->brush().color() != others->brush().color());
+
+        // Tick labels name the actions, the chosen one marked.
+        auto ticker = qSharedPointerCast<QCPAxisTickerText>(v.plot()->xAxis->ticker());
+        QVERIFY(ticker);
+        QCOMPARE(ticker->ticks().size(), 4);
+        QVERIFY(ticker->ticks().value(2).contains(QLatin1String("chosen")));
+        QVERIFY(ticker->ticks().value(3).startsWith(QLatin1String("do nothing")));
+        QVERIFY(v.noteText().contains(QLatin1String("chosen: block 2")));
+    }
+
+    void listSelectsDecision()
+    {
+        DecisionView v;
+        v.addDecision(decision(1, 70.0, 0, {0.7, 0.1, 0.1, 0.1}, "policy"));
+        v.addDecision(decision(2, 140.0, 3, {0.05, 0.05, 0.1, 0.8}, "policy"));
+        QCOMPARE(v.currentDecision(), 1); // followed the newest
+        QCOMPARE(v.highlightedAction(), 3);
+
+        auto* l = list(v);
+        QCOMPARE(l->topLevelItemCount(), 2);
+        auto* first = l->topLevelItem(0);
+        QCOMPARE(first->data(DecisionView::ActionColumn, DecisionView::ActionRole).toInt(), 0);
+        QCOMPARE(l->topLevelItem(1)->text(DecisionView::ActionColumn), QStringLiteral("do nothing"));
+        QCOMPARE(first->text(DecisionView::TimeColumn), QStringLiteral("70.0"));
+        QCOMPARE(first->text(DecisionView::AgentColumn), QStringLiteral("policy"));
+
+        l->setCurrentItem(first);
+        QCOMPARE(v.currentDecision(), 0);
+        QCOMPARE(v.barValues(), (QVector<double>{0.7, 0.1, 0.1, 0.1}));
+        QCOMPARE(v.highlightedAction(), 0);
+
+        // While looking back, new decisions do not pull the view away.
+        v.addDecision(decision(3, 210.0, 1, {0.1, 0.6, 0.2, 0.1}, "policy"));
+        QCOMPARE(v.currentDecision(), 0);
+        v.setCurrentDecision(2);
+        QCOMPARE(l->currentItem(), l->topLevelItem(2));
+        QCOMPARE(v.highlightedAction(), 1);
+    }
+
+    void fixedAgentHasNoProbabilities()
+    {
+        DecisionView v;
+        v.addDecision(decision(1, 70.0, 1, {}, "fixed"));
+        QVERIFY(!v.hasProbabilities());
+        QVERIFY(v.barValues().isEmpty());
+        QCOMPARE(v.highlightedAction(), 1); // the choice is still shown
+        QCOMPARE(v.actionCount(), 4);       // from the model's original blocks
+        QVERIFY(v.noteText().contains(QLatin1String("no probabilities (fixed/random agent)")));
+        QVERIFY(v.noteText().contains(QLatin1String("chosen: block 1")));
+        QVERIFY(!list(v)->topLevelItem(0)->data(DecisionView::AgentColumn, DecisionView::HasProbabilitiesRole).toBool());
+        for (int i = 0; i < v.plot()->plottableCount(); ++i)
+            QCOMPARE(qobject_cast<QCPBars*>(v.plot()->plottable(i))->data()->size(), 0);
+    }
+
+    void clearAndExport()
+    {
+        DecisionView v;
+        v.setDecisions({decision(1, 70.0, 2, {0.1, 0.2, 0.6, 0.1}, "policy"), decision(2, 140.0, 0, {}, "random")});
+        QCOMPARE(v.decisionCount(), 2);
+        QCOMPARE(v.currentDecision(), 1);
+        v.setCurrentDecision(0);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("decision.png"));
+        QCOMPARE(v.exportPlot(path, {QSize(400, 300), 96}), QString());
+        QVERIFY(QFileInfo(path).size() > 0);
+        QVERIFY(!v.exportPlot(dir.filePath(QStringLiteral("decision.txt"))).isEmpty());
+
+        v.clear();
+        QCOMPARE(v.decisionCount(), 0);
+        QCOMPARE(v.currentDecision(), -1);
+        QVERIFY(v.barValues().isEmpty());
+        QCOMPARE(list(v)->topLevelItemCount(), 0);
+    }
+
+    // RLDA_SHOTS=DIR writes what the view looks like.
+    void screenshot()
+    {
+        const QString dir = qEnvironmentVariable("RLDA_SHOTS");
+        if (dir.isEmpty())
+            QSKIP("set RLDA_SHOTS=DIR to write a screenshot");
+        DecisionView v;
+        v.setDecisions({decision(1, 70.0, 2, {0.12, 0.21, 0.55, 0.12}, "policy"),
+                        decision(2, 140.0, 0, {0.41, 0.19, 0.22, 0.18}, "policy"),
+                        decision(3, 210.0, 3, {0.08, 0.07, 0.15, 0.70}, "policy")});
+        v.setCurrentDecision(0);
+        v.resize(900, 380);
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QDir().mkpath(dir);
+        QVERIFY(v.grab().save(dir + QStringLiteral("/decision_view.png")));
+        DecisionView fixed;
+        fixed.addDecision(decision(1, 70.0, 1, {}, "fixed"));
+        fixed.resize(900, 380);
+        fixed.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&fixed));
+        QVERIFY(fixed.grab().save(dir + QStringLiteral("/decision_view_fixed.png")));
+    }
+};
+
+QTEST_MAIN(TestDecisionView)
+#include "test_decision_view.moc"

@@ -1,0 +1,285 @@
+// TableExplorer: the reference ConvNet2 table sorted, filtered and mapped; other shapes and partial tables.
+#include "core/sim/results.h"
+#include "core/sim/table.h"
+#include "widgets/inspect/table_explorer.h"
+#include "widgets/qcp.h"
+
+#include <QDir>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+#include <cmath>
+
+namespace s = rlda::core::sim;
+using rlda::widgets::SimulationTableModel;
+using rlda::widgets::TableExplorer;
+
+namespace {
+
+const std::string kEarly = std::string(RLDA_REFERENCE_DIR) + "/seed-tables/convnet2_early.csv";
+
+// Deterministic accuracies with one clear optimum at `best`.
+s::SimulationTable synthetic(int decisions, int actions, const std::vector<int>& best, int skipEvery = 0)
+{
+    s::SimulationTable t(decisions, actions);
+    std::vector<int> seq(static_cast<std::size_t>(decisions), 0);
+    std::int64_t total = 1;
+    for (int i = 0; i < decisions; ++i)
+        total *= actions;
+    for (std::int64_t code = 0; code < total; ++code) {
+        std::int64_t c = code;
+        for (int i = decisions; i-- > 0;) {
+            seq[static_cast<std::size_t>(i)] = static_cast<int>(c % actions);
+            c /= actions;
+        }
+        if (skipEvery > 0 && code % skipEvery == 1 && seq != best)
+            continue;
+        s::TableRow row;
+        row.actions = seq;
+        row.time_left.assign(static_cast<std::size_t>(decisions), 100.0);
+        row.total_time = 400.0;
+        row.accuracy = seq == best ? 0.9 : 0.5 + 0.3 * static_cast<double>((code * 7) % 13) / 13.0;
+        t.add(row);
+    }
+    return t;
+}
+
+int proxyRank(TableExplorer& w, int proxyRow)
+{
+    auto* p = w.proxyModel();
+    return p->index(proxyRow, w.sourceModel()->rankColumn()).data(SimulationTableModel::SortRole).toInt();
+}
+
+} // namespace
+
+class TestTableExplorer : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void referenceTableColumns()
+    {
+        const auto table = s::SimulationTable::load(kEarly);
+        TableExplorer w;
+        w.setTable(table, QStringLiteral("convnet2_early"));
+        auto* model = w.sourceModel();
+        QCOMPARE(model->rowCount(), 64);
+        QCOMPARE(model->columnCount(), 3 + 1 + 3 + 3);
+        QCOMPARE(model->headerData(0, Qt::Horizontal).toString(), QStringLiteral("a1"));
+        QCOMPARE(model->headerData(model->timeLeftColumn(2), Qt::Horizontal).toString(), QStringLiteral("timeleft3"));
+        QCOMPARE(model->headerData(model->accuracyColumn(), Qt::Horizontal).toString(), QStringLiteral("accuracy"));
+
+        // Row 0 of the file: 0,0,0,328.882122,316.298394,304.282371,400,0.7194
+        QCOMPARE(model->index(0, model->sequenceColumn()).data().toString(), QStringLiteral("0 0 0"));
+        QCOMPARE(model->index(0, model->accuracyColumn()).data(SimulationTableModel::SortRole).toDouble(), 0.7194);
+        QCOMPARE(model->index(0, model->timeLeftColumn(0)).data(SimulationTableModel::SortRole).toDouble(), 328.882122);
+        QCOMPARE(model->index(0, model->rankColumn()).data(SimulationTableModel::SortRole).toInt(), table.rank({0, 0, 0}));
+        const double opt = table.optimal().accuracy;
+        QCOMPARE(model->index(0, model->deltaColumn()).data(SimulationTableModel::SortRole).toDouble(), 0.7194 - opt);
+
+        // The header line carries the baselines.
+        const QString b = w.baselineText();
+        QVERIFY2(b.contains(QString::fromStdString(s::sequence_string(table.optimal().actions))), qPrintable(b));
+        QVERIFY2(b.contains(QString::number(100.0 * opt, 'f', 2)), qPrintable(b));
+        QVERIFY2(b.contains(QLatin1String("no adaptation (3 3 3)")), qPrintable(b));
+        QVERIFY2(b.contains(QString::number(100.0 * table.random_mean(10, 0), 'f', 2)), qPrintable(b));
+        QVERIFY2(b.contains(QString::number(100.0 * table.expected_random(), 'f', 2)), qPrintable(b));
+    }
+
+    void sortByAccuracyPutsRankOneFirst()
+    {
+        const auto table = s::SimulationTable::load(kEarly);
+        TableExplorer w;
+        w.setTable(table, QStringLiteral("convnet2_early"));
+        auto* model = w.sourceModel();
+        w.tableView()->sortByColumn(model->accuracyColumn(), Qt::DescendingOrder);
+        QCOMPARE(proxyRank(w, 0), 1);
+        QCOMPARE(w.proxyModel()->index(0, model->sequenceColumn()).data().toString(),
+                 QString::fromStdString(s::sequence_string(table.optimal().actions)));
+        for (int r = 1; r < w.proxyModel()->rowCount(); ++r)
+            QVERIFY(proxyRank(w, r - 1) <= proxyRank(w, r));
+
+        w.tableView()->sortByColumn(model->rankColumn(), Qt::DescendingOrder);
+        std::vector<int> worst;
+        double lo = 2.0;
+        for (const auto& row : table.rows())
+            if (row.accuracy < lo) {
+                lo = row.accuracy;
+                worst = row.actions;
+            }
+        QCOMPARE(proxyRank(w, 0), table.rank(worst));
+    }
+
+    void filterNarrowsRows()
+    {
+        TableExplorer w;
+        w.setTable(s::SimulationTable::load(kEarly), QStringLiteral("convnet2_early"));
+        QCOMPARE(w.visibleRowCount(), 64);
+        QVERIFY(w.setFilter(QStringLiteral("2 0 *")));
+        QCOMPARE(w.visibleRowCount(), 4);
+        for (int r = 0; r < 4; ++r)
+            QVERIFY(w.proxyModel()->index(r, 0).data(SimulationTableModel::SequenceRole).toString().startsWith(QLatin1String("2 0 ")));
+        QVERIFY(w.setFilter(QStringLiteral("2")));       // a prefix
+        QCOMPARE(w.visibleRowCount(), 16);
+        QVERIFY(w.setFilter(QStringLiteral("* * 3")));
+        QCOMPARE(w.visibleRowCount(), 16);
+        QVERIFY(w.setFilter(QStringLiteral("?1?")));     // compact form
+        QCOMPARE(w.visibleRowCount(), 16);
+        QVERIFY(w.setFilter(QStringLiteral("^3 .* 3$"))); // a regex
+        QCOMPARE(w.visibleRowCount(), 4);
+        QVERIFY(!w.setFilter(QStringLiteral("(")));      // invalid regex: no filtering by it
+        QCOMPARE(w.visibleRowCount(), 64);
+
+        const auto& t = *w.table();
+        const double opt = t.optimal().accuracy;
+        QVERIFY(w.setFilter(QString(), opt));
+        QCOMPARE(w.visibleRowCount(), 1);
+        int above = 0;
+        for (const auto& r : t.rows())
+            above += r.accuracy >= 0.72 ? 1 : 0;
+        QVERIFY(w.setFilter(QStringLiteral("*"), 0.72));
+        QCOMPARE(w.visibleRowCount(), above);
+        QVERIFY(w.setFilter(QString()));
+        QCOMPARE(w.visibleRowCount(), 64);
+    }
+
+    void heatmapOfReferenceTable()
+    {
+        const auto table = s::SimulationTable::load(kEarly);
+        TableExplorer w;
+        w.setTable(table, QStringLiteral("convnet2_early"));
+        QCOMPARE(w.heatmapSize(), QSize(16, 4)); // rows a1, columns a2·4+a3
+        QCOMPARE(w.heatmapCellCount(), 64);
+        QCOMPARE(w.cellOf({2, 1, 3}), QPoint(1 * 4 + 3, 2));
+        QCOMPARE(w.sequenceAt(QPoint(7, 2)), (std::vector<int>{2, 1, 3}));
+        for (const auto& row : table.rows())
+            QCOMPARE(*w.cellAccuracy(w.cellOf(row.actions)), row.accuracy);
+        QCOMPARE(w.optimalCell(), w.cellOf(table.optimal().actions));
+        QCOMPARE(w.selectedCell(), QPoint(-1, -1));
+
+        // A click on a cell selects its row, even when a filter hid it.
+        w.resize(1100, 500);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QVERIFY(w.setFilter(QStringLiteral("0 * *")));
+        QSignalSpy spy(&w, &TableExplorer::sequenceSelected);
+        auto* plot = w.heatmap();
+        plot->replot();
+        const QPoint cell = w.cellOf({2, 1, 3});
+        const QPoint pixel(static_cast<int>(plot->xAxis->coordToPixel(cell.x())),
+                           static_cast<int>(plot->yAxis->coordToPixel(cell.y())));
+        QTest::mouseClick(plot, Qt::LeftButton, Qt::NoModifier, pixel);
+        QVERIFY(w.selectedSequence().has_value());
+        QCOMPARE(*w.selectedSequence(), (std::vector<int>{2, 1, 3}));
+        QCOMPARE(w.visibleRowCount(), 64);
+        QCOMPARE(w.selectedCell(), cell);
+        QCOMPARE(spy.count(), 1);
+        const int tableRow = spy.takeFirst().at(0).toInt();
+        QCOMPARE(table.rows()[static_cast<std::size_t>(tableRow)].actions, (std::vector<int>{2, 1, 3}));
+
+        // And selecting in the table moves the marker on the map.
+        w.tableView()->selectRow(0);
+        QCOMPARE(w.selectedCell(), w.cellOf(*w.selectedSequence()));
+    }
+
+    void otherShapes_data()
+    {
+        QTest::addColumn<int>("decisions");
+        QTest::addColumn<int>("actions");
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("k1 n+1=2") << 1 << 2 << QSize(2, 1);
+        QTest::newRow("k2 n+1=3") << 2 << 3 << QSize(3, 3);
+        QTest::newRow("k3 n+1=6") << 3 << 6 << QSize(36, 6);
+        QTest::newRow("k4 n+1=5") << 4 << 5 << QSize(25, 25);
+        QTest::newRow("k4 n+1=6") << 4 << 6 << QSize(36, 36);
+    }
+
+    void otherShapes()
+    {
+        QFETCH(int, decisions);
+        QFETCH(int, actions);
+        QFETCH(QSize, size);
+        std::vector<int> best(static_cast<std::size_t>(decisions), actions - 1);
+        best.front() = 0;
+        const auto table = synthetic(decisions, actions, best);
+        TableExplorer w;
+        w.setTable(table, QStringLiteral("synthetic"));
+        QCOMPARE(w.heatmapSize(), size);
+        QCOMPARE(static_cast<std::int64_t>(w.heatmapCellCount()), table.sequences());
+        QCOMPARE(w.optimalCell(), w.cellOf(best));
+        QCOMPARE(w.sequenceAt(w.cellOf(best)), best);
+        QCOMPARE(w.sourceModel()->columnCount(), 2 * decisions + 4);
+        for (const auto& row : table.rows()) {
+            QCOMPARE(w.sequenceAt(w.cellOf(row.actions)), row.actions);
+            QCOMPARE(*w.cellAccuracy(w.cellOf(row.actions)), row.accuracy);
+        }
+        w.tableView()->sortByColumn(w.sourceModel()->accuracyColumn(), Qt::DescendingOrder);
+        QCOMPARE(proxyRank(w, 0), 1);
+    }
+
+    void partialTable()
+    {
+        const std::vector<int> best{1, 2, 0};
+        const auto table = synthetic(3, 4, best, 5); // every 5th sequence missing
+        QVERIFY(!table.complete());
+        TableExplorer w;
+        w.setTable(table, QStringLiteral("partial"));
+        QCOMPARE(w.sourceModel()->rowCount(), static_cast<int>(table.rows().size()));
+        QCOMPARE(w.heatmapCellCount(), 64);
+        int blank = 0;
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 16; ++c) {
+                const auto seq = w.sequenceAt({c, r});
+                const bool present = table.find(seq) != nullptr;
+                QCOMPARE(w.cellAccuracy({c, r}).has_value(), present);
+                blank += present ? 0 : 1;
+            }
+        QCOMPARE(blank, 64 - static_cast<int>(table.rows().size()));
+        QCOMPARE(w.optimalCell(), w.cellOf(best));
+        // A click on a missing cell selects nothing.
+        const auto missing = [&] {
+            for (int c = 0; c < 16; ++c)
+                if (!w.cellAccuracy({c, 0}))
+                    return QPoint(c, 0);
+            return QPoint(-1, -1);
+        }();
+        QVERIFY(missing.x() >= 0);
+        QVERIFY(!w.selectCell(missing));
+        QVERIFY(!w.selectedSequence());
+        QVERIFY(w.baselineText().contains(QStringLiteral("%1 of 64").arg(static_cast<int>(table.rows().size()))));
+
+        w.clear();
+        QCOMPARE(w.heatmapCellCount(), 0);
+        QCOMPARE(w.sourceModel()->rowCount(), 0);
+        QCOMPARE(w.optimalCell(), QPoint(-1, -1));
+    }
+
+    // RLDA_SHOTS=DIR writes what the explorer looks like with the reference table.
+    void screenshot()
+    {
+        const QString dir = qEnvironmentVariable("RLDA_SHOTS");
+        if (dir.isEmpty())
+            QSKIP("set RLDA_SHOTS=DIR to write a screenshot");
+        QDir().mkpath(dir);
+        TableExplorer w;
+        w.setTable(s::SimulationTable::load(kEarly), QStringLiteral("convnet2_early"));
+        w.resize(1300, 620);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.selectCell(w.cellOf({2, 1, 3}));
+        w.heatmap()->replot();
+        QVERIFY(w.grab().save(dir + QStringLiteral("/table_explorer.png")));
+
+        TableExplorer p;
+        p.setTable(synthetic(4, 6, {0, 5, 5, 5}, 7), QStringLiteral("synthetic k=4, 6 actions, partial"));
+        p.resize(1300, 800);
+        p.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&p));
+        p.heatmap()->replot();
+        QVERIFY(p.grab().save(dir + QStringLiteral("/table_explorer_k4.png")));
+    }
+};
+
+QTEST_MAIN(TestTableExplorer)
+#include "test_table_explorer.moc"

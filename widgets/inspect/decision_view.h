@@ -1,0 +1,78 @@
+// Policy inspector, per decision: the agent's action probabilities as bars, the chosen action marked.
+#pragma once
+
+#include "core/train/events.h"
+#include "widgets/plot_export.h"
+
+#include <QString>
+#include <QStringList>
+#include <QVector>
+#include <QWidget>
+
+#include <vector>
+
+class QCPBars;
+class QCustomPlot;
+class QLabel;
+class QTreeWidget;
+
+namespace rlda::widgets {
+
+class DecisionView : public QWidget {
+    Q_OBJECT
+public:
+    enum Column { DecisionColumn = 0, TimeColumn = 1, ActionColumn = 2, AgentColumn = 3 };
+    // Item data roles of the decision list, so that code (and tests) need not parse display text.
+    enum Role {
+        IndexRole = Qt::UserRole, // int: index into decisions() (in DecisionColumn)
+        ActionRole,               // int: the chosen action (in ActionColumn)
+        HasProbabilitiesRole,     // bool (in AgentColumn)
+    };
+
+    explicit DecisionView(QWidget* parent = nullptr);
+
+    // Appends one decision; the view follows it when it was showing the latest one (or none).
+    void addDecision(const core::train::AdaptationEvent& event);
+    void setDecisions(const std::vector<core::train::AdaptationEvent>& events);
+    void clear();
+
+    int decisionCount() const { return static_cast<int>(events_.size()); }
+    const std::vector<core::train::AdaptationEvent>& decisions() const { return events_; }
+    // -1 when there are none.
+    int currentDecision() const { return current_; }
+    void setCurrentDecision(int index);
+
+    // What the plot shows for the current decision, for code and tests.
+    int actionCount() const { return static_cast<int>(labels_.size()); }
+    QStringList actionLabels() const { return labels_; } // "block 0", ..., "do nothing"
+    QVector<double> barValues() const;                   // one per action; empty without probabilities
+    int highlightedAction() const;                       // the bar drawn as chosen; -1 = none
+    QString noteText() const;                            // the line above the plot
+    bool hasProbabilities() const;
+
+    QCustomPlot* plot() const { return plot_; }
+    // Through the workbench's one export path; empty on success, else a reason naming the file.
+    QString exportPlot(const QString& path, const ExportSettings& settings = {});
+
+    // "block 2" or "do nothing" when `action` is the last of `actionCount`.
+    static QString actionLabel(int action, int actionCount);
+
+Q_SIGNALS:
+    void currentDecisionChanged(int index);
+
+private:
+    void appendRow(int index);
+    void showCurrent();
+
+    std::vector<core::train::AdaptationEvent> events_;
+    int current_ = -1;
+    QStringList labels_;
+
+    QTreeWidget* list_ = nullptr;
+    QLabel* note_ = nullptr;
+    QCustomPlot* plot_ = nullptr;
+    QCPBars* bars_ = nullptr;   // every action not chosen
+    QCPBars* chosen_ = nullptr; // the chosen action alone, in the highlight colour
+};
+
+} // namespace rlda::widgets
