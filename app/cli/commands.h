@@ -18,5 +18,7 @@ std::function<int()> add_simulate_command(CLI::App& app);
 // Registers `rlda learn …` and `rlda evaluate …`.
 std::function<int()> add_learn_command(CLI::App& app);
 std::function<int()> add_evaluate_command(CLI::App& app);
+// Registers `rlda figures …`; without the GUI build it only says that it needs it.
+std::function<int()> add_figures_command(CLI::App& app);
 
 } // namespace rlda::app

@@ -1,0 +1,288 @@
+// `rlda figures`: the paper's figures 7-12 as files, from simulation tables, learning runs and policies.
+#include "app/cli/commands.h"
+
+#include "core/util/error.h"
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#ifdef RLDA_WITH_FIGURES
+#include "core/agent/reinforce.h"
+#include "core/model/zoo.h"
+#include "core/sim/learn.h"
+#include "core/sim/table.h"
+#include "widgets/figures/figure_job.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+#include <optional>
+#endif
+
+namespace rlda::app {
+namespace {
+
+struct FiguresOptions {
+    std::string tables;
+    std::vector<std::string> runs;
+    std::string policy;
+    std::string model;
+    std::string input = "3x32x32";
+    std::int64_t classes = 10;
+    std::string out;
+    std::string format = "png";
+    std::string size = "1200x700";
+    int dpi = 150;
+    int window = 75;
+    std::uint64_t seed = 0;
+};
+
+#ifdef RLDA_WITH_FIGURES
+
+namespace fs = std::filesystem;
+
+std::string lower(std::string s)
+{
+    std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+}
+
+std::vector<std::string> split(const std::string& text, char sep)
+{
+    std::vector<std::string> parts;
+    std::string::size_type start = 0;
+    while (true) {
+        const auto end = text.find(sep, start);
+        std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        if (!part.empty())
+            parts.push_back(part);
+        if (end == std::string::npos)
+            return parts;
+        start = end + 1;
+    }
+}
+
+// --tables: a folder holding index.csv, or the index file itself.
+std::vector<core::sim::TableIndexEntry> load_index(const std::string& tables, std::string& index_path)
+{
+    const fs::path p(tables);
+    std::error_code ec;
+    if (!fs::exists(p, ec))
+        throw core::Error(fmt::format("--tables {}: no such file or folder", tables));
+    index_path = fs::is_directory(p, ec) ? (p / "index.csv").string() : p.string();
+    if (!fs::is_regular_file(index_path, ec))
+        throw core::Error(fmt::format("--tables {}: no index.csv in this folder", tables));
+    auto entries = core::sim::load_table_index(index_path);
+    if (entries.empty())
+        throw core::Error(fmt::format("{}: lists no tables", index_path));
+    return entries;
+}
+
+// Which index entries a --run's table list names: "all", a table file (name, stem or path), a
+// model (all its tables) or a scenario (of --model, or of the one model that has it).
+std::vector<std::size_t> select_tables(const std::string& spec, const std::string& what,
+                                       const std::vector<core::sim::TableIndexEntry>& index,
+                                       const std::string& model, const std::string& index_path)
+{
+    std::vector<std::size_t> chosen;
+    auto add = [&](std::size_t i) {
+        if (std::find(chosen.begin(), chosen.end(), i) == chosen.end())
+            chosen.push_back(i);
+    };
+    for (const auto& item : split(spec, ',')) {
+        const std::string key = lower(item);
+        std::vector<std::size_t> hits;
+        std::error_code ec;
+        const auto canonical = fs::weakly_canonical(item, ec);
+        for (std::size_t i = 0; i < index.size(); ++i) {
+            const fs::path file(index[i].file);
+            if (key == "all" || lower(file.filename().string()) == key || lower(file.stem().string()) == key ||
+                (!ec && fs::weakly_canonical(file, ec) == canonical) || lower(index[i].model) == key)
+                hits.push_back(i);
+        }
+        if (hits.empty()) {
+            std::vector<std::string> models;
+            for (std::size_t i = 0; i < index.size(); ++i)
+                if (lower(index[i].scenario) == key && (model.empty() || lower(index[i].model) == lower(model))) {
+                    hits.push_back(i);
+                    if (std::find(models.begin(), models.end(), index[i].model) == models.end())
+                        models.push_back(index[i].model);
+                }
+            if (models.size() > 1)
+                throw core::Error(fmt::format("{}: scenario '{}' is in the tables of {} models ({}); name the table "
+                                              "file or give --model",
+                                              what, item, models.size(), fmt::join(models, ", ")));
+        }
+        if (hits.empty())
+            throw core::Error(fmt::format("{}: '{}' names no table of {} (give a table file, a scenario, a model or "
+                                          "'all')",
+                                          what, item, index_path));
+        for (auto i : hits)
+            add(i);
+    }
+    return chosen;
+}
+
+struct Source {
+    std::string agent;  // the name in titles and legends
+    std::string policy; // policy.pt
+    std::vector<std::size_t> tables;
+};
+
+int run_figures(const FiguresOptions& o)
+{
+    // Everything a user can get wrong is checked before a policy is loaded or a file written.
+    std::string index_path;
+    const auto index = load_index(o.tables, index_path);
+    if (o.out.empty())
+        throw core::Error("figures: --out DIR is required");
+    widgets::FigureJob job;
+    job.out_dir = o.out;
+    job.formats.clear();
+    for (const auto& f : split(o.format, ',')) {
+        job.formats.push_back(lower(f));
+        if (job.formats.back() != "png" && job.formats.back() != "pdf" && job.formats.back() != "svg")
+            throw core::Error(fmt::format("--format '{}': unknown format '{}' (use png, pdf, svg)", o.format, f));
+    }
+    if (job.formats.empty())
+        throw core::Error(fmt::format("--format '{}': give png, pdf and/or svg, comma-separated", o.format));
+    const auto wh = split(lower(o.size), 'x');
+    try {
+        std::size_t u1 = 0, u2 = 0;
+        if (wh.size() != 2)
+            throw std::invalid_argument("size");
+        job.width = std::stoi(wh[0], &u1);
+        job.height = std::stoi(wh[1], &u2);
+        if (u1 != wh[0].size() || u2 != wh[1].size() || job.width < 200 || job.height < 150 || job.width > 10000 ||
+            job.height > 10000)
+            throw std::invalid_argument("size");
+    } catch (const std::exception&) {
+        throw core::Error(fmt::format("--size '{}': expected WIDTHxHEIGHT in pixels, 200x150 to 10000x10000", o.size));
+    }
+    if (o.dpi < 24 || o.dpi > 1200)
+        throw core::Error(fmt::format("--dpi {}: expected 24 to 1200", o.dpi));
+    if (o.window < 1)
+        throw core::Error(fmt::format("--window {}: expected a positive number of episodes", o.window));
+
+    job.dpi = o.dpi;
+    job.window = o.window;
+    std::vector<Source> sources;
+    for (const auto& spec : o.runs) {
+        // RUN_DIR or RUN_DIR:TABLES; a folder whose own name holds ':' still works as a whole.
+        std::string dir = spec, tables;
+        std::error_code ec;
+        if (!fs::is_directory(spec, ec))
+            if (const auto colon = spec.rfind(':'); colon != std::string::npos) {
+                dir = spec.substr(0, colon);
+                tables = spec.substr(colon + 1);
+            }
+        if (!fs::is_directory(dir, ec))
+            throw core::Error(fmt::format("--run {}: {} is not a folder", spec, dir));
+        if (!fs::is_regular_file(fs::path(dir) / "metrics" / "episodes.csv", ec))
+            throw core::Error(fmt::format("--run {}: {} is not a learning run (no metrics/episodes.csv)", spec, dir));
+        job.runs.push_back(dir);
+        if (!tables.empty()) {
+            Source s;
+            // The name the learning curve carries too: the folder's.
+            const auto folder = fs::absolute(dir, ec).lexically_normal();
+            s.agent = (folder.has_filename() ? folder : folder.parent_path()).filename().string();
+            s.policy = (fs::path(dir) / "policy.pt").string();
+            if (!fs::is_regular_file(s.policy, ec))
+                throw core::Error(fmt::format("--run {}: {} not found", spec, s.policy));
+            s.tables = select_tables(tables, "--run " + spec, index, o.model, index_path);
+            sources.push_back(std::move(s));
+        }
+    }
+    if (!o.policy.empty()) {
+        std::error_code ec;
+        if (!fs::is_regular_file(o.policy, ec))
+            throw core::Error(fmt::format("--policy {}: no such file", o.policy));
+        Source s;
+        const fs::path p = fs::absolute(o.policy, ec);
+        s.agent = p.filename() == "policy.pt" && p.has_parent_path() ? p.parent_path().filename().string()
+                                                                      : p.stem().string();
+        s.policy = o.policy;
+        s.tables = select_tables(o.model.empty() ? "all" : o.model, "--policy " + o.policy + " --model", index, o.model,
+                                 index_path);
+        sources.push_back(std::move(s));
+    }
+    if (job.runs.empty() && sources.empty())
+        throw core::Error("figures: nothing to draw: give --run RUN_DIR[:TABLES] and/or --policy POLICY");
+
+    // Evaluations, in index order and, for one table, in the order the sources were given.
+    std::vector<std::optional<core::sim::SimulationTable>> loaded(index.size());
+    std::map<std::string, core::model::ModelSpec> bases;
+    std::vector<std::pair<std::size_t, widgets::FigureJob::Table>> ranked;
+    for (const auto& s : sources) {
+        auto learner = core::agent::PolicyLearner::load(s.policy);
+        for (auto i : s.tables) {
+            const auto& entry = index[i];
+            if (!loaded[i])
+                loaded[i] = core::sim::SimulationTable::load(entry.file);
+            auto base = bases.find(entry.model);
+            if (base == bases.end())
+                base = bases
+                           .emplace(entry.model, core::model::load_model(entry.model, core::model::parse_shape(o.input),
+                                                                          o.classes))
+                           .first;
+            const auto e = core::sim::evaluate(learner, *loaded[i], base->second, o.seed);
+            fmt::print("{} {} ({}): greedy {} rank {}/{} accuracy {} optimal {} no_adaptation {} random_mean {}\n",
+                       entry.model, entry.scenario, s.agent, core::sim::sequence_string(e.greedy), e.rank,
+                       e.sequences, e.accuracy, e.optimal, e.no_adaptation, e.random_mean);
+            ranked.emplace_back(i, widgets::FigureJob::Table{entry.model, entry.scenario, s.agent,
+                                                             loaded[i]->rows(), e});
+        }
+    }
+    std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    for (auto& r : ranked)
+        job.tables.push_back(std::move(r.second));
+
+    for (const auto& f : widgets::renderFigureJob(job))
+        fmt::print("wrote {}\n", f);
+    return 0;
+}
+
+#else
+
+int run_figures(const FiguresOptions&)
+{
+    throw core::Error("figures: this rlda was built without Qt; `rlda figures` needs the GUI build "
+                      "(configure with -DRLDA_BUILD_GUI=ON)");
+}
+
+#endif
+
+} // namespace
+
+std::function<int()> add_figures_command(CLI::App& app)
+{
+    auto* cmd = app.add_subcommand("figures", "The paper's figures 7-12 (learning curves, rank charts, accuracy "
+                                              "bars) as PNG, PDF or SVG files");
+    auto o = std::make_shared<FiguresOptions>();
+    cmd->add_option("--tables", o->tables, "Simulation tables: a folder with index.csv, or the index file")
+        ->required();
+    cmd->add_option("--run", o->runs,
+                    "Learning run RUN_DIR[:TABLES], repeatable: its curves (metrics/episodes.csv), and its "
+                    "policy.pt evaluated on TABLES, a comma-separated list of table files, scenarios, models or "
+                    "'all'");
+    cmd->add_option("--policy", o->policy, "A policy evaluated on every table of --model (all tables without it)");
+    cmd->add_option("--model", o->model, "Model whose tables --policy is evaluated on; picks the model of a bare "
+                                         "scenario in --run");
+    cmd->add_option("--input", o->input, "Input shape of the tables' jobs")->capture_default_str();
+    cmd->add_option("--classes", o->classes)->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--out", o->out, "Folder for the figure files (created if needed)")->required();
+    cmd->add_option("--format", o->format, "Formats, comma-separated: png, pdf, svg")->capture_default_str();
+    cmd->add_option("--size", o->size, "Figure size WIDTHxHEIGHT (pixels at 96 DPI; PDF: points)")
+        ->capture_default_str();
+    cmd->add_option("--dpi", o->dpi, "PNG resolution (pixels = size x dpi / 96)")->capture_default_str();
+    cmd->add_option("--window", o->window, "Rolling mean of the learning curves, in episodes")->capture_default_str();
+    cmd->add_option("--seed", o->seed, "Seed of the 10 random sequences of the baseline")->capture_default_str();
+    return [cmd, o]() -> int { return cmd->parsed() ? run_figures(*o) : -1; };
+}
+
+} // namespace rlda::app

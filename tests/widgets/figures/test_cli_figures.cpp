@@ -1,0 +1,128 @@
+// `rlda figures` as a user runs it: a short learning run in, figure files out; bad input gives one
+// line naming it and a non-zero exit code.
+#include <QDir>
+#include <QFile>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace {
+
+struct Result {
+    int code = -1;
+    QString out;
+    QString err;
+};
+
+Result rlda(const QStringList& args)
+{
+    QProcess p;
+    p.start(RLDA_BIN_DIR "/rlda", args);
+    if (!p.waitForFinished(300000))
+        return {};
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+const QString tables = QStringLiteral(RLDA_REFERENCE_DIR "/seed-tables");
+
+QByteArray head(const QString& path, int n)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.read(n) : QByteArray();
+}
+
+} // namespace
+
+class TestCliFigures : public QObject {
+    Q_OBJECT
+
+private:
+    QTemporaryDir dir_;
+    QString run_;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(dir_.isValid());
+        run_ = dir_.filePath("c2_early");
+        const Result r = rlda({"learn", "--table", tables + "/convnet2_early.csv", "--model", "ConvNet2", "--episodes",
+                               "300", "--seed", "7", "--out", run_});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(QFile::exists(run_ + "/policy.pt"));
+    }
+
+    void runAndPolicyToFiles()
+    {
+        const QString out = dir_.filePath("figs");
+        // The run on two of its model's tables, and its policy carried over to every ConvNet3 table.
+        const Result r = rlda({"figures", "--tables", tables, "--run", run_ + ":convnet2_early,late", "--model",
+                               "ConvNet2", "--out", out, "--format", "png,svg", "--size", "900x600", "--dpi", "96",
+                               "--window", "50"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+        for (const char* name : {"fig07_objective", "fig08_accuracy", "fig09_runs", "fig10_ranks_ConvNet2",
+                                 "fig12_accuracy"}) {
+            QCOMPARE(head(out + "/" + name + ".png", 4), QByteArray("\x89PNG", 4));
+            QVERIFY(head(out + "/" + name + ".svg", 200).contains("<svg") ||
+                    head(out + "/" + name + ".svg", 400).contains("<svg"));
+            QVERIFY2(r.out.contains(out + "/" + name + ".png"), qPrintable(r.out));
+        }
+        QVERIFY(!QFile::exists(out + "/fig11_ranks_ConvNet3.png"));
+        QCOMPARE(QImage(out + "/fig12_accuracy.png").size(), QSize(900, 600));
+
+        // The rank printed is the one `rlda evaluate` finds.
+        const Result e = rlda({"evaluate", "--policy", run_ + "/policy.pt", "--table", tables + "/convnet2_late.csv",
+                               "--model", "ConvNet2"});
+        QCOMPARE(e.code, 0);
+        const QString rank = e.out.section("rank: ", 1).section('\n', 0, 0); // "N/64"
+        QVERIFY2(r.out.contains("ConvNet2 late (c2_early): greedy ") && r.out.contains(" rank " + rank + " "),
+                 qPrintable(r.out));
+
+        const QString transfer = dir_.filePath("transfer");
+        const Result p = rlda({"figures", "--tables", tables + "/index.csv", "--policy", run_ + "/policy.pt",
+                               "--model", "ConvNet3", "--out", transfer, "--format", "pdf"});
+        QVERIFY2(p.code == 0, qPrintable(p.err));
+        QCOMPARE(head(transfer + "/fig10_ranks_ConvNet3.pdf", 4), QByteArray("%PDF"));
+        QCOMPARE(head(transfer + "/fig12_accuracy.pdf", 4), QByteArray("%PDF"));
+        QVERIFY(!QFile::exists(transfer + "/fig07_objective.pdf")); // no learning run given
+        QCOMPARE(p.out.count("(c2_early): greedy"), 5);
+    }
+
+    void errorsNameWhatIsWrong_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("named");
+        const QString out = QDir::tempPath() + "/rlda-figures-never-written";
+        QTest::newRow("tables") << QStringList{"--tables", "/no/such/tables", "--policy", "p.pt", "--out", out}
+                                << "/no/such/tables";
+        QTest::newRow("run") << QStringList{"--tables", tables, "--run", "/no/such/run:early", "--out", out}
+                             << "/no/such/run";
+        QTest::newRow("format") << QStringList{"--tables", tables, "--policy", "p.pt", "--out", out, "--format", "gif"}
+                                << "gif";
+        QTest::newRow("size") << QStringList{"--tables", tables, "--policy", "p.pt", "--out", out, "--size", "big"}
+                              << "--size";
+        QTest::newRow("nothing") << QStringList{"--tables", tables, "--out", out} << "--run";
+    }
+
+    void errorsNameWhatIsWrong()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, named);
+        const Result r = rlda(QStringList{"figures"} + args);
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable(r.err));
+        QVERIFY2(r.err.startsWith("rlda: error: ") && r.err.contains(named), qPrintable(r.err));
+        QVERIFY(!QFile::exists(QDir::tempPath() + "/rlda-figures-never-written"));
+    }
+
+    void ambiguousScenario()
+    {
+        const Result r = rlda({"figures", "--tables", tables, "--run", run_ + ":early", "--out", dir_.filePath("x")});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("'early'") && r.err.contains("--model"), qPrintable(r.err));
+    }
+};
+
+QTEST_MAIN(TestCliFigures)
+#include "test_cli_figures.moc"

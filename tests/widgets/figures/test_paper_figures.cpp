@@ -1,0 +1,185 @@
+// The paper's figures as files: every figure in PNG, PDF and SVG with valid headers, the learning
+// curve reader (a killed run's cut line skipped), the rolling mean, and the errors.
+#include "widgets/figures/paper_figures.h"
+
+#include "widgets/qcp.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTextStream>
+#include <QXmlStreamReader>
+
+#include <cmath>
+
+using namespace rlda;
+
+namespace {
+
+widgets::RankedTable reference(const QString& model, const QString& scenario, const std::vector<int>& greedy)
+{
+    const auto t = core::sim::SimulationTable::load(
+        QStringLiteral(RLDA_REFERENCE_DIR "/seed-tables/%1_%2.csv").arg(model.toLower(), scenario).toStdString());
+    core::sim::Evaluation e;
+    e.greedy = greedy;
+    e.rank = t.rank(greedy);
+    e.sequences = 64;
+    e.accuracy = t.accuracy(greedy);
+    e.optimal = t.optimal().accuracy;
+    e.optimal_sequence = t.optimal().actions;
+    e.regret = e.optimal - e.accuracy;
+    e.no_adaptation = t.accuracy(t.no_adaptation_sequence());
+    e.random_mean = t.random_mean(10, 0);
+    return widgets::makeRankedTable(model, scenario, QStringLiteral("agent"), t, e);
+}
+
+// A deterministic, noisy, improving learning curve.
+widgets::LearningCurve curve(const QString& name, int episodes, double temperatureJumpAt = -1)
+{
+    widgets::LearningCurve c;
+    c.name = name;
+    for (int i = 1; i <= episodes; ++i) {
+        c.episode.push_back(i);
+        c.objective.push_back(300 - 0.2 * i + 80 * std::sin(i * 1.7));
+        c.accuracy.push_back(0.6 + 0.1 * i / episodes + 0.03 * std::sin(i * 2.3));
+        c.temperature.push_back(temperatureJumpAt > 0 && i >= temperatureJumpAt ? 10.0 : 1.0);
+    }
+    return c;
+}
+
+widgets::FigureInputs inputs()
+{
+    widgets::FigureInputs in;
+    in.curves = {curve("c2_early", 600), curve("curriculum", 900, 450)};
+    in.window = 50;
+    for (const auto* s : {"early", "middle", "late"})
+        in.tables.push_back(reference("ConvNet2", s, {0, 1, 3}));
+    for (const auto* s : {"early", "early_middle", "middle", "middle_late", "late"})
+        in.tables.push_back(reference("ConvNet3", s, {2, 0, 3}));
+    return in;
+}
+
+QByteArray head(const QString& path, int n)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.read(n) : QByteArray();
+}
+
+} // namespace
+
+class TestPaperFigures : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void everyFigureInEveryFormat()
+    {
+        QTemporaryDir dir;
+        QString error = QStringLiteral("unset");
+        const QStringList files = widgets::renderPaperFigures(inputs(), dir.filePath("figs"), {"png", "pdf", "svg"},
+                                                              {QSize(1200, 700), 100}, &error);
+        QCOMPARE(error, QString());
+        const QStringList names{"fig07_objective", "fig08_accuracy", "fig09_runs", "fig10_ranks_ConvNet2",
+                                "fig11_ranks_ConvNet3", "fig12_accuracy"};
+        QCOMPARE(files.size(), names.size() * 3);
+        for (const auto& name : names) {
+            const QString base = dir.filePath("figs/") + name;
+            QVERIFY2(files.contains(base + ".png"), qPrintable(name));
+            QCOMPARE(head(base + ".png", 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+            QCOMPARE(head(base + ".pdf", 4), QByteArray("%PDF"));
+            QFile svg(base + ".svg");
+            QVERIFY(svg.open(QIODevice::ReadOnly));
+            QXmlStreamReader xml(&svg);
+            bool root = false;
+            while (!xml.atEnd())
+                if (xml.readNext() == QXmlStreamReader::StartElement && !root) {
+                    root = true;
+                    QCOMPARE(xml.name().toString(), QStringLiteral("svg"));
+                }
+            QVERIFY2(!xml.hasError(), qPrintable(name + ": " + xml.errorString()));
+            QVERIFY(root);
+            // PNG at 100 DPI: the logical size scaled.
+            const QImage image(base + ".png");
+            QCOMPARE(image.size(), QSize(1250, 729));
+        }
+    }
+
+    void figuresNeedTheirInputs()
+    {
+        widgets::FigureInputs onlyTables;
+        onlyTables.tables = {reference("ConvNet3", "late", {1, 1, 1})};
+        const auto figures = widgets::paperFigures(onlyTables);
+        QCOMPARE(figures.size(), std::size_t(2));
+        QCOMPARE(figures[0].file, QStringLiteral("fig10_ranks_ConvNet3")); // the first model given: fig 10
+        QCOMPARE(figures[1].paper, 12);
+
+        widgets::FigureInputs onlyCurves;
+        onlyCurves.curves = {curve("run", 100)};
+        QCOMPARE(widgets::paperFigures(onlyCurves).size(), std::size_t(3));
+
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY(widgets::renderPaperFigures({}, dir.path(), {"png"}, {}, &error).isEmpty());
+        QVERIFY(error.contains("nothing to draw"));
+        QVERIFY(widgets::renderPaperFigures(onlyCurves, dir.path(), {"png", "gif"}, {}, &error).isEmpty());
+        QVERIFY(error.contains("'gif'"));
+        QVERIFY(widgets::renderPaperFigures(onlyCurves, dir.path(), {"png"}, {QSize(4, 4), 96}, &error).isEmpty());
+        QVERIFY(error.contains("fig07_objective.png"));
+    }
+
+    void drawnSeries()
+    {
+        const auto in = inputs();
+        QCustomPlot plot;
+        widgets::drawLearningCurves(plot, in.curves, widgets::CurveMetric::Accuracy, 50, "t");
+        QCOMPARE(plot.graphCount(), 4); // every episode + rolling mean, per run
+        QCOMPARE(plot.graph(1)->data()->size(), 600);
+        QCOMPARE(plot.graph(1)->data()->at(599)->value, widgets::rollingMean(in.curves[0].accuracy, 50)[599]);
+        QCOMPARE(plot.itemCount(), 1); // the curriculum run's stage line
+
+        widgets::drawAccuracyBars(plot, in.tables, "t");
+        QCOMPARE(plot.plottableCount(), 4); // greedy, optimal, no adaptation, random mean
+        auto* greedy = qobject_cast<QCPBars*>(plot.plottable(0));
+        QVERIFY(greedy);
+        QCOMPARE(greedy->data()->size(), 8);
+        QCOMPARE(greedy->data()->at(0)->value, in.tables[0].evaluation.accuracy);
+        QCOMPARE(plot.itemCount(), 8); // a rank above every greedy bar
+        auto* rank = qobject_cast<QCPItemText*>(plot.item(7));
+        QVERIFY(rank && rank->text().contains(QString::number(in.tables[7].evaluation.rank)));
+    }
+
+    void rollingMeanAndStages()
+    {
+        const auto m = widgets::rollingMean({1, 2, 3, 4, 5, 6}, 3);
+        QCOMPARE(m, (std::vector<double>{1, 1.5, 2, 3, 4, 5}));
+        QCOMPARE(widgets::rollingMean({}, 75).size(), std::size_t(0));
+        QCOMPARE(widgets::stageStarts(curve("c", 10, 6)), std::vector<double>{6});
+    }
+
+    void readsARunFolder()
+    {
+        QTemporaryDir dir;
+        QVERIFY(QDir(dir.path()).mkpath("run7/metrics"));
+        QFile f(dir.filePath("run7/metrics/episodes.csv"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("episode,time,objective,accuracy,reward,lr,temperature,actions,probabilities\n"
+                "1,0.01,250.5,0.61,180,0.0001,1,0 1 3,0.2 0.3 0.1 0.4 | 0.25 0.25 0.25 0.25 | 0.1 0.2 0.3 0.4\n"
+                "2,0.02,240,0.65,190,0.0001,1,3 3 3,0.2 0.3 0.1 0.4 | 0.25 0.25 0.25 0.25 | 0.1 0.2 0.3 0.4\n"
+                "3,0.03,23"); // killed mid-line
+        f.close();
+        QString error;
+        const auto c = widgets::loadLearningCurve(dir.filePath("run7"), &error);
+        QVERIFY2(c, qPrintable(error));
+        QCOMPARE(c->name, QStringLiteral("run7"));
+        QCOMPARE(c->episode, (std::vector<double>{1, 2}));
+        QCOMPARE(c->objective, (std::vector<double>{250.5, 240}));
+        QCOMPARE(c->accuracy, (std::vector<double>{0.61, 0.65}));
+        QCOMPARE(c->temperature, (std::vector<double>{1, 1}));
+
+        QVERIFY(!widgets::loadLearningCurve(dir.path(), &error));
+        QVERIFY(error.contains(dir.path()));
+        QVERIFY(error.contains("metrics/episodes.csv"));
+    }
+};
+
+QTEST_MAIN(TestPaperFigures)
+#include "test_paper_figures.moc"

@@ -1,0 +1,106 @@
+// RankView on reference tables: one chart per table, the summary rows, export of the chart grid.
+#include "widgets/figures/rank_view.h"
+
+#include "widgets/qcp.h"
+
+#include <QFile>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace rlda;
+using rlda::widgets::RankView;
+
+namespace {
+
+widgets::RankedTable reference(const QString& model, const QString& scenario, const std::vector<int>& greedy)
+{
+    const auto t = core::sim::SimulationTable::load(
+        QStringLiteral(RLDA_REFERENCE_DIR "/seed-tables/%1_%2.csv").arg(model.toLower(), scenario).toStdString());
+    core::sim::Evaluation e;
+    e.greedy = greedy;
+    e.rank = t.rank(greedy);
+    e.sequences = 64;
+    e.accuracy = t.accuracy(greedy);
+    e.optimal = t.optimal().accuracy;
+    e.optimal_sequence = t.optimal().actions;
+    e.regret = e.optimal - e.accuracy;
+    e.no_adaptation = t.accuracy(t.no_adaptation_sequence());
+    e.random_mean = t.random_mean(10, 0);
+    return widgets::makeRankedTable(model, scenario, {}, t, e);
+}
+
+} // namespace
+
+class TestRankView : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void summaryRowsAndCharts()
+    {
+        RankView view;
+        std::vector<widgets::RankedTable> tables{reference("ConvNet2", "early", {0, 1, 3}),
+                                                 reference("ConvNet2", "late", {3, 3, 3}),
+                                                 reference("ConvNet3", "middle", {2, 0, 3})};
+        view.setTables(tables);
+        QCOMPARE(view.charts().size(), std::size_t(3));
+        QCOMPARE(view.plot()->axisRectCount(), 3);
+        QTableWidget* s = view.summary();
+        QCOMPARE(s->rowCount(), 3);
+        QCOMPARE(s->columnCount(), int(RankView::ColumnCount));
+        QCOMPARE(s->horizontalHeaderItem(RankView::NoAdaptationColumn)->text(), QStringLiteral("no adaptation"));
+        for (int r = 0; r < 3; ++r) {
+            const auto& e = tables[static_cast<std::size_t>(r)].evaluation;
+            QCOMPARE(s->item(r, RankView::ScenarioColumn)->text(), tables[static_cast<std::size_t>(r)].title());
+            QCOMPARE(s->item(r, RankView::GreedyColumn)->text(),
+                     QString::fromStdString(core::sim::sequence_string(e.greedy)));
+            QCOMPARE(s->item(r, RankView::RankColumn)->text(), QStringLiteral("%1/64").arg(e.rank));
+            QCOMPARE(s->item(r, RankView::RankColumn)->data(RankView::ValueRole).toInt(), e.rank);
+            QCOMPARE(s->item(r, RankView::AccuracyColumn)->data(RankView::ValueRole).toDouble(), e.accuracy);
+            QCOMPARE(s->item(r, RankView::RegretColumn)->data(RankView::ValueRole).toDouble(), e.regret);
+            QCOMPARE(s->item(r, RankView::OptimalColumn)->data(RankView::ValueRole).toDouble(), e.optimal);
+            QCOMPARE(s->item(r, RankView::NoAdaptationColumn)->data(RankView::ValueRole).toDouble(), e.no_adaptation);
+            QCOMPARE(s->item(r, RankView::RandomMeanColumn)->data(RankView::ValueRole).toDouble(), e.random_mean);
+            QCOMPARE(s->item(r, RankView::AccuracyColumn)->text(), QString::number(e.accuracy, 'f', 4));
+            // The chart of row r highlights the same sequence at its rank.
+            QCOMPARE(view.charts()[static_cast<std::size_t>(r)].greedy->data()->at(0)->key, double(e.rank));
+        }
+        // All no adaptation: rank of {3,3,3} on the late table, drawn at the no-adaptation line.
+        const auto& late = view.charts()[1];
+        QCOMPARE(late.greedy->data()->at(0)->value, late.noAdaptation->data()->at(0)->value);
+
+        QSignalSpy spy(&view, &RankView::tableActivated);
+        Q_EMIT s->cellActivated(2, 0);
+        QCOMPARE(spy.count(), 1);
+        QCOMPARE(spy.at(0).at(0).toInt(), 2);
+    }
+
+    void exportAndClear()
+    {
+        RankView view;
+        view.resize(1000, 700);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        auto* button = view.findChild<QPushButton*>();
+        QVERIFY(button);
+        QVERIFY(!button->isEnabled()); // nothing to export yet
+        view.setTables({reference("ConvNet2", "middle", {1, 1, 1}), reference("ConvNet3", "late", {0, 0, 0})});
+        QVERIFY(button->isEnabled());
+        QTemporaryDir dir;
+        for (const char* suffix : {"png", "pdf", "svg"}) {
+            const QString path = dir.filePath(QStringLiteral("ranks.") + suffix);
+            QCOMPARE(view.exportTo(path), QString());
+            QVERIFY(QFile(path).size() > 1000);
+        }
+        QVERIFY(view.exportTo(dir.filePath("ranks.bmp")).contains("ranks.bmp"));
+        view.clear();
+        QCOMPARE(view.summary()->rowCount(), 0);
+        QCOMPARE(view.plot()->axisRectCount(), 0);
+        QVERIFY(!button->isEnabled());
+    }
+};
+
+QTEST_MAIN(TestRankView)
+#include "test_rank_view.moc"

@@ -1,0 +1,362 @@
+// Rank charts: bars sorted best to worst, the greedy sequence picked out, baselines as lines.
+#include "widgets/figures/rank_chart.h"
+
+#include "widgets/qcp.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace rlda::widgets {
+
+namespace {
+
+QFont scaledFont(const QCustomPlot& plot, double points, bool bold = false)
+{
+    QFont f = plot.font();
+    f.setPointSizeF(points);
+    f.setBold(bold);
+    return f;
+}
+
+QCPGraph* horizontalLine(QCPAxisRect* rect, double value, double from, double to, const QPen& pen,
+                         const QString& name)
+{
+    auto* g = new QCPGraph(rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft));
+    g->setData({from, to}, {value, value}, true);
+    g->setPen(pen);
+    g->setName(name);
+    g->setSelectable(QCP::stNone);
+    return g;
+}
+
+QString formatAccuracy(double value) { return QString::number(value, 'f', 4); }
+
+} // namespace
+
+QString RankedTable::title(bool withAgent) const
+{
+    QString t = model.isEmpty() ? scenario : scenario.isEmpty() ? model : model + QLatin1Char(' ') + scenario;
+    if (withAgent && !agent.isEmpty())
+        t += QStringLiteral(" · ") + agent;
+    return t;
+}
+
+RankedTable makeRankedTable(const QString& model, const QString& scenario, const QString& agent,
+                            const core::sim::SimulationTable& table, const core::sim::Evaluation& evaluation)
+{
+    return {model, scenario, agent, table.rows(), evaluation};
+}
+
+std::vector<int> rankOrder(const std::vector<core::sim::TableRow>& rows, const std::vector<int>& first)
+{
+    std::vector<int> order(rows.size());
+    std::iota(order.begin(), order.end(), 0);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        if (rows[a].accuracy != rows[b].accuracy)
+            return rows[a].accuracy > rows[b].accuracy;
+        return !first.empty() && rows[a].actions == first && rows[b].actions != first;
+    });
+    return order;
+}
+
+QString greedyLabel(const core::sim::Evaluation& e)
+{
+    return QStringLiteral("greedy %1 — rank %2/%3")
+        .arg(QString::fromStdString(core::sim::sequence_string(e.greedy)))
+        .arg(e.rank)
+        .arg(e.sequences);
+}
+
+namespace palette {
+QColor sequences() { return QColor(150, 170, 195); }
+QColor greedy() { return QColor(220, 80, 30); }
+QColor optimal() { return QColor(30, 140, 60); }
+QColor noAdaptation() { return QColor(40, 40, 40); }
+QColor randomMean() { return QColor(130, 60, 170); }
+QColor run(int index)
+{
+    // Colour-blind-safe (Okabe-Ito), then repeated darker.
+    static const QColor colors[] = {QColor(0, 114, 178), QColor(213, 94, 0),   QColor(0, 158, 115),
+                                    QColor(204, 121, 167), QColor(230, 159, 0), QColor(86, 180, 233),
+                                    QColor(120, 120, 120), QColor(0, 0, 0)};
+    constexpr int n = static_cast<int>(std::size(colors));
+    const QColor c = colors[std::abs(index) % n];
+    return index >= n ? c.darker(140) : c;
+}
+} // namespace palette
+
+void resetPlot(QCustomPlot& plot)
+{
+    plot.clearPlottables();
+    plot.clearItems();
+    plot.plotLayout()->clear();
+    for (auto* group : plot.findChildren<QCPMarginGroup*>(QString(), Qt::FindDirectChildrenOnly))
+        delete group;
+    plot.setAutoAddPlottableToLegend(false);
+}
+
+void addPlotTitle(QCustomPlot& plot, const QString& title, const QString& subtitle)
+{
+    auto* layout = plot.plotLayout();
+    int row = 0;
+    if (!title.isEmpty()) {
+        layout->insertRow(row);
+        auto* t = new QCPTextElement(&plot, title, scaledFont(plot, 13, true));
+        layout->addElement(row++, 0, t);
+    }
+    if (!subtitle.isEmpty()) {
+        layout->insertRow(row);
+        auto* s = new QCPTextElement(&plot, subtitle, scaledFont(plot, 9.5));
+        s->setTextColor(QColor(70, 70, 70));
+        layout->addElement(row, 0, s);
+    }
+}
+
+QCPLegend* addLegendRow(QCustomPlot& plot, int columns)
+{
+    auto* layout = plot.plotLayout();
+    const int row = layout->rowCount();
+    auto* legend = new QCPLegend;
+    layout->addElement(row, 0, legend);
+    legend->setLayer(QStringLiteral("legend"));
+    legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
+    legend->setWrap(std::max(1, columns));
+    legend->setFont(scaledFont(plot, 9.5));
+    legend->setBorderPen(Qt::NoPen);
+    legend->setBrush(Qt::NoBrush);
+    legend->setMargins(QMargins(4, 2, 4, 2));
+    legend->setColumnSpacing(18);
+    return legend;
+}
+
+RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedTable& table,
+                             const RankChartOptions& options)
+{
+    RankChartParts parts;
+    parts.rect = rect;
+    const auto& e = table.evaluation;
+    auto* x = rect->axis(QCPAxis::atBottom);
+    auto* y = rect->axis(QCPAxis::atLeft);
+    const double s = options.fontScale;
+
+    const std::vector<int> order = rankOrder(table.rows, e.greedy);
+    const int n = static_cast<int>(order.size());
+    QVector<double> keys, values;
+    int greedyPosition = 0; // 1-based; 0 = not in the table
+    double greedyAccuracy = 0.0;
+    double lo = 1.0, hi = 0.0;
+    for (int i = 0; i < n; ++i) {
+        const auto& row = table.rows[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
+        lo = std::min(lo, row.accuracy);
+        hi = std::max(hi, row.accuracy);
+        if (greedyPosition == 0 && !e.greedy.empty() && row.actions == e.greedy) {
+            greedyPosition = i + 1;
+            greedyAccuracy = row.accuracy;
+            continue;
+        }
+        keys << i + 1;
+        values << row.accuracy;
+    }
+    for (double v : {e.optimal, e.no_adaptation, e.random_mean})
+        if (v > 0) {
+            lo = std::min(lo, v);
+            hi = std::max(hi, v);
+        }
+    if (lo > hi) {
+        lo = 0.0;
+        hi = 1.0;
+    }
+    const double span = std::max(hi - lo, 0.02);
+
+    parts.sequences = new QCPBars(x, y);
+    parts.sequences->setName(QStringLiteral("sequences"));
+    parts.sequences->setWidth(0.8);
+    parts.sequences->setPen(Qt::NoPen);
+    parts.sequences->setBrush(palette::sequences());
+    parts.sequences->setData(keys, values, true);
+
+    if (greedyPosition > 0) {
+        parts.greedy = new QCPBars(x, y);
+        parts.greedy->setName(QStringLiteral("greedy sequence"));
+        parts.greedy->setWidth(0.9);
+        parts.greedy->setPen(QPen(palette::greedy().darker(130), 1));
+        parts.greedy->setBrush(palette::greedy());
+        parts.greedy->setData({double(greedyPosition)}, {greedyAccuracy}, true);
+    }
+
+    const double from = 0.5, to = std::max(n, 1) + 0.5;
+    parts.optimal = horizontalLine(rect, e.optimal, from, to, QPen(palette::optimal(), 2, Qt::DashLine),
+                                   QStringLiteral("optimal"));
+    parts.noAdaptation = horizontalLine(rect, e.no_adaptation, from, to,
+                                        QPen(palette::noAdaptation(), 2, Qt::DashDotLine),
+                                        QStringLiteral("no adaptation"));
+    parts.randomMean = horizontalLine(rect, e.random_mean, from, to, QPen(palette::randomMean(), 2, Qt::DotLine),
+                                      QStringLiteral("random mean (10 sequences)"));
+
+    // Room above the best bar for the greedy label, so that it never covers a bar or a line.
+    const double top = hi + 0.32 * span;
+    y->setRange(std::max(0.0, lo - 0.08 * span), top);
+    x->setRange(from, to);
+
+    // The label sits in the free band above the bars with an arrow down to the greedy bar; near
+    // the right edge it grows leftwards so that it is not clipped.
+    const double labelKey = greedyPosition > 0 ? greedyPosition : (n + 1) / 2.0;
+    const double labelY = hi + 0.17 * span;
+    parts.greedyText = new QCPItemText(&plot);
+    parts.greedyText->setClipAxisRect(rect);
+    parts.greedyText->position->setAxes(x, y);
+    parts.greedyText->position->setAxisRect(rect);
+    parts.greedyText->position->setCoords(labelKey, labelY);
+    const Qt::Alignment horizontal =
+        labelKey < n * 0.3 ? Qt::AlignLeft : (labelKey > n * 0.7 ? Qt::AlignRight : Qt::AlignHCenter);
+    parts.greedyText->setPositionAlignment(Qt::AlignBottom | horizontal);
+    parts.greedyText->setText(greedyPosition > 0 ? greedyLabel(e)
+                                                 : QStringLiteral("greedy %1 — not in the table")
+                                                       .arg(QString::fromStdString(core::sim::sequence_string(e.greedy))));
+    parts.greedyText->setFont(scaledFont(plot, 9.5 * s, true));
+    parts.greedyText->setColor(palette::greedy().darker(120));
+    if (greedyPosition > 0) {
+        auto* arrow = new QCPItemLine(&plot);
+        arrow->setClipAxisRect(rect);
+        arrow->start->setAxes(x, y);
+        arrow->start->setAxisRect(rect);
+        arrow->end->setAxes(x, y);
+        arrow->end->setAxisRect(rect);
+        arrow->start->setCoords(greedyPosition, labelY);
+        arrow->end->setCoords(greedyPosition, greedyAccuracy + 0.01 * span);
+        arrow->setHead(QCPLineEnding::esSpikeArrow);
+        arrow->setPen(QPen(palette::greedy().darker(120), 1.5));
+    }
+
+    const QFont tickFont = scaledFont(plot, 9 * s);
+    const QFont labelFont = scaledFont(plot, 10 * s);
+    x->setTickLabelFont(tickFont);
+    y->setTickLabelFont(tickFont);
+    x->setLabelFont(labelFont);
+    y->setLabelFont(labelFont);
+    x->setLabel(options.xAxisTitle ? QStringLiteral("sequences, best to worst") : QString());
+    y->setLabel(options.yAxisTitle ? QStringLiteral("final test accuracy") : QString());
+    y->setNumberFormat(QStringLiteral("f"));
+    y->setNumberPrecision(2);
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    ticker->setTickStep(n > 32 ? 8 : n > 16 ? 4 : n > 8 ? 2 : 1);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+    x->setTicker(ticker);
+    x->grid()->setVisible(false);
+
+    if (options.title) {
+        // A title over each chart inside the layout cell: an axis-rect-relative text keeps it tied
+        // to its chart when the grid resizes.
+        auto* title = new QCPItemText(&plot);
+        title->setClipToAxisRect(false);
+        title->position->setType(QCPItemPosition::ptAxisRectRatio);
+        title->position->setAxisRect(rect);
+        title->position->setCoords(0.5, 0.0);
+        title->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+        title->setText(table.title(options.withAgent));
+        title->setFont(scaledFont(plot, 10.5 * s, true));
+        title->setPadding(QMargins(0, 0, 0, 3));
+        // The rect's top margin must hold it.
+        QMargins m = rect->minimumMargins();
+        m.setTop(std::max(m.top(), static_cast<int>(24 * s)));
+        rect->setMinimumMargins(m);
+    }
+    return parts;
+}
+
+RankChartParts drawRankChart(QCustomPlot& plot, const RankedTable& table, const RankChartOptions& options)
+{
+    resetPlot(plot);
+    auto* rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 0, rect);
+    RankChartOptions o = options;
+    o.title = false; // the plot's own title row says it
+    RankChartParts parts = drawRankChart(plot, rect, table, o);
+    if (options.title)
+        addPlotTitle(plot, QStringLiteral("Rank of the greedy sequence: ") + table.title(options.withAgent));
+    const auto& e = table.evaluation;
+    parts.optimal->setName(QStringLiteral("optimal %1 (%2)")
+                               .arg(formatAccuracy(e.optimal),
+                                    QString::fromStdString(core::sim::sequence_string(e.optimal_sequence))));
+    parts.noAdaptation->setName(QStringLiteral("no adaptation %1").arg(formatAccuracy(e.no_adaptation)));
+    parts.randomMean->setName(QStringLiteral("random mean (10 sequences) %1").arg(formatAccuracy(e.random_mean)));
+    if (parts.greedy)
+        parts.greedy->setName(QStringLiteral("greedy %1 (%2)")
+                                  .arg(QString::fromStdString(core::sim::sequence_string(e.greedy)),
+                                       formatAccuracy(e.accuracy)));
+    parts.legend = addLegendRow(plot, 5);
+    for (QCPAbstractPlottable* p : std::initializer_list<QCPAbstractPlottable*>{
+             parts.sequences, parts.greedy, parts.optimal, parts.noAdaptation, parts.randomMean})
+        if (p)
+            p->addToLegend(parts.legend);
+    return parts;
+}
+
+std::vector<RankChartParts> drawRankGrid(QCustomPlot& plot, const std::vector<RankedTable>& tables,
+                                         const QString& title, int columns)
+{
+    resetPlot(plot);
+    std::vector<RankChartParts> all;
+    const int count = static_cast<int>(tables.size());
+    if (count == 0) {
+        addPlotTitle(plot, title, QStringLiteral("no evaluated tables"));
+        return all;
+    }
+    if (columns <= 0)
+        columns = count <= 3 ? count : count == 4 ? 2 : count <= 6 ? 3 : static_cast<int>(std::ceil(std::sqrt(count)));
+    const int rows = (count + columns - 1) / columns;
+    // Agents are named per chart only when they differ.
+    bool oneAgent = true;
+    for (const auto& t : tables)
+        oneAgent = oneAgent && t.agent == tables.front().agent;
+
+    auto* grid = new QCPLayoutGrid;
+    plot.plotLayout()->addElement(0, 0, grid);
+    grid->setColumnSpacing(8);
+    grid->setRowSpacing(4);
+    auto* margins = new QCPMarginGroup(&plot);
+    const double scale = rows * columns > 4 ? 0.9 : 1.0;
+    for (int i = 0; i < count; ++i) {
+        const int r = i / columns, c = i % columns;
+        auto* rect = new QCPAxisRect(&plot);
+        grid->addElement(r, c, rect);
+        rect->setMarginGroup(QCP::msLeft | QCP::msRight | QCP::msTop | QCP::msBottom, margins);
+        RankChartOptions o;
+        o.fontScale = scale;
+        o.withAgent = !oneAgent;
+        // Axis titles once per row and column; the last row may be short, so a chart also gets
+        // the x title when nothing sits below it.
+        o.xAxisTitle = i + columns >= count;
+        o.yAxisTitle = c == 0;
+        all.push_back(drawRankChart(plot, rect, tables[static_cast<std::size_t>(i)], o));
+    }
+    // An incomplete last row keeps its cells the width of the others.
+    for (int c = count % columns == 0 ? columns : count % columns; c < columns && rows > 1; ++c)
+        grid->addElement(rows - 1, c, new QCPLayoutElement(&plot));
+
+    QString subtitle;
+    if (oneAgent && !tables.front().agent.isEmpty())
+        subtitle = QStringLiteral("policy: ") + tables.front().agent + QStringLiteral(" · ");
+    subtitle += QStringLiteral("bars: every action sequence's final accuracy, best to worst; highlighted: "
+                               "the policy's greedy sequence");
+    addPlotTitle(plot, title, subtitle);
+
+    auto* legend = addLegendRow(plot, 5);
+    const RankChartParts* withGreedy = &all.front();
+    for (const auto& p : all)
+        if (p.greedy) {
+            withGreedy = &p;
+            break;
+        }
+    for (QCPAbstractPlottable* p : std::initializer_list<QCPAbstractPlottable*>{
+             withGreedy->sequences, withGreedy->greedy, withGreedy->optimal, withGreedy->noAdaptation,
+             withGreedy->randomMean})
+        if (p)
+            p->addToLegend(legend);
+    for (auto& p : all)
+        p.legend = legend;
+    return all;
+}
+
+} // namespace rlda::widgets
