@@ -196,8 +196,9 @@ ArchitectureInspector::ArchitectureInspector(QWidget* parent)
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(modelBox);
     split->addWidget(diffBox);
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 1);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({3000, 2000});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

@@ -86,6 +86,7 @@ DecisionView::DecisionView(QWidget* parent)
     split->addWidget(right);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 3);
+    split->setSizes({260, 740});
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(split);
@@ -244,9 +245,14 @@ void DecisionView::showCurrent()
         text->setText(tr("no probabilities (fixed/random agent)"));
         text->setColor(palette().color(QPalette::Disabled, QPalette::Text));
     } else {
-        note_->setText(head + tr(" · p = %1").arg(e.probabilities[static_cast<std::size_t>(e.action)], 0, 'f', 3));
+        // A malformed event (action past its probabilities) is drawn with p = 0 rather than refused:
+        // the inspector is where such a record should become visible.
+        auto prob = [&e](int a) {
+            return a < static_cast<int>(e.probabilities.size()) ? e.probabilities[static_cast<std::size_t>(a)] : 0.0;
+        };
+        note_->setText(head + tr(" · p = %1").arg(prob(e.action), 0, 'f', 3));
         for (int a = 0; a < n; ++a) {
-            const double p = e.probabilities[static_cast<std::size_t>(a)];
+            const double p = prob(a);
             (a == e.action ? chosen_ : bars_)->addData(a, p);
             auto* label = new QCPItemText(plot_);
             label->position->setCoords(a, p);

@@ -14,6 +14,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QToolTip>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -313,6 +314,7 @@ TableExplorer::TableExplorer(QWidget* parent)
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("heatmap"));
     plot_->setMinimumSize(360, 260);
+    plot_->setMouseTracking(true); // hover tooltips name the cell under the pointer
     map_ = new QCPColorMap(plot_->xAxis, plot_->yAxis);
     map_->setInterpolate(false);
     map_->setTightBoundary(false);
@@ -338,6 +340,8 @@ TableExplorer::TableExplorer(QWidget* parent)
     split->addWidget(plot_);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
+    // The table's size hint is wide; without this the map would get only what is left.
+    split->setSizes({1000, 1000});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -357,6 +361,21 @@ TableExplorer::TableExplorer(QWidget* parent)
         const QPoint cell(static_cast<int>(std::lround(plot_->xAxis->pixelToCoord(event->position().x()))),
                           static_cast<int>(std::lround(plot_->yAxis->pixelToCoord(event->position().y()))));
         selectCell(cell);
+    });
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* event) {
+        const QPointF pos = event->position();
+        const QPoint cell(static_cast<int>(std::lround(plot_->xAxis->pixelToCoord(pos.x()))),
+                          static_cast<int>(std::lround(plot_->yAxis->pixelToCoord(pos.y()))));
+        const auto seq = plot_->axisRect()->rect().contains(pos.toPoint()) ? sequenceAt(cell) : std::vector<int>{};
+        if (seq.empty()) {
+            QToolTip::hideText();
+            return;
+        }
+        const auto acc = cellAccuracy(cell);
+        QString text = seqText(seq) + QStringLiteral(": ") + (acc ? percent(*acc) : tr("not in the table"));
+        if (acc)
+            text += tr(", rank %1").arg(model_->table()->rank(seq));
+        QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
     });
 
     clear();
@@ -378,6 +397,20 @@ void TableExplorer::setTable(const core::sim::SimulationTable& table, const QStr
     name_ = name;
     model_->setTable(table);
     view_->sortByColumn(model_->sequenceColumn(), Qt::AscendingOrder);
+    // Shown with accuracy, rank and Δ right after the sequence and the time left last: the model
+    // keeps the reference file's column order, the eye wants the result next to the sequence.
+    {
+        auto* header = view_->horizontalHeader();
+        std::vector<int> order;
+        for (int c = 0; c <= model_->sequenceColumn(); ++c)
+            order.push_back(c);
+        for (int c : {model_->accuracyColumn(), model_->rankColumn(), model_->deltaColumn()})
+            order.push_back(c);
+        for (int i = 0; i < model_->decisions(); ++i)
+            order.push_back(model_->timeLeftColumn(i));
+        for (int v = 0; v < static_cast<int>(order.size()); ++v)
+            header->moveSection(header->visualIndex(order[static_cast<std::size_t>(v)]), v);
+    }
     const auto& t = *model_->table();
     const int k = t.decisions();
     const int m = t.num_actions();
@@ -583,11 +616,14 @@ void TableExplorer::rebuildHeatmap()
         return parts.join(QLatin1Char(' '));
     };
     const int colDigits = k - rowDigits_;
-    for (int c = 0; c < cols; ++c)
+    // Past 16 cells a side every label no longer fits: label the group starts, which the group
+    // lines below delimit, and leave the rest to the tooltip.
+    const int colStep = cols > 16 ? m : 1;
+    const int rowStep = rows > 16 ? m : 1;
+    for (int c = 0; c < cols; c += colStep)
         xTicker->addTick(c, label(c, colDigits));
-    for (int r = 0; r < rows && rowDigits_ > 0; ++r)
+    for (int r = 0; r < rows && rowDigits_ > 0; r += rowStep)
         yTicker->addTick(r, label(r, rowDigits_));
-    plot_->xAxis->setTickLabelRotation(cols > 16 || (colDigits > 1 && cols > 12) ? -90 : 0);
     plot_->xAxis->setSubTicks(false);
     plot_->yAxis->setSubTicks(false);
     QStringList xNames, yNames;

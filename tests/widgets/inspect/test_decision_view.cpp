@@ -125,6 +125,15 @@ private Q_SLOTS:
             QCOMPARE(qobject_cast<QCPBars*>(v.plot()->plottable(i))->data()->size(), 0);
     }
 
+    void actionPastProbabilitiesIsDrawnNotCrashed()
+    {
+        DecisionView v;
+        v.addDecision(decision(1, 70.0, 4, {0.25, 0.25, 0.25, 0.25}, "policy"));
+        QCOMPARE(v.actionCount(), 5);
+        QCOMPARE(v.barValues(), (QVector<double>{0.25, 0.25, 0.25, 0.25, 0.0}));
+        QCOMPARE(v.highlightedAction(), 4);
+    }
+
     void clearAndExport()
     {
         DecisionView v;
