@@ -1,0 +1,184 @@
+// TrainingView fed with core's training value types and hand-built run data (overlays included).
+#include "widgets/plot/series_plot.h"
+#include "widgets/plot/training_view.h"
+#include "widgets/qcp.h"
+
+#include <QCheckBox>
+#include <QDir>
+#include <QTest>
+
+#include <cmath>
+
+using rlda::widgets::SeriesPlot;
+using rlda::widgets::TrainingView;
+namespace train = rlda::core::train;
+namespace io = rlda::core::io;
+
+namespace {
+
+train::EpochMetrics epoch(int i, std::int64_t params = 100000)
+{
+    train::EpochMetrics m;
+    m.epoch = i;
+    m.time = 12.5 * i;
+    m.train_acc = 1.0 - std::exp(-0.3 * i) * 0.9;
+    m.test_acc = m.train_acc - 0.05 - 0.02 * std::sin(i);
+    m.train_loss = 2.3 * std::exp(-0.25 * i) + 0.1 + 0.05 * std::cos(1.7 * i);
+    m.lr = i < 12 ? 0.1 : 0.01;
+    m.parameters = params;
+    return m;
+}
+
+train::AdaptationEvent adaptation(double time, int action, bool nothing)
+{
+    train::AdaptationEvent e;
+    e.time = time;
+    e.action = action;
+    e.did_nothing = nothing;
+    return e;
+}
+
+io::RunData run(int epochs, double accShift)
+{
+    io::RunData r;
+    r.name = "baseline";
+    r.kind = io::RunKind::Training;
+    for (int i = 1; i <= epochs; ++i) {
+        const auto m = epoch(i);
+        r.series["train_acc"].push_back({double(i), m.time, m.train_acc - accShift});
+        r.series["test_acc"].push_back({double(i), m.time, m.test_acc - accShift});
+        r.series["train_loss"].push_back({double(i), m.time, m.train_loss + accShift});
+        r.series["lr"].push_back({double(i), m.time, m.lr});
+        r.series["params"].push_back({double(i), m.time, 100000.0});
+        r.series["something_new"].push_back({double(i), m.time, 1.0});
+    }
+    r.allocations.push_back({50.0, train::Allocation::Up, "consult the agent"});
+    r.adaptations.push_back(adaptation(50.0, 1, false));
+    return r;
+}
+
+// Screenshots for a look by eye, only when asked for: RLDA_PLOT_SHOTS=/some/dir.
+void shoot(QWidget& w, const QString& name)
+{
+    const QString dir = qEnvironmentVariable("RLDA_PLOT_SHOTS");
+    if (dir.isEmpty())
+        return;
+    QDir().mkpath(dir);
+    QTest::qWait(80);
+    w.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+}
+
+} // namespace
+
+class TestTrainingView : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void epochsEventsAndAxes();
+    void smoothingSpanAndVisibility();
+    void setRunAndOverlay();
+};
+
+void TestTrainingView::epochsEventsAndAxes()
+{
+    TrainingView v;
+    v.resize(1100, 560);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    for (int i = 1; i <= 30; ++i)
+        v.addEpoch(epoch(i, i < 8 ? 100000 : (i < 16 ? 140000 : 190000)));
+    v.addAllocation({87.5, train::Allocation::Up, "consult the agent"});
+    v.addAdaptation(adaptation(87.5, 2, false));
+    v.addAllocation({187.5, train::Allocation::Up, "consult the agent"});
+    v.addAdaptation(adaptation(187.5, 0, true));
+    v.addAllocation({200.0, train::Allocation::Same, ""}); // nothing to show
+    v.addAllocation({300.0, train::Allocation::Down, "distil"});
+    auto last = epoch(30);
+    last.final = true;
+    v.addEpoch(last);
+
+    SeriesPlot* p = v.plot();
+    for (const auto& id : TrainingView::seriesIds())
+        QCOMPARE(p->pointCount(id), 30); // the final report is a marker, not a point
+    QCOMPARE(p->markerCount(), 6); // up and its decision share an x but not a side: 2 + 2 + down + final
+    const QStringList labels = p->markerLabels();
+    QVERIFY(labels.contains(QStringLiteral("deepen 2")));
+    QVERIFY(labels.contains(QStringLiteral("do nothing")));
+    QVERIFY(labels.contains(QStringLiteral("down")));
+    QCOMPARE(labels.count(QStringLiteral("up")), 2);
+    QCOMPARE(p->axisTitle(QStringLiteral("accuracy")), QStringLiteral("accuracy"));
+    QCOMPARE(p->axisTitle(QStringLiteral("loss")), QStringLiteral("loss"));
+    QCOMPARE(p->axisTitle(QStringLiteral("lr")), QStringLiteral("learning rate"));
+    QCOMPARE(p->axisTitle(QStringLiteral("parameters")), QStringLiteral("parameters"));
+    QCOMPARE(p->xAxisTitle(), QStringLiteral("time (s)"));
+    QCOMPARE(p->values(QStringLiteral("params")).back(), 190000.0);
+    v.setSmoothingSpan(5);
+    p->flush();
+    shoot(v, QStringLiteral("training"));
+
+    v.clear();
+    QCOMPARE(p->pointCount(QStringLiteral("train_acc")), 0);
+    QCOMPARE(p->markerCount(), 0);
+}
+
+void TestTrainingView::smoothingSpanAndVisibility()
+{
+    TrainingView v;
+    QCOMPARE(v.smoothingSpan(), 1); // off
+    for (int i = 1; i <= 20; ++i)
+        v.addEpoch(epoch(i));
+    SeriesPlot* p = v.plot();
+    QCOMPARE(p->smoothing(), 0.0);
+    v.setSmoothingSpan(9); // alpha = 2 / 10
+    QCOMPARE(p->smoothing(), 0.2);
+    const auto raw = p->values(QStringLiteral("train_loss"));
+    const auto sm = p->smoothedValues(QStringLiteral("train_loss"));
+    QCOMPARE(sm[0], raw[0]);
+    QCOMPARE(sm[1], 0.2 * raw[1] + 0.8 * raw[0]);
+    QCOMPARE(p->smoothedValues(QStringLiteral("lr")), p->values(QStringLiteral("lr"))); // steps stay steps
+
+    auto* box = v.findChild<QCheckBox*>(); // the first quantity: train accuracy
+    QVERIFY(box);
+    box->setChecked(false);
+    QVERIFY(!p->isSeriesVisible(QStringLiteral("train_acc")));
+    v.setQuantityVisible(QStringLiteral("train_acc"), true);
+    QVERIFY(box->isChecked());
+    QVERIFY(p->isSeriesVisible(QStringLiteral("train_acc")));
+}
+
+void TestTrainingView::setRunAndOverlay()
+{
+    TrainingView v;
+    v.resize(1100, 560);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    v.setRun(run(24, 0.0));
+    SeriesPlot* p = v.plot();
+    QCOMPARE(p->pointCount(QStringLiteral("test_acc")), 24);
+    QCOMPARE(p->pointCount(QStringLiteral("params")), 24);
+    QCOMPARE(p->markerCount(), 2);
+    QVERIFY(!p->hasSeries(QStringLiteral("something_new")));
+
+    v.addOverlay(QStringLiteral("no-adapt"), run(20, 0.06));
+    QCOMPARE(v.overlays(), QStringList{QStringLiteral("no-adapt")});
+    QVERIFY(p->hasSeries(QStringLiteral("no-adapt: test_acc")));
+    QCOMPARE(p->pointCount(QStringLiteral("no-adapt: test_acc")), 20);
+    QCOMPARE(p->seriesLabel(QStringLiteral("no-adapt: test_acc")), QStringLiteral("no-adapt: test accuracy"));
+    v.setQuantityVisible(QStringLiteral("train_loss"), false);
+    QVERIFY(!p->isSeriesVisible(QStringLiteral("no-adapt: train_loss")));
+    v.setQuantityVisible(QStringLiteral("train_loss"), true);
+    v.setQuantityVisible(QStringLiteral("params"), false);
+    v.setQuantityVisible(QStringLiteral("lr"), false);
+    v.addOverlay(QStringLiteral("no-adapt"), run(10, 0.06)); // replaces, does not duplicate
+    QCOMPARE(p->pointCount(QStringLiteral("no-adapt: test_acc")), 10);
+    QCOMPARE(v.overlays().size(), 1);
+    QVERIFY(!p->isSeriesVisible(QStringLiteral("no-adapt: params"))); // follows its box
+    v.addOverlay(QStringLiteral("no-adapt"), run(20, 0.06));
+    p->flush();
+    shoot(v, QStringLiteral("training-overlay"));
+    v.clearOverlays();
+    QVERIFY(!p->hasSeries(QStringLiteral("no-adapt: test_acc")));
+    QCOMPARE(p->pointCount(QStringLiteral("test_acc")), 24);
+}
+
+QTEST_MAIN(TestTrainingView)
+#include "test_training_view.moc"

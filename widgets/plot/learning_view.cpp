@@ -1,0 +1,202 @@
+// LearningView: episodes from simulation learning onto one SeriesPlot, rolling means kept here.
+#include "widgets/plot/learning_view.h"
+
+#include "widgets/plot/series_plot.h"
+
+#include <QCheckBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace rlda::widgets {
+namespace {
+
+// Adding and subtracting for ever drifts; an exact re-sum this often keeps it at rounding level.
+constexpr std::size_t kResumEvery = 4096;
+
+const QString kObjective = QStringLiteral("objective");
+const QString kObjectiveMean = QStringLiteral("objective_mean");
+const QString kAccuracy = QStringLiteral("accuracy");
+const QString kAccuracyMean = QStringLiteral("accuracy_mean");
+const QString kTemperature = QStringLiteral("temperature");
+const QString kLr = QStringLiteral("lr");
+
+} // namespace
+
+double RollingMean::push(double v)
+{
+    values_.push_back(v);
+    const std::size_t n = values_.size();
+    const std::size_t w = static_cast<std::size_t>(window_);
+    sum_ += v;
+    if (n > w)
+        sum_ -= values_[n - 1 - w];
+    const std::size_t count = std::min(n, w);
+    if (n % kResumEvery == 0) {
+        sum_ = 0.0;
+        for (std::size_t i = n - count; i < n; ++i)
+            sum_ += values_[i];
+    }
+    const double mean = sum_ / static_cast<double>(count);
+    means_.push_back(mean);
+    return mean;
+}
+
+void RollingMean::setWindow(int window)
+{
+    window_ = std::max(1, window);
+    std::vector<double> values;
+    values.swap(values_);
+    means_.clear();
+    sum_ = 0.0;
+    values_.reserve(values.size());
+    means_.reserve(values.size());
+    for (double v : values)
+        push(v);
+}
+
+void RollingMean::clear()
+{
+    values_.clear();
+    means_.clear();
+    sum_ = 0.0;
+}
+
+LearningView::LearningView(QWidget* parent)
+    : QWidget(parent)
+{
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    auto* bar = new QHBoxLayout;
+    layout->addLayout(bar);
+
+    bar->addWidget(new QLabel(tr("Rolling mean over:"), this));
+    window_ = new QSpinBox(this);
+    window_->setRange(1, 100000);
+    window_->setValue(kDefaultWindow);
+    window_->setSuffix(tr(" episodes"));
+    window_->setToolTip(tr("The paper plots rolling means over 50 and 75 episodes"));
+    bar->addWidget(window_);
+    bar->addSpacing(12);
+
+    plot_ = new SeriesPlot(this);
+    plot_->setXAxisTitle(tr("episode"));
+    plot_->addAxis(kObjective, tr("objective"), AxisSide::Left);
+    plot_->addAxis(kTemperature, tr("temperature"), AxisSide::Right);
+    plot_->addAxis(kAccuracy, tr("accuracy"), AxisSide::Left);
+    plot_->addAxis(kLr, tr("learning rate"), AxisSide::Right);
+
+    SeriesStyle faint;
+    faint.width = 1.0;
+    faint.opacity = 70;
+    faint.smoothable = false;
+    SeriesStyle mean;
+    mean.width = 2.2;
+    mean.smoothable = false;
+    SeriesStyle step;
+    step.width = 1.4;
+    step.smoothable = false;
+    step.steps = true;
+    step.pen = Qt::DashLine;
+
+    const QColor objectiveColor(0x1f, 0x77, 0xb4);
+    const QColor accuracyColor(0xff, 0x7f, 0x0e);
+    plot_->addSeries(kObjective, kObjective, objectiveColor, tr("objective"), faint);
+    plot_->addSeries(kAccuracy, kAccuracy, accuracyColor, tr("accuracy"), faint);
+    plot_->addSeries(kObjectiveMean, kObjective, objectiveColor.darker(115), QString(), mean);
+    plot_->addSeries(kAccuracyMean, kAccuracy, accuracyColor.darker(115), QString(), mean);
+    plot_->addSeries(kTemperature, kTemperature, QColor(0x94, 0x67, 0xbd), tr("temperature"), step);
+    plot_->addSeries(kLr, kLr, QColor(0x7f, 0x7f, 0x7f), tr("learning rate"), step);
+    relabel();
+    plot_->setAxisColor(kObjective, objectiveColor.darker(115));
+    plot_->setAxisColor(kAccuracy, accuracyColor.darker(115));
+    plot_->setAxisColor(kTemperature, QColor(0x94, 0x67, 0xbd));
+    plot_->setAxisColor(kLr, QColor(0x60, 0x60, 0x60));
+
+    const QString toggles[] = {tr("raw"), tr("objective"), tr("accuracy"), tr("temperature"), tr("lr")};
+    for (std::size_t i = 0; i < boxes_.size(); ++i) {
+        boxes_[i] = new QCheckBox(toggles[i], this);
+        boxes_[i]->setChecked(true);
+        connect(boxes_[i], &QCheckBox::toggled, this, &LearningView::applyVisibility);
+        bar->addWidget(boxes_[i]);
+    }
+    bar->addStretch(1);
+    auto* fit = new QPushButton(tr("Fit"), this);
+    fit->setToolTip(tr("Show all data and follow new data again (also: double-click the plot)"));
+    connect(fit, &QPushButton::clicked, this, &LearningView::fitAll);
+    bar->addWidget(fit);
+    layout->addWidget(plot_, 1);
+
+    connect(window_, qOverload<int>(&QSpinBox::valueChanged), this, &LearningView::setWindow);
+}
+
+void LearningView::addEpisode(const core::sim::EpisodeRecord& e)
+{
+    const double x = static_cast<double>(e.episode);
+    episodes_.push_back(x);
+    plot_->append(kObjective, x, e.objective);
+    plot_->append(kAccuracy, x, e.accuracy);
+    plot_->append(kObjectiveMean, x, objective_.push(e.objective));
+    plot_->append(kAccuracyMean, x, accuracy_.push(e.accuracy));
+    plot_->append(kTemperature, x, e.temperature);
+    plot_->append(kLr, x, e.lr);
+}
+
+void LearningView::addEpisodes(const std::vector<core::sim::EpisodeRecord>& es)
+{
+    for (const auto& e : es)
+        addEpisode(e);
+}
+
+void LearningView::setWindow(int window)
+{
+    window = std::max(1, window);
+    if (window_->value() != window) {
+        window_->setValue(window); // comes back here through valueChanged()
+        return;
+    }
+    if (window == objective_.window())
+        return;
+    objective_.setWindow(window);
+    accuracy_.setWindow(window);
+    plot_->setSeriesData(kObjectiveMean, episodes_, objective_.means());
+    plot_->setSeriesData(kAccuracyMean, episodes_, accuracy_.means());
+    relabel();
+}
+
+void LearningView::clear()
+{
+    objective_.clear();
+    accuracy_.clear();
+    episodes_.clear();
+    plot_->clearData();
+}
+
+void LearningView::fitAll() { plot_->fitAll(); }
+
+void LearningView::applyVisibility()
+{
+    // A raw series shows only while both its quantity's box and "raw" are ticked.
+    const bool raw = boxes_[0]->isChecked();
+    const bool objective = boxes_[1]->isChecked();
+    const bool accuracy = boxes_[2]->isChecked();
+    plot_->setSeriesVisible(kObjective, raw && objective);
+    plot_->setSeriesVisible(kObjectiveMean, objective);
+    plot_->setSeriesVisible(kAccuracy, raw && accuracy);
+    plot_->setSeriesVisible(kAccuracyMean, accuracy);
+    plot_->setSeriesVisible(kTemperature, boxes_[3]->isChecked());
+    plot_->setSeriesVisible(kLr, boxes_[4]->isChecked());
+}
+
+void LearningView::relabel()
+{
+    const int w = objective_.window();
+    plot_->setSeriesLabel(kObjectiveMean, tr("objective, mean of %1").arg(w));
+    plot_->setSeriesLabel(kAccuracyMean, tr("accuracy, mean of %1").arg(w));
+}
+
+} // namespace rlda::widgets

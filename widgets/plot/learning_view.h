@@ -1,0 +1,71 @@
+// The live view of simulation-driven learning: per-episode objective and accuracy with a rolling
+// mean, and the sampling temperature and lr on axes of their own.
+#pragma once
+
+#include "core/sim/results.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <array>
+#include <vector>
+
+class QCheckBox;
+class QSpinBox;
+
+namespace rlda::widgets {
+
+class SeriesPlot;
+
+// A rolling mean kept incrementally: O(1) per value, recomputed whole only when the window changes.
+// The first window-1 means average the values seen so far, so the curve starts at episode 1.
+class RollingMean {
+public:
+    explicit RollingMean(int window = 75) : window_(window < 1 ? 1 : window) {}
+    double push(double v);
+    void setWindow(int window); // recomputes every mean
+    void clear();
+    int window() const { return window_; }
+    const std::vector<double>& values() const { return values_; }
+    const std::vector<double>& means() const { return means_; }
+
+private:
+    int window_;
+    double sum_ = 0.0;
+    std::vector<double> values_;
+    std::vector<double> means_;
+};
+
+class LearningView : public QWidget {
+    Q_OBJECT
+public:
+    static constexpr int kDefaultWindow = 75;
+
+    explicit LearningView(QWidget* parent = nullptr);
+
+    SeriesPlot* plot() const { return plot_; }
+    int window() const { return objective_.window(); }
+    int episodeCount() const { return static_cast<int>(episodes_.size()); }
+    const std::vector<double>& rollingObjective() const { return objective_.means(); }
+    const std::vector<double>& rollingAccuracy() const { return accuracy_.means(); }
+
+public Q_SLOTS:
+    void addEpisode(const rlda::core::sim::EpisodeRecord& e);
+    void addEpisodes(const std::vector<rlda::core::sim::EpisodeRecord>& es);
+    void setWindow(int window);
+    void clear();
+    void fitAll();
+
+private:
+    void relabel();
+    void applyVisibility();
+
+    SeriesPlot* plot_ = nullptr;
+    QSpinBox* window_ = nullptr;
+    std::array<QCheckBox*, 5> boxes_{}; // raw, objective, accuracy, temperature, lr
+    RollingMean objective_{kDefaultWindow};
+    RollingMean accuracy_{kDefaultWindow};
+    std::vector<double> episodes_; // the x of every mean
+};
+
+} // namespace rlda::widgets
