@@ -29,12 +29,30 @@ std::vector<std::string> renderFigureJob(const FigureJob& job)
         formats << QString::fromStdString(f);
 
     // QCustomPlot draws through QWidget, so it needs a QApplication; offscreen needs no display.
-    // argc and argv outlive the application, as Qt requires.
+    // argc and argv outlive the application, as Qt requires. A program with its own application
+    // (the workbench) keeps it, and its message handling.
     static int argc = 1;
     static char name[] = "rlda";
     static char* argv[] = {name, nullptr};
+    // Qt's own notes (a missing XDG_RUNTIME_DIR, the offscreen platform's limits) say nothing about
+    // the figures and would break the command line's "only errors on stderr" contract; failures
+    // come back from exportPlot. Critical and fatal messages still go through.
+    static QtMessageHandler previous = nullptr;
+    struct Quiet {
+        bool active = false;
+        ~Quiet()
+        {
+            if (active)
+                qInstallMessageHandler(previous);
+        }
+    } quiet;
     std::unique_ptr<QApplication> app;
     if (!QCoreApplication::instance()) {
+        quiet.active = true;
+        previous = qInstallMessageHandler([](QtMsgType type, const QMessageLogContext& context, const QString& text) {
+            if ((type == QtCriticalMsg || type == QtFatalMsg) && previous)
+                previous(type, context, text);
+        });
         if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
             qputenv("QT_QPA_PLATFORM", "offscreen");
         app = std::make_unique<QApplication>(argc, argv);

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace rlda::widgets {
 
@@ -56,12 +57,14 @@ double quantile(std::vector<double> v, double q)
 // spikes (a rare action with a tiny probability) would otherwise flatten everything else.
 QCPRange robustRange(const std::vector<double>& raw, const std::vector<double>& means)
 {
-    double lo = raw.empty() ? 0.0 : quantile(raw, 0.01);
-    double hi = raw.empty() ? 1.0 : quantile(raw, 0.99);
+    double lo = raw.empty() ? std::numeric_limits<double>::infinity() : quantile(raw, 0.01);
+    double hi = raw.empty() ? -std::numeric_limits<double>::infinity() : quantile(raw, 0.99);
     for (double m : means) {
         lo = std::min(lo, m);
         hi = std::max(hi, m);
     }
+    if (lo > hi)
+        return {0.0, 1.0};
     const double span = hi - lo > 1e-12 ? hi - lo : std::max(std::abs(hi), 1.0);
     return {lo - 0.05 * span, hi + 0.08 * span};
 }
@@ -367,12 +370,11 @@ void drawAccuracyBars(QCustomPlot& plot, const std::vector<RankedTable>& tables,
         hi = 1.0;
     }
     const double span = std::max(hi - lo, 0.02);
-    y->setRange(std::max(0.0, lo - 0.25 * span), hi + 0.18 * span);
-    y->setNumberFormat(QStringLiteral("f"));
-    y->setNumberPrecision(2);
+    setAccuracyAxis(y, std::max(0.0, lo - 0.25 * span), hi + 0.18 * span);
 
-    // The rank over each greedy bar; turned upright when the bars get too narrow for it.
-    const bool upright = tables.size() > 6;
+    // The rank over each greedy bar: "rank 5" while the bars are wide, the bare number (the
+    // subtitle says what it is) once they get narrow.
+    const bool narrow = tables.size() > 6;
     const double greedyKeyOffset = -(seriesCount - 1) / 2.0 * width;
     for (std::size_t i = 0; i < tables.size(); ++i) {
         const auto& e = tables[i].evaluation;
@@ -380,16 +382,12 @@ void drawAccuracyBars(QCustomPlot& plot, const std::vector<RankedTable>& tables,
         text->setClipAxisRect(rect);
         text->position->setAxes(x, y);
         text->position->setAxisRect(rect);
-        text->position->setCoords(static_cast<double>(i + 1) + greedyKeyOffset, e.accuracy + 0.01 * span);
-        text->setText(upright ? QStringLiteral("rank %1").arg(e.rank) : QStringLiteral("#%1").arg(e.rank));
-        text->setFont(plotFont(plot, upright ? 8.5 : 10, true));
+        text->position->setCoords(static_cast<double>(i + 1) + greedyKeyOffset, e.accuracy);
+        text->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+        text->setText(narrow ? QString::number(e.rank) : QStringLiteral("rank %1").arg(e.rank));
+        text->setFont(plotFont(plot, narrow ? 9 : 10, true));
         text->setColor(palette::greedy().darker(130));
-        if (upright) {
-            text->setRotation(-90);
-            text->setPositionAlignment(Qt::AlignLeft | Qt::AlignVCenter);
-        } else {
-            text->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
-        }
+        text->setPadding(QMargins(0, 0, 0, 2));
     }
     plot.replot();
 }

@@ -98,27 +98,36 @@ void resetPlot(QCustomPlot& plot)
 
 void addPlotTitle(QCustomPlot& plot, const QString& title, const QString& subtitle)
 {
+    // Title rows take their text's height; a tiny stretch factor leaves the rest to the charts.
     auto* layout = plot.plotLayout();
     int row = 0;
     if (!title.isEmpty()) {
         layout->insertRow(row);
-        auto* t = new QCPTextElement(&plot, title, scaledFont(plot, 13, true));
-        layout->addElement(row++, 0, t);
+        layout->addElement(row, 0, new QCPTextElement(&plot, title, scaledFont(plot, 13, true)));
+        layout->setRowStretchFactor(row++, 0.001);
     }
     if (!subtitle.isEmpty()) {
         layout->insertRow(row);
         auto* s = new QCPTextElement(&plot, subtitle, scaledFont(plot, 9.5));
         s->setTextColor(QColor(70, 70, 70));
         layout->addElement(row, 0, s);
+        layout->setRowStretchFactor(row, 0.001);
     }
 }
 
 QCPLegend* addLegendRow(QCustomPlot& plot, int columns)
 {
+    // The legend sits centred between two empty cells, at its own size, below everything else.
     auto* layout = plot.plotLayout();
     const int row = layout->rowCount();
+    auto* holder = new QCPLayoutGrid;
+    layout->addElement(row, 0, holder);
+    layout->setRowStretchFactor(row, 0.001);
     auto* legend = new QCPLegend;
-    layout->addElement(row, 0, legend);
+    holder->addElement(0, 0, new QCPLayoutElement(&plot));
+    holder->addElement(0, 1, legend);
+    holder->addElement(0, 2, new QCPLayoutElement(&plot));
+    holder->setColumnStretchFactors({1.0, 0.001, 1.0});
     legend->setLayer(QStringLiteral("legend"));
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(std::max(1, columns));
@@ -128,6 +137,24 @@ QCPLegend* addLegendRow(QCustomPlot& plot, int columns)
     legend->setMargins(QMargins(4, 2, 4, 2));
     legend->setColumnSpacing(18);
     return legend;
+}
+
+void setAccuracyAxis(QCPAxis* axis, double lo, double hi)
+{
+    axis->setRange(lo, hi);
+    const double span = hi - lo;
+    double step = 0.5;
+    for (double candidate : {0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5})
+        if (span / candidate <= 7) {
+            step = candidate;
+            break;
+        }
+    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
+    ticker->setTickStep(step);
+    ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+    axis->setTicker(ticker);
+    axis->setNumberFormat(QStringLiteral("f"));
+    axis->setNumberPrecision(step < 0.01 ? 3 : step < 0.1 ? 2 : 1);
 }
 
 RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedTable& table,
@@ -196,34 +223,38 @@ RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedT
 
     // Room above the best bar for the greedy label, so that it never covers a bar or a line.
     const double top = hi + 0.32 * span;
-    y->setRange(std::max(0.0, lo - 0.08 * span), top);
+    setAccuracyAxis(y, std::max(0.0, lo - 0.08 * span), top);
     x->setRange(from, to);
 
-    // The label sits in the free band above the bars with an arrow down to the greedy bar; near
-    // the right edge it grows leftwards so that it is not clipped.
+    // The label hangs from the top of the chart, in the free band above the bars, with an arrow
+    // down to the greedy bar; near the right edge it grows leftwards so that it is not clipped, and
+    // a light background keeps it readable where a baseline passes behind it.
     const double labelKey = greedyPosition > 0 ? greedyPosition : (n + 1) / 2.0;
-    const double labelY = hi + 0.17 * span;
     parts.greedyText = new QCPItemText(&plot);
     parts.greedyText->setClipAxisRect(rect);
     parts.greedyText->position->setAxes(x, y);
     parts.greedyText->position->setAxisRect(rect);
-    parts.greedyText->position->setCoords(labelKey, labelY);
-    const Qt::Alignment horizontal =
-        labelKey < n * 0.3 ? Qt::AlignLeft : (labelKey > n * 0.7 ? Qt::AlignRight : Qt::AlignHCenter);
-    parts.greedyText->setPositionAlignment(Qt::AlignBottom | horizontal);
+    parts.greedyText->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    parts.greedyText->position->setCoords(labelKey, 0.02);
+    const bool left = labelKey < n * 0.3, right = labelKey > n * 0.7;
+    parts.greedyText->setPositionAlignment(Qt::AlignTop |
+                                           (left ? Qt::AlignLeft : right ? Qt::AlignRight : Qt::AlignHCenter));
     parts.greedyText->setText(greedyPosition > 0 ? greedyLabel(e)
                                                  : QStringLiteral("greedy %1 — not in the table")
                                                        .arg(QString::fromStdString(core::sim::sequence_string(e.greedy))));
     parts.greedyText->setFont(scaledFont(plot, 9.5 * s, true));
-    parts.greedyText->setColor(palette::greedy().darker(120));
+    parts.greedyText->setColor(palette::greedy().darker(130));
+    parts.greedyText->setBrush(QColor(255, 255, 255, 220));
+    parts.greedyText->setPadding(QMargins(3, 1, 3, 1));
     if (greedyPosition > 0) {
         auto* arrow = new QCPItemLine(&plot);
         arrow->setClipAxisRect(rect);
-        arrow->start->setAxes(x, y);
-        arrow->start->setAxisRect(rect);
+        arrow->start->setParentAnchor(left    ? parts.greedyText->bottomLeft
+                                      : right ? parts.greedyText->bottomRight
+                                              : parts.greedyText->bottom);
+        arrow->start->setCoords(left ? 6 : right ? -6 : 0, 0);
         arrow->end->setAxes(x, y);
         arrow->end->setAxisRect(rect);
-        arrow->start->setCoords(greedyPosition, labelY);
         arrow->end->setCoords(greedyPosition, greedyAccuracy + 0.01 * span);
         arrow->setHead(QCPLineEnding::esSpikeArrow);
         arrow->setPen(QPen(palette::greedy().darker(120), 1.5));
@@ -237,12 +268,15 @@ RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedT
     y->setLabelFont(labelFont);
     x->setLabel(options.xAxisTitle ? QStringLiteral("sequences, best to worst") : QString());
     y->setLabel(options.yAxisTitle ? QStringLiteral("final test accuracy") : QString());
-    y->setNumberFormat(QStringLiteral("f"));
-    y->setNumberPrecision(2);
-    auto ticker = QSharedPointer<QCPAxisTickerFixed>::create();
-    ticker->setTickStep(n > 32 ? 8 : n > 16 ? 4 : n > 8 ? 2 : 1);
-    ticker->setScaleStrategy(QCPAxisTickerFixed::ssNone);
+    // Positions 1 (the best) and every step-th one, so that the best bar is labelled too.
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int step = n > 32 ? 8 : n > 16 ? 4 : n > 8 ? 2 : 1;
+    ticker->addTick(1, QStringLiteral("1"));
+    for (int k = step; k <= n; k += step)
+        if (k > 1)
+            ticker->addTick(k, QString::number(k));
     x->setTicker(ticker);
+    x->setSubTicks(false);
     x->grid()->setVisible(false);
 
     if (options.title) {

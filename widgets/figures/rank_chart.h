@@ -17,6 +17,7 @@ class QCPGraph;
 class QCPItemText;
 class QCPLegend;
 class QCPLayoutGrid;
+class QCPAxis;
 
 namespace rlda::widgets {
 
@@ -93,5 +94,8 @@ void resetPlot(QCustomPlot& plot);
 void addPlotTitle(QCustomPlot& plot, const QString& title, const QString& subtitle = {});
 // A legend laid out in rows, appended as the last row of the plot's layout.
 QCPLegend* addLegendRow(QCustomPlot& plot, int columns);
+// Sets `axis` to [lo, hi] with round ticks (0.01, 0.02, 0.05, ...) written with just the decimals
+// the step needs: the default ticker's 0.025 steps printed to two decimals read as 0.43, 0.38.
+void setAccuracyAxis(QCPAxis* axis, double lo, double hi);
 
 } // namespace rlda::widgets
