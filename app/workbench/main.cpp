@@ -1,5 +1,8 @@
-// rlda-workbench: starts the Qt application, reads the command line, shows the main window.
+// rlda-workbench: starts the Qt application, reads the command line, shows the main window on the
+// default experiment (or the one given), and runs the screenshot tour when asked.
 #include "app/workbench/main_window.h"
+#include "app/workbench/models_page.h"
+#include "app/workbench/tour.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -24,21 +27,36 @@ int main(int argc, char* argv[])
     parser.setApplicationDescription(QStringLiteral("Reinforcement-learning-driven DNN adaptation workbench"));
     parser.addHelpOption();
     parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("experiment"),
+                                 QStringLiteral("Experiment file (TOML) to open; default: the built-in one."),
+                                 QStringLiteral("[EXPERIMENT.toml]"));
+    const QCommandLineOption runs(QStringLiteral("runs"), QStringLiteral("Folder new runs go into (default: ./runs)."),
+                                  QStringLiteral("DIR"));
+    const QCommandLineOption table(QStringLiteral("table"), QStringLiteral("Simulation table to open."),
+                                   QStringLiteral("FILE"));
+    const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Run folder to open, read-only."),
+                                 QStringLiteral("DIR"));
+    const QCommandLineOption start(QStringLiteral("start"), QStringLiteral("Start training the experiment at once."));
     const QCommandLineOption model(QStringLiteral("model"),
-                                   QStringLiteral("Model to show at start: a zoo name or a TOML model file."),
+                                   QStringLiteral("Models page: a zoo name or a TOML model file."),
                                    QStringLiteral("NAME"), QStringLiteral("ConvNet2"));
-    const QCommandLineOption input(QStringLiteral("input"), QStringLiteral("Input shape CxHxW."),
+    const QCommandLineOption input(QStringLiteral("input"), QStringLiteral("Models page: input shape CxHxW."),
                                    QStringLiteral("SHAPE"), QStringLiteral("3x32x32"));
-    const QCommandLineOption classes(QStringLiteral("classes"), QStringLiteral("Number of classes."),
+    const QCommandLineOption classes(QStringLiteral("classes"), QStringLiteral("Models page: number of classes."),
                                      QStringLiteral("N"), QStringLiteral("10"));
     const QCommandLineOption deepen(QStringLiteral("deepen"),
-                                    QStringLiteral("Deepen actions to preview, e.g. \"0 2\"."),
+                                    QStringLiteral("Models page: deepen actions to preview, e.g. \"0 2\"."),
                                     QStringLiteral("ACTIONS"));
     // For documentation and visual checks: render the window into FILE once shown, then exit.
     QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Save a PNG of the window and exit."),
                                   QStringLiteral("FILE"));
     screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({model, input, classes, deepen, screenshot});
+    // scripts/screenshots: run the default experiment and a learning run, capture every page.
+    QCommandLineOption tour(QStringLiteral("tour"),
+                            QStringLiteral("Run a short tour and write a screenshot of every panel into DIR."),
+                            QStringLiteral("DIR"));
+    tour.setFlags(QCommandLineOption::HiddenFromHelp);
+    parser.addOptions({runs, table, run, start, model, input, classes, deepen, screenshot, tour});
     parser.process(app);
 
     bool classesOk = false;
@@ -50,13 +68,32 @@ int main(int argc, char* argv[])
     }
 
     rlda::app::MainWindow window;
-    window.setInputShape(parser.value(input));
-    window.setClasses(classCount);
-    window.setDeepenActions(parser.value(deepen));
-    window.showModel(parser.value(model));
+    if (parser.isSet(runs))
+        window.setRunsRoot(parser.value(runs));
+    if (parser.positionalArguments().isEmpty())
+        window.openDefaultExperiment();
+    else if (!window.openExperiment(parser.positionalArguments().front())) {
+        std::fprintf(stderr, "rlda-workbench: %s: cannot open the experiment (see the log)\n",
+                     qPrintable(parser.positionalArguments().front()));
+    }
+    auto* models = window.models();
+    models->setInputShape(parser.value(input));
+    models->setClasses(classCount);
+    models->setDeepenActions(parser.value(deepen));
+    models->showModel(parser.value(model));
+    if (parser.isSet(table))
+        window.openTable(parser.value(table));
+    if (parser.isSet(run))
+        window.openRun(parser.value(run));
     window.show();
+    if (parser.isSet(start))
+        window.startTraining();
 
-    if (parser.isSet(screenshot)) {
+    if (parser.isSet(tour)) {
+        auto* t = new rlda::app::Tour(window, parser.value(tour), parser.value(table), &window);
+        QObject::connect(t, &rlda::app::Tour::finished, &app, [](int code) { QApplication::exit(code); });
+        QTimer::singleShot(300, t, &rlda::app::Tour::start);
+    } else if (parser.isSet(screenshot)) {
         const QString file = parser.value(screenshot);
         // A short delay lets the first layout pass and paint settle before grabbing.
         QTimer::singleShot(300, &window, [&window, file] {

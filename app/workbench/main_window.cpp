@@ -1,214 +1,564 @@
-// The workbench's main window: assembles the panels and turns user choices into model summaries.
+// The main window: pages in tabs, the experiment and its run control in a dock, the worker's
+// signals routed to the pages that show them. Panels own their widgets and state; this file only
+// connects them.
 #include "app/workbench/main_window.h"
 
-#include "core/model/zoo.h"
-#include "core/util/error.h"
-#include "widgets/model_panel.h"
-#include "widgets/zoo_panel.h"
+#include "app/workbench/evaluations.h"
+#include "app/workbench/export_dialog.h"
+#include "app/workbench/learning_page.h"
+#include "app/workbench/models_page.h"
+#include "app/workbench/policy_page.h"
+#include "core/config/experiment_io.h"
+#include "core/io/run_reader.h"
+#include "core/sim/table.h"
+#include "widgets/figures/rank_view.h"
+#include "widgets/inspect/architecture_inspector.h"
+#include "widgets/inspect/decision_view.h"
+#include "widgets/inspect/table_explorer.h"
+#include "widgets/plot/learning_view.h"
+#include "widgets/plot/series_plot.h"
+#include "widgets/plot/training_view.h"
+#include "widgets/run/experiment_editor.h"
+#include "widgets/run/run_browser.h"
+#include "widgets/run/run_control.h"
 
 #include <QAction>
+#include <QCloseEvent>
+#include <QCoreApplication>
+#include <QDateTime>
+#include <QDir>
+#include <QDockWidget>
+#include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QKeySequence>
-#include <QLabel>
-#include <QLineEdit>
 #include <QMenuBar>
-#include <QSignalBlocker>
-#include <QSpinBox>
-#include <QSplitter>
+#include <QMessageBox>
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QScrollArea>
 #include <QStatusBar>
-#include <QToolBar>
+#include <QTabWidget>
+#include <QTime>
+#include <QVBoxLayout>
 
 #include <exception>
-#include <optional>
 
 namespace rlda::app {
-namespace m = rlda::core::model;
 namespace {
 
-// core::Error messages are written for users; anything else escaping the engine is a bug there,
-// and is labelled as such, but must not take the window down.
-QString errorText(const std::exception& e)
+using widgets::RunControl;
+
+RunControl::State controlState(RunState s)
 {
-    const QString what = QString::fromStdString(e.what());
-    return dynamic_cast<const core::Error*>(&e) ? what : QObject::tr("internal error: %1").arg(what);
+    switch (s) {
+    case RunState::Idle: return RunControl::State::Idle;
+    case RunState::Running: return RunControl::State::Running;
+    case RunState::Paused: return RunControl::State::Paused;
+    case RunState::Cancelling: return RunControl::State::Cancelling;
+    case RunState::Finished: return RunControl::State::Finished;
+    case RunState::Cancelled: return RunControl::State::Cancelled;
+    case RunState::Failed: return RunControl::State::Failed;
+    }
+    return RunControl::State::Idle;
 }
+
+// The sample shape and class count a config's dataset gives the model: what tables of this job
+// were built with, and what a policy for it sees.
+core::model::Shape inputOf(const core::config::DatasetConfig& d)
+{
+    if (d.kind == "synthetic")
+        return d.shape;
+    if (d.kind == "cifar10")
+        return {3, 32, 32};
+    return {1, 28, 28}; // mnist, fashion-mnist
+}
+
+qint64 classesOf(const core::config::DatasetConfig& d) { return d.kind == "synthetic" ? d.classes : 10; }
 
 } // namespace
 
-MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent)
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("RLDA Workbench"));
-
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    zoo_ = new widgets::ZooPanel(splitter);
-    modelPanel_ = new widgets::ModelPanel(splitter);
-    splitter->addWidget(zoo_);
-    splitter->addWidget(modelPanel_);
-    splitter->setStretchFactor(0, 0);
-    splitter->setStretchFactor(1, 1);
-    splitter->setSizes({200, 900});
-    splitter->setChildrenCollapsible(false);
-    splitter->setContentsMargins(6, 4, 6, 0);
-    setCentralWidget(splitter);
-
-    QStringList names;
-    for (const auto& n : m::zoo_names())
-        names << QString::fromStdString(n);
-    zoo_->setModels(names);
-    connect(zoo_, &widgets::ZooPanel::modelSelected, this, [this](const QString& name) {
-        source_ = name;
-        refresh();
-    });
-
+    setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    buildPages();
+    buildExperimentDock();
+    buildLogDock();
     buildMenus();
-    buildToolBar();
+    connectWorker();
+    setRunsRoot(QDir::current().filePath(QStringLiteral("runs")));
     statusBar()->showMessage(tr("Ready"));
-    resize(1180, 680);
+    resize(1440, 900);
+}
+
+MainWindow::~MainWindow() { controller_.shutdown(); }
+
+void MainWindow::buildPages()
+{
+    pages_ = new QTabWidget(this);
+    pages_->setDocumentMode(true);
+    training_ = new widgets::TrainingView(pages_);
+    architecture_ = new widgets::ArchitectureInspector(pages_);
+    policy_ = new PolicyPage(pages_);
+    learning_ = new LearningPage(pages_);
+    tables_ = new widgets::TableExplorer(pages_);
+    runs_ = new widgets::RunBrowser(pages_);
+    models_ = new ModelsPage(pages_);
+    // In Page order.
+    pages_->addTab(training_, tr("Training"));
+    pages_->addTab(architecture_, tr("Architecture"));
+    pages_->addTab(policy_, tr("Policy"));
+    pages_->addTab(learning_, tr("Learning"));
+    pages_->addTab(tables_, tr("Tables"));
+    pages_->addTab(runs_, tr("Runs"));
+    pages_->addTab(models_, tr("Models"));
+    setCentralWidget(pages_);
+
+    connect(models_, &ModelsPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m); });
+    connect(policy_, &PolicyPage::statusMessage, this, [this](const QString& m) { log(m); });
+    connect(learning_, &LearningPage::learnRequested, this, &MainWindow::startLearning);
+    connect(runs_, &widgets::RunBrowser::runOpened, this, &MainWindow::showRun);
+    connect(runs_, &widgets::RunBrowser::overlayRequested, this, &MainWindow::overlayRuns);
+}
+
+void MainWindow::buildExperimentDock()
+{
+    auto* dock = new QDockWidget(tr("Experiment"), this);
+    dock->setObjectName(QStringLiteral("experimentDock"));
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    auto* content = new QWidget(dock);
+    auto* layout = new QVBoxLayout(content);
+    layout->setContentsMargins(4, 4, 4, 4);
+    editor_ = new widgets::ExperimentEditor(content);
+    auto* scroll = new QScrollArea(content);
+    scroll->setWidget(editor_);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    runControl_ = new RunControl(content);
+    layout->addWidget(scroll, 1);
+    layout->addWidget(runControl_);
+    dock->setWidget(content);
+    dock->setMinimumWidth(430);
+    addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+    connect(editor_, &widgets::ExperimentEditor::changed, this, &MainWindow::syncModelFromExperiment);
+    connect(runControl_, &RunControl::startRequested, this, &MainWindow::startTraining);
+    connect(runControl_, &RunControl::pauseRequested, &controller_, &RunController::pause);
+    connect(runControl_, &RunControl::resumeRequested, &controller_, &RunController::resume);
+    connect(runControl_, &RunControl::cancelRequested, &controller_, &RunController::cancel);
+}
+
+void MainWindow::buildLogDock()
+{
+    auto* dock = new QDockWidget(tr("Log"), this);
+    dock->setObjectName(QStringLiteral("logDock"));
+    log_ = new QPlainTextEdit(dock);
+    log_->setReadOnly(true);
+    log_->setMaximumBlockCount(5000);
+    log_->setPlaceholderText(tr("Warnings, errors and run events appear here."));
+    dock->setWidget(log_);
+    addDockWidget(Qt::BottomDockWidgetArea, dock);
+    resizeDocks({dock}, {110}, Qt::Vertical);
 }
 
 void MainWindow::buildMenus()
 {
     auto* file = menuBar()->addMenu(tr("&File"));
-    auto* open = file->addAction(tr("&Open model file…"), this, &MainWindow::openModelFile);
-    open->setShortcut(QKeySequence::Open);
+    file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open experiment"), QString(),
+                                                          tr("Experiments (*.toml);;All files (*)"));
+        if (!path.isEmpty())
+            openExperiment(path);
+    });
+    file->addAction(tr("Open the &default experiment"), this, &MainWindow::openDefaultExperiment);
+    file->addAction(tr("&Save experiment"), QKeySequence::Save, this, [this] { saveExperiment(false); });
+    file->addAction(tr("Save experiment &as…"), QKeySequence::SaveAs, this, [this] { saveExperiment(true); });
     file->addSeparator();
-    auto* quit = file->addAction(tr("&Quit"), this, &QWidget::close);
-    quit->setShortcut(QKeySequence::Quit);
-}
-
-void MainWindow::buildToolBar()
-{
-    auto* bar = addToolBar(tr("Model"));
-    bar->setObjectName(QStringLiteral("modelToolBar"));
-    bar->setMovable(false);
-
-    inputEdit_ = new QLineEdit(QStringLiteral("3x32x32"), bar);
-    inputEdit_->setObjectName(QStringLiteral("inputEdit"));
-    inputEdit_->setToolTip(tr("Input shape of one sample: CxHxW, or F for flat features"));
-    inputEdit_->setMaximumWidth(110);
-
-    classesSpin_ = new QSpinBox(bar);
-    classesSpin_->setObjectName(QStringLiteral("classesSpin"));
-    classesSpin_->setRange(1, 100000);
-    classesSpin_->setValue(10);
-
-    deepenEdit_ = new QLineEdit(bar);
-    deepenEdit_->setObjectName(QStringLiteral("deepenEdit"));
-    deepenEdit_->setPlaceholderText(tr("e.g. 0 2"));
-    deepenEdit_->setToolTip(tr("Deepen actions in order (original block indices); previews the grown model"));
-    deepenEdit_->setClearButtonEnabled(true);
-    deepenEdit_->setMaximumWidth(160);
-
-    auto label = [bar](const QString& text) {
-        auto* l = new QLabel(text, bar);
-        l->setContentsMargins(8, 0, 4, 0);
-        return l;
-    };
-    bar->addWidget(label(tr("Input")));
-    bar->addWidget(inputEdit_);
-    bar->addWidget(label(tr("Classes")));
-    bar->addWidget(classesSpin_);
-    bar->addWidget(label(tr("Deepen")));
-    bar->addWidget(deepenEdit_);
-
-    // editingFinished rather than textChanged: half-typed shapes would flash errors on every key.
-    connect(inputEdit_, &QLineEdit::editingFinished, this, &MainWindow::refresh);
-    connect(deepenEdit_, &QLineEdit::editingFinished, this, &MainWindow::refresh);
-    connect(classesSpin_, &QSpinBox::valueChanged, this, &MainWindow::refresh);
-}
-
-void MainWindow::showModel(const QString& nameOrPath)
-{
-    if (zoo_->selectModel(nameOrPath)) {
-        // A changed selection already refreshed through modelSelected.
-        if (source_ != nameOrPath) {
-            source_ = nameOrPath;
-            refresh();
+    file->addAction(tr("Open &run folder…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open run folder"), runsRoot_);
+        if (!dir.isEmpty())
+            openRun(dir);
+    });
+    file->addAction(tr("Browse runs &under…"), this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of runs"), runsRoot_);
+        if (!dir.isEmpty()) {
+            runs_->setRoot(dir);
+            showPage(Page::Runs);
         }
-        return;
-    }
-    zoo_->clearSelection();
-    source_ = nameOrPath;
-    refresh();
-}
+    });
+    file->addAction(tr("Open simulation &table…"), this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Open simulation table"), QString(),
+                                                          tr("Simulation tables (*.csv);;All files (*)"));
+        if (!path.isEmpty())
+            openTable(path);
+    });
+    file->addSeparator();
+    file->addAction(tr("&Export plot…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPlotWithDialog);
+    file->addAction(tr("Export &all plots and data…"), this, &MainWindow::exportAllWithDialog);
+    file->addAction(tr("&Paper figures…"), this, &MainWindow::paperFiguresWithDialog);
+    file->addSeparator();
+    file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
 
-void MainWindow::setDeepenActions(const QString& actions)
-{
-    deepenEdit_->setText(actions);
-    refresh();
-}
-
-void MainWindow::setInputShape(const QString& shape)
-{
-    inputEdit_->setText(shape);
-    refresh();
-}
-
-void MainWindow::setClasses(int classes)
-{
-    const QSignalBlocker block(classesSpin_);
-    classesSpin_->setValue(classes);
-    refresh();
-}
-
-void MainWindow::openModelFile()
-{
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open model file"), QString(),
-                                                      tr("TOML model files (*.toml);;All files (*)"));
-    if (!path.isEmpty())
-        showModel(path);
-}
-
-void MainWindow::refresh()
-{
-    if (source_.isEmpty())
-        return;
-    for (auto* edit : {inputEdit_, deepenEdit_})
-        edit->setStyleSheet(QString());
-    const QString name = QFileInfo::exists(source_) ? QFileInfo(source_).fileName() : source_;
-
-    // The panel must never show another model than the one selected: a model that does not load
-    // clears it, and actions that do not apply leave the model shown undeepened.
-    std::optional<m::ModelSpec> spec;
-    m::ModelSummary base;
-    QLineEdit* culprit = inputEdit_;
-    try {
-        const m::Shape input = m::parse_shape(inputEdit_->text().trimmed().toStdString());
-        culprit = nullptr; // from here on the message names the model file or the shape at fault
-        spec = m::load_model(source_.toStdString(), input, classesSpin_->value());
-        base = m::summarize(*spec);
-    } catch (const std::exception& e) {
-        modelPanel_->clear();
-        reportError(culprit, errorText(e));
-        return;
-    }
-
-    try {
-        const std::vector<int> actions = m::parse_actions(deepenEdit_->text().toStdString());
-        for (int a : actions)
-            m::deepen_spec(*spec, a); // on our own copy: the spec is rebuilt on every refresh
-        const m::ModelSummary summary = m::summarize(*spec);
-        modelPanel_->setSummary(summary);
-        if (actions.empty())
-            statusBar()->showMessage(tr("%1: %2 parameters").arg(name, modelPanel_->formatCount(summary.parameters)));
+    auto* run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(tr("&Train the experiment"), QKeySequence(Qt::Key_F5), this, &MainWindow::startTraining);
+    run->addAction(tr("&Learn from the table"), QKeySequence(Qt::Key_F6), this, &MainWindow::startLearning);
+    pauseAction_ = run->addAction(tr("&Pause / resume"), QKeySequence(Qt::Key_F7), this, [this] {
+        if (controller_.state() == RunState::Paused)
+            controller_.resume();
         else
-            statusBar()->showMessage(tr("%1 deepened by [%2]: %3 parameters (+%4)")
-                                         .arg(name, deepenEdit_->text().simplified(),
-                                              modelPanel_->formatCount(summary.parameters),
-                                              modelPanel_->formatCount(summary.parameters - base.parameters)));
-    } catch (const std::exception& e) {
-        modelPanel_->setSummary(base);
-        reportError(deepenEdit_, tr("%1 (showing %2 without deepening)").arg(errorText(e), name));
+            controller_.pause();
+    });
+    run->addAction(tr("&Cancel"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &controller_, &RunController::cancel);
+
+    auto* view = menuBar()->addMenu(tr("&View"));
+    for (int i = 0; i < pages_->count(); ++i)
+        view->addAction(pages_->tabText(i), QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)), this,
+                        [this, i] { pages_->setCurrentIndex(i); });
+}
+
+void MainWindow::connectWorker()
+{
+    Worker* w = controller_.worker();
+    connect(&controller_, &RunController::stateChanged, this, &MainWindow::onStateChanged);
+    connect(w, &Worker::started, this, [this](const core::train::RunStart& s) {
+        architecture_->setInitial(s.model);
+        log(tr("Training %1 in %2").arg(QString::fromStdString(s.model.name), QString::fromStdString(s.run_dir)));
+    });
+    connect(w, &Worker::epoch, training_, &widgets::TrainingView::addEpoch);
+    connect(w, &Worker::progress, runControl_, &RunControl::setTrainingProgress);
+    connect(w, &Worker::adaptation, this, [this](const core::train::AdaptationEvent& e) {
+        training_->addAdaptation(e);
+        architecture_->addAdaptation(e);
+        policy_->decisions()->addDecision(e);
+    });
+    connect(w, &Worker::allocation, this, [this](const core::train::AllocationRecord& r) {
+        training_->addAllocation(r);
+        log(tr("t = %1 s: allocation %2: %3")
+                .arg(r.time, 0, 'f', 1)
+                .arg(QString::fromStdString(core::train::to_string(r.change)), QString::fromStdString(r.effect)));
+    });
+    connect(w, &Worker::message, this, &MainWindow::log);
+    connect(w, &Worker::stageStarted, this, [this](const core::sim::StageStart& s) {
+        stageFirstEpisode_ = s.first_episode;
+        stageEpisodes_ = s.stage.episodes;
+        learningTable_ = QString::fromStdString(s.stage.table);
+        log(tr("Learning stage %1/%2: %3 for %L4 episodes at temperature %5")
+                .arg(s.index + 1)
+                .arg(s.count)
+                .arg(learningTable_)
+                .arg(s.stage.episodes)
+                .arg(s.temperature));
+    });
+    connect(w, &Worker::episodes, this, [this](const std::vector<core::sim::EpisodeRecord>& batch) {
+        learning_->addEpisodes(batch);
+        if (!batch.empty())
+            runControl_->setLearningProgress(batch.back().episode - stageFirstEpisode_, stageEpisodes_);
+    });
+    connect(w, &Worker::greedy, learning_, &LearningPage::showGreedy);
+    connect(w, &Worker::learningFinished, this, [this](const core::sim::LearnRunResult& r) {
+        try {
+            policy_->showRanked(rankedTable(learningTable_, QString::fromStdString(learning_->settings().model),
+                                            QFileInfo(currentRun_).fileName(), r.evaluation));
+        } catch (const std::exception& e) {
+            log(QString::fromUtf8(e.what()));
+        }
+        log(tr("Learning ended after %L1 episodes: greedy [%2], rank %3/%4")
+                .arg(r.episodes)
+                .arg(QString::fromStdString(core::sim::sequence_string(r.evaluation.greedy)))
+                .arg(r.evaluation.rank)
+                .arg(r.evaluation.sequences));
+    });
+}
+
+void MainWindow::onStateChanged(RunState state, const QString& message)
+{
+    runControl_->setState(controlState(state), message);
+    const bool active = controller_.isActive();
+    learning_->setRunning(active);
+    editor_->setEnabled(!active);
+    statusBar()->showMessage(message.isEmpty() ? tr("Run %1").arg(runStateName(state))
+                                               : tr("Run %1: %2").arg(runStateName(state), message));
+    if (state == RunState::Failed)
+        log(tr("Run failed: %1").arg(message));
+    if (state == RunState::Finished || state == RunState::Cancelled || state == RunState::Failed) {
+        log(tr("Run %1: %2").arg(runStateName(state), currentRun_));
+        runs_->refresh();
     }
 }
 
-void MainWindow::reportError(QLineEdit* culprit, const QString& message)
+void MainWindow::showPage(Page page) { pages_->setCurrentIndex(static_cast<int>(page)); }
+MainWindow::Page MainWindow::currentPage() const { return static_cast<Page>(pages_->currentIndex()); }
+
+void MainWindow::openDefaultExperiment()
 {
-    if (culprit)
-        culprit->setStyleSheet(QStringLiteral("QLineEdit { border: 1px solid #c0392b; }"));
-    statusBar()->showMessage(message);
+    QFile file(QStringLiteral(":/config/default.toml"));
+    if (!file.open(QIODevice::ReadOnly)) {
+        log(tr("The built-in default experiment is missing"));
+        return;
+    }
+    try {
+        editor_->setConfig(core::config::parse_experiment(file.readAll().toStdString(), "default.toml"));
+        syncModelFromExperiment();
+        log(tr("Opened the default experiment: ConvNet2 on a Fashion-MNIST subset, one more GPU at 20 s"));
+    } catch (const std::exception& e) {
+        log(QString::fromUtf8(e.what()));
+    }
+}
+
+bool MainWindow::openExperiment(const QString& path)
+{
+    QString error;
+    if (!editor_->loadFile(path, &error)) {
+        log(error);
+        statusBar()->showMessage(error);
+        return false;
+    }
+    syncModelFromExperiment();
+    log(tr("Opened %1").arg(path));
+    return true;
+}
+
+void MainWindow::saveExperiment(bool askForName)
+{
+    QString path = editor_->fileName();
+    if (askForName || path.isEmpty() || path.startsWith(QLatin1Char(':')))
+        path = QFileDialog::getSaveFileName(this, tr("Save experiment"), path, tr("Experiments (*.toml)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!editor_->saveFile(path, &error))
+        log(error);
+    else
+        statusBar()->showMessage(tr("Saved %1").arg(path));
+}
+
+void MainWindow::syncModelFromExperiment()
+{
+    const auto c = editor_->config();
+    const QString model = QString::fromStdString(c.job.model);
+    learning_->setModel(model, inputOf(c.dataset), classesOf(c.dataset));
+    policy_->setDefaultModel(model, inputOf(c.dataset), classesOf(c.dataset));
+    if (!c.simulation.table.empty() && learning_->table().isEmpty())
+        learning_->setTable(QString::fromStdString(c.simulation.table));
+}
+
+void MainWindow::setRunsRoot(const QString& dir)
+{
+    runsRoot_ = dir;
+    runs_->setRoot(dir);
+}
+
+QString MainWindow::newRunFolder(const QString& name) const
+{
+    const QString stem = QStringLiteral("%1-%2").arg(
+        name.isEmpty() ? QStringLiteral("run") : name, QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
+    QString path = QDir(runsRoot_).filePath(stem);
+    for (int i = 2; QFileInfo::exists(path); ++i)
+        path = QDir(runsRoot_).filePath(QStringLiteral("%1-%2").arg(stem).arg(i));
+    return path;
+}
+
+bool MainWindow::startTraining()
+{
+    if (controller_.isActive()) {
+        statusBar()->showMessage(tr("A run is in progress: cancel it first"));
+        return false;
+    }
+    if (!editor_->isValid()) {
+        const auto problems = editor_->problems();
+        const QString first = problems.isEmpty() ? QString()
+                                                 : QString::fromStdString(problems.front().key + ": " +
+                                                                          problems.front().reason);
+        statusBar()->showMessage(tr("Fix the experiment first: %1").arg(first));
+        return false;
+    }
+    const auto config = editor_->config();
+    currentRun_ = newRunFolder(QString::fromStdString(config.name));
+    training_->clear();
+    architecture_->clear();
+    policy_->decisions()->clear();
+    runControl_->reset();
+    showPage(Page::Training);
+    return controller_.startTraining(config, currentRun_);
+}
+
+bool MainWindow::startLearning()
+{
+    if (controller_.isActive()) {
+        statusBar()->showMessage(tr("A run is in progress: cancel it first"));
+        return false;
+    }
+    if (const QString problem = learning_->problem(); !problem.isEmpty()) {
+        statusBar()->showMessage(problem);
+        showPage(Page::Learning);
+        return false;
+    }
+    currentRun_ = newRunFolder(QStringLiteral("learn-%1").arg(QFileInfo(learning_->table()).completeBaseName()));
+    learning_->clear();
+    runControl_->reset();
+    showPage(Page::Learning);
+    return controller_.startLearning(learning_->settings(), currentRun_);
+}
+
+bool MainWindow::openTable(const QString& path)
+{
+    try {
+        tables_->setTable(core::sim::SimulationTable::load(path.toStdString()), QFileInfo(path).completeBaseName());
+        if (learning_->table().isEmpty() || !controller_.isActive())
+            learning_->setTable(path);
+        showPage(Page::Tables);
+        return true;
+    } catch (const std::exception& e) {
+        log(QString::fromUtf8(e.what()));
+        statusBar()->showMessage(QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
+bool MainWindow::openRun(const QString& dir)
+{
+    try {
+        showRun(core::io::read_run(dir.toStdString()));
+        return true;
+    } catch (const std::exception& e) {
+        log(QString::fromUtf8(e.what()));
+        statusBar()->showMessage(QString::fromUtf8(e.what()));
+        return false;
+    }
+}
+
+void MainWindow::showRun(const core::io::RunData& run)
+{
+    for (const auto& p : run.problems)
+        log(QString::fromStdString(p));
+    if (run.kind == core::io::RunKind::Learning) {
+        learning_->view()->clear();
+        learning_->view()->addEpisodes(run.episodes);
+        showPage(Page::Learning);
+    } else {
+        training_->setRun(run);
+        if (!run.adaptations.empty())
+            architecture_->setSteps(run.adaptations.front().before, run.adaptations);
+        else if (run.final_model)
+            architecture_->setSteps(*run.final_model, {});
+        policy_->decisions()->setDecisions(run.adaptations);
+        showPage(Page::Training);
+    }
+    statusBar()->showMessage(tr("Opened %1 (read-only)").arg(QString::fromStdString(run.path.string())));
+}
+
+void MainWindow::overlayRuns(const QList<core::io::RunData>& runs)
+{
+    if (runs.isEmpty())
+        return;
+    training_->setRun(runs.front());
+    for (qsizetype i = 1; i < runs.size(); ++i)
+        training_->addOverlay(QString::fromStdString(runs[i].name), runs[i]);
+    showPage(Page::Training);
+}
+
+void MainWindow::log(const QString& text)
+{
+    log_->appendPlainText(QStringLiteral("%1  %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text));
+}
+
+QString MainWindow::exportPlot(Page page, const QString& path, const widgets::ExportSettings& settings)
+{
+    switch (page) {
+    case Page::Training: return training_->plot()->exportTo(path, settings);
+    case Page::Learning: return learning_->view()->plot()->exportTo(path, settings);
+    case Page::Policy:
+        return policy_->ranks()->tables().empty() ? policy_->decisions()->exportPlot(path, settings)
+                                                  : policy_->ranks()->exportTo(path, settings);
+    case Page::Tables: return tables_->exportHeatmap(path, settings);
+    default: return tr("%1: this page has no plot to export").arg(pages_->tabText(static_cast<int>(page)));
+    }
+}
+
+QString MainWindow::exportAll(const QString& dir, const widgets::ExportSettings& settings)
+{
+    if (!QDir().mkpath(dir))
+        return tr("%1: cannot create the folder").arg(dir);
+    const QDir out(dir);
+    struct Item {
+        Page page;
+        QString name;
+    };
+    const Item items[] = {{Page::Training, QStringLiteral("training")},
+                          {Page::Learning, QStringLiteral("learning")},
+                          {Page::Policy, QStringLiteral("policy")},
+                          {Page::Tables, QStringLiteral("table")}};
+    QStringList problems;
+    for (const auto& item : items)
+        for (const QString& suffix : widgets::exportSuffixes())
+            if (const QString e = exportPlot(item.page, out.filePath(item.name + QLatin1Char('.') + suffix), settings);
+                !e.isEmpty())
+                problems << e;
+    for (const auto& [name, plot] : {std::pair{QStringLiteral("training"), training_->plot()},
+                                     std::pair{QStringLiteral("learning"), learning_->view()->plot()}})
+        if (const QString e = plot->exportCsv(out.filePath(name + QStringLiteral(".csv"))); !e.isEmpty())
+            problems << e;
+    return problems.join(QLatin1Char('\n'));
+}
+
+void MainWindow::exportPlotWithDialog()
+{
+    const Page page = currentPage();
+    const QString name = pages_->tabText(static_cast<int>(page)).toLower();
+    const auto request = ExportDialog::ask(this, QDir(runsRoot_).filePath(name + QStringLiteral(".png")));
+    if (!request)
+        return;
+    const QString error = exportPlot(page, request->path, request->settings);
+    error.isEmpty() ? statusBar()->showMessage(tr("Wrote %1").arg(request->path)) : log(error);
+}
+
+void MainWindow::exportAllWithDialog()
+{
+    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export every plot and its data into"),
+                                                          currentRun_.isEmpty() ? runsRoot_ : currentRun_);
+    if (dir.isEmpty())
+        return;
+    const QString problems = exportAll(QDir(dir).filePath(QStringLiteral("export")), {QSize(1200, 700), 150});
+    if (!problems.isEmpty())
+        log(problems);
+    statusBar()->showMessage(tr("Exported the plots and data to %1/export").arg(dir));
+}
+
+void MainWindow::paperFiguresWithDialog()
+{
+    const QString tables = QFileDialog::getExistingDirectory(
+        this, tr("Folder of simulation tables (with index.csv)"), QString());
+    if (tables.isEmpty())
+        return;
+    const QString out = QFileDialog::getExistingDirectory(this, tr("Write the figures into"), runsRoot_);
+    if (out.isEmpty())
+        return;
+    // `rlda figures` does the work in its own process, so that the window stays responsive and
+    // the figures are exactly those of the command line.
+    QStringList args{QStringLiteral("figures"), QStringLiteral("--tables"), tables, QStringLiteral("--out"), out};
+    for (const auto& run : runs_->selectedRuns())
+        if (run.kind == core::io::RunKind::Learning)
+            args << QStringLiteral("--run") << QString::fromStdString(run.path.string());
+    auto* process = new QProcess(this);
+    process->setProcessChannelMode(QProcess::MergedChannels);
+    connect(process, &QProcess::finished, this, [this, process, out](int code) {
+        log(QString::fromUtf8(process->readAll()).trimmed());
+        log(code == 0 ? tr("Paper figures written to %1").arg(out) : tr("rlda figures failed (exit %1)").arg(code));
+        process->deleteLater();
+    });
+    log(tr("rlda %1").arg(args.join(QLatin1Char(' '))));
+    process->start(QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("rlda")), args);
+}
+
+void MainWindow::closeEvent(QCloseEvent* event)
+{
+    if (controller_.isActive()) {
+        statusBar()->showMessage(tr("Cancelling the run before closing…"));
+        log(tr("Closing: the run is cancelled; its folder keeps everything written so far"));
+    }
+    controller_.shutdown(); // waits for the run to stop between two batches
+    event->accept();
 }
 
 } // namespace rlda::app

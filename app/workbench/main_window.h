@@ -1,44 +1,113 @@
-// The workbench's main window: assembles the panels and turns user choices into model summaries.
+// The workbench's main window: it assembles the panels (experiment editor and run control on the
+// left, one page per view in the middle) and connects them to the worker that runs the engine.
 #pragma once
+
+#include "app/workbench/worker.h"
+#include "widgets/plot_export.h"
 
 #include <QMainWindow>
 #include <QString>
 
-class QLineEdit;
-class QSpinBox;
+class QAction;
+class QPlainTextEdit;
+class QTabWidget;
 
+namespace rlda::core::io {
+struct RunData;
+}
 namespace rlda::widgets {
-class ModelPanel;
-class ZooPanel;
+class ArchitectureInspector;
+class ExperimentEditor;
+class RunBrowser;
+class RunControl;
+class TableExplorer;
+class TrainingView;
 } // namespace rlda::widgets
 
 namespace rlda::app {
 
+class LearningPage;
+class ModelsPage;
+class PolicyPage;
+
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    explicit MainWindow(QWidget* parent = nullptr);
+    enum class Page { Training, Architecture, Policy, Learning, Tables, Runs, Models };
 
-    // A zoo name or the path of a TOML model file; errors go to the status bar.
-    void showModel(const QString& nameOrPath);
-    void setDeepenActions(const QString& actions);
-    void setInputShape(const QString& shape);
-    void setClasses(int classes);
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // The parts, for the command line, the screenshot tour and tests.
+    widgets::ExperimentEditor* editor() const { return editor_; }
+    widgets::RunControl* runControl() const { return runControl_; }
+    RunController& controller() { return controller_; }
+    widgets::TrainingView* training() const { return training_; }
+    widgets::ArchitectureInspector* architecture() const { return architecture_; }
+    PolicyPage* policy() const { return policy_; }
+    LearningPage* learning() const { return learning_; }
+    widgets::TableExplorer* tables() const { return tables_; }
+    widgets::RunBrowser* runs() const { return runs_; }
+    ModelsPage* models() const { return models_; }
+    void showPage(Page page);
+    Page currentPage() const;
+
+    // The experiment shipped with the program (config/default.toml, built in).
+    void openDefaultExperiment();
+    bool openExperiment(const QString& path); // errors go to the status bar and the log
+    // Where new runs go: <root>/<experiment name>-<date>-<time>.
+    void setRunsRoot(const QString& dir);
+    QString runsRoot() const { return runsRoot_; }
+    QString currentRun() const { return currentRun_; } // the run started last
+
+    bool startTraining(); // the editor's experiment; false (with the reason shown) when it cannot start
+    bool startLearning(); // the Learning page's settings
+    bool openTable(const QString& path);
+    bool openRun(const QString& dir); // read-only, into the pages that fit its kind
+
+    // The plot of `page` (Training, Policy, Learning, Tables); an empty string or the reason.
+    QString exportPlot(Page page, const QString& path, const widgets::ExportSettings& settings);
+    // Every plot of the current views as PNG, PDF and SVG, and their data as CSV, into `dir`.
+    QString exportAll(const QString& dir, const widgets::ExportSettings& settings);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
 
 private:
+    void buildPages();
+    void buildExperimentDock();
+    void buildLogDock();
     void buildMenus();
-    void buildToolBar();
-    void openModelFile();
-    // Recomputes the summary from the current source and fields; errors go to the status bar.
-    void refresh();
-    void reportError(QLineEdit* culprit, const QString& message);
+    void connectWorker();
+    void onStateChanged(RunState state, const QString& message);
+    void showRun(const core::io::RunData& run);
+    void overlayRuns(const QList<core::io::RunData>& runs);
+    void log(const QString& text);
+    QString newRunFolder(const QString& name) const;
+    void syncModelFromExperiment();
+    void saveExperiment(bool askForName);
+    void exportPlotWithDialog();
+    void exportAllWithDialog();
+    void paperFiguresWithDialog();
 
-    widgets::ZooPanel* zoo_ = nullptr;
-    widgets::ModelPanel* modelPanel_ = nullptr;
-    QLineEdit* inputEdit_ = nullptr;
-    QSpinBox* classesSpin_ = nullptr;
-    QLineEdit* deepenEdit_ = nullptr;
-    QString source_; // what load_model() gets: a zoo name or a file path
+    RunController controller_;
+    QTabWidget* pages_ = nullptr;
+    widgets::ExperimentEditor* editor_ = nullptr;
+    widgets::RunControl* runControl_ = nullptr;
+    widgets::TrainingView* training_ = nullptr;
+    widgets::ArchitectureInspector* architecture_ = nullptr;
+    PolicyPage* policy_ = nullptr;
+    LearningPage* learning_ = nullptr;
+    widgets::TableExplorer* tables_ = nullptr;
+    widgets::RunBrowser* runs_ = nullptr;
+    ModelsPage* models_ = nullptr;
+    QPlainTextEdit* log_ = nullptr;
+    QAction* pauseAction_ = nullptr;
+    QString runsRoot_;
+    QString currentRun_;
+    QString learningTable_;       // the table of the learning run in progress
+    qint64 stageFirstEpisode_ = 0; // for the progress bar of a learning stage
+    qint64 stageEpisodes_ = 0;
 };
 
 } // namespace rlda::app

@@ -18,7 +18,7 @@ constexpr auto kEmitInterval = std::chrono::milliseconds(50);
 
 } // namespace
 
-QString toString(RunState state)
+QString runStateName(RunState state)
 {
     switch (state) {
     case RunState::Idle: return QStringLiteral("idle");

@@ -4,12 +4,8 @@
 // (training) or episodes (learning).
 #pragma once
 
-#include "core/config/experiment.h"
-#include "core/sim/learn_run.h"
-#include "core/sim/results.h"
-#include "core/train/events.h"
+#include "app/workbench/metatypes.h"
 
-#include <QMetaType>
 #include <QObject>
 #include <QString>
 #include <QThread>
@@ -22,8 +18,7 @@
 
 namespace rlda::app {
 
-enum class RunState { Idle, Running, Paused, Cancelling, Finished, Cancelled, Failed };
-QString toString(RunState state);
+QString runStateName(RunState state);
 
 class Worker : public QObject {
     Q_OBJECT
@@ -105,17 +100,3 @@ private:
 void registerMetaTypes();
 
 } // namespace rlda::app
-
-Q_DECLARE_METATYPE(rlda::app::RunState)
-Q_DECLARE_METATYPE(rlda::core::config::ExperimentConfig)
-Q_DECLARE_METATYPE(rlda::core::sim::LearnRunSettings)
-Q_DECLARE_METATYPE(rlda::core::train::RunStart)
-Q_DECLARE_METATYPE(rlda::core::train::EpochMetrics)
-Q_DECLARE_METATYPE(rlda::core::train::BatchProgress)
-Q_DECLARE_METATYPE(rlda::core::train::AdaptationEvent)
-Q_DECLARE_METATYPE(rlda::core::train::AllocationRecord)
-Q_DECLARE_METATYPE(rlda::core::train::RunResult)
-Q_DECLARE_METATYPE(rlda::core::sim::StageStart)
-Q_DECLARE_METATYPE(std::vector<rlda::core::sim::EpisodeRecord>)
-Q_DECLARE_METATYPE(rlda::core::sim::Evaluation)
-Q_DECLARE_METATYPE(rlda::core::sim::LearnRunResult)

@@ -14,6 +14,11 @@
 using namespace rlda;
 using app::RunState;
 
+namespace rlda::app {
+// For QCOMPARE's failure messages.
+char* toString(RunState s) { return qstrdup(qPrintable(runStateName(s))); }
+} // namespace rlda::app
+
 namespace {
 
 core::config::ExperimentConfig quick(double budget = 4.0)

@@ -1,0 +1,180 @@
+// The Learning page's form and live view; the run itself goes through the worker.
+#include "app/workbench/learning_page.h"
+
+#include "widgets/plot/learning_view.h"
+
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace rlda::app {
+
+LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
+{
+    auto* form = new QFormLayout;
+    form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
+    auto fileRow = [this](QLineEdit*& edit, const QString& placeholder, const QString& title, const QString& filter) {
+        auto* row = new QHBoxLayout;
+        edit = new QLineEdit(this);
+        edit->setPlaceholderText(placeholder);
+        auto* button = new QPushButton(tr("Browse…"), this);
+        connect(button, &QPushButton::clicked, this, [this, edit, title, filter] {
+            const QString path = browse(title, filter);
+            if (!path.isEmpty())
+                edit->setText(path);
+        });
+        row->addWidget(edit, 1);
+        row->addWidget(button);
+        return row;
+    };
+    form->addRow(tr("Table"), fileRow(table_, tr("simulation table (CSV), e.g. one written by a simulation run"),
+                                      tr("Simulation table"), tr("Tables (*.csv);;All files (*)")));
+    table_->setObjectName(QStringLiteral("learnTable"));
+    form->addRow(tr("Continue policy"), fileRow(from_, tr("empty: a new policy"), tr("Policy file"),
+                                                tr("Policies (*.pt);;All files (*)")));
+    model_ = new QLabel(this);
+    form->addRow(tr("Model"), model_);
+
+    auto* numbers = new QHBoxLayout;
+    episodes_ = new QSpinBox(this);
+    episodes_->setObjectName(QStringLiteral("learnEpisodes"));
+    episodes_->setRange(1, 10'000'000);
+    episodes_->setValue(75000);
+    episodes_->setGroupSeparatorShown(true);
+    episodes_->setToolTip(tr("Episodes of 3 sampled decisions, one REINFORCE update each (the paper: 75,000)"));
+    seed_ = new QSpinBox(this);
+    seed_->setRange(0, 1'000'000'000);
+    seed_->setValue(42);
+    temperature_ = new QDoubleSpinBox(this);
+    temperature_->setRange(0.0, 10000.0);
+    temperature_->setDecimals(2);
+    temperature_->setSpecialValueText(tr("policy's"));
+    temperature_->setToolTip(tr("Starting softmax temperature; decays to 1 (the paper used 10, 100, 1000 for transfer)"));
+    decay_ = new QDoubleSpinBox(this);
+    decay_->setRange(0.01, 1.0);
+    decay_->setDecimals(3);
+    decay_->setSingleStep(0.01);
+    decay_->setValue(0.9);
+    decay_->setToolTip(tr("Temperature × this every 500 episodes"));
+    baseline_ = new QDoubleSpinBox(this);
+    baseline_->setRange(0.0, 0.999);
+    baseline_->setDecimals(3);
+    baseline_->setSingleStep(0.01);
+    baseline_->setSpecialValueText(tr("off"));
+    baseline_->setToolTip(tr("An option, not the original: learn from reward minus its moving average (decay)"));
+    auto label = [this](const QString& text) { return new QLabel(text, this); };
+    numbers->addWidget(label(tr("Episodes")));
+    numbers->addWidget(episodes_);
+    numbers->addWidget(label(tr("Seed")));
+    numbers->addWidget(seed_);
+    numbers->addWidget(label(tr("Temperature")));
+    numbers->addWidget(temperature_);
+    numbers->addWidget(label(tr("decay")));
+    numbers->addWidget(decay_);
+    numbers->addWidget(label(tr("Baseline")));
+    numbers->addWidget(baseline_);
+    numbers->addStretch(1);
+    learn_ = new QPushButton(tr("Learn"), this);
+    learn_->setObjectName(QStringLiteral("learnButton"));
+    numbers->addWidget(learn_);
+    form->addRow(QString(), numbers);
+    connect(learn_, &QPushButton::clicked, this, &LearningPage::learnRequested);
+
+    greedy_ = new QLabel(tr("No learning run yet."), this);
+    greedy_->setObjectName(QStringLiteral("greedyLabel"));
+    greedy_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    view_ = new widgets::LearningView(this);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(form);
+    layout->addWidget(greedy_);
+    layout->addWidget(view_, 1);
+    setModel(modelName_, input_, classes_);
+}
+
+QString LearningPage::browse(const QString& title, const QString& filter)
+{
+    return QFileDialog::getOpenFileName(this, title, QString(), filter);
+}
+
+void LearningPage::setModel(const QString& model, const core::model::Shape& input, qint64 classes)
+{
+    modelName_ = model;
+    input_ = input;
+    classes_ = classes;
+    QStringList dims;
+    for (auto d : input)
+        dims << QString::number(d);
+    model_->setText(tr("%1, input %2, %3 classes (from the experiment's job)")
+                        .arg(model, dims.join(QLatin1Char('x')))
+                        .arg(classes));
+}
+
+void LearningPage::setTable(const QString& path) { table_->setText(path); }
+QString LearningPage::table() const { return table_->text().trimmed(); }
+void LearningPage::setEpisodes(qint64 episodes) { episodes_->setValue(static_cast<int>(episodes)); }
+
+QString LearningPage::problem() const
+{
+    if (table().isEmpty())
+        return tr("Choose a simulation table to learn from.");
+    if (!QFileInfo(table()).isFile())
+        return tr("%1: no such table file").arg(table());
+    const QString from = from_->text().trimmed();
+    if (!from.isEmpty() && !QFileInfo(from).isFile())
+        return tr("%1: no such policy file").arg(from);
+    return {};
+}
+
+core::sim::LearnRunSettings LearningPage::settings() const
+{
+    core::sim::LearnRunSettings s;
+    s.stages = {{table().toStdString(), episodes_->value(), temperature_->value()}};
+    s.model = modelName_.toStdString();
+    s.input = input_;
+    s.classes = classes_;
+    s.seed = static_cast<std::uint64_t>(seed_->value());
+    s.from = from_->text().trimmed().toStdString();
+    s.temperature_decay = decay_->value();
+    s.baseline = baseline_->value();
+    return s;
+}
+
+void LearningPage::setRunning(bool running)
+{
+    learn_->setEnabled(!running);
+    for (QWidget* w : std::initializer_list<QWidget*>{table_, from_, episodes_, seed_, temperature_, decay_, baseline_})
+        w->setEnabled(!running);
+}
+
+void LearningPage::addEpisodes(const std::vector<core::sim::EpisodeRecord>& batch) { view_->addEpisodes(batch); }
+
+void LearningPage::showGreedy(qint64 episode, const core::sim::Evaluation& e)
+{
+    greedy_->setText(tr("Episode %L1: greedy sequence [%2], rank %3/%4, accuracy %5 (optimal [%6] %7, no adaptation "
+                        "%8, random mean %9)")
+                         .arg(episode)
+                         .arg(QString::fromStdString(core::sim::sequence_string(e.greedy)))
+                         .arg(e.rank)
+                         .arg(e.sequences)
+                         .arg(e.accuracy, 0, 'f', 4)
+                         .arg(QString::fromStdString(core::sim::sequence_string(e.optimal_sequence)))
+                         .arg(e.optimal, 0, 'f', 4)
+                         .arg(e.no_adaptation, 0, 'f', 4)
+                         .arg(e.random_mean, 0, 'f', 4));
+}
+
+void LearningPage::clear()
+{
+    view_->clear();
+    greedy_->setText(tr("Learning…"));
+}
+
+} // namespace rlda::app

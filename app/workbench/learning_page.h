@@ -1,0 +1,67 @@
+// The Learning page: set up simulation-driven learning against a table (Algorithm 4) and watch its
+// per-episode objective, accuracy, temperature and lr live, with the greedy sequence's rank.
+#pragma once
+
+#include "app/workbench/metatypes.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <vector>
+
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace rlda::widgets {
+class LearningView;
+}
+
+namespace rlda::app {
+
+class LearningPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit LearningPage(QWidget* parent = nullptr);
+
+    widgets::LearningView* view() const { return view_; }
+    // The tables' starting model and sample shape, from the experiment.
+    void setModel(const QString& model, const core::model::Shape& input, qint64 classes);
+    void setTable(const QString& path);
+    QString table() const;
+    void setEpisodes(qint64 episodes);
+    // The form as settings; an empty string, or the reason it cannot run (no table).
+    core::sim::LearnRunSettings settings() const;
+    QString problem() const;
+    void setRunning(bool running);
+
+public Q_SLOTS:
+    void addEpisodes(const std::vector<rlda::core::sim::EpisodeRecord>& batch);
+    void showGreedy(qint64 episode, const rlda::core::sim::Evaluation& evaluation);
+    void clear();
+
+Q_SIGNALS:
+    void learnRequested();
+
+private:
+    QString browse(const QString& title, const QString& filter);
+
+    widgets::LearningView* view_ = nullptr;
+    QLineEdit* table_ = nullptr;
+    QLineEdit* from_ = nullptr;
+    QLabel* model_ = nullptr;
+    QSpinBox* episodes_ = nullptr;
+    QSpinBox* seed_ = nullptr;
+    QDoubleSpinBox* temperature_ = nullptr;
+    QDoubleSpinBox* decay_ = nullptr;
+    QDoubleSpinBox* baseline_ = nullptr;
+    QPushButton* learn_ = nullptr;
+    QLabel* greedy_ = nullptr;
+    QString modelName_ = QStringLiteral("ConvNet2");
+    core::model::Shape input_{3, 32, 32};
+    qint64 classes_ = 10;
+};
+
+} // namespace rlda::app

@@ -1,0 +1,28 @@
+// The value types that cross from the worker's thread to the GUI in queued signals, declared for
+// Qt's meta-type system in one place that every header using them in signals or slots includes.
+// (std::vector<EpisodeRecord> needs no declaration: Qt 6 derives it from the element type.)
+#pragma once
+
+#include "core/config/experiment.h"
+#include "core/sim/learn_run.h"
+#include "core/sim/results.h"
+#include "core/train/events.h"
+
+#include <QMetaType>
+
+namespace rlda::app {
+enum class RunState { Idle, Running, Paused, Cancelling, Finished, Cancelled, Failed };
+}
+
+Q_DECLARE_METATYPE(rlda::app::RunState)
+Q_DECLARE_METATYPE(rlda::core::config::ExperimentConfig)
+Q_DECLARE_METATYPE(rlda::core::sim::LearnRunSettings)
+Q_DECLARE_METATYPE(rlda::core::train::RunStart)
+Q_DECLARE_METATYPE(rlda::core::train::EpochMetrics)
+Q_DECLARE_METATYPE(rlda::core::train::BatchProgress)
+Q_DECLARE_METATYPE(rlda::core::train::AdaptationEvent)
+Q_DECLARE_METATYPE(rlda::core::train::AllocationRecord)
+Q_DECLARE_METATYPE(rlda::core::train::RunResult)
+Q_DECLARE_METATYPE(rlda::core::sim::StageStart)
+Q_DECLARE_METATYPE(rlda::core::sim::Evaluation)
+Q_DECLARE_METATYPE(rlda::core::sim::LearnRunResult)

@@ -1,0 +1,48 @@
+// The Models page: pick a zoo model or a TOML model file and preview it deepened by a sequence of
+// actions, block by block with parameter counts.
+#pragma once
+
+#include <QString>
+#include <QWidget>
+
+class QLineEdit;
+class QSpinBox;
+class QToolBar;
+
+namespace rlda::widgets {
+class ModelPanel;
+class ZooPanel;
+} // namespace rlda::widgets
+
+namespace rlda::app {
+
+class ModelsPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit ModelsPage(QWidget* parent = nullptr);
+
+    // A zoo name or the path of a TOML model file; errors go to statusMessage().
+    void showModel(const QString& nameOrPath);
+    void setDeepenActions(const QString& actions);
+    void setInputShape(const QString& shape);
+    void setClasses(int classes);
+
+Q_SIGNALS:
+    void statusMessage(const QString& text);
+
+private:
+    QToolBar* buildToolBar();
+    void openModelFile();
+    // Recomputes the summary from the current source and fields; errors go to statusMessage().
+    void refresh();
+    void reportError(QLineEdit* culprit, const QString& message);
+
+    widgets::ZooPanel* zoo_ = nullptr;
+    widgets::ModelPanel* modelPanel_ = nullptr;
+    QLineEdit* inputEdit_ = nullptr;
+    QSpinBox* classesSpin_ = nullptr;
+    QLineEdit* deepenEdit_ = nullptr;
+    QString source_; // what load_model() gets: a zoo name or a file path
+};
+
+} // namespace rlda::app

@@ -1,0 +1,83 @@
+// The Policy page: decisions above, ranks below; evaluations are quick (three forward passes a
+// table), so they run on the GUI thread.
+#include "app/workbench/policy_page.h"
+
+#include "app/workbench/evaluations.h"
+#include "widgets/figures/rank_view.h"
+#include "widgets/inspect/decision_view.h"
+
+#include <QFileDialog>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <exception>
+
+namespace rlda::app {
+
+PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
+{
+    auto* splitter = new QSplitter(Qt::Vertical, this);
+    decisions_ = new widgets::DecisionView(splitter);
+    auto* lower = new QWidget(splitter);
+    auto* lowerLayout = new QVBoxLayout(lower);
+    lowerLayout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    auto* hint = new QLabel(tr("A policy's greedy sequence among all sequences of each table, with the optimal, "
+                               "no-adaptation and random baselines."),
+                            lower);
+    hint->setWordWrap(true);
+    evaluate_ = new QPushButton(tr("Evaluate a policy on tables…"), lower);
+    evaluate_->setObjectName(QStringLiteral("evaluatePolicyButton"));
+    bar->addWidget(hint, 1);
+    bar->addWidget(evaluate_);
+    lowerLayout->addLayout(bar);
+    ranks_ = new widgets::RankView(lower);
+    lowerLayout->addWidget(ranks_, 1);
+    splitter->addWidget(decisions_);
+    splitter->addWidget(lower);
+    splitter->setStretchFactor(0, 2);
+    splitter->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(splitter);
+    connect(evaluate_, &QPushButton::clicked, this, &PolicyPage::evaluateWithDialogs);
+}
+
+void PolicyPage::setDefaultModel(const QString& model, const core::model::Shape& input, qint64 classes)
+{
+    model_ = model;
+    input_ = input;
+    classes_ = classes;
+}
+
+QString PolicyPage::evaluate(const QString& policy, const QStringList& tables)
+{
+    try {
+        ranks_->setTables(evaluatePolicy(policy, tables, model_, input_, classes_));
+        Q_EMIT statusMessage(tr("%1 evaluated on %n table(s)", nullptr, static_cast<int>(tables.size())).arg(policy));
+        return {};
+    } catch (const std::exception& e) {
+        const QString reason = QString::fromUtf8(e.what());
+        Q_EMIT statusMessage(reason);
+        return reason;
+    }
+}
+
+void PolicyPage::showRanked(const widgets::RankedTable& table) { ranks_->setTables({table}); }
+
+void PolicyPage::evaluateWithDialogs()
+{
+    const QString policy =
+        QFileDialog::getOpenFileName(this, tr("Policy to evaluate"), QString(), tr("Policies (*.pt);;All files (*)"));
+    if (policy.isEmpty())
+        return;
+    const QStringList tables = QFileDialog::getOpenFileNames(this, tr("Tables to evaluate it on"), QString(),
+                                                             tr("Simulation tables (*.csv);;All files (*)"));
+    if (!tables.isEmpty())
+        evaluate(policy, tables);
+}
+
+} // namespace rlda::app

@@ -1,0 +1,47 @@
+// The Policy page: each decision of the current run with its action probabilities, and a policy's
+// greedy sequences ranked on one or several tables against the baselines (the paper's figs. 10-11).
+#pragma once
+
+#include "core/model/spec.h"
+
+#include <QString>
+#include <QWidget>
+
+class QPushButton;
+
+namespace rlda::widgets {
+class DecisionView;
+class RankView;
+struct RankedTable;
+} // namespace rlda::widgets
+
+namespace rlda::app {
+
+class PolicyPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit PolicyPage(QWidget* parent = nullptr);
+
+    widgets::DecisionView* decisions() const { return decisions_; }
+    widgets::RankView* ranks() const { return ranks_; }
+    // The model (and its sample shape) of tables that no index.csv names.
+    void setDefaultModel(const QString& model, const core::model::Shape& input, qint64 classes);
+    // Evaluates `policy` on each table and shows the ranks; an empty string, else the reason.
+    QString evaluate(const QString& policy, const QStringList& tables);
+    void showRanked(const widgets::RankedTable& table);
+
+Q_SIGNALS:
+    void statusMessage(const QString& text);
+
+private:
+    void evaluateWithDialogs();
+
+    widgets::DecisionView* decisions_ = nullptr;
+    widgets::RankView* ranks_ = nullptr;
+    QPushButton* evaluate_ = nullptr;
+    QString model_ = QStringLiteral("ConvNet2");
+    core::model::Shape input_{3, 32, 32};
+    qint64 classes_ = 10;
+};
+
+} // namespace rlda::app
