@@ -1,0 +1,264 @@
+// ExperimentEditor: load, edit through the widgets, save, load again; bad values flagged in place.
+#include "widgets/run/experiment_editor.h"
+
+#include "core/config/experiment_io.h"
+#include "widgets/run/allocation_timeline.h"
+
+#include "shots.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QLabel>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QTabWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace rlda::core::config;
+using rlda::widgets::AllocationTimeline;
+using rlda::widgets::ExperimentEditor;
+
+namespace {
+
+const QString kDefault = QStringLiteral(RLDA_SOURCE_DIR "/config/default.toml");
+
+template <class W> W* child(ExperimentEditor& e, const char* key)
+{
+    auto* w = e.findChild<W*>(QLatin1String(key));
+    if (!w)
+        qWarning("no %s named %s", W::staticMetaObject.className(), key);
+    return w;
+}
+
+// Replaces the text as a user would: select all, type.
+void type(QLineEdit* e, const QString& text)
+{
+    e->setFocus();
+    e->selectAll();
+    if (text.isEmpty())
+        QTest::keyClick(e, Qt::Key_Backspace);
+    else
+        QTest::keyClicks(e, text);
+}
+
+bool flagged(QWidget* w) { return w && w->property("problem").toBool(); }
+
+} // namespace
+
+class TestExperimentEditor : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void roundTripWithoutEdits()
+    {
+        ExperimentEditor e;
+        QString error;
+        QVERIFY2(e.loadFile(kDefault, &error), qPrintable(error));
+        const ExperimentConfig loaded = load_experiment(kDefault.toStdString());
+        QVERIFY(e.config() == loaded); // every field, source and warnings too
+        QVERIFY(e.isValid());
+        QVERIFY(e.problems().isEmpty());
+        QCOMPARE(e.fileName(), kDefault);
+
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath(QStringLiteral("same.toml"));
+        QVERIFY2(e.saveFile(out, &error), qPrintable(error));
+        const ExperimentConfig again = load_experiment(out.toStdString());
+        QVERIFY(same_settings(again, loaded));
+        QCOMPARE(to_toml(again), to_toml(loaded));
+
+        // Values a spin box or a short text could not hold pass through untouched.
+        ExperimentConfig odd = loaded;
+        odd.job.lr = 1.0 / 3.0;
+        odd.dataset.train_subset = 5'000'000'000;
+        odd.job.seed = 18'000'000'000'000'000'000ULL;
+        odd.policy.alpha = 3e-5;
+        e.setConfig(odd);
+        QVERIFY(e.config() == odd);
+    }
+
+    void editSaveLoad()
+    {
+        ExperimentEditor e;
+        QVERIFY(e.loadFile(kDefault));
+        QSignalSpy changed(&e, &ExperimentEditor::changed);
+
+        type(child<QLineEdit>(e, "job.lr"), QStringLiteral("0.005"));
+        child<QSpinBox>(e, "job.batch_size")->setValue(32);
+        child<QComboBox>(e, "job.optimizer")->setCurrentText(QStringLiteral("sgd"));
+        type(child<QLineEdit>(e, "job.momentum"), QStringLiteral("0.5"));
+        child<QComboBox>(e, "dataset.kind")->setCurrentText(QStringLiteral("synthetic"));
+        type(child<QLineEdit>(e, "dataset.shape"), QStringLiteral("1x16x16"));
+        child<QSpinBox>(e, "dataset.classes")->setValue(4);
+        type(child<QLineEdit>(e, "scheduler.budget"), QStringLiteral("30"));
+        child<QComboBox>(e, "job.model")->setEditText(QStringLiteral("ConvNet3"));
+        type(child<QLineEdit>(e, "agent.sequence"), QStringLiteral("1 0"));
+        child<QCheckBox>(e, "trainer.check_preservation")->setChecked(false);
+        auto* timeline = child<AllocationTimeline>(e, "scheduler.events");
+        timeline->addEvent(25.2, Change::Down);
+        QVERIFY(changed.count() >= 10);
+        QVERIFY2(e.isValid(), e.problems().isEmpty() ? "" : e.problems().front().reason.c_str());
+
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath(QStringLiteral("edited.toml"));
+        QString error;
+        QVERIFY2(e.saveFile(out, &error), qPrintable(error));
+        const ExperimentConfig back = load_experiment(out.toStdString());
+        QVERIFY(same_settings(back, e.config()));
+        QCOMPARE(back.job.lr, 0.005);
+        QCOMPARE(back.job.batch_size, std::int64_t(32));
+        QCOMPARE(back.job.optimizer, std::string("sgd"));
+        QCOMPARE(back.job.momentum, 0.5);
+        QCOMPARE(back.job.model, std::string("ConvNet3"));
+        QCOMPARE(back.dataset.kind, std::string("synthetic"));
+        QCOMPARE(back.dataset.shape, (std::vector<std::int64_t>{1, 16, 16}));
+        QCOMPARE(back.dataset.classes, std::int64_t(4));
+        QCOMPARE(back.scheduler.budget, 30.0);
+        QCOMPARE(back.scheduler.events,
+                 (std::vector<AllocationEventConfig>{{20.0, Change::Up}, {25.0, Change::Down}}));
+        QCOMPARE(back.agent.sequence, (std::vector<int>{1, 0}));
+        QVERIFY(!back.trainer.check_preservation);
+
+        // Loading it into another editor shows the same values.
+        ExperimentEditor f;
+        QVERIFY(f.loadFile(out));
+        QCOMPARE(child<QLineEdit>(f, "job.lr")->text(), QStringLiteral("0.005"));
+        QCOMPARE(child<QSpinBox>(f, "job.batch_size")->value(), 32);
+        QCOMPARE(child<QComboBox>(f, "job.model")->currentText(), QStringLiteral("ConvNet3"));
+        QCOMPARE(child<AllocationTimeline>(f, "scheduler.events")->events().size(), std::size_t(2));
+        QVERIFY(same_settings(f.config(), back));
+    }
+
+    void invalidValuesFlagged()
+    {
+        ExperimentEditor e;
+        QVERIFY(e.loadFile(kDefault));
+        QSignalSpy validity(&e, &ExperimentEditor::validityChanged);
+        auto* lr = child<QLineEdit>(e, "job.lr");
+        auto* label = child<QLabel>(e, "problemsLabel");
+
+        type(lr, QStringLiteral("0"));
+        QCOMPARE(validity.count(), 1);
+        QCOMPARE(validity.takeFirst().at(0).toBool(), false);
+        QVERIFY(!e.isValid());
+        QVERIFY(flagged(lr));
+        QVERIFY2(lr->toolTip().contains(QStringLiteral("must be a positive number")), qPrintable(lr->toolTip()));
+        QVERIFY(label->isVisibleTo(&e));
+        QVERIFY(label->text().contains(QStringLiteral("job.lr")));
+        QCOMPARE(e.problems().size(), 1);
+        QCOMPARE(e.problems().front().key, std::string("job.lr"));
+        QVERIFY(!flagged(child<QSpinBox>(e, "job.batch_size")));
+
+        type(lr, QStringLiteral("-0.1"));
+        QCOMPARE(validity.count(), 0); // still invalid: no new signal
+        QVERIFY(flagged(lr));
+        type(lr, QStringLiteral("abc"));
+        QVERIFY(lr->toolTip().contains(QStringLiteral("not a number")));
+        QTemporaryDir tmp;
+        QString error;
+        QVERIFY(!e.saveFile(tmp.filePath(QStringLiteral("bad.toml")), &error)); // would not load again
+        QVERIFY2(error.contains(QStringLiteral("job.lr")), qPrintable(error));
+
+        type(lr, QStringLiteral("0.02"));
+        QCOMPARE(validity.count(), 1);
+        QCOMPARE(validity.takeFirst().at(0).toBool(), true);
+        QVERIFY(!flagged(lr));
+        QCOMPARE(lr->toolTip(), QStringLiteral("Reset to this after every adaptation; > 0"));
+        QVERIFY(!label->isVisibleTo(&e));
+
+        // A fixed sequence with an action past Do Nothing (ConvNet2 has 3 blocks: 3 = Do Nothing).
+        auto* sequence = child<QLineEdit>(e, "agent.sequence");
+        type(sequence, QStringLiteral("0 7"));
+        QCOMPARE(validity.count(), 1);
+        QVERIFY(flagged(sequence));
+        QVERIFY2(sequence->toolTip().contains(QStringLiteral("agent.sequence[1]: action 7 is out of range")),
+                 qPrintable(sequence->toolTip()));
+        QVERIFY(flagged(child<QComboBox>(e, "job.model"))); // related: the model sets the range
+        type(sequence, QStringLiteral("0 -1"));
+        QVERIFY(sequence->toolTip().contains(QStringLiteral("must not be negative")));
+        type(sequence, QStringLiteral("0 3"));
+        QVERIFY(e.isValid());
+        QVERIFY(!flagged(child<QComboBox>(e, "job.model")));
+        validity.clear();
+
+        // An event after the budget: shrinking the budget to 15 s leaves the "up" at 20 s outside.
+        auto* timeline = child<AllocationTimeline>(e, "scheduler.events");
+        type(child<QLineEdit>(e, "scheduler.budget"), QStringLiteral("15"));
+        QCOMPARE(validity.count(), 1);
+        QVERIFY(flagged(timeline));
+        QVERIFY2(timeline->toolTip().contains(QStringLiteral("scheduler.events[0].time: 20 is outside the budget")),
+                 qPrintable(timeline->toolTip()));
+        QVERIFY(!flagged(child<QLineEdit>(e, "scheduler.budget")));
+        QCOMPARE(e.widgetForKey(QStringLiteral("scheduler.events[0].time")), timeline);
+        // The tab holding it says so.
+        auto* tabs = child<QTabWidget>(e, "sections");
+        QVERIFY(!tabs->tabIcon(2).isNull());
+        QVERIFY(tabs->tabIcon(0).isNull());
+        // Dragging the marker back inside fixes it.
+        timeline->setEvents({{10.0, Change::Up}});
+        Q_EMIT timeline->eventsChanged();
+        QVERIFY(e.isValid());
+        QVERIFY(!flagged(timeline));
+
+        // related: a step cost of 0 with the virtual clock marks the clock too.
+        type(child<QLineEdit>(e, "scheduler.step_cost"), QStringLiteral("0"));
+        QVERIFY(flagged(child<QLineEdit>(e, "scheduler.step_cost")));
+        QVERIFY(flagged(child<QComboBox>(e, "scheduler.clock")));
+    }
+
+    void loadErrors()
+    {
+        QTemporaryDir tmp;
+        const QString bad = tmp.filePath(QStringLiteral("bad.toml"));
+        QFile f(bad);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[job]\nlr = -1\n");
+        f.close();
+        ExperimentEditor e;
+        QVERIFY(e.loadFile(kDefault));
+        QString error;
+        QVERIFY(!e.loadFile(bad, &error));
+        QVERIFY2(error.contains(QStringLiteral("bad.toml:2")) && error.contains(QStringLiteral("job.lr")),
+                 qPrintable(error));
+        QCOMPARE(e.fileName(), kDefault); // the form kept what it had
+        QCOMPARE(e.config().job.lr, 0.01);
+    }
+
+    void enabledByKind()
+    {
+        ExperimentEditor e;
+        QVERIFY(e.loadFile(kDefault)); // fashion-mnist, adam, fixed
+        QVERIFY(!child<QLineEdit>(e, "dataset.shape")->isEnabled());
+        QVERIFY(child<QSpinBox>(e, "dataset.train_subset")->isEnabled());
+        QVERIFY(!child<QLineEdit>(e, "job.momentum")->isEnabled());
+        QVERIFY(child<QLineEdit>(e, "agent.sequence")->isEnabled());
+        QVERIFY(!child<QLineEdit>(e, "agent.policy")->isEnabled());
+        child<QComboBox>(e, "agent.kind")->setCurrentText(QStringLiteral("policy"));
+        QVERIFY(!child<QLineEdit>(e, "agent.sequence")->isEnabled());
+        QVERIFY(child<QLineEdit>(e, "agent.policy")->isEnabled());
+        // No policy file: flagged on the file, and on the kind that asks for it.
+        QVERIFY(flagged(child<QLineEdit>(e, "agent.policy")));
+        QVERIFY(flagged(child<QComboBox>(e, "agent.kind")));
+    }
+
+    void screenshot()
+    {
+        ExperimentEditor e;
+        QVERIFY(e.loadFile(kDefault));
+        e.resize(e.sizeHint().expandedTo(QSize(640, 0)));
+        e.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&e));
+        type(child<QLineEdit>(e, "job.lr"), QStringLiteral("-0.01"));
+        rlda::tests::shot(e, QStringLiteral("editor_job"));
+        auto* tabs = child<QTabWidget>(e, "sections");
+        for (int i = 1; i < tabs->count(); ++i) {
+            tabs->setCurrentIndex(i);
+            rlda::tests::shot(e, QStringLiteral("editor_%1").arg(i));
+        }
+    }
+};
+
+QTEST_MAIN(TestExperimentEditor)
+#include "test_experiment_editor.moc"

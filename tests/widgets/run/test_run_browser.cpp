@@ -1,0 +1,252 @@
+// RunBrowser: lists run folders (a killed one as truncated), shows problems, overlay and transfer.
+#include "widgets/run/run_browser.h"
+
+#include "shots.h"
+
+#include <QDirIterator>
+#include <QDoubleSpinBox>
+#include <QGroupBox>
+#include <QLabel>
+#include <QListWidget>
+#include <QPlainTextEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QComboBox>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <cmath>
+#include <fstream>
+
+using rlda::core::io::RunData;
+using rlda::core::io::RunKind;
+using rlda::widgets::RunBrowser;
+
+namespace {
+
+void write(const QString& file, const std::string& text)
+{
+    QDir().mkpath(QFileInfo(file).path());
+    std::ofstream out(file.toStdString(), std::ios::binary);
+    out << text;
+}
+
+void trainingRun(const QString& dir, double finalAcc, bool finished)
+{
+    write(dir + "/config.toml", "name = \"x\"\n[job]\nlr = 0.01\n");
+    std::string acc = "epoch,time,value\n";
+    for (int e = 1; e <= 6; ++e)
+        acc += std::to_string(e) + "," + std::to_string(e * 4.7) + "," + std::to_string(finalAcc * e / 6) + "\n";
+    std::string events = "{\"type\":\"allocation\",\"time\":20,\"change\":\"up\",\"effect\":\"consulting the agent\"}"
+                         "\n"
+                         "{\"type\":\"adaptation\",\"decision\":1,\"time\":20.1,\"time_left\":39.9,\"agent\":\"fixed\",\"action\":0,"
+                         "\"did_nothing\":false,\"probabilities\":[],\"max_abs_diff\":2e-7,\"before\":{\"parameters\":1000},"
+                         "\"after\":{\"parameters\":1300}}"
+                         "\n";
+    if (finished) {
+        events += "{\"type\":\"final\",\"time\":60,\"test_acc\":" + std::to_string(finalAcc) + "}\n";
+        events += "{\"type\":\"finished\",\"final_test_acc\":" + std::to_string(finalAcc) +
+                  ",\"epochs\":12,\"steps\":1128,\"actions\":[0,3],\"cancelled\":false,\"parameters\":1300}"
+                  "\n";
+    } else {
+        acc += "7,32.9,0.6"; // cut by the kill
+        events += "{\"type\":\"message\",\"text\":\"half a li";
+    }
+    write(dir + "/metrics/test_acc.csv", acc);
+    write(dir + "/events.jsonl", events);
+}
+
+// Accuracy rising from `start` towards 0.9; the episode counter starts at `first`.
+void learningRun(const QString& dir, double start, std::int64_t first, int episodes)
+{
+    std::string rows = "episode,time,objective,accuracy,reward,lr,temperature,actions,probabilities\n";
+    for (int i = 0; i < episodes; ++i) {
+        const double acc = 0.9 - (0.9 - start) * std::exp(-i / 20.0);
+        rows += std::to_string(first + i) + ",0.1," + std::to_string(-10 * (0.9 - acc)) + "," + std::to_string(acc) +
+                ",0,0.0001,1,0 1 3,0.25 0.25 0.25 0.25 | 0.25 0.25 0.25 0.25 | 0.25 0.25 0.25 0.25\n";
+    }
+    write(dir + "/metrics/episodes.csv", rows);
+    write(dir + "/policy.pt", "policy");
+}
+
+QStringList snapshot(const QString& root)
+{
+    QStringList out;
+    QDirIterator it(root, QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDirIterator::Subdirectories);
+    while (it.hasNext()) {
+        it.next();
+        out << it.filePath() + QStringLiteral(" ") + QString::number(it.fileInfo().size()) + QStringLiteral(" ") +
+                   it.fileInfo().lastModified().toString(Qt::ISODateWithMs);
+    }
+    out.sort();
+    return out;
+}
+
+int indexOf(const RunBrowser& b, const QString& name)
+{
+    for (int i = 0; i < b.runs().size(); ++i)
+        if (QString::fromStdString(b.runs()[i].name) == name)
+            return i;
+    return -1;
+}
+
+QString cell(RunBrowser& b, const QString& name, int column)
+{
+    auto* t = b.findChild<QTableWidget*>(QStringLiteral("runTable"));
+    for (int r = 0; r < t->rowCount(); ++r)
+        if (t->item(r, 0)->text() == name)
+            return t->item(r, column)->text();
+    return {};
+}
+
+} // namespace
+
+class TestRunBrowser : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir tmp_;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(tmp_.isValid());
+        trainingRun(tmp_.filePath("convnet2-fixed"), 0.81, true);
+        trainingRun(tmp_.filePath("convnet2-killed"), 0.75, false);
+        learningRun(tmp_.filePath("learn/scratch"), 0.5, 1, 200);
+        learningRun(tmp_.filePath("learn/transfer"), 0.7, 75001, 200);
+        write(tmp_.filePath("notes/readme.txt"), "not a run");
+    }
+
+    void listsRunsReadOnly()
+    {
+        const QStringList before = snapshot(tmp_.path());
+        RunBrowser b;
+        b.setRoot(tmp_.path());
+        QCOMPARE(b.runs().size(), 4);
+        QCOMPARE(b.findChild<QTableWidget*>(QStringLiteral("runTable"))->rowCount(), 4);
+        QCOMPARE(cell(b, "convnet2-fixed", 1), QStringLiteral("training"));
+        QCOMPARE(cell(b, "convnet2-fixed", 2), QStringLiteral("acc 0.810"));
+        QCOMPARE(cell(b, "convnet2-fixed", 3), QStringLiteral("finished"));
+        QCOMPARE(cell(b, "convnet2-killed", 3), QStringLiteral("killed (truncated)"));
+        QCOMPARE(cell(b, "convnet2-killed", 2), QStringLiteral("acc 0.750")); // the last whole row
+        QCOMPARE(cell(b, "learn/scratch", 1), QStringLiteral("learning"));
+        QVERIFY(cell(b, "learn/transfer", 2).startsWith(QStringLiteral("episode 75200 · acc ")));
+        QVERIFY(!cell(b, "learn/scratch", 4).isEmpty());
+
+        const int killed = indexOf(b, "convnet2-killed");
+        QSignalSpy opened(&b, &RunBrowser::runOpened);
+        QVERIFY(b.openRun(killed));
+        QCOMPARE(opened.count(), 1);
+        const auto run = opened.at(0).at(0).value<RunData>();
+        QCOMPARE(run.name, std::string("convnet2-killed"));
+        QVERIFY(!run.finished);
+        auto* problems = b.findChild<QListWidget*>(QStringLiteral("problemList"));
+        QStringList shown;
+        for (int i = 0; i < problems->count(); ++i)
+            shown << problems->item(i)->text();
+        QVERIFY2(shown.contains(QStringLiteral("metrics/test_acc.csv:8: partial last line skipped")),
+                 qPrintable(shown.join(" | ")));
+        QVERIFY2(shown.contains(QStringLiteral("events.jsonl:3: partial last line skipped")),
+                 qPrintable(shown.join(" | ")));
+        QVERIFY(b.findChild<QPlainTextEdit*>(QStringLiteral("configText"))->toPlainText().contains("lr = 0.01"));
+        QCOMPARE(b.findChild<QTableWidget*>(QStringLiteral("adaptationTable"))->rowCount(), 1);
+        QVERIFY(b.findChild<QLabel*>(QStringLiteral("summaryLabel"))->text().contains(QStringLiteral("killed (truncated)")));
+
+        QCOMPARE(snapshot(tmp_.path()), before); // nothing written, nothing touched
+    }
+
+    void overlay()
+    {
+        RunBrowser b;
+        b.setRoot(tmp_.path());
+        auto* button = b.findChild<QPushButton*>(QStringLiteral("overlayButton"));
+        QSignalSpy spy(&b, &RunBrowser::overlayRequested);
+        b.selectRuns({indexOf(b, "convnet2-fixed")});
+        QVERIFY(!button->isEnabled());
+        b.selectRuns({indexOf(b, "convnet2-fixed"), indexOf(b, "convnet2-killed")});
+        QVERIFY(button->isEnabled());
+        QTest::mouseClick(button, Qt::LeftButton);
+        QCOMPARE(spy.count(), 1);
+        const auto runs = spy.at(0).at(0).value<QList<RunData>>();
+        QCOMPARE(runs.size(), 2);
+        QCOMPARE(runs[0].name, std::string("convnet2-fixed"));
+        QCOMPARE(runs[1].name, std::string("convnet2-killed"));
+        // Two training runs: no transfer metrics.
+        QVERIFY(!b.findChild<QGroupBox*>(QStringLiteral("transferBox"))->isVisibleTo(&b));
+        QVERIFY(!b.transferMetrics());
+    }
+
+    void transfer()
+    {
+        RunBrowser b;
+        b.setRoot(tmp_.path());
+        b.selectRuns({indexOf(b, "scratch"), indexOf(b, "transfer")});
+        QCOMPARE(b.selectedRuns().size(), 2);
+        QVERIFY(b.findChild<QGroupBox*>(QStringLiteral("transferBox"))->isVisibleTo(&b));
+        // The run whose episode counter continues a trained policy is the transfer run.
+        QCOMPARE(b.findChild<QComboBox*>(QStringLiteral("transferRun"))->currentText(), QStringLiteral("transfer"));
+        b.findChild<QSpinBox*>(QStringLiteral("transferWindow"))->setValue(10);
+        b.findChild<QDoubleSpinBox*>(QStringLiteral("transferThreshold"))->setValue(0.8);
+        const auto m = b.transferMetrics();
+        QVERIFY(m);
+        QCOMPARE(m->window, std::size_t(10));
+        // Expected from the curves: first 10 means and the episode where the 10-window mean >= 0.8.
+        const auto curve = [](double start, int i) { return 0.9 - (0.9 - start) * std::exp(-i / 20.0); };
+        const auto reach = [&](double start) {
+            for (int n = 10; n <= 200; ++n) {
+                double s = 0;
+                for (int i = n - 10; i < n; ++i)
+                    s += std::stod(std::to_string(curve(start, i))); // as written: 6 decimals
+                if (s / 10 >= 0.8)
+                    return n;
+            }
+            return -1;
+        };
+        double t = 0, s = 0;
+        for (int i = 0; i < 10; ++i) {
+            t += std::stod(std::to_string(curve(0.7, i)));
+            s += std::stod(std::to_string(curve(0.5, i)));
+        }
+        QVERIFY(std::abs(*m->jumpstart - (t - s) / 10) < 1e-9);
+        QCOMPARE(*m->transfer_episodes, std::int64_t(reach(0.7)));
+        QCOMPARE(*m->scratch_episodes, std::int64_t(reach(0.5)));
+        QCOMPARE(*m->episodes_saved, std::int64_t(reach(0.5) - reach(0.7)));
+        const QString text = b.findChild<QLabel*>(QStringLiteral("transferResult"))->text();
+        QVERIFY2(text.contains(QStringLiteral("Jumpstart")) && text.contains(QStringLiteral("saved")), qPrintable(text));
+
+        // A threshold nobody reaches.
+        b.findChild<QDoubleSpinBox*>(QStringLiteral("transferThreshold"))->setValue(0.95);
+        QVERIFY(!b.transferMetrics()->transfer_episodes);
+        QVERIFY(b.findChild<QLabel*>(QStringLiteral("transferResult"))->text().contains(QStringLiteral("never")));
+    }
+
+    void notARoot()
+    {
+        RunBrowser b;
+        b.setRoot(tmp_.filePath("notes"));
+        QCOMPARE(b.runs().size(), 0);
+        b.setRoot(tmp_.filePath("missing"));
+        QCOMPARE(b.runs().size(), 0);
+        QVERIFY(!b.openRun(0));
+    }
+
+    void screenshot()
+    {
+        RunBrowser b;
+        b.resize(760, 620);
+        b.setRoot(tmp_.path());
+        b.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&b));
+        b.selectRuns({indexOf(b, "convnet2-killed")});
+        b.openRun(indexOf(b, "convnet2-killed"));
+        rlda::tests::shot(b, QStringLiteral("browser_killed"));
+        b.selectRuns({indexOf(b, "scratch"), indexOf(b, "transfer")});
+        b.findChild<QSpinBox*>(QStringLiteral("transferWindow"))->setValue(10);
+        rlda::tests::shot(b, QStringLiteral("browser_transfer"));
+    }
+};
+
+QTEST_MAIN(TestRunBrowser)
+#include "test_run_browser.moc"

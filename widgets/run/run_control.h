@@ -1,0 +1,65 @@
+// Start / pause / resume / cancel for one run, with its progress, time left, ETA and worker state.
+#pragma once
+
+#include "core/train/events.h"
+
+#include <QString>
+#include <QWidget>
+
+#include <functional>
+
+class QLabel;
+class QProgressBar;
+class QPushButton;
+
+namespace rlda::widgets {
+
+class RunControl : public QWidget {
+    Q_OBJECT
+public:
+    enum class State { Idle, Running, Paused, Cancelling, Finished, Cancelled, Failed };
+    Q_ENUM(State)
+
+    explicit RunControl(QWidget* parent = nullptr);
+
+    State state() const { return state_; }
+    static QString stateName(State s);
+    double fraction() const { return fraction_; } // of the budget or of the episodes, 0..1
+
+    // Wall seconds for the ETA; tests replace it with a clock they drive.
+    void setWallClock(std::function<double()> seconds);
+
+public Q_SLOTS:
+    void setState(rlda::widgets::RunControl::State state, const QString& message = {});
+    void setTrainingProgress(const rlda::core::train::BatchProgress& progress);
+    void setLearningProgress(qint64 episode, qint64 total);
+    void reset();
+
+Q_SIGNALS:
+    void startRequested();
+    void pauseRequested();
+    void resumeRequested();
+    void cancelRequested();
+
+private:
+    void updateButtons();
+    void updateEta(double fraction);
+
+    State state_ = State::Idle;
+    double fraction_ = 0.0;
+    // The ETA's reference point: reset on every (re)start so that a pause does not count as slow.
+    double rateWall0_ = -1.0;
+    double rateFraction0_ = 0.0;
+    std::function<double()> wall_;
+
+    QPushButton* start_ = nullptr;
+    QPushButton* pause_ = nullptr; // Pause, or Resume while paused
+    QPushButton* cancel_ = nullptr;
+    QProgressBar* bar_ = nullptr;
+    QLabel* epoch_ = nullptr;
+    QLabel* timeLeft_ = nullptr;
+    QLabel* eta_ = nullptr;
+    QLabel* stateLabel_ = nullptr;
+};
+
+} // namespace rlda::widgets
