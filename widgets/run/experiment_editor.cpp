@@ -76,12 +76,12 @@ Page twoColumns(const QString& leftTitle, const QString& rightTitle)
     return {page, newForm(l), newForm(r)};
 }
 
-std::string joined(const std::vector<int>& v)
+QString joined(const std::vector<int>& v)
 {
-    std::string s;
+    QStringList parts;
     for (int a : v)
-        s += (s.empty() ? "" : " ") + std::to_string(a);
-    return s;
+        parts << QString::number(a);
+    return parts.join(QLatin1Char(' '));
 }
 
 } // namespace
@@ -486,7 +486,7 @@ QWidget* ExperimentEditor::buildAgent()
     sequence->setPlaceholderText(tr("e.g. 0 2 3"));
     add(left, tr("Sequence"), QStringLiteral("agent.sequence"), sequence,
         tr("Fixed agent: actions in order; i deepens original block i, the block count is Do Nothing"),
-        [this, sequence] { sequence->setText(qs(joined(config_.agent.sequence))); });
+        [this, sequence] { sequence->setText(joined(config_.agent.sequence)); });
     connect(sequence, &QLineEdit::textEdited, this, [this](const QString& t) {
         std::vector<int> v;
         for (const auto& p : t.split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
@@ -500,6 +500,11 @@ QWidget* ExperimentEditor::buildAgent()
         config_.agent.sequence = v;
         edited(QStringLiteral("agent.sequence"));
     });
+    sequenceHint_ = new QLabel;
+    sequenceHint_->setObjectName(QStringLiteral("sequenceHint"));
+    sequenceHint_->setForegroundRole(QPalette::PlaceholderText);
+    sequenceHint_->setWordWrap(true);
+    left->addRow(QString(), sequenceHint_);
     seed(left, tr("Seed"), QStringLiteral("agent.seed"), [](ExperimentConfig& c) -> std::uint64_t& { return c.agent.seed; },
          tr("Random agent, and a policy's sampling"));
     auto* policy = text(nullptr, {}, QStringLiteral("agent.policy"),
@@ -547,8 +552,10 @@ bool ExperimentEditor::saveFile(const QString& path, QString* error)
 {
     if (!isValid()) {
         if (error)
-            *error = tr("%1: not saved: %n problem(s), the first: %2: %3", nullptr, int(problems_.size()))
-                         .arg(path, qs(problems_.front().key), qs(problems_.front().reason));
+            *error = tr("%1: not saved: %2 problem(s), the first: %3: %4")
+                         .arg(path)
+                         .arg(problems_.size())
+                         .arg(qs(problems_.front().key), qs(problems_.front().reason));
         return false;
     }
     try {
@@ -589,12 +596,8 @@ QWidget* ExperimentEditor::widgetForKey(const QString& key) const
     return f ? f->widget : nullptr;
 }
 
-// Actions past Do Nothing: find_problems() cannot know the model's block count, the form can.
-QList<Problem> ExperimentEditor::sequenceRange() const
+int ExperimentEditor::blockCount() const
 {
-    QList<Problem> out;
-    if (config_.agent.kind != "fixed" || config_.agent.sequence.empty())
-        return out;
     const QString model = qs(config_.job.model);
     if (!blocks_.contains(model)) {
         // The block count does not depend on the input, but a model file may accept only some
@@ -614,13 +617,23 @@ QList<Problem> ExperimentEditor::sequenceRange() const
         }
         blocks_.insert(model, n);
     }
-    const int n = blocks_.value(model);
+    return blocks_.value(model);
+}
+
+// Actions past Do Nothing: find_problems() cannot know the model's block count, the form can.
+QList<Problem> ExperimentEditor::sequenceRange() const
+{
+    QList<Problem> out;
+    if (config_.agent.kind != "fixed" || config_.agent.sequence.empty())
+        return out;
+    const QString model = qs(config_.job.model);
+    const int n = blockCount();
     if (n < 0)
         return out;
     for (std::size_t i = 0; i < config_.agent.sequence.size(); ++i) {
         const int a = config_.agent.sequence[i];
         if (a > n)
-            out.push_back({"agent.sequence[" + std::to_string(i) + "]",
+            out.push_back({QStringLiteral("agent.sequence[%1]").arg(i).toStdString(),
                            tr("action %1 is out of range for %2: 0..%3 deepen an original block, %4 = Do Nothing")
                                .arg(a)
                                .arg(model)
@@ -685,6 +698,12 @@ void ExperimentEditor::revalidate()
         const auto& e = config_.scheduler.events[i];
         events << tr("%1 at %2 s").arg(qs(core::config::to_string(e.change)), shortest(e.time));
     }
+    const int blocks = blockCount();
+    sequenceHint_->setText(blocks < 0 ? QString()
+                                      : tr("%1: 0..%2 deepen an original block, %3 = Do Nothing")
+                                            .arg(qs(config_.job.model))
+                                            .arg(blocks - 1)
+                                            .arg(blocks));
     eventsLabel_->setText(events.isEmpty() ? tr("No allocation events: the job keeps its GPUs.")
                                            : tr("Events: %1").arg(events.join(QStringLiteral(", "))));
 
@@ -693,7 +712,8 @@ void ExperimentEditor::revalidate()
         problemsLabel_->hide();
     } else {
         problemsLabel_->setText(QStringLiteral("<span style='color:#c62828'>%1</span>")
-                                    .arg(tr("%n problem(s) to fix before running:", nullptr, int(problems_.size())) +
+                                    .arg((problems_.size() == 1 ? tr("1 problem to fix before running:")
+                                                                : tr("%1 problems to fix before running:").arg(problems_.size())) +
                                          QStringLiteral("<br>") + lines.join(QStringLiteral("<br>"))));
         problemsLabel_->show();
     }

@@ -97,6 +97,7 @@ private:
     void revalidate();
     void updateEnabled();
     QList<core::config::Problem> sequenceRange() const;
+    int blockCount() const; // original blocks of the job's model; -1 when it cannot be loaded
     const Field* fieldFor(const QString& key) const;
 
     core::config::ExperimentConfig config_;
@@ -111,6 +112,7 @@ private:
     QTabWidget* tabs_ = nullptr;
     AllocationTimeline* timeline_ = nullptr;
     QLabel* eventsLabel_ = nullptr;
+    QLabel* sequenceHint_ = nullptr;
     QLabel* problemsLabel_ = nullptr;
 };
 

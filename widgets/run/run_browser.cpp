@@ -156,6 +156,10 @@ RunBrowser::RunBrowser(QWidget* parent)
     transferResult_->setObjectName(QStringLiteral("transferResult"));
     transferResult_->setWordWrap(true);
     transferResult_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // Three lines of results: a word-wrapped label in a squeezed splitter pane would otherwise
+    // shrink to one.
+    transferResult_->setMinimumHeight(3 * transferResult_->fontMetrics().lineSpacing() + 6);
+    transferResult_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
     auto* tform = new QFormLayout(transferBox_);
     auto* settings = new QHBoxLayout;
     settings->addWidget(transferSeries_);
@@ -226,9 +230,9 @@ RunBrowser::RunBrowser(QWidget* parent)
         openRun(table_->item(row, Name)->data(Qt::UserRole).toInt());
     });
     connect(open_, &QPushButton::clicked, this, [this] {
-        const int row = table_->currentRow();
-        if (row >= 0)
-            openRun(table_->item(row, Name)->data(Qt::UserRole).toInt());
+        const auto rows = table_->selectionModel()->selectedRows();
+        if (rows.size() == 1)
+            openRun(table_->item(rows.front().row(), Name)->data(Qt::UserRole).toInt());
     });
     connect(overlay_, &QPushButton::clicked, this, [this] {
         const auto runs = selectedRuns();
@@ -303,7 +307,8 @@ void RunBrowser::fillRow(int row, const RunData& run)
     if (run.truncated && !run.finished)
         table_->item(row, Status)->setForeground(QColor(0xb2, 0x4a, 0x00));
     if (!run.problems.empty())
-        table_->item(row, Status)->setToolTip(tr("%n record(s) skipped; see Problems", nullptr, int(run.problems.size())));
+        table_->item(row, Status)->setToolTip((run.problems.size() == 1 ? tr("1 record skipped; see Problems")
+                                                                     : tr("%1 records skipped; see Problems").arg(run.problems.size())));
 }
 
 QList<RunData> RunBrowser::selectedRuns() const
@@ -353,7 +358,7 @@ bool RunBrowser::openRun(int index)
 void RunBrowser::onSelectionChanged()
 {
     const auto runs = selectedRuns();
-    open_->setEnabled(table_->currentRow() >= 0 && !runs.isEmpty());
+    open_->setEnabled(runs.size() == 1);
     overlay_->setEnabled(runs.size() >= 2);
     if (runs.size() == 1) {
         const int index = table_->item(table_->selectionModel()->selectedRows().front().row(), Name)
@@ -453,7 +458,7 @@ void RunBrowser::showSummary(const RunData* run)
                                         QLocale().toString(qint64(run->final_model->parameters))));
     for (std::size_t i = 0; i < run->messages.size() && i < 5; ++i)
         row(i == 0 ? tr("Messages") : QString(), qs(run->messages[i]).toHtmlEscaped());
-    row(tr("Problems"), run->problems.empty() ? tr("none") : tr("%n record(s) skipped", nullptr, int(run->problems.size())));
+    row(tr("Problems"), run->problems.empty() ? tr("none") : (run->problems.size() == 1 ? tr("1 record skipped") : tr("%1 records skipped").arg(run->problems.size())));
     summary_->setText(QStringLiteral("<table>%1</table>").arg(rows.join(QString())));
 
     config_->setPlainText(run->config_text.empty() ? tr("(no config.toml)") : qs(run->config_text));
