@@ -131,6 +131,7 @@ int main(int argc, char** argv)
         lastTick = now;
     });
 
+    std::vector<double> batchMs; // GUI thread only: handling one queued batch
     std::atomic<int> inFlight{0};
     long delivered = 0; // GUI thread only
     Clock::time_point start;
@@ -164,12 +165,14 @@ int main(int argc, char** argv)
             QMetaObject::invokeMethod(
                 &view,
                 [&, batch = std::move(batch), events = std::move(events)] {
+                    const auto t0 = Clock::now();
                     for (const auto& [allocation, adaptation] : events) {
                         view.addAllocation(allocation);
                         view.addAdaptation(adaptation);
                     }
                     view.addEpochs(batch);
                     delivered += long(batch.size()) * kPointsPerEpoch;
+                    batchMs.push_back(std::chrono::duration<double, std::milli>(Clock::now() - t0).count());
                     inFlight.fetch_sub(1, std::memory_order_acq_rel);
                     if (delivered >= epochs * kPointsPerEpoch) {
                         end = Clock::now();
@@ -218,6 +221,8 @@ int main(int argc, char** argv)
                 latencyMs.size(), kTickMs, p50, p99, mx);
     std::printf("replots       %zu: p50 %.2f ms, max %.2f ms\n", replotMs.size(), percentile(replotMs, 50),
                 replotMs.empty() ? 0.0 : *std::max_element(replotMs.begin(), replotMs.end()));
+    std::printf("batches       %zu handled on the GUI thread: p50 %.3f ms, max %.2f ms\n", batchMs.size(),
+                percentile(batchMs, 50), batchMs.empty() ? 0.0 : *std::max_element(batchMs.begin(), batchMs.end()));
     std::printf("memory        VmRSS %.1f MiB at start, %.1f MiB with the window, %.1f MiB at the end; VmHWM "
                 "%.1f MiB (%.1f bytes per stored point over the shown window)\n",
                 before.rssKb / 1024.0, shown.rssKb / 1024.0, after.rssKb / 1024.0, after.hwmKb / 1024.0,

@@ -13,6 +13,7 @@
 #include <charconv>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace rlda::widgets {
 namespace {
@@ -61,41 +62,185 @@ QString csvField(const QString& s)
     return QLatin1Char('"') + q + QLatin1Char('"');
 }
 
-// Min/max per pixel column keeps every peak and trough that a line at this width can show, in
-// 2 points per column; the first and last points outside the range keep the lines entering and
-// leaving the plot.
-void decimate(const std::vector<double>& xs, const std::vector<double>& ys, std::size_t i0, std::size_t i1,
-              double lo, double hi, int buckets, QVector<double>& kx, QVector<double>& ky)
+// A growable array of doubles in fixed chunks. A std::vector doubles its storage by copying:
+// with five series growing in step, five copies of millions of points land in the same batch and
+// stall the GUI thread for tens of milliseconds. Chunks never move.
+class Column {
+public:
+    static constexpr std::size_t kShift = 15; // 32768 doubles, 256 KiB a chunk
+    static constexpr std::size_t kChunk = std::size_t(1) << kShift;
+    static constexpr std::size_t kMask = kChunk - 1;
+
+    std::size_t size() const { return size_; }
+    bool empty() const { return size_ == 0; }
+    double operator[](std::size_t i) const { return chunks_[i >> kShift][i & kMask]; }
+    double front() const { return (*this)[0]; }
+    double back() const { return (*this)[size_ - 1]; }
+    void push_back(double v)
+    {
+        if ((size_ & kMask) == 0 && (size_ >> kShift) == chunks_.size())
+            chunks_.push_back(std::make_unique<double[]>(kChunk));
+        chunks_[size_ >> kShift][size_ & kMask] = v;
+        ++size_;
+    }
+    void clear()
+    {
+        chunks_.clear();
+        size_ = 0;
+    }
+    void assign(const std::vector<double>& v)
+    {
+        clear();
+        for (double d : v)
+            push_back(d);
+    }
+    std::vector<double> toVector() const
+    {
+        std::vector<double> v;
+        v.reserve(size_);
+        for (std::size_t i = 0; i < size_; ++i)
+            v.push_back((*this)[i]);
+        return v;
+    }
+    void insert(std::size_t pos, double value) // rare (out-of-order points): O(n) is fine
+    {
+        auto v = toVector();
+        v.insert(v.begin() + std::ptrdiff_t(pos), value);
+        assign(v);
+    }
+    // First index whose value is >= v (lower) or > v (upper); the column must be sorted.
+    std::size_t lowerIndex(double v) const { return search(v, false); }
+    std::size_t upperIndex(double v) const { return search(v, true); }
+
+private:
+    std::size_t search(double v, bool upper) const
+    {
+        std::size_t lo = 0;
+        std::size_t hi = size_;
+        while (lo < hi) {
+            const std::size_t mid = lo + (hi - lo) / 2;
+            const double m = (*this)[mid];
+            if (upper ? m <= v : m < v)
+                lo = mid + 1;
+            else
+                hi = mid;
+        }
+        return lo;
+    }
+
+    std::vector<std::unique_ptr<double[]>> chunks_;
+    std::size_t size_ = 0;
+};
+
+// Min/max of blocks of kBase·2^j consecutive points, level by level, kept up to date as points
+// arrive (O(1) amortised each). A refresh then reads about 2 points per pixel column from the
+// right level instead of scanning every point: the cost of a redraw no longer grows with the run.
+class MinMaxPyramid {
+public:
+    static constexpr std::size_t kBase = 8;
+
+    void clear() { levels_.clear(); }
+    void rebuild(const Column& ys)
+    {
+        clear();
+        for (std::size_t n = kBase; n <= ys.size(); n += kBase)
+            addBlock(ys, n);
+    }
+    void grew(const Column& ys) // after one push_back
+    {
+        if (ys.size() % kBase == 0)
+            addBlock(ys, ys.size());
+    }
+    std::size_t levelCount() const { return levels_.size(); }
+    std::size_t blockSize(std::size_t level) const { return kBase << level; }
+    // Entry k of a level covers points [k·b, (k+1)·b); a level holds floor(n / b) entries.
+    std::pair<std::uint32_t, std::uint32_t> block(std::size_t level, std::size_t k) const
+    {
+        return {levels_[level][k].min, levels_[level][k].max};
+    }
+    std::size_t blocks(std::size_t level) const { return levels_[level].size(); }
+
+private:
+    struct MinMax {
+        std::uint32_t min;
+        std::uint32_t max;
+    };
+
+    void addBlock(const Column& ys, std::size_t end)
+    {
+        MinMax m{std::uint32_t(end - kBase), std::uint32_t(end - kBase)};
+        for (std::size_t i = end - kBase + 1; i < end; ++i) {
+            if (ys[i] < ys[m.min])
+                m.min = std::uint32_t(i);
+            if (ys[i] > ys[m.max])
+                m.max = std::uint32_t(i);
+        }
+        push(0, m, ys);
+    }
+    void push(std::size_t level, MinMax m, const Column& ys)
+    {
+        if (levels_.size() <= level)
+            levels_.emplace_back();
+        auto& l = levels_[level];
+        l.push_back(m);
+        if (l.size() % 2 != 0)
+            return;
+        const MinMax a = l[l.size() - 2];
+        const MinMax b = l.back();
+        push(level + 1, {ys[b.min] < ys[a.min] ? b.min : a.min, ys[b.max] > ys[a.max] ? b.max : a.max}, ys);
+    }
+
+    std::vector<std::vector<MinMax>> levels_;
+};
+
+// Points [i0, i1) of (xs, ys) in at most about 2·pixels points: the min and the max of each block
+// (in the order they occur, so the line's shape between them is kept), every peak included.
+void decimate(const Column& xs, const Column& ys, const MinMaxPyramid& pyramid,
+              std::size_t i0, std::size_t i1, int pixels, QVector<double>& kx, QVector<double>& ky)
 {
-    const double scale = buckets / (hi - lo);
-    std::size_t i = i0;
     auto emit1 = [&](std::size_t k) {
         kx.push_back(xs[k]);
         ky.push_back(ys[k]);
     };
-    while (i < i1 && xs[i] < lo)
-        emit1(i++);
-    std::size_t end = i1;
-    while (end > i && xs[end - 1] > hi)
-        --end;
-    while (i < end) {
-        const auto bucket = std::min(buckets - 1, static_cast<int>((xs[i] - lo) * scale));
-        std::size_t mn = i;
-        std::size_t mx = i;
-        ++i;
-        while (i < end && std::min(buckets - 1, static_cast<int>((xs[i] - lo) * scale)) == bucket) {
+    auto emitPair = [&](std::size_t mn, std::size_t mx) {
+        emit1(std::min(mn, mx));
+        if (mn != mx)
+            emit1(std::max(mn, mx));
+    };
+    auto emitRange = [&](std::size_t a, std::size_t e) {
+        if (a >= e)
+            return;
+        std::size_t mn = a;
+        std::size_t mx = a;
+        for (std::size_t i = a + 1; i < e; ++i) {
             if (ys[i] < ys[mn])
                 mn = i;
             if (ys[i] > ys[mx])
                 mx = i;
-            ++i;
         }
-        emit1(std::min(mn, mx));
-        if (mn != mx)
-            emit1(std::max(mn, mx));
+        emitPair(mn, mx);
+    };
+    const std::size_t count = i1 - i0;
+    std::size_t level = 0;
+    while (level + 1 < pyramid.levelCount() && count / pyramid.blockSize(level) > std::size_t(pixels))
+        ++level;
+    if (pyramid.levelCount() == 0) {
+        emitRange(i0, i1);
+        return;
     }
-    for (; i < i1; ++i)
-        emit1(i);
+    const std::size_t b = pyramid.blockSize(level);
+    const std::size_t first = (i0 + b - 1) / b;
+    const std::size_t last = std::min(i1 / b, pyramid.blocks(level));
+    if (first >= last) {
+        emitRange(i0, i1);
+        return;
+    }
+    emitRange(i0, first * b);
+    for (std::size_t k = first; k < last; ++k) {
+        const auto [mn, mx] = pyramid.block(level, k);
+        emitPair(mn, mx);
+    }
+    emitRange(last * b, i1);
 }
 
 } // namespace
@@ -106,9 +251,11 @@ struct SeriesPlot::Series {
     QString axisId;
     QColor color;
     SeriesStyle style;
-    std::vector<double> x;
-    std::vector<double> y;
-    std::vector<double> s; // EMA of y; empty while smoothing is off for this series
+    Column x;
+    Column y;
+    Column s; // EMA of y; empty while smoothing is off for this series
+    MinMaxPyramid rawBlocks;
+    MinMaxPyramid smoothBlocks;
     QCPGraph* graph = nullptr; // what the legend names: smoothed when smoothing is on, else raw
     QCPGraph* raw = nullptr;   // the raw data, faint, under the smoothed line
     QCPItemTracer* tracer = nullptr;
@@ -116,7 +263,7 @@ struct SeriesPlot::Series {
     bool dirty = true;
     int displayed = 0;
 
-    const std::vector<double>& shown() const { return s.empty() ? y : s; }
+    const Column& shown() const { return s.empty() ? y : s; }
 };
 
 struct SeriesPlot::Marker {
@@ -313,7 +460,6 @@ void SeriesPlot::addSeries(const QString& name, const QString& axisId, const QCo
 
     s->tracer = new QCPItemTracer(plot_);
     s->tracer->setLayer(kOverlayLayer);
-    s->tracer->setGraph(s->graph);
     s->tracer->setStyle(QCPItemTracer::tsCircle);
     s->tracer->setSize(6);
     s->tracer->setPen(QPen(color, 1.2));
@@ -388,16 +534,19 @@ void SeriesPlot::append(const QString& name, double x, double y)
         return; // a diverged loss (NaN) must not poison the EMA or the min/max buckets
     if (!s->x.empty() && x < s->x.back()) {
         // Out of order (rare: a resumed run): keep the keys sorted, which everything else assumes.
-        const auto pos = std::upper_bound(s->x.begin(), s->x.end(), x) - s->x.begin();
-        s->x.insert(s->x.begin() + pos, x);
-        s->y.insert(s->y.begin() + pos, y);
-        if (!s->s.empty())
-            recomputeSmoothing(*s);
+        const auto pos = s->x.upperIndex(x);
+        s->x.insert(pos, x);
+        s->y.insert(pos, y);
+        s->rawBlocks.rebuild(s->y);
+        recomputeSmoothing(*s);
     } else {
         s->x.push_back(x);
         s->y.push_back(y);
-        if (smoothingOn() && s->style.smoothable)
+        s->rawBlocks.grew(s->y);
+        if (smoothingOn() && s->style.smoothable) {
             s->s.push_back(s->s.empty() ? y : alpha_ * y + (1.0 - alpha_) * s->s.back());
+            s->smoothBlocks.grew(s->s);
+        }
     }
     s->dirty = true;
     scheduleRefresh();
@@ -409,28 +558,19 @@ void SeriesPlot::setSeriesData(const QString& name, std::vector<double> xs, std:
     if (!s)
         return;
     const auto n = std::min(xs.size(), ys.size());
+    std::vector<std::size_t> order;
+    order.reserve(n);
+    for (std::size_t i = 0; i < n; ++i)
+        if (std::isfinite(xs[i]) && std::isfinite(ys[i]))
+            order.push_back(i);
+    std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return xs[a] < xs[b]; });
     s->x.clear();
     s->y.clear();
-    s->x.reserve(n);
-    s->y.reserve(n);
-    for (std::size_t i = 0; i < n; ++i)
-        if (std::isfinite(xs[i]) && std::isfinite(ys[i])) {
-            s->x.push_back(xs[i]);
-            s->y.push_back(ys[i]);
-        }
-    if (!std::is_sorted(s->x.begin(), s->x.end())) {
-        std::vector<std::size_t> order(s->x.size());
-        for (std::size_t i = 0; i < order.size(); ++i)
-            order[i] = i;
-        std::stable_sort(order.begin(), order.end(), [&](auto a, auto b) { return s->x[a] < s->x[b]; });
-        std::vector<double> sx, sy;
-        for (auto i : order) {
-            sx.push_back(s->x[i]);
-            sy.push_back(s->y[i]);
-        }
-        s->x = std::move(sx);
-        s->y = std::move(sy);
+    for (auto i : order) {
+        s->x.push_back(xs[i]);
+        s->y.push_back(ys[i]);
     }
+    s->rawBlocks.rebuild(s->y);
     recomputeSmoothing(*s);
     s->dirty = true;
     scheduleRefresh();
@@ -442,6 +582,8 @@ void SeriesPlot::clearSeries(const QString& name)
         s->x.clear();
         s->y.clear();
         s->s.clear();
+        s->rawBlocks.clear();
+        s->smoothBlocks.clear();
         s->dirty = true;
         scheduleRefresh();
     }
@@ -453,6 +595,8 @@ void SeriesPlot::clearData()
         s->x.clear();
         s->y.clear();
         s->s.clear();
+        s->rawBlocks.clear();
+        s->smoothBlocks.clear();
         s->dirty = true;
     }
     for (auto& m : markers_) {
@@ -481,11 +625,12 @@ void SeriesPlot::setSmoothing(double alpha)
 void SeriesPlot::recomputeSmoothing(Series& s)
 {
     s.s.clear();
+    s.smoothBlocks.clear();
     if (!smoothingOn() || !s.style.smoothable)
         return;
-    s.s.reserve(s.y.size());
     for (std::size_t i = 0; i < s.y.size(); ++i)
         s.s.push_back(i == 0 ? s.y[0] : alpha_ * s.y[i] + (1.0 - alpha_) * s.s.back());
+    s.smoothBlocks.rebuild(s.s);
 }
 
 void SeriesPlot::addMarker(double x, const QString& label, MarkerKind kind)
@@ -628,18 +773,18 @@ void SeriesPlot::updateDisplay(Series& s, int pixels)
     const bool decimating = n > static_cast<std::size_t>(2 * pixels);
     if (decimating) {
         // Only what is in view (plus one point either side, for lines crossing the border).
-        i0 = std::lower_bound(s.x.begin(), s.x.end(), range.lower) - s.x.begin();
-        i1 = std::upper_bound(s.x.begin(), s.x.end(), range.upper) - s.x.begin();
+        i0 = s.x.lowerIndex(range.lower);
+        i1 = s.x.upperIndex(range.upper);
         i0 = i0 > 0 ? i0 - 1 : 0;
         i1 = std::min(n, i1 + 1);
     }
-    auto fill = [&](QCPGraph* graph, const std::vector<double>& ys) {
+    auto fill = [&](QCPGraph* graph, const Column& ys) {
         QVector<double> kx;
         QVector<double> ky;
         if (decimating && i1 - i0 > static_cast<std::size_t>(2 * pixels)) {
-            kx.reserve(2 * pixels + 4);
-            ky.reserve(2 * pixels + 4);
-            decimate(s.x, ys, i0, i1, range.lower, range.upper, pixels, kx, ky);
+            kx.reserve(2 * pixels + 8);
+            ky.reserve(2 * pixels + 8);
+            decimate(s.x, ys, &ys == &s.y ? s.rawBlocks : s.smoothBlocks, i0, i1, pixels, kx, ky);
         } else {
             kx.reserve(int(i1 - i0));
             ky.reserve(int(i1 - i0));
@@ -695,8 +840,7 @@ QString SeriesPlot::valuesAt(double x) const
     for (const auto& s : series_) {
         if (!s->visible || s->x.empty())
             continue;
-        auto it = std::lower_bound(s->x.begin(), s->x.end(), x);
-        std::size_t i = it - s->x.begin();
+        std::size_t i = s->x.lowerIndex(x);
         if (i == s->x.size() || (i > 0 && x - s->x[i - 1] < s->x[i] - x))
             i = i == 0 ? 0 : i - 1;
         lines << QStringLiteral("%1: %2").arg(s->label, QString::number(s->shown()[i], 'g', 5));
@@ -718,8 +862,12 @@ void SeriesPlot::updateCrosshair(double x, int pixelX)
     for (const auto& s : series_) {
         const bool show = s->visible && s->graph->dataCount() > 0;
         s->tracer->setVisible(show);
-        if (show)
+        if (show) {
+            // Bound only now: QCPItemTracer::setGraph warns when the graph is still empty.
+            if (s->tracer->graph() != s->graph)
+                s->tracer->setGraph(s->graph);
             s->tracer->setGraphKey(x);
+        }
     }
     plot_->layer(kOverlayLayer)->replot();
 }
@@ -822,13 +970,13 @@ int SeriesPlot::displayedPointCount(const QString& name) const
 std::vector<double> SeriesPlot::values(const QString& name) const
 {
     auto* s = find(name);
-    return s ? s->y : std::vector<double>{};
+    return s ? s->y.toVector() : std::vector<double>{};
 }
 
 std::vector<double> SeriesPlot::smoothedValues(const QString& name) const
 {
     auto* s = find(name);
-    return s ? s->shown() : std::vector<double>{};
+    return s ? s->shown().toVector() : std::vector<double>{};
 }
 
 SeriesPlot::Series* SeriesPlot::find(const QString& name) const { return index_.value(name); }
