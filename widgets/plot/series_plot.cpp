@@ -442,6 +442,7 @@ void SeriesPlot::addSeries(const QString& name, const QString& axisId, const QCo
     s->raw = plot_->addGraph(plot_->xAxis, valueAxis);
     s->raw->setPen(QPen(faint, 1.0, style.pen));
     s->raw->setAdaptiveSampling(false);
+    s->raw->setAntialiased(false); // faint and dense: antialiasing costs more than it shows
     s->raw->removeFromLegend();
     s->raw->setVisible(false);
 
@@ -749,6 +750,13 @@ void SeriesPlot::refresh()
     for (auto& s : series_)
         if (all || s->dirty)
             updateDisplay(*s, px);
+    // An axis whose curves are all hidden would only show ticks for nothing.
+    for (const auto& id : std::as_const(axisOrder_)) {
+        QCPAxis* ax = axes_.value(id);
+        ax->setVisible(std::any_of(series_.begin(), series_.end(), [ax](const auto& s) {
+            return s->visible && s->graph->valueAxis() == ax;
+        }));
+    }
     if (follow_)
         applyFollowRanges();
     lastPixels_ = px;
@@ -763,6 +771,8 @@ void SeriesPlot::updateDisplay(Series& s, int pixels)
     s.dirty = false;
     const bool smoothed = !s.s.empty();
     s.graph->setVisible(s.visible);
+    if (auto* item = plot_->legend->itemWithPlottable(s.graph))
+        item->setTextColor(s.visible ? Qt::black : QColor(160, 160, 160));
     s.raw->setVisible(s.visible && smoothed);
     s.tracer->setVisible(false);
 
@@ -843,7 +853,7 @@ QString SeriesPlot::valuesAt(double x) const
         std::size_t i = s->x.lowerIndex(x);
         if (i == s->x.size() || (i > 0 && x - s->x[i - 1] < s->x[i] - x))
             i = i == 0 ? 0 : i - 1;
-        lines << QStringLiteral("%1: %2").arg(s->label, QString::number(s->shown()[i], 'g', 5));
+        lines << QStringLiteral("%1: %2").arg(s->label, QString::number(s->shown()[i], 'g', 6));
     }
     return lines.join(QLatin1Char('\n'));
 }

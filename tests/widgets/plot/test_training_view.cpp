@@ -114,6 +114,10 @@ void TestTrainingView::epochsEventsAndAxes()
     v.setSmoothingSpan(5);
     p->flush();
     shoot(v, QStringLiteral("training"));
+    QTest::qWait(50);
+    const QRect rect = p->plot()->axisRect()->rect();
+    QTest::mouseMove(p->plot(), QPoint(rect.left() + rect.width() * 2 / 3, rect.center().y()));
+    shoot(v, QStringLiteral("training-crosshair"));
 
     v.clear();
     QCOMPARE(p->pointCount(QStringLiteral("train_acc")), 0);
@@ -172,6 +176,9 @@ void TestTrainingView::setRunAndOverlay()
     QCOMPARE(p->pointCount(QStringLiteral("no-adapt: test_acc")), 10);
     QCOMPARE(v.overlays().size(), 1);
     QVERIFY(!p->isSeriesVisible(QStringLiteral("no-adapt: params"))); // follows its box
+    p->flush();
+    QVERIFY(!p->axis(QStringLiteral("parameters"))->visible()); // nothing left on it
+    QVERIFY(p->axis(QStringLiteral("accuracy"))->visible());
     v.addOverlay(QStringLiteral("no-adapt"), run(20, 0.06));
     p->flush();
     shoot(v, QStringLiteral("training-overlay"));
