@@ -32,6 +32,50 @@ QCPGraph* horizontalLine(QCPAxisRect* rect, double value, double from, double to
 
 QString formatAccuracy(double value) { return QString::number(value, 'f', 4); }
 
+// The greedy label: centred over its bar where it fits, otherwise it grows away from the nearer
+// edge of the chart, and in a chart too narrow for one line it breaks into two. Decided when
+// drawn, because only then are the chart's pixel width (on screen or in an export) known.
+class GreedyLabel : public QCPItemText {
+public:
+    GreedyLabel(QCustomPlot* plot, QString full, QString compact)
+        : QCPItemText(plot), full_(std::move(full)), compact_(std::move(compact))
+    {
+        setText(full_);
+    }
+
+protected:
+    void draw(QCPPainter* painter) override
+    {
+        const QRect area = clipRect();
+        const double x = position->pixelPosition().x();
+        const QFontMetricsF metrics(mainFont());
+        Qt::Alignment horizontal = Qt::AlignHCenter;
+        for (const QString& candidate : {full_, compact_}) {
+            setText(candidate);
+            const double w = metrics.boundingRect(QRectF(), Qt::TextDontClip | textAlignment(), candidate).width() +
+                             padding().left() + padding().right();
+            if (x - w / 2 >= area.left() && x + w / 2 <= area.right()) {
+                horizontal = Qt::AlignHCenter;
+                break;
+            }
+            if (x + w <= area.right()) {
+                horizontal = Qt::AlignLeft;
+                break;
+            }
+            if (x - w >= area.left()) {
+                horizontal = Qt::AlignRight;
+                break;
+            }
+            horizontal = x - area.left() < area.right() - x ? Qt::AlignLeft : Qt::AlignRight;
+        }
+        setPositionAlignment(Qt::AlignTop | horizontal);
+        QCPItemText::draw(painter);
+    }
+
+private:
+    QString full_, compact_;
+};
+
 } // namespace
 
 QString RankedTable::title(bool withAgent) const
@@ -227,32 +271,36 @@ RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedT
     x->setRange(from, to);
 
     // The label hangs from the top of the chart, in the free band above the bars, with an arrow
-    // down to the greedy bar; near the right edge it grows leftwards so that it is not clipped, and
-    // a light background keeps it readable where a baseline passes behind it.
+    // down to the greedy bar; a light background keeps it readable where a baseline passes behind.
     const double labelKey = greedyPosition > 0 ? greedyPosition : (n + 1) / 2.0;
-    parts.greedyText = new QCPItemText(&plot);
-    parts.greedyText->setClipAxisRect(rect);
-    parts.greedyText->position->setAxes(x, y);
-    parts.greedyText->position->setAxisRect(rect);
-    parts.greedyText->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    parts.greedyText->position->setCoords(labelKey, 0.02);
-    const bool left = labelKey < n * 0.3, right = labelKey > n * 0.7;
-    parts.greedyText->setPositionAlignment(Qt::AlignTop |
-                                           (left ? Qt::AlignLeft : right ? Qt::AlignRight : Qt::AlignHCenter));
-    parts.greedyText->setText(greedyPosition > 0 ? greedyLabel(e)
-                                                 : QStringLiteral("greedy %1 — not in the table")
-                                                       .arg(QString::fromStdString(core::sim::sequence_string(e.greedy))));
-    parts.greedyText->setFont(scaledFont(plot, 9.5 * s, true));
-    parts.greedyText->setColor(palette::greedy().darker(130));
-    parts.greedyText->setBrush(QColor(255, 255, 255, 220));
-    parts.greedyText->setPadding(QMargins(3, 1, 3, 1));
+    const QString greedy = QString::fromStdString(core::sim::sequence_string(e.greedy));
+    auto* label = greedyPosition > 0
+                      ? new GreedyLabel(&plot, greedyLabel(e),
+                                        QStringLiteral("greedy %1\nrank %2/%3").arg(greedy).arg(e.rank).arg(e.sequences))
+                      : new GreedyLabel(&plot, QStringLiteral("greedy %1 — not in the table").arg(greedy),
+                                        QStringLiteral("greedy %1\nnot in the table").arg(greedy));
+    parts.greedyText = label;
+    label->setClipAxisRect(rect);
+    label->position->setAxes(x, y);
+    label->position->setAxisRect(rect);
+    label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    label->position->setCoords(labelKey, 0.02);
+    label->setPositionAlignment(Qt::AlignTop | Qt::AlignHCenter);
+    label->setFont(scaledFont(plot, 9.5 * s, true));
+    label->setColor(palette::greedy().darker(130));
+    label->setBrush(QColor(255, 255, 255, 220));
+    label->setPadding(QMargins(3, 1, 3, 1));
     if (greedyPosition > 0) {
         auto* arrow = new QCPItemLine(&plot);
         arrow->setClipAxisRect(rect);
-        arrow->start->setParentAnchor(left    ? parts.greedyText->bottomLeft
-                                      : right ? parts.greedyText->bottomRight
-                                              : parts.greedyText->bottom);
-        arrow->start->setCoords(left ? 6 : right ? -6 : 0, 0);
+        // Straight down from the label's lower edge to the bar: x in plot coordinates, y tied to
+        // the label, which may slide sideways or break into two lines when drawn.
+        arrow->start->setAxes(x, y);
+        arrow->start->setAxisRect(rect);
+        arrow->start->setTypeX(QCPItemPosition::ptPlotCoords);
+        arrow->start->setTypeY(QCPItemPosition::ptAbsolute);
+        arrow->start->setParentAnchorY(label->bottom);
+        arrow->start->setCoords(greedyPosition, 0);
         arrow->end->setAxes(x, y);
         arrow->end->setAxisRect(rect);
         arrow->end->setCoords(greedyPosition, greedyAccuracy + 0.01 * span);

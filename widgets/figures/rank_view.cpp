@@ -53,11 +53,12 @@ RankView::RankView(QWidget* parent) : QWidget(parent), title_(QStringLiteral("Ra
     summary_->setSelectionBehavior(QAbstractItemView::SelectRows);
     summary_->setSelectionMode(QAbstractItemView::SingleSelection);
     summary_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    summary_->horizontalHeader()->setStretchLastSection(true);
+    summary_->horizontalHeader()->setSectionResizeMode(ScenarioColumn, QHeaderView::Stretch);
     splitter->addWidget(plot_);
     splitter->addWidget(summary_);
     splitter->setStretchFactor(0, 3);
     splitter->setStretchFactor(1, 1);
+    splitter->setSizes({600, 160}); // in proportion: the charts are what the view is for
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -83,8 +84,9 @@ void RankView::setTitle(const QString& title)
 
 void RankView::rebuild()
 {
+    // New tables are rare (not a live stream), so the plot is redrawn at once.
     charts_ = drawRankGrid(*plot_, tables_, title_);
-    plot_->replot(QCustomPlot::rpQueuedReplot);
+    plot_->replot();
 
     summary_->setRowCount(static_cast<int>(tables_.size()));
     for (int r = 0; r < static_cast<int>(tables_.size()); ++r) {

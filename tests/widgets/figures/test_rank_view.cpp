@@ -86,8 +86,12 @@ private Q_SLOTS:
         auto* button = view.findChild<QPushButton*>();
         QVERIFY(button);
         QVERIFY(!button->isEnabled()); // nothing to export yet
-        view.setTables({reference("ConvNet2", "middle", {1, 1, 1}), reference("ConvNet3", "late", {0, 0, 0})});
+        view.setTables({reference("ConvNet2", "middle", {1, 1, 1}), reference("ConvNet3", "late", {0, 0, 0}),
+                        reference("ConvNet3", "early", {2, 0, 3})});
         QVERIFY(button->isEnabled());
+        // For a person to look at: RLDA_TEST_SNAPSHOTS=DIR keeps a picture of the view.
+        if (const QString keep = qEnvironmentVariable("RLDA_TEST_SNAPSHOTS"); !keep.isEmpty())
+            QVERIFY(view.grab().save(keep + "/rank_view.png"));
         QTemporaryDir dir;
         for (const char* suffix : {"png", "pdf", "svg"}) {
             const QString path = dir.filePath(QStringLiteral("ranks.") + suffix);
