@@ -119,6 +119,10 @@ void MainWindow::buildPages()
     connect(policy_, &PolicyPage::statusMessage, this, [this](const QString& m) { log(m); });
     connect(learning_, &LearningPage::learnRequested, this, &MainWindow::startLearning);
     connect(runs_, &widgets::RunBrowser::runOpened, this, &MainWindow::showRun);
+    connect(pages_, &QTabWidget::currentChanged, this, [this] {
+        if (currentPage() == Page::Runs && runs_->root() != runsRoot_)
+            runs_->setRoot(runsRoot_);
+    });
     connect(runs_, &widgets::RunBrowser::overlayRequested, this, &MainWindow::overlayRuns);
 }
 
@@ -183,7 +187,7 @@ void MainWindow::buildMenus()
     file->addAction(tr("Browse runs &under…"), this, [this] {
         const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of runs"), runsRoot_);
         if (!dir.isEmpty()) {
-            runs_->setRoot(dir);
+            setRunsRoot(dir);
             showPage(Page::Runs);
         }
     });
@@ -283,7 +287,8 @@ void MainWindow::onStateChanged(RunState state, const QString& message)
         log(tr("Run failed: %1").arg(message));
     if (state == RunState::Finished || state == RunState::Cancelled || state == RunState::Failed) {
         log(tr("Run %1: %2").arg(runStateName(state), currentRun_));
-        runs_->refresh();
+        if (runs_->root() == runsRoot_)
+            runs_->refresh();
     }
 }
 
@@ -346,7 +351,10 @@ void MainWindow::syncModelFromExperiment()
 void MainWindow::setRunsRoot(const QString& dir)
 {
     runsRoot_ = dir;
-    runs_->setRoot(dir);
+    // Listing reads every run, which takes a while under a folder of long runs: it waits until
+    // the Runs page is shown.
+    if (currentPage() == Page::Runs)
+        runs_->setRoot(dir);
 }
 
 QString MainWindow::newRunFolder(const QString& name) const
@@ -380,7 +388,10 @@ bool MainWindow::startTraining()
     policy_->decisions()->clear();
     runControl_->reset();
     showPage(Page::Training);
-    return controller_.startTraining(config, currentRun_);
+    if (!controller_.startTraining(config, currentRun_))
+        return false;
+    runControl_->setState(RunControl::State::Running); // at once; the worker confirms when it starts
+    return true;
 }
 
 bool MainWindow::startLearning()
@@ -398,7 +409,10 @@ bool MainWindow::startLearning()
     learning_->clear();
     runControl_->reset();
     showPage(Page::Learning);
-    return controller_.startLearning(learning_->settings(), currentRun_);
+    if (!controller_.startLearning(learning_->settings(), currentRun_))
+        return false;
+    runControl_->setState(RunControl::State::Running);
+    return true;
 }
 
 bool MainWindow::openTable(const QString& path)

@@ -136,13 +136,14 @@ void Tour::onLearningDone()
 
 void Tour::finishWithRuns()
 {
+    window_.showPage(MainWindow::Page::Runs); // lists the runs
     auto* runs = window_.runs();
     runs->refresh();
     if (!runs->runs().isEmpty()) {
         runs->selectRuns({0});
         runs->openRun(0);
+        window_.showPage(MainWindow::Page::Runs); // opening a run shows its pages
     }
-    window_.showPage(MainWindow::Page::Runs);
     QTimer::singleShot(kSettleMs, this, [this] {
         shoot(QStringLiteral("10-run-browser"));
         window_.showPage(MainWindow::Page::Models);

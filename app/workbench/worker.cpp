@@ -270,6 +270,11 @@ void RunController::shutdown()
     worker_->close();
     thread_.quit(); // after the run in progress returns to the thread's event loop
     thread_.wait();
+    // The worker's last state change is still queued for this thread; the run is over now.
+    if (isActive()) {
+        state_ = RunState::Cancelled;
+        Q_EMIT stateChanged(state_, {});
+    }
 }
 
 } // namespace rlda::app

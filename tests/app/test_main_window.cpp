@@ -1,0 +1,171 @@
+// The assembled workbench: a run started from the window fills every page, its plots export to
+// valid files, a truncated run opens read-only, and closing the window mid-run cancels cleanly.
+#include "app/workbench/learning_page.h"
+#include "app/workbench/main_window.h"
+#include "app/workbench/policy_page.h"
+#include "core/io/run_reader.h"
+#include "widgets/figures/rank_view.h"
+#include "widgets/inspect/architecture_inspector.h"
+#include "widgets/inspect/decision_view.h"
+#include "widgets/plot/learning_view.h"
+#include "widgets/plot/series_plot.h"
+#include "widgets/plot/training_view.h"
+#include "widgets/run/experiment_editor.h"
+#include "widgets/run/run_control.h"
+
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QXmlStreamReader>
+#include <QtTest/QtTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace rlda;
+using app::MainWindow;
+using app::RunState;
+
+namespace rlda::app {
+char* toString(RunState s) { return qstrdup(qPrintable(runStateName(s))); }
+} // namespace rlda::app
+
+namespace {
+
+QByteArray head(const QString& path, int n)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.read(n) : QByteArray();
+}
+
+bool svgParses(const QString& path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    QXmlStreamReader xml(&f);
+    bool root = false;
+    while (!xml.atEnd())
+        if (xml.readNext() == QXmlStreamReader::StartElement && !root)
+            root = xml.name() == QLatin1String("svg");
+    return root && !xml.hasError();
+}
+
+// The run folder's only child of `root`.
+QString onlyRun(const QString& root)
+{
+    const auto entries = QDir(root).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    return entries.size() == 1 ? QDir(root).filePath(entries.front()) : QString();
+}
+
+} // namespace
+
+class TestMainWindow : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void a_run_fills_every_page_and_exports()
+    {
+        QTemporaryDir tmp;
+        MainWindow w;
+        w.setRunsRoot(tmp.filePath(QStringLiteral("runs")));
+        QVERIFY(w.openExperiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml"));
+        QVERIFY(w.editor()->isValid());
+        w.show();
+        QVERIFY(w.startTraining());
+        QCOMPARE(w.runControl()->state(), widgets::RunControl::State::Running);
+        QTRY_COMPARE_WITH_TIMEOUT(w.controller().state(), RunState::Finished, 60000);
+        QCOMPARE(w.runControl()->state(), widgets::RunControl::State::Finished);
+
+        QTRY_VERIFY(w.training()->plot()->pointCount(w.training()->plot()->seriesNames().front()) >= 2);
+        QCOMPARE(w.architecture()->stepCount(), 3); // the start and two deepenings
+        QCOMPARE(w.policy()->decisions()->decisionCount(), 2);
+        QCOMPARE(w.currentRun(), onlyRun(tmp.filePath(QStringLiteral("runs"))));
+
+        const QString out = tmp.filePath(QStringLiteral("export"));
+        const QString problems = w.exportAll(out, {QSize(900, 500), 96});
+        // The learning and policy pages have nothing yet; training and the decisions do.
+        for (const QString& name : {QStringLiteral("training"), QStringLiteral("policy")}) {
+            QCOMPARE(head(out + "/" + name + ".png", 4), QByteArray("\x89PNG"));
+            QCOMPARE(head(out + "/" + name + ".pdf", 4), QByteArray("%PDF"));
+            QVERIFY2(svgParses(out + "/" + name + ".svg"), qPrintable(problems));
+        }
+        QVERIFY(QFileInfo(out + "/training.csv").size() > 0);
+        QVERIFY(!w.exportPlot(MainWindow::Page::Models, out + "/models.png", {}).isEmpty()); // no plot there
+    }
+
+    void learning_from_a_table()
+    {
+        QTemporaryDir tmp;
+        MainWindow w;
+        w.setRunsRoot(tmp.path());
+        const QString table = RLDA_REFERENCE_DIR "/seed-tables/convnet2_early.csv";
+        QVERIFY(w.openTable(table));
+        w.learning()->setEpisodes(1500);
+        QVERIFY(w.startLearning());
+        QTRY_COMPARE_WITH_TIMEOUT(w.controller().state(), RunState::Finished, 60000);
+        QCOMPARE(w.learning()->view()->episodeCount(), 1500);
+        QTRY_COMPARE(w.policy()->ranks()->tables().size(), std::size_t{1}); // the final evaluation
+        QCOMPARE(w.policy()->ranks()->tables().front().evaluation.sequences, 64);
+
+        // The same policy judged on two tables at once.
+        const QString policy = w.currentRun() + "/policy.pt";
+        QVERIFY(w.policy()->evaluate(policy, {table, RLDA_REFERENCE_DIR "/seed-tables/convnet3_late.csv"}).isEmpty());
+        QCOMPARE(w.policy()->ranks()->tables().size(), std::size_t{2});
+        QCOMPARE(w.policy()->ranks()->tables()[1].model, QStringLiteral("ConvNet3")); // from index.csv
+        QVERIFY(!w.policy()->evaluate(tmp.filePath("none.pt"), {table}).isEmpty());
+    }
+
+    void a_truncated_run_opens_read_only()
+    {
+        QTemporaryDir tmp;
+        QString run;
+        {
+            MainWindow w;
+            w.setRunsRoot(tmp.filePath(QStringLiteral("runs")));
+            QVERIFY(w.openExperiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml"));
+            QVERIFY(w.startTraining());
+            QTRY_COMPARE_WITH_TIMEOUT(w.controller().state(), RunState::Finished, 60000);
+            run = w.currentRun();
+        }
+        // What a kill mid-write leaves: half a CSV row and half a JSON line.
+        {
+            std::ofstream(run.toStdString() + "/metrics/test_acc.csv", std::ios::app) << "9,4.5,0.3";
+            std::ofstream(run.toStdString() + "/events.jsonl", std::ios::app) << "{\"type\":\"adaptation\",\"deci";
+        }
+        const auto before = QFileInfo(run + "/events.jsonl").lastModified();
+        MainWindow w;
+        QVERIFY(w.openRun(run));
+        QVERIFY(w.training()->plot()->pointCount(w.training()->plot()->seriesNames().front()) >= 2);
+        QCOMPARE(w.architecture()->stepCount(), 3);
+        QCOMPARE(QFileInfo(run + "/events.jsonl").lastModified(), before); // never written to
+        QVERIFY(!w.openRun(tmp.filePath(QStringLiteral("not-a-run"))));
+    }
+
+    void closing_during_a_run_cancels_and_keeps_the_files()
+    {
+        QTemporaryDir tmp;
+        QString run;
+        {
+            MainWindow w;
+            w.setRunsRoot(tmp.path());
+            QVERIFY(w.openExperiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml"));
+            auto config = w.editor()->config();
+            config.scheduler.budget = 1000.0; // far longer than the test
+            w.editor()->setConfig(config);
+            w.show();
+            QSignalSpy epochs(w.controller().worker(), &app::Worker::epoch);
+            QVERIFY(w.startTraining());
+            QTRY_VERIFY_WITH_TIMEOUT(epochs.count() >= 2, 60000);
+            run = w.currentRun();
+            QVERIFY(w.close()); // returns once the worker has stopped
+            QVERIFY(!w.controller().isActive());
+        }
+        const auto data = core::io::read_run(run.toStdString());
+        QVERIFY(data.finished.has_value() && data.finished->cancelled);
+        QVERIFY(data.series.at("test_acc").size() >= 2);
+        QVERIFY(data.problems.empty());
+    }
+};
+
+QTEST_MAIN(TestMainWindow)
+#include "test_main_window.moc"
