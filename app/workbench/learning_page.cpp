@@ -1,6 +1,7 @@
 // The Learning page's form and live view; the run itself goes through the worker.
 #include "app/workbench/learning_page.h"
 
+#include "app/workbench/evaluations.h"
 #include "widgets/plot/learning_view.h"
 
 #include <QDoubleSpinBox>
@@ -39,8 +40,19 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     table_->setObjectName(QStringLiteral("learnTable"));
     form->addRow(tr("Continue policy"), fileRow(from_, tr("empty: a new policy"), tr("Policy file"),
                                                 tr("Policies (*.pt);;All files (*)")));
-    model_ = new QLabel(this);
-    form->addRow(tr("Model"), model_);
+    auto* modelRow = new QHBoxLayout;
+    model_ = new QLineEdit(this);
+    model_->setObjectName(QStringLiteral("learnModel"));
+    model_->setToolTip(tr("The tables' starting model: a zoo name or a TOML model file"));
+    input_ = new QLineEdit(this);
+    input_->setObjectName(QStringLiteral("learnInput"));
+    input_->setToolTip(tr("Sample shape of the tables' job, CxHxW (the reference tables: CIFAR-10, 3x32x32)"));
+    input_->setMaximumWidth(120);
+    modelRow->addWidget(model_, 1);
+    modelRow->addWidget(new QLabel(tr("Input"), this));
+    modelRow->addWidget(input_);
+    form->addRow(tr("Model"), modelRow);
+    connect(table_, &QLineEdit::editingFinished, this, [this] { setTable(table()); });
 
     auto* numbers = new QHBoxLayout;
     episodes_ = new QSpinBox(this);
@@ -96,7 +108,7 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     layout->addLayout(form);
     layout->addWidget(greedy_);
     layout->addWidget(view_, 1);
-    setModel(modelName_, input_, classes_);
+    setModel(QStringLiteral("ConvNet2"), {3, 32, 32}, 10);
 }
 
 QString LearningPage::browse(const QString& title, const QString& filter)
@@ -106,18 +118,22 @@ QString LearningPage::browse(const QString& title, const QString& filter)
 
 void LearningPage::setModel(const QString& model, const core::model::Shape& input, qint64 classes)
 {
-    modelName_ = model;
-    input_ = input;
-    classes_ = classes;
+    model_->setText(model);
     QStringList dims;
     for (auto d : input)
         dims << QString::number(d);
-    model_->setText(tr("%1, input %2, %3 classes (from the experiment's job)")
-                        .arg(model, dims.join(QLatin1Char('x')))
-                        .arg(classes));
+    input_->setText(dims.join(QLatin1Char('x')));
+    classes_ = classes;
 }
 
-void LearningPage::setTable(const QString& path) { table_->setText(path); }
+void LearningPage::setInput(const QString& shape) { input_->setText(shape); }
+
+void LearningPage::setTable(const QString& path)
+{
+    table_->setText(path);
+    if (!path.isEmpty() && QFileInfo::exists(path))
+        model_->setText(identifyTable(path, model_->text()).model);
+}
 QString LearningPage::table() const { return table_->text().trimmed(); }
 void LearningPage::setEpisodes(qint64 episodes) { episodes_->setValue(static_cast<int>(episodes)); }
 
@@ -130,6 +146,11 @@ QString LearningPage::problem() const
     const QString from = from_->text().trimmed();
     if (!from.isEmpty() && !QFileInfo(from).isFile())
         return tr("%1: no such policy file").arg(from);
+    try {
+        (void)core::model::parse_shape(input_->text().trimmed().toStdString());
+    } catch (const std::exception& e) {
+        return tr("Input: %1").arg(QString::fromUtf8(e.what()));
+    }
     return {};
 }
 
@@ -137,8 +158,12 @@ core::sim::LearnRunSettings LearningPage::settings() const
 {
     core::sim::LearnRunSettings s;
     s.stages = {{table().toStdString(), episodes_->value(), temperature_->value()}};
-    s.model = modelName_.toStdString();
-    s.input = input_;
+    s.model = model_->text().trimmed().toStdString();
+    try {
+        s.input = core::model::parse_shape(input_->text().trimmed().toStdString());
+    } catch (const std::exception&) {
+        // problem() reports it; the settings keep the default shape meanwhile.
+    }
     s.classes = classes_;
     s.seed = static_cast<std::uint64_t>(seed_->value());
     s.from = from_->text().trimmed().toStdString();
@@ -150,7 +175,8 @@ core::sim::LearnRunSettings LearningPage::settings() const
 void LearningPage::setRunning(bool running)
 {
     learn_->setEnabled(!running);
-    for (QWidget* w : std::initializer_list<QWidget*>{table_, from_, episodes_, seed_, temperature_, decay_, baseline_})
+    for (QWidget* w :
+         std::initializer_list<QWidget*>{table_, from_, model_, input_, episodes_, seed_, temperature_, decay_, baseline_})
         w->setEnabled(!running);
 }
 

@@ -27,8 +27,10 @@ public:
     explicit LearningPage(QWidget* parent = nullptr);
 
     widgets::LearningView* view() const { return view_; }
-    // The tables' starting model and sample shape, from the experiment.
+    // The tables' starting model and sample shape, from the experiment; a table with an index.csv
+    // beside it names its own model.
     void setModel(const QString& model, const core::model::Shape& input, qint64 classes);
+    void setInput(const QString& shape); // "3x32x32"
     void setTable(const QString& path);
     QString table() const;
     void setEpisodes(qint64 episodes);
@@ -51,7 +53,8 @@ private:
     widgets::LearningView* view_ = nullptr;
     QLineEdit* table_ = nullptr;
     QLineEdit* from_ = nullptr;
-    QLabel* model_ = nullptr;
+    QLineEdit* model_ = nullptr;
+    QLineEdit* input_ = nullptr;
     QSpinBox* episodes_ = nullptr;
     QSpinBox* seed_ = nullptr;
     QDoubleSpinBox* temperature_ = nullptr;
@@ -59,8 +62,6 @@ private:
     QDoubleSpinBox* baseline_ = nullptr;
     QPushButton* learn_ = nullptr;
     QLabel* greedy_ = nullptr;
-    QString modelName_ = QStringLiteral("ConvNet2");
-    core::model::Shape input_{3, 32, 32};
     qint64 classes_ = 10;
 };
 

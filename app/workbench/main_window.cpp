@@ -37,6 +37,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTime>
@@ -143,7 +144,9 @@ void MainWindow::buildExperimentDock()
     layout->addWidget(scroll, 1);
     layout->addWidget(runControl_);
     dock->setWidget(content);
-    dock->setMinimumWidth(430);
+    // Wide enough for the form without a horizontal scroll bar.
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    dock->setMinimumWidth(editor_->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 16);
     addDockWidget(Qt::LeftDockWidgetArea, dock);
 
     connect(editor_, &widgets::ExperimentEditor::changed, this, &MainWindow::syncModelFromExperiment);
@@ -342,7 +345,8 @@ void MainWindow::syncModelFromExperiment()
 {
     const auto c = editor_->config();
     const QString model = QString::fromStdString(c.job.model);
-    learning_->setModel(model, inputOf(c.dataset), classesOf(c.dataset));
+    if (learning_->table().isEmpty()) // a chosen table names its own model
+        learning_->setModel(model, inputOf(c.dataset), classesOf(c.dataset));
     policy_->setDefaultModel(model, inputOf(c.dataset), classesOf(c.dataset));
     if (!c.simulation.table.empty() && learning_->table().isEmpty())
         learning_->setTable(QString::fromStdString(c.simulation.table));

@@ -19,7 +19,7 @@ namespace rlda::app {
 
 PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
 {
-    auto* splitter = new QSplitter(Qt::Vertical, this);
+    auto* splitter = splitter_ = new QSplitter(Qt::Vertical, this);
     decisions_ = new widgets::DecisionView(splitter);
     auto* lower = new QWidget(splitter);
     auto* lowerLayout = new QVBoxLayout(lower);
@@ -57,6 +57,7 @@ QString PolicyPage::evaluate(const QString& policy, const QStringList& tables)
 {
     try {
         ranks_->setTables(evaluatePolicy(policy, tables, model_, input_, classes_));
+        giveRanksTheRoom();
         Q_EMIT statusMessage(tr("%1 evaluated on %n table(s)", nullptr, static_cast<int>(tables.size())).arg(policy));
         return {};
     } catch (const std::exception& e) {
@@ -66,7 +67,18 @@ QString PolicyPage::evaluate(const QString& policy, const QStringList& tables)
     }
 }
 
-void PolicyPage::showRanked(const widgets::RankedTable& table) { ranks_->setTables({table}); }
+void PolicyPage::showRanked(const widgets::RankedTable& table)
+{
+    ranks_->setTables({table});
+    giveRanksTheRoom();
+}
+
+void PolicyPage::giveRanksTheRoom()
+{
+    // A grid of rank charts needs most of the height; the decisions keep a strip.
+    const int h = splitter_->height();
+    splitter_->setSizes({h / 4, h - h / 4});
+}
 
 void PolicyPage::evaluateWithDialogs()
 {

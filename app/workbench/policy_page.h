@@ -8,6 +8,7 @@
 #include <QWidget>
 
 class QPushButton;
+class QSplitter;
 
 namespace rlda::widgets {
 class DecisionView;
@@ -35,7 +36,9 @@ Q_SIGNALS:
 
 private:
     void evaluateWithDialogs();
+    void giveRanksTheRoom();
 
+    QSplitter* splitter_ = nullptr;
     widgets::DecisionView* decisions_ = nullptr;
     widgets::RankView* ranks_ = nullptr;
     QPushButton* evaluate_ = nullptr;

@@ -4,14 +4,14 @@
 
 #include "app/workbench/learning_page.h"
 #include "app/workbench/main_window.h"
-#include "app/workbench/models_page.h"
 #include "app/workbench/policy_page.h"
+#include "core/sim/table.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
+#include "widgets/run/experiment_editor.h"
 #include "widgets/run/run_browser.h"
 
 #include <QCoreApplication>
-#include <QDirIterator>
 #include <QFileInfo>
 #include <QTimer>
 
@@ -19,8 +19,9 @@
 
 namespace rlda::app {
 namespace {
-constexpr int kSettleMs = 400; // past the plots' replot timers and a layout pass
-}
+constexpr int kSettleMs = 500; // past the plots' replot timers and a layout pass
+using Page = MainWindow::Page;
+} // namespace
 
 Tour::Tour(MainWindow& window, const QString& outDir, const QString& table, QObject* parent)
     : QObject(parent), window_(window), out_(outDir), table_(table)
@@ -29,6 +30,8 @@ Tour::Tour(MainWindow& window, const QString& outDir, const QString& table, QObj
 
 void Tour::shoot(const QString& name)
 {
+    if (failed_)
+        return;
     QCoreApplication::processEvents();
     const QString file = out_.filePath(name + QStringLiteral(".png"));
     if (!window_.grab().save(file, "PNG"))
@@ -40,119 +43,146 @@ void Tour::shoot(const QString& name)
 
 void Tour::fail(const QString& why)
 {
+    if (failed_)
+        return;
+    failed_ = true;
     std::fprintf(stderr, "rlda-workbench --tour: %s\n", qPrintable(why));
     Q_EMIT finished(1);
+}
+
+void Tour::shootPage(int page, const QString& name, const std::function<void()>& next)
+{
+    window_.showPage(static_cast<Page>(page));
+    QTimer::singleShot(kSettleMs, this, [this, name, next] {
+        shoot(name);
+        if (!failed_ && next)
+            next();
+    });
+}
+
+void Tour::runThen(const std::function<bool()>& begin, const std::function<void()>& then)
+{
+    // Lives until the run ends; the connection goes with it.
+    auto* watch = new QObject(this);
+    connect(&window_.controller(), &RunController::stateChanged, watch, [this, watch, then](RunState s) {
+        if (s != RunState::Failed && s != RunState::Finished && s != RunState::Cancelled)
+            return;
+        watch->deleteLater();
+        if (s != RunState::Finished)
+            return fail(QStringLiteral("the run in %1 did not finish").arg(window_.currentRun()));
+        QTimer::singleShot(kSettleMs, this, then);
+    });
+    if (!begin()) {
+        watch->deleteLater();
+        fail(QStringLiteral("a run did not start"));
+    }
 }
 
 void Tour::start()
 {
     if (!out_.mkpath(QStringLiteral(".")))
         return fail(QStringLiteral("%1: cannot create the folder").arg(out_.path()));
-    window_.showPage(MainWindow::Page::Training);
+    window_.showPage(Page::Training);
     shoot(QStringLiteral("01-experiment"));
-    auto& controller = window_.controller();
     // The live shot: some epochs after the first adaptation, while the run goes on.
-    connect(controller.worker(), &Worker::adaptation, this, [this] {
-        if (liveShot_)
-            return;
-        liveShot_ = true;
+    auto* live = new QObject(this);
+    connect(window_.controller().worker(), &Worker::adaptation, live, [this, live] {
+        live->deleteLater();
         QTimer::singleShot(6000, this, [this] {
             if (window_.controller().state() == RunState::Running)
                 shoot(QStringLiteral("02-training-live"));
         });
     });
-    connect(&controller, &RunController::stateChanged, this, [this](RunState s) {
-        if (s == RunState::Failed)
-            fail(QStringLiteral("the training run failed"));
-        else if (s == RunState::Finished || s == RunState::Cancelled)
-            QTimer::singleShot(kSettleMs, this, &Tour::onTrainingDone);
-    }, Qt::SingleShotConnection);
-    if (!window_.startTraining())
-        fail(QStringLiteral("the experiment did not start"));
+    runThen([this] { return window_.startTraining(); }, [this] { afterFirstTraining(); });
 }
 
-void Tour::onTrainingDone()
+void Tour::afterFirstTraining()
 {
     shoot(QStringLiteral("03-training"));
     auto* arch = window_.architecture();
     arch->setCurrentStep(arch->stepCount() - 1);
     arch->setDiffSteps(0, arch->stepCount() - 1);
-    window_.showPage(MainWindow::Page::Architecture);
-    QTimer::singleShot(kSettleMs, this, [this] {
-        shoot(QStringLiteral("04-architecture"));
-        auto* decisions = window_.policy()->decisions();
-        decisions->setCurrentDecision(0);
-        window_.showPage(MainWindow::Page::Policy);
-        QTimer::singleShot(kSettleMs, this, [this] {
-            shoot(QStringLiteral("05-policy-decisions"));
-            if (table_.isEmpty())
-                return finishWithRuns();
-            // Learning: a real run against the table, long enough to see the curves settle.
-            window_.openTable(table_);
-            QTimer::singleShot(kSettleMs, this, [this] {
-                shoot(QStringLiteral("06-table-explorer"));
-                window_.learning()->setTable(table_);
-                window_.learning()->setEpisodes(30000);
-                auto& controller = window_.controller();
-                connect(controller.worker(), &Worker::greedy, this, [this](qint64 episode) {
-                    if (!learningLiveShot_ && episode >= 10000) {
-                        learningLiveShot_ = true;
-                        QTimer::singleShot(100, this, [this] { shoot(QStringLiteral("07-learning-live")); });
-                    }
-                });
-                connect(&controller, &RunController::stateChanged, this, [this](RunState s) {
-                    if (s == RunState::Failed)
-                        fail(QStringLiteral("the learning run failed"));
-                    else if (s == RunState::Finished || s == RunState::Cancelled)
-                        QTimer::singleShot(kSettleMs, this, &Tour::onLearningDone);
-                }, Qt::SingleShotConnection);
-                if (!window_.startLearning())
-                    fail(QStringLiteral("learning did not start"));
-            });
-        });
+    shootPage(static_cast<int>(Page::Architecture), QStringLiteral("04-architecture"), [this] {
+        if (table_.isEmpty()) {
+            window_.policy()->decisions()->setCurrentDecision(0);
+            return shootPage(static_cast<int>(Page::Policy), QStringLiteral("09-policy"), [this] { compareRuns(); });
+        }
+        if (!window_.openTable(table_))
+            return fail(QStringLiteral("%1: cannot open the table").arg(table_));
+        shootPage(static_cast<int>(Page::Tables), QStringLiteral("05-table-explorer"), [this] { learn(); });
     });
 }
 
-void Tour::onLearningDone()
+void Tour::learn()
 {
-    shoot(QStringLiteral("08-learning"));
-    // The learned policy on every table beside the one it learned from (figs. 10-11).
-    QStringList tables;
-    for (QDirIterator it(QFileInfo(table_).absolutePath(), {QStringLiteral("*.csv")}, QDir::Files); it.hasNext();) {
-        const QString path = it.next();
-        if (QFileInfo(path).fileName() != QLatin1String("index.csv"))
-            tables << path;
-    }
-    tables.sort();
-    const QString policy = QDir(window_.currentRun()).filePath(QStringLiteral("policy.pt"));
-    if (const QString e = window_.policy()->evaluate(policy, tables); !e.isEmpty())
-        return fail(e);
-    window_.showPage(MainWindow::Page::Policy);
-    QTimer::singleShot(kSettleMs, this, [this] {
-        shoot(QStringLiteral("09-policy-ranks"));
-        finishWithRuns();
+    auto* page = window_.learning();
+    page->setTable(table_);
+    page->setInput(QStringLiteral("3x32x32")); // simulation tables of CIFAR-10 jobs, as the reference's
+    page->setEpisodes(30000);
+    auto* live = new QObject(this);
+    connect(window_.controller().worker(), &Worker::greedy, live, [this, live](qint64 episode) {
+        if (episode < 10000)
+            return;
+        live->deleteLater();
+        QTimer::singleShot(100, this, [this] { shoot(QStringLiteral("06-learning-live")); });
+    });
+    runThen([this] { return window_.startLearning(); }, [this] {
+        shoot(QStringLiteral("07-learning"));
+        policy_ = QDir(window_.currentRun()).filePath(QStringLiteral("policy.pt"));
+        // The learned policy on every scenario of its model (the paper's figs. 10-11).
+        QStringList tables;
+        const QString index = QFileInfo(table_).dir().filePath(QStringLiteral("index.csv"));
+        const QString model = QString::fromStdString(window_.learning()->settings().model);
+        if (QFileInfo::exists(index))
+            for (const auto& e : core::sim::load_table_index(index.toStdString()))
+                if (QString::fromStdString(e.model) == model)
+                    tables << QString::fromStdString(e.file);
+        if (tables.isEmpty())
+            tables << table_;
+        window_.policy()->setDefaultModel(model, {3, 32, 32}, 10);
+        if (const QString e = window_.policy()->evaluate(policy_, tables); !e.isEmpty())
+            return fail(e);
+        shootPage(static_cast<int>(Page::Policy), QStringLiteral("08-policy-ranks"), [this] { trainWithPolicy(); });
     });
 }
 
-void Tour::finishWithRuns()
+void Tour::trainWithPolicy()
 {
-    window_.showPage(MainWindow::Page::Runs); // lists the runs
+    // The same experiment with the learned policy as its agent: decisions with probabilities.
+    auto config = window_.editor()->config();
+    config.name = "default-policy";
+    config.agent.kind = "policy";
+    config.agent.policy = policy_.toStdString();
+    window_.editor()->setConfig(config);
+    runThen([this] { return window_.startTraining(); }, [this] {
+        window_.policy()->decisions()->setCurrentDecision(0);
+        shootPage(static_cast<int>(Page::Policy), QStringLiteral("09-policy-decisions"), [this] { compareRuns(); });
+    });
+}
+
+void Tour::compareRuns()
+{
+    window_.showPage(Page::Runs); // lists the runs
     auto* runs = window_.runs();
     runs->refresh();
-    if (!runs->runs().isEmpty()) {
-        runs->selectRuns({0});
-        runs->openRun(0);
-        window_.showPage(MainWindow::Page::Runs); // opening a run shows its pages
-    }
-    QTimer::singleShot(kSettleMs, this, [this] {
-        shoot(QStringLiteral("10-run-browser"));
-        window_.showPage(MainWindow::Page::Models);
-        QTimer::singleShot(kSettleMs, this, [this] {
-            shoot(QStringLiteral("11-models"));
-            std::printf("tour: %d screenshots in %s\n", shots_, qPrintable(out_.path()));
-            Q_EMIT finished(0);
+    QList<int> training;
+    for (int i = 0; i < runs->runs().size(); ++i)
+        if (runs->runs()[i].kind == core::io::RunKind::Training)
+            training << i;
+    auto last = [this] {
+        window_.showPage(Page::Runs);
+        shootPage(static_cast<int>(Page::Runs), QStringLiteral("11-run-browser"), [this] {
+            shootPage(static_cast<int>(Page::Models), QStringLiteral("12-models"), [this] {
+                std::printf("tour: %d screenshots in %s\n", shots_, qPrintable(out_.path()));
+                Q_EMIT finished(0);
+            });
         });
-    });
+    };
+    if (training.size() < 2)
+        return last();
+    runs->selectRuns(training);
+    Q_EMIT runs->overlayRequested(runs->selectedRuns()); // what the Overlay button does
+    shootPage(static_cast<int>(Page::Training), QStringLiteral("10-overlay"), last);
 }
 
 } // namespace rlda::app

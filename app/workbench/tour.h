@@ -1,11 +1,14 @@
 // The screenshot tour (rlda-workbench --tour DIR, run by scripts/screenshots): trains the open
-// experiment, learns from a table, opens the results in every page, and saves a screenshot of
-// each page in a real run state.
+// experiment, learns from a table, judges the learned policy on the tables beside it, trains again
+// with that policy as the agent, compares the runs, and saves a screenshot of every page in a real
+// run state.
 #pragma once
 
 #include <QDir>
 #include <QObject>
 #include <QString>
+
+#include <functional>
 
 namespace rlda::app {
 
@@ -14,7 +17,7 @@ class MainWindow;
 class Tour : public QObject {
     Q_OBJECT
 public:
-    // `table`: the simulation table to learn from; empty skips the learning part.
+    // `table`: the simulation table to learn from; empty skips learning and the policy run.
     Tour(MainWindow& window, const QString& outDir, const QString& table, QObject* parent = nullptr);
 
 public Q_SLOTS:
@@ -24,17 +27,22 @@ Q_SIGNALS:
     void finished(int exitCode);
 
 private:
-    void onTrainingDone();
-    void onLearningDone();
-    void finishWithRuns();
+    // Starts a run with `begin` and calls `then` once it has ended well (fails the tour otherwise).
+    void runThen(const std::function<bool()>& begin, const std::function<void()>& then);
+    // Shows `page`, lets it settle, saves `name`.png, then goes on with `next`.
+    void shootPage(int page, const QString& name, const std::function<void()>& next);
+    void afterFirstTraining();
+    void learn();
+    void trainWithPolicy();
+    void compareRuns();
     void shoot(const QString& name);
     void fail(const QString& why);
 
     MainWindow& window_;
     QDir out_;
     QString table_;
-    bool liveShot_ = false;
-    bool learningLiveShot_ = false;
+    QString policy_;
+    bool failed_ = false;
     int shots_ = 0;
 };
 
