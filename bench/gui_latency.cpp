@@ -83,13 +83,17 @@ int main(int argc, char** argv)
 {
     long points = 1000000;
     int batchPoints = 1000;
+    double rate = 200000.0;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--points") && i + 1 < argc)
             points = std::atol(argv[++i]);
         else if (!std::strcmp(argv[i], "--batch") && i + 1 < argc)
             batchPoints = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--rate") && i + 1 < argc)
+            rate = std::atof(argv[++i]);
         else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-            std::printf("usage: bench_gui_latency [--points N (1000000)] [--batch POINTS (1000)]\n");
+            std::printf("usage: bench_gui_latency [--points N (1000000)] [--batch POINTS (1000)] "
+                        "[--rate POINTS_PER_S (200000; 0 = as fast as the GUI takes them)]\n");
             return 0;
         }
     }
@@ -142,6 +146,9 @@ int main(int argc, char** argv)
     auto producer = [&](std::stop_token stop) {
         std::int64_t params = 1200000;
         int epoch = 0;
+        // Paced like a run that streams for seconds, so that the event loop is measured under
+        // sustained load (many replots), not during a sub-second burst.
+        const auto paceStart = Clock::now();
         while (epoch < epochs && !stop.stop_requested()) {
             std::vector<train::EpochMetrics> batch;
             batch.reserve(std::size_t(epochsPerBatch));
@@ -159,6 +166,10 @@ int main(int argc, char** argv)
                 }
                 batch.push_back(syntheticEpoch(epoch, params));
             }
+            if (rate > 0)
+                std::this_thread::sleep_until(
+                    paceStart + std::chrono::duration_cast<Clock::duration>(
+                                    std::chrono::duration<double>(double(epoch) * kPointsPerEpoch / rate)));
             while (inFlight.load(std::memory_order_acquire) >= kMaxInFlight && !stop.stop_requested())
                 std::this_thread::sleep_for(std::chrono::microseconds(50));
             inFlight.fetch_add(1, std::memory_order_acq_rel);

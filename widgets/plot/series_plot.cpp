@@ -300,7 +300,8 @@ SeriesPlot::SeriesPlot(QWidget* parent)
     syncLegend();
 
     // The crosshair lives on a buffered layer of its own: moving it repaints only that layer.
-    plot_->addLayer(kOverlayLayer, nullptr, QCustomPlot::limAbove);
+    if (!plot_->layer(kOverlayLayer)) // QCustomPlot may already have one of that name
+        plot_->addLayer(kOverlayLayer, nullptr, QCustomPlot::limAbove);
     plot_->layer(kOverlayLayer)->setMode(QCPLayer::lmBuffered);
     crossLine_ = new QCPItemStraightLine(plot_);
     crossLine_->setLayer(kOverlayLayer);
