@@ -109,6 +109,22 @@ struct RunnerConfig {
     bool operator==(const RunnerConfig&) const = default;
 };
 
+// [sweep]: how `rlda simulate` spreads a table's rows over processes or cluster jobs. The rows do
+// not depend on it, except through threads_per_task, which every backend applies alike.
+struct SweepConfig {
+    std::string backend = "local";    // "local" (worker processes here) or "slurm" (cluster jobs)
+    int workers = 0;                  // local: worker processes; 0 = std::thread::hardware_concurrency()
+    int threads_per_task = 1;         // LibTorch intra-op threads in each task (and in-process builds)
+    int max_retries = 2;              // reruns of a part whose process failed
+    std::string partition;            // slurm: --partition; "" = the cluster's default
+    std::string time_limit = "01:00:00"; // slurm: --time per task, [D-]HH:MM:SS
+    int cpus_per_task = 1;            // slurm: --cpus-per-task
+    std::string gres;                 // slurm: --gres, e.g. "gpu:1"; "" = none
+    std::vector<std::string> sbatch_args; // slurm: more sbatch options, passed as they are
+    double poll_seconds = 2.0;        // how often the state of the tasks is looked at
+    bool operator==(const SweepConfig&) const = default;
+};
+
 struct ExperimentConfig {
     std::string name = "experiment";
     JobConfig job;
@@ -119,6 +135,7 @@ struct ExperimentConfig {
     PolicyConfig policy;
     SimulationConfig simulation;
     RunnerConfig runner;
+    SweepConfig sweep;
     std::string source; // the file it was read from, for messages and relative paths
     // "file:line:col: key: not used: why" for keys of the original schema that have no meaning
     // here; not settings (same_settings() ignores them and `source`).

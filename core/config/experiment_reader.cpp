@@ -76,7 +76,8 @@ std::string_view type_name(const toml::node& n)
 const std::vector<std::string_view>& section_names()
 {
     static const std::vector<std::string_view> names{"job",   "dataset", "scheduler",  "trainer",
-                                                     "agent", "policy",  "simulation", "runner"};
+                                                     "agent", "policy",  "simulation", "runner",
+                                                     "sweep"};
     return names;
 }
 
@@ -131,6 +132,8 @@ public:
                 section(*t, "policy", policy_handlers(c.policy, false));
             else if (key == "simulation")
                 simulation(*t, c.simulation);
+            else if (key == "sweep")
+                sweep(*t, c.sweep);
             else
                 runner(*t, c);
         }
@@ -547,6 +550,41 @@ private:
                                   "cannot read; use its CSV form (as in the reference seed-tables)");
                   },
                   true}});
+    }
+
+    std::vector<std::string> texts(const Field& f, const std::string& canonical)
+    {
+        claim(f, canonical);
+        const toml::array* arr = f.node.as_array();
+        if (!arr)
+            fail_type(f.node, f.name, "an array of strings");
+        std::vector<std::string> out;
+        for (std::size_t i = 0; i < arr->size(); ++i) {
+            const toml::node& n = (*arr)[i];
+            const std::string name = fmt::format("{}[{}]", f.name, i);
+            spots_[fmt::format("{}[{}]", canonical, i)] = Spot{name, n.source()};
+            if (!n.is_string())
+                fail_type(n, name, "a string");
+            out.push_back(n.value<std::string>().value());
+        }
+        return out;
+    }
+
+    void sweep(const toml::table& t, SweepConfig& s)
+    {
+        section(t, "sweep",
+                {{"backend", [&](const Field& f) { s.backend = text(f, "sweep.backend"); }},
+                 {"workers", [&](const Field& f) { s.workers = integer<int>(f, "sweep.workers"); }},
+                 {"threads_per_task",
+                  [&](const Field& f) { s.threads_per_task = integer<int>(f, "sweep.threads_per_task"); }},
+                 {"max_retries", [&](const Field& f) { s.max_retries = integer<int>(f, "sweep.max_retries"); }},
+                 {"partition", [&](const Field& f) { s.partition = text(f, "sweep.partition"); }},
+                 {"time_limit", [&](const Field& f) { s.time_limit = text(f, "sweep.time_limit"); }},
+                 {"cpus_per_task",
+                  [&](const Field& f) { s.cpus_per_task = integer<int>(f, "sweep.cpus_per_task"); }},
+                 {"gres", [&](const Field& f) { s.gres = text(f, "sweep.gres"); }},
+                 {"sbatch_args", [&](const Field& f) { s.sbatch_args = texts(f, "sweep.sbatch_args"); }},
+                 {"poll_seconds", [&](const Field& f) { s.poll_seconds = number(f, "sweep.poll_seconds"); }}});
     }
 
     void runner(const toml::table& t, ExperimentConfig& c)

@@ -166,6 +166,30 @@ void policy(Writer& w, const PolicyConfig& p)
     w.line("decay_freq", std::to_string(p.decay_freq), "episodes");
 }
 
+std::string strings(const std::vector<std::string>& v)
+{
+    std::vector<std::string> quoted;
+    for (const auto& s : v)
+        quoted.push_back(quote(s));
+    return fmt::format("[{}]", fmt::join(quoted, ", "));
+}
+
+void sweep(Writer& w, const SweepConfig& s)
+{
+    w.header("sweep", "How `rlda simulate` spreads the rows over processes or cluster jobs.");
+    w.line("backend", quote(s.backend), "\"local\" (worker processes) or \"slurm\" (cluster jobs)");
+    w.line("workers", std::to_string(s.workers), "local: worker processes; 0 = one per core");
+    w.line("threads_per_task", std::to_string(s.threads_per_task),
+           "LibTorch threads in each task; rows depend on it");
+    w.line("max_retries", std::to_string(s.max_retries), "reruns of a part whose process failed");
+    w.line("partition", quote(s.partition), "slurm: partition; \"\" = the default");
+    w.line("time_limit", quote(s.time_limit), "slurm: time per task, [D-]HH:MM:SS");
+    w.line("cpus_per_task", std::to_string(s.cpus_per_task), "slurm: CPUs per task");
+    w.line("gres", quote(s.gres), "slurm: generic resources, e.g. \"gpu:1\"; \"\" = none");
+    w.line("sbatch_args", strings(s.sbatch_args), "slurm: more sbatch options");
+    w.line("poll_seconds", real(s.poll_seconds), "seconds between looks at the tasks");
+}
+
 } // namespace
 
 std::string to_toml(const ExperimentConfig& c)
@@ -184,6 +208,7 @@ std::string to_toml(const ExperimentConfig& c)
     w.header("runner", "Repetitions.");
     w.line("total_episodes", std::to_string(c.runner.total_episodes), "training runs, or learning episodes");
     w.line("save", boolean(c.runner.save), "simulation runs: write the table as it grows");
+    sweep(w, c.sweep);
     return w.out;
 }
 

@@ -177,7 +177,45 @@ void check_policy(Checker& k, const PolicyConfig& p)
     k.at_least("policy.decay_freq", p.decay_freq, 1);
 }
 
+// [D-]HH:MM:SS, as sbatch --time takes it (the one form written without ambiguity).
+bool is_time_limit(std::string_view t)
+{
+    const auto digits = [](std::string_view s, std::size_t min, std::size_t max) {
+        return s.size() >= min && s.size() <= max &&
+               std::all_of(s.begin(), s.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; });
+    };
+    if (const auto dash = t.find('-'); dash != std::string_view::npos) {
+        if (!digits(t.substr(0, dash), 1, 3))
+            return false;
+        t.remove_prefix(dash + 1);
+    }
+    if (t.size() != 8 || t[2] != ':' || t[5] != ':')
+        return false;
+    return digits(t.substr(0, 2), 2, 2) && digits(t.substr(3, 2), 2, 2) && digits(t.substr(6, 2), 2, 2) &&
+           t.substr(3, 2) < "60" && t.substr(6, 2) < "60";
+}
+
+void check_sweep(Checker& k, const SweepConfig& s)
+{
+    k.one_of("sweep.backend", s.backend, sweep_backends());
+    k.at_least("sweep.workers", s.workers, 0);
+    k.at_least("sweep.threads_per_task", s.threads_per_task, 1);
+    k.at_least("sweep.max_retries", s.max_retries, 0);
+    if (!is_time_limit(s.time_limit))
+        k.add("sweep.time_limit",
+              fmt::format("expected [D-]HH:MM:SS (e.g. \"01:30:00\" or \"2-00:00:00\"), got \"{}\"",
+                          s.time_limit));
+    k.at_least("sweep.cpus_per_task", s.cpus_per_task, 1);
+    k.positive("sweep.poll_seconds", s.poll_seconds);
+}
+
 } // namespace
+
+const std::vector<std::string>& sweep_backends()
+{
+    static const std::vector<std::string> names{"local", "slurm"};
+    return names;
+}
 
 const std::vector<std::string>& optimizer_names()
 {
@@ -247,6 +285,7 @@ std::vector<Problem> find_problems(const ExperimentConfig& c)
     check_agent(k, c);
     check_policy(k, c.policy);
     k.at_least("runner.total_episodes", c.runner.total_episodes, 1);
+    check_sweep(k, c.sweep);
     return std::move(k.problems);
 }
 

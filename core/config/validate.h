@@ -32,6 +32,7 @@ const std::vector<std::string>& dataset_kinds();       // dataset.kind
 const std::vector<std::string>& normalization_names(); // dataset.normalization
 const std::vector<std::string>& clock_names();         // scheduler.clock
 const std::vector<std::string>& agent_kinds();         // agent.kind
+const std::vector<std::string>& sweep_backends();      // sweep.backend
 
 // "cpu", "cuda" or "cuda:N".
 bool is_device_name(std::string_view device);

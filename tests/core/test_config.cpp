@@ -85,6 +85,16 @@ ExperimentConfig everything_changed()
     c.simulation.table = "tables/convnet2_early.csv";
     c.runner.total_episodes = 75000;
     c.runner.save = true;
+    c.sweep.backend = "slurm";
+    c.sweep.workers = 7;
+    c.sweep.threads_per_task = 3;
+    c.sweep.max_retries = 0;
+    c.sweep.partition = "gpu-\"long\"";
+    c.sweep.time_limit = "2-12:30:00";
+    c.sweep.cpus_per_task = 4;
+    c.sweep.gres = "gpu:1";
+    c.sweep.sbatch_args = {"--account=lab", "--qos=high prio", ""};
+    c.sweep.poll_seconds = 0.1 + 0.2;
     return c;
 }
 
@@ -152,7 +162,7 @@ private Q_SLOTS:
         const ExperimentConfig d;
         QVERIFY(c.name != d.name && c.job != d.job && c.dataset != d.dataset && c.scheduler != d.scheduler &&
                 c.trainer != d.trainer && c.agent != d.agent && c.policy != d.policy &&
-                c.simulation != d.simulation && c.runner != d.runner);
+                c.simulation != d.simulation && c.runner != d.runner && c.sweep != d.sweep);
         const std::string text = to_toml(c);
         const ExperimentConfig back = parse_experiment(text, "x");
         QVERIFY2(same_settings(back, c), text.c_str());
@@ -173,7 +183,8 @@ private Q_SLOTS:
              {"\nname = ", "\n[job]", "\nmodel = ", "\nmomentum = ", "\n[dataset]",
               "\nnoise = ", "\n[scheduler]", "\nevents = []", "\neval_cost = ", "\n[trainer]",
               "\nwarm_start_checkpoint = ", "\n[agent]", "\ngreedy = ", "\n[policy]",
-              "\ndecay_freq = ", "\n[simulation]", "\ntable = ", "\n[runner]", "\nsave = "})
+              "\ndecay_freq = ", "\n[simulation]", "\ntable = ", "\n[runner]", "\nsave = ", "\n[sweep]", "\nbackend = \"local\"",
+              "\nworkers = 0 ", "\nthreads_per_task = 1 ", "\nsbatch_args = [] ", "\npoll_seconds = 2.0 "})
             QVERIFY2(t.contains(key), key);
         QVERIFY(t.contains("# What is trained and how.\n[job]"));
         QVERIFY(t.contains("budget = 400.0 ")); // a float stays a float
@@ -326,6 +337,27 @@ private Q_SLOTS:
             << "x.toml:2:10: agent.device: a GPU index must be at least 0, got -1";
         QTest::newRow("num_actions") << "[agent]\nnum_actions = -2\n"
                                      << "x.toml:2:15: agent.num_actions: must be at least 0, got -2";
+        QTest::newRow("sweep backend")
+            << "[sweep]\nbackend = \"pbs\"\n"
+            << "x.toml:2:11: sweep.backend: unknown value \"pbs\" (allowed: \"local\", \"slurm\")";
+        QTest::newRow("sweep workers") << "[sweep]\nworkers = -1\n"
+                                       << "x.toml:2:11: sweep.workers: must be at least 0, got -1";
+        QTest::newRow("sweep threads") << "[sweep]\nthreads_per_task = 0\n"
+                                       << "x.toml:2:20: sweep.threads_per_task: must be at least 1, got 0";
+        QTest::newRow("sweep retries") << "[sweep]\nmax_retries = -1\n"
+                                       << "x.toml:2:15: sweep.max_retries: must be at least 0, got -1";
+        QTest::newRow("sweep time limit")
+            << "[sweep]\ntime_limit = \"1:00\"\n"
+            << "x.toml:2:14: sweep.time_limit: expected [D-]HH:MM:SS";
+        QTest::newRow("sweep time limit minutes") << "[sweep]\ntime_limit = \"01:60:00\"\n"
+                                                  << "x.toml:2:14: sweep.time_limit: expected";
+        QTest::newRow("sweep poll") << "[sweep]\npoll_seconds = 0\n"
+                                    << "x.toml:2:16: sweep.poll_seconds: must be a positive number";
+        QTest::newRow("sweep sbatch_args")
+            << "[sweep]\nsbatch_args = [\"-A\", 1]\n"
+            << "x.toml:2:22: sweep.sbatch_args[1]: expected a string, got an integer";
+        QTest::newRow("sweep unknown key") << "[sweep]\nnodes = 2\n"
+                                           << "x.toml:2:1: sweep.nodes: unknown key (known: backend,";
         QTest::newRow("syntax") << "[job]\nlr = \n"
                                 << "x.toml:2:6: ";
         QTest::newRow("syntax header") << "[job\n"
@@ -474,6 +506,33 @@ private Q_SLOTS:
         QCOMPARE(c.warnings.size(), std::size_t{1});
         QVERIFY(QString::fromStdString(c.warnings[0])
                     .startsWith("--set trainer.weights=\"w.pth\": trainer.weights: not used: "));
+    }
+
+    void sweep_settings_read_and_set()
+    {
+        ExperimentConfig c = parse_experiment("[sweep]\nbackend = \"slurm\"\ntime_limit = \"3-00:00:00\"\n"
+                                              "sbatch_args = [\"--account=x\"]\npoll_seconds = 5\n",
+                                              "x.toml");
+        QCOMPARE(c.sweep.backend, std::string("slurm"));
+        QCOMPARE(c.sweep.time_limit, std::string("3-00:00:00"));
+        QCOMPARE(c.sweep.sbatch_args, (std::vector<std::string>{"--account=x"}));
+        QCOMPARE(c.sweep.poll_seconds, 5.0);
+        QCOMPARE(c.sweep.workers, 0); // untouched keys keep their defaults
+        QCOMPARE(c.sweep.threads_per_task, 1);
+        apply_override(c, "sweep.workers=3");
+        apply_override(c, "sweep.backend=\"local\"");
+        apply_override(c, "sweep.gres=\"gpu:2\"");
+        QCOMPARE(c.sweep.workers, 3);
+        QCOMPARE(c.sweep.backend, std::string("local"));
+        QCOMPARE(c.sweep.gres, std::string("gpu:2"));
+        QVERIFY(config_error([&] { apply_override(c, "sweep.threads_per_task=0"); })
+                    .startsWith("--set sweep.threads_per_task=0: sweep.threads_per_task: must be at least 1"));
+        QVERIFY(config_error([&] { apply_override(c, "sweep.time_limit=\"soon\""); })
+                    .startsWith("--set sweep.time_limit=\"soon\": sweep.time_limit: expected [D-]HH:MM:SS"));
+        QCOMPARE(c.sweep.threads_per_task, 1);
+        ExperimentConfig d;
+        d.sweep.backend = "grid";
+        QVERIFY(config_error([&] { validate(d); }).startsWith("sweep.backend: unknown value \"grid\""));
     }
 
     void override_errors_name_the_assignment_data()
