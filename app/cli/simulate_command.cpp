@@ -1,20 +1,33 @@
-// `rlda simulate CONFIG.toml [--out DIR] [--force] [--set section.key=value]…`: builds the simulation
-// table of every action sequence, one progress line per row; running it again resumes.
+// `rlda simulate CONFIG.toml [--out DIR] [--force] [--set section.key=value]… [--backend local|slurm]
+// [--workers N] [--part I/N] [--prepare]`: builds the simulation table of every action sequence,
+// spread over worker processes (or cluster jobs); running it again resumes.
 #include "app/cli/commands.h"
 
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
+#include "core/sweep/local.h"
+#include "core/util/error.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <memory>
+#include <regex>
+#include <stop_token>
+#include <thread>
 
 namespace rlda::app {
 namespace {
+
+namespace sim = core::sim;
+namespace sweep = core::sweep;
 
 struct SimulateOptions {
     std::string config;
@@ -22,6 +35,10 @@ struct SimulateOptions {
     bool force = false;
     std::vector<std::string> overrides;
     std::string dataset;
+    std::string backend; // "" = sweep.backend
+    int workers = -1;    // -1 = sweep.workers
+    std::string part;    // "I/N"
+    bool prepare = false;
 };
 
 // "45s", "1m20s", "2h03m".
@@ -35,18 +52,155 @@ std::string duration(double seconds)
     return fmt::format("{}h{:02}m", s / 3600, s % 3600 / 60);
 }
 
-void print_progress(const core::sim::BuildProgress& p)
+void print_row(const sim::BuildProgress& p)
 {
-    if (!p.row && p.to_compute == 0) {
-        fmt::print("nothing to train: all {} rows are in the table\n", p.total);
-    } else if (!p.row) {
-        fmt::print("warm start: {}; {} of {} rows to train\n", p.warm_start_reused ? "reused" : "trained",
-                   p.to_compute, p.total);
-    } else {
-        fmt::print("row {}/{} [{}] accuracy {:.4f} (ETA {})\n", p.done, p.total,
-                   fmt::join(p.row->actions, " "), p.row->accuracy, duration(p.eta));
-    }
+    fmt::print("row {}/{} [{}] accuracy {:.4f} (ETA {})\n", p.done, p.total, fmt::join(p.row->actions, " "),
+               p.row->accuracy, duration(p.eta));
     std::fflush(stdout);
+}
+
+// SIGINT / SIGTERM ask for a stop; a watcher thread turns the flag into a stop request (a signal
+// handler may only touch a lock-free atomic).
+std::atomic<bool> g_signalled{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void on_signal(int)
+{
+    g_signalled.store(true);
+}
+
+class StopOnSignal {
+public:
+    StopOnSignal()
+    {
+        struct sigaction sa = {};
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int_);
+        sigaction(SIGTERM, &sa, &old_term_);
+        watcher_ = std::jthread([this](std::stop_token done) {
+            while (!done.stop_requested()) {
+                if (g_signalled.load()) {
+                    stop_.request_stop();
+                    return;
+                }
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+            }
+        });
+    }
+    ~StopOnSignal()
+    {
+        watcher_.request_stop();
+        watcher_.join();
+        sigaction(SIGINT, &old_int_, nullptr);
+        sigaction(SIGTERM, &old_term_, nullptr);
+    }
+    StopOnSignal(const StopOnSignal&) = delete;
+    StopOnSignal& operator=(const StopOnSignal&) = delete;
+    std::stop_token token() const { return stop_.get_token(); }
+
+private:
+    std::stop_source stop_;
+    std::jthread watcher_;
+    struct sigaction old_int_ = {};
+    struct sigaction old_term_ = {};
+};
+
+// "I/N" with 0 <= I < N; Error naming the value otherwise.
+std::pair<int, int> parse_part(const std::string& text)
+{
+    static const std::regex form(R"(\s*(\d{1,9})\s*/\s*(\d{1,9})\s*)");
+    std::smatch m;
+    if (!std::regex_match(text, m, form))
+        throw core::Error(fmt::format("--part {}: expected I/N, part I (from 0) of N parts, e.g. 0/4", text));
+    const int part = std::stoi(m[1]);
+    const int parts = std::stoi(m[2]);
+    sim::check_part(part, parts);
+    return {part, parts};
+}
+
+int run_part(const core::config::ExperimentConfig& config, const std::string& out, int part, int parts,
+             std::stop_token stop)
+{
+    fmt::print("table folder: {}\npart {}/{}\n", out, part, parts);
+    std::fflush(stdout);
+    const auto rows = sim::build_part(
+        config, out, part, parts,
+        [&](const sim::BuildProgress& p) {
+            if (!p.row && p.to_compute == 0)
+                fmt::print("nothing to train: all {} rows of part {}/{} are on disk\n", p.total, part, parts);
+            else if (!p.row)
+                fmt::print("{} of {} rows of part {}/{} to train\n", p.to_compute, p.total, part, parts);
+            else
+                print_row(p);
+            std::fflush(stdout);
+        },
+        stop);
+    const auto total = sim::part_size(rows.sequences(), part, parts);
+    fmt::print("part: {}\nrows: {}/{}\n", sim::part_file(out, part, parts).string(), rows.rows().size(), total);
+    return static_cast<std::int64_t>(rows.rows().size()) == total ? 0 : 130;
+}
+
+std::string part_counts(const sweep::SweepStatus& s)
+{
+    std::vector<std::string> counts;
+    for (const auto& t : s.tasks)
+        counts.push_back(fmt::format("part {}: {}/{}{}", t.part, t.rows_done, t.rows_total,
+                                     t.attempts > 1 ? fmt::format(" (try {})", t.attempts) : ""));
+    return fmt::format("{}", fmt::join(counts, ", "));
+}
+
+int run_local(const core::config::ExperimentConfig& config, const std::string& out, int workers, bool force,
+              std::stop_token stop)
+{
+    const auto prepared = sim::prepare_sweep(config, out, force, stop);
+    const auto total = prepared.shape.sequences;
+    if (stop.stop_requested()) {
+        fmt::print("stopped during the warm start\n");
+        return 130;
+    }
+    if (prepared.done == total) {
+        fmt::print("nothing to train: all {} rows are in the table\n", total);
+    } else {
+        workers = static_cast<int>(std::min<std::int64_t>(workers, total));
+        fmt::print("warm start: {}; {} of {} rows to train in {} worker process{}\n",
+                   prepared.warm_start_reused ? "reused" : "trained", total - prepared.done, total, workers,
+                   workers == 1 ? "" : "es");
+        std::fflush(stdout);
+        sweep::LocalOptions o;
+        o.workers = workers;
+        o.max_retries = config.sweep.max_retries;
+        const auto started = std::chrono::steady_clock::now();
+        int first = -1;
+        const auto s = sweep::run_parts(
+            out, prepared.shape, o,
+            [&](const sweep::SweepStatus& st) {
+                if (first < 0)
+                    first = st.rows_done;
+                const double elapsed =
+                    std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+                const int trained = st.rows_done - first;
+                const std::string eta =
+                    trained > 0 ? duration(elapsed / trained * (st.rows_total - st.rows_done)) : "?";
+                fmt::print("rows {}/{} ({}) ETA {}\n", st.rows_done, st.rows_total, part_counts(st), eta);
+                std::fflush(stdout);
+            },
+            stop);
+        const auto table = sim::collect_table(out, config);
+        if (s.count(sweep::TaskState::Failed) > 0)
+            throw core::Error(sweep::failure_message(out, s));
+        fmt::print("table: {}/table.csv\nrows: {}\n", out, table.rows().size());
+        return table.complete() ? 0 : 130;
+    }
+    const auto table = sim::collect_table(out, config);
+    fmt::print("table: {}/table.csv\nrows: {}\n", out, table.rows().size());
+    return table.complete() ? 0 : 130;
+}
+
+// ---- The slurm backend (core/sweep/slurm.h, being written alongside) plugs in here.
+int run_slurm(const core::config::ExperimentConfig&, const std::string&, int, bool)
+{
+    throw core::Error("--backend slurm: not available in this build yet; use --backend local");
 }
 
 int run_simulate(const SimulateOptions& o)
@@ -56,13 +210,50 @@ int run_simulate(const SimulateOptions& o)
         core::config::apply_override(config, fmt::format("dataset.kind=\"{}\"", o.dataset));
     for (const auto& assignment : o.overrides)
         core::config::apply_override(config, assignment);
+    if (!o.backend.empty()) {
+        const auto& names = core::config::sweep_backends();
+        if (std::find(names.begin(), names.end(), o.backend) == names.end())
+            throw core::Error(fmt::format("--backend {}: unknown backend (allowed: {})", o.backend,
+                                          fmt::join(names, ", ")));
+        config.sweep.backend = o.backend;
+    }
+    if (o.workers != -1) {
+        if (o.workers < 0)
+            throw core::Error(fmt::format("--workers {}: must be at least 0 (0 = one per core)", o.workers));
+        config.sweep.workers = o.workers;
+    }
     // Not dated, unlike `rlda train`: the same command run again finds its folder and resumes.
     const std::string out = o.out.empty() ? fmt::format("runs/{}-table", config.name) : o.out;
+    std::optional<std::pair<int, int>> part;
+    if (!o.part.empty()) {
+        part = parse_part(o.part);
+        if (o.force)
+            throw core::Error(fmt::format("--part {} --force: a part never empties the folder; prepare it "
+                                          "with --force first",
+                                          o.part));
+    }
+
+    if (!part && !o.prepare && config.sweep.backend == "slurm") {
+        fmt::print("table folder: {}\n", out);
+        std::fflush(stdout);
+        return run_slurm(config, out, config.sweep.workers, o.force);
+    }
+    const StopOnSignal signals;
+    if (part)
+        return run_part(config, out, part->first, part->second, signals.token());
     fmt::print("table folder: {}\n", out);
     std::fflush(stdout);
-    const auto table = core::sim::build_table(config, out, o.force, print_progress);
-    fmt::print("table: {}/table.csv\nrows: {}\n", out, table.rows().size());
-    return table.complete() ? 0 : 130;
+    if (o.prepare) {
+        const auto p = sim::prepare_sweep(config, out, o.force, signals.token());
+        if (signals.token().stop_requested())
+            return 130;
+        fmt::print("warm start: {}; {} of {} rows in the table\n", p.warm_start_reused ? "reused" : "trained",
+                   p.done, p.shape.sequences);
+        return 0;
+    }
+    const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    const int workers = config.sweep.workers > 0 ? config.sweep.workers : cores;
+    return run_local(config, out, workers, o.force, signals.token());
 }
 
 } // namespace
@@ -79,6 +270,14 @@ std::function<int()> add_simulate_command(CLI::App& app)
     sim->add_flag("--force", o->force, "Empty the folder first instead of resuming");
     sim->add_option("--set", o->overrides, "Override a setting: section.key=value (TOML value), repeatable");
     sim->add_option("--dataset", o->dataset, "Shorthand for --set dataset.kind=\"KIND\"");
+    sim->add_option("--backend", o->backend,
+                    "Where the rows are trained: local (worker processes) or slurm (a job array); "
+                    "default sweep.backend");
+    sim->add_option("--workers", o->workers,
+                    "local: worker processes (0 = one per core); slurm: parts; default sweep.workers");
+    sim->add_option("--part", o->part,
+                    "Train only part I of N (I from 0) into DIR/parts/part-I-of-N.csv; DIR must be prepared");
+    sim->add_flag("--prepare", o->prepare, "Only make the folder ready for --part: config.toml and the warm start");
     return [sim, o]() -> int {
         if (!sim->parsed())
             return -1;

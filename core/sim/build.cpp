@@ -10,13 +10,22 @@
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 
+#include <ATen/Parallel.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <charconv>
 #include <chrono>
+#include <cstring>
 #include <fstream>
+#include <map>
 #include <ranges>
+#include <regex>
 #include <sstream>
 
 namespace rlda::core::sim {
@@ -64,6 +73,9 @@ std::vector<std::string> differing_sections(const config::ExperimentConfig& a,
         out.emplace_back("scheduler");
     if (a.trainer != b.trainer)
         out.emplace_back("trainer");
+    // Float reductions split over threads may round differently.
+    if (a.sweep.threads_per_task != b.sweep.threads_per_task)
+        out.emplace_back("sweep.threads_per_task");
     return out;
 }
 
@@ -112,21 +124,6 @@ bool drop_torn_line(const fs::path& file)
     if (end + 1 != text.size())
         write_text_atomically(file, text.substr(0, end + 1));
     return true;
-}
-
-// The rows an earlier build finished, rewritten sorted so that appending continues a clean file.
-SimulationTable kept_rows(const Job& j, const fs::path& file)
-{
-    if (!fs::exists(file) || !drop_torn_line(file)) {
-        fs::remove(file);
-        return {j.decisions, j.num_actions};
-    }
-    SimulationTable t = SimulationTable::load(file.string(), j.num_actions);
-    if (t.decisions() != j.decisions)
-        throw Error(fmt::format("{}: the table has {} decisions, trainer.max_decisions is {}", file.string(),
-                                t.decisions(), j.decisions));
-    t.save(file.string());
-    return t;
 }
 
 // Appends rows one whole line per write, flushed, so a kill leaves every finished row readable.
@@ -238,6 +235,64 @@ std::optional<TableRow> branch(const Job& j, const fs::path& checkpoint, const s
     return row;
 }
 
+// Sets LibTorch's intra-op threads for one build and restores them after: every backend trains
+// with sweep.threads_per_task so that a row is the same bits wherever it was trained.
+class IntraOpThreads {
+public:
+    explicit IntraOpThreads(int n) : before_(at::get_num_threads())
+    {
+        if (n >= 1 && n != before_)
+            at::set_num_threads(n);
+    }
+    ~IntraOpThreads()
+    {
+        if (at::get_num_threads() != before_)
+            at::set_num_threads(before_);
+    }
+    IntraOpThreads(const IntraOpThreads&) = delete;
+    IntraOpThreads& operator=(const IntraOpThreads&) = delete;
+
+private:
+    int before_;
+};
+
+// Appends to a part file with one write(2) per row: a kill leaves at most the last line torn,
+// and two writers of one part (a retry racing a slow kill) never interleave within a line.
+class LineAppender {
+public:
+    LineAppender(const fs::path& file, const std::string& header) : file_(file)
+    {
+        fd_ = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+        if (fd_ < 0)
+            throw Error(fmt::format("{}: cannot open for writing: {}", file.string(), std::strerror(errno)));
+        if (fs::file_size(file) == 0)
+            append(header);
+    }
+    ~LineAppender() { ::close(fd_); }
+    LineAppender(const LineAppender&) = delete;
+    LineAppender& operator=(const LineAppender&) = delete;
+
+    void append(const std::string& line)
+    {
+        const ssize_t n = ::write(fd_, line.data(), line.size());
+        if (n != static_cast<ssize_t>(line.size()))
+            throw Error(fmt::format("{}: cannot write: {}", file_.string(),
+                                    n < 0 ? std::strerror(errno) : "short write"));
+    }
+
+private:
+    fs::path file_;
+    int fd_ = -1;
+};
+
+std::int64_t code_of(const std::vector<int>& seq, int num_actions)
+{
+    std::int64_t code = 0;
+    for (int a : seq)
+        code = code * num_actions + a;
+    return code;
+}
+
 std::vector<int> sequence_of(std::int64_t code, int decisions, int num_actions)
 {
     std::vector<int> seq(static_cast<std::size_t>(decisions));
@@ -248,7 +303,234 @@ std::vector<int> sequence_of(std::int64_t code, int decisions, int num_actions)
     return seq;
 }
 
+TableShape shape_of(const Job& j)
+{
+    return {j.decisions, j.num_actions, SimulationTable(j.decisions, j.num_actions).sequences()};
+}
+
+// Every whole row of table.csv and the part files, checked to agree, as one table; table.csv is
+// rewritten sorted when there was anything to read (so that appending continues a clean file).
+SimulationTable merge_rows(const Job& j, const fs::path& out)
+{
+    SimulationTable merged(j.decisions, j.num_actions);
+    std::vector<fs::path> files;
+    if (fs::exists(out / "table.csv"))
+        files.push_back(out / "table.csv");
+    std::error_code ec;
+    if (fs::is_directory(out / "parts", ec)) {
+        static const std::regex name(R"(part-\d+-of-\d+\.csv)");
+        std::vector<fs::path> parts;
+        for (const auto& e : fs::directory_iterator(out / "parts"))
+            if (std::regex_match(e.path().filename().string(), name))
+                parts.push_back(e.path());
+        std::ranges::sort(parts);
+        files.insert(files.end(), parts.begin(), parts.end());
+    }
+    std::map<std::int64_t, std::pair<TableRow, fs::path>> rows;
+    for (const auto& file : files) {
+        for (auto& row : read_whole_rows(file, j.decisions)) {
+            const bool fits = std::ranges::all_of(row.actions, [&](int a) { return a >= 0 && a < j.num_actions; });
+            if (!fits)
+                throw Error(fmt::format("{}: row [{}]: an action outside 0..{}", file.string(),
+                                        fmt::join(row.actions, " "), j.num_actions - 1));
+            const auto code = code_of(row.actions, j.num_actions);
+            const auto [it, fresh] = rows.try_emplace(code, row, file);
+            if (!fresh && !(it->second.first == row))
+                throw Error(fmt::format("{}: row [{}] differs from the same sequence in {} (accuracy {} vs {}); "
+                                        "they were trained with other settings",
+                                        file.string(), fmt::join(row.actions, " "), it->second.second.string(),
+                                        row.accuracy, it->second.first.accuracy));
+        }
+    }
+    for (auto& [code, entry] : rows)
+        merged.add(std::move(entry.first));
+    if (!files.empty())
+        merged.save((out / "table.csv").string());
+    return merged;
+}
+
+// Throws unless `out` holds a prepared sweep of settings that give the same numbers.
+void check_prepared(const config::ExperimentConfig& c, const fs::path& out)
+{
+    for (const char* f : {"config.toml", "warm_start.pt"})
+        if (!fs::exists(out / f))
+            throw Error(fmt::format("{}: not a prepared table folder (no {}); run `rlda simulate CONFIG --out {} "
+                                    "--prepare` first",
+                                    out.string(), f, out.string()));
+    const fs::path saved = out / "config.toml";
+    const auto differ = differing_sections(config::load_experiment(saved.string()), c);
+    if (!differ.empty())
+        throw Error(fmt::format("{}: the folder was prepared with other [{}] settings", saved.string(),
+                                fmt::join(differ, "], [")));
+}
+
 } // namespace
+
+TableShape table_shape(const config::ExperimentConfig& c)
+{
+    return shape_of(make_job(c));
+}
+
+std::int64_t part_size(std::int64_t sequences, int part, int parts)
+{
+    if (parts < 1 || part < 0 || part >= parts)
+        return 0;
+    return sequences / parts + (part < sequences % parts ? 1 : 0);
+}
+
+fs::path part_file(const fs::path& out, int part, int parts)
+{
+    return out / "parts" / fmt::format("part-{}-of-{}.csv", part, parts);
+}
+
+void check_part(int part, int parts)
+{
+    if (parts < 1)
+        throw Error(fmt::format("--part {}/{}: the number of parts must be at least 1", part, parts));
+    if (part < 0 || part >= parts)
+        throw Error(fmt::format("--part {}/{}: the part must be in 0..{} (parts count from 0)", part, parts,
+                                parts - 1));
+}
+
+std::vector<TableRow> read_whole_rows(const fs::path& file, int decisions)
+{
+    std::ifstream in(file, std::ios::binary);
+    if (!in)
+        return {};
+    std::stringstream buffer;
+    buffer << in.rdbuf();
+    const std::string text = buffer.str();
+    const auto end = text.rfind('\n');
+    if (end == std::string::npos)
+        return {};
+    std::string header = table_header(decisions);
+    std::vector<TableRow> rows;
+    std::size_t pos = 0;
+    int line = 0;
+    const auto k = static_cast<std::size_t>(decisions);
+    while (pos <= end) {
+        const auto eol = text.find('\n', pos);
+        std::string_view l(text.data() + pos, eol - pos);
+        pos = eol + 1;
+        ++line;
+        if (!l.empty() && l.back() == '\r')
+            l.remove_suffix(1);
+        const auto fail = [&](const std::string& why) {
+            throw Error(fmt::format("{}:{}: {}", file.string(), line, why));
+        };
+        if (line == 1) {
+            const std::string_view want(header.data(), header.size() - 2);
+            if (l != want)
+                fail(fmt::format("header: expected \"{}\" ({} decisions), found \"{}\"", want, decisions, l));
+            continue;
+        }
+        std::vector<std::string_view> fields;
+        for (std::size_t from = 0;;) {
+            const auto comma = l.find(',', from);
+            fields.push_back(l.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from));
+            if (comma == std::string_view::npos)
+                break;
+            from = comma + 1;
+        }
+        if (fields.size() != 2 * k + 2)
+            fail(fmt::format("expected {} fields, found {}", 2 * k + 2, fields.size()));
+        const auto number = [&](std::string_view f, auto& value) {
+            const auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), value);
+            if (ec != std::errc() || p != f.data() + f.size() || f.empty())
+                fail(fmt::format("not a number: \"{}\"", f));
+        };
+        TableRow row;
+        row.actions.resize(k);
+        row.time_left.resize(k);
+        for (std::size_t i = 0; i < k; ++i) {
+            number(fields[i], row.actions[i]);
+            number(fields[k + i], row.time_left[i]);
+        }
+        number(fields[2 * k], row.total_time);
+        number(fields[2 * k + 1], row.accuracy);
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const fs::path& out, bool force,
+                            std::stop_token stop, train::TrainObserver* observer)
+{
+    const Job j = make_job(c); // bad settings fail before the folder is touched
+    prepare_folder(c, out, force);
+    const IntraOpThreads threads(c.sweep.threads_per_task);
+    const SimulationTable table = merge_rows(j, out);
+    PreparedSweep p;
+    p.shape = shape_of(j);
+    p.done = static_cast<std::int64_t>(table.rows().size());
+    const fs::path checkpoint = out / "warm_start.pt";
+    p.warm_start_reused = fs::exists(checkpoint);
+    if (!p.warm_start_reused && !table.complete())
+        warm_start(j, checkpoint, stop, observer);
+    return p;
+}
+
+SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& out, int part, int parts,
+                           const BuildProgressFn& progress, std::stop_token stop, train::TrainObserver* observer)
+{
+    const auto started = std::chrono::steady_clock::now();
+    check_part(part, parts);
+    const Job j = make_job(c);
+    check_prepared(c, out);
+    const IntraOpThreads threads(c.sweep.threads_per_task);
+    const fs::path file = part_file(out, part, parts);
+    fs::create_directories(file.parent_path());
+    // Only whole lines count; a torn one from a kill goes, so that appending continues cleanly.
+    if (fs::exists(file) && !drop_torn_line(file))
+        fs::remove(file);
+
+    SimulationTable rows(j.decisions, j.num_actions);
+    const auto keep = [&](std::vector<TableRow> found) {
+        for (auto& r : found)
+            if (code_of(r.actions, j.num_actions) % parts == part && !rows.find(r.actions))
+                rows.add(std::move(r));
+    };
+    keep(read_whole_rows(out / "table.csv", j.decisions));
+    keep(read_whole_rows(file, j.decisions));
+
+    BuildProgress p;
+    p.total = static_cast<int>(part_size(rows.sequences(), part, parts));
+    p.done = static_cast<int>(rows.rows().size());
+    p.to_compute = p.total - p.done;
+    p.warm_start_reused = true;
+    const auto report = [&] {
+        p.elapsed = Seconds(std::chrono::steady_clock::now() - started).count();
+        if (progress)
+            progress(p);
+    };
+    report();
+
+    const fs::path checkpoint = out / "warm_start.pt";
+    const auto rows_started = std::chrono::steady_clock::now();
+    LineAppender appender(file, table_header(j.decisions));
+    for (std::int64_t code = part; code < rows.sequences() && !stop.stop_requested(); code += parts) {
+        const auto seq = sequence_of(code, j.decisions, j.num_actions);
+        if (rows.find(seq))
+            continue;
+        auto row = branch(j, checkpoint, seq, stop, observer);
+        if (!row)
+            break;
+        appender.append(table_line(*row));
+        rows.add(*row);
+        ++p.done;
+        ++p.computed;
+        p.row = std::move(row);
+        const double per_row = Seconds(std::chrono::steady_clock::now() - rows_started).count() / p.computed;
+        p.eta = per_row * (p.total - p.done);
+        report();
+    }
+    return rows;
+}
+
+SimulationTable collect_table(const fs::path& out, const config::ExperimentConfig& c)
+{
+    return merge_rows(make_job(c), out);
+}
 
 SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& out, bool force,
                             const BuildProgressFn& progress, std::stop_token stop,
@@ -259,7 +541,8 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     prepare_folder(c, out, force);
     const fs::path file = out / "table.csv";
     const fs::path checkpoint = out / "warm_start.pt";
-    SimulationTable table = kept_rows(j, file);
+    const IntraOpThreads threads(c.sweep.threads_per_task);
+    SimulationTable table = merge_rows(j, out);
 
     BuildProgress p;
     p.total = static_cast<int>(table.sequences());

@@ -5,10 +5,12 @@
 #include "core/config/experiment.h"
 #include "core/sim/table.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <optional>
 #include <stop_token>
+#include <vector>
 
 namespace rlda::core::train {
 class TrainObserver;
@@ -44,8 +46,70 @@ using BuildProgressFn = std::function<void(const BuildProgress&)>;
 // (complete() is false). `observer` sees the warm-start run (which ends cancelled, at the first
 // allocation event) and every branch run. Throws Error for a config without an "up" event
 // (scheduler.events), k < 1, or any training or file error.
+//
+// Rows that a sweep left in out/parts/ (see build_part) count as kept. Training runs with
+// sweep.threads_per_task LibTorch threads, as every sweep task does, so that the rows agree bit for
+// bit however the table was built.
 SimulationTable build_table(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                             const BuildProgressFn& progress = {}, std::stop_token stop = {},
                             train::TrainObserver* observer = nullptr);
+
+// --- Sweeps: the rows split into parts that separate processes (or cluster jobs) train ----------
+//
+// A sweep folder holds config.toml, warm_start.pt, table.csv (the rows collected so far, sorted) and
+// parts/part-<i>-of-<N>.csv: the rows part i of N trained, appended one whole line per row. Part i
+// of N is every sequence whose lexicographic index (its base-(n+1) value) is i modulo N, so parts
+// are equally long and each mixes cheap and costly sequences.
+
+// k decisions over n+1 actions: (n+1)^k sequences.
+struct TableShape {
+    int decisions = 0;
+    int num_actions = 0;
+    std::int64_t sequences = 0;
+};
+
+// The shape of the table these settings build (loads the dataset for the model's input shape).
+// Throws Error as build_table does for settings that cannot build a table.
+TableShape table_shape(const config::ExperimentConfig& c);
+
+// The number of sequences in part `part` of `parts`.
+std::int64_t part_size(std::int64_t sequences, int part, int parts);
+
+// out/parts/part-<part>-of-<parts>.csv.
+std::filesystem::path part_file(const std::filesystem::path& out, int part, int parts);
+
+// Throws Error "--part I/N: reason" unless 0 <= part < parts.
+void check_part(int part, int parts);
+
+struct PreparedSweep {
+    TableShape shape;
+    std::int64_t done = 0; // rows already in table.csv once earlier parts were collected
+    bool warm_start_reused = false;
+};
+
+// Makes `out` ready for build_part: the folder checks of build_table (same settings, or `force`),
+// config.toml written, rows of an earlier sweep collected into table.csv, and warm_start.pt
+// trained unless it exists or the table is complete. A stopped warm start leaves no checkpoint.
+PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
+                            std::stop_token stop = {}, train::TrainObserver* observer = nullptr);
+
+// Trains the rows of part `part` of `parts` that neither its part file nor table.csv holds, from
+// out/warm_start.pt, appending each to the part file as one write. Never trains the warm start:
+// a folder without config.toml or warm_start.pt, or one prepared with settings that change the
+// numbers, is an Error. Progress counts this part's rows only (`total` = part_size). Returns the
+// part's rows, kept ones included; fewer than part_size when stopped.
+SimulationTable build_part(const config::ExperimentConfig& c, const std::filesystem::path& out, int part,
+                           int parts, const BuildProgressFn& progress = {}, std::stop_token stop = {},
+                           train::TrainObserver* observer = nullptr);
+
+// Merges the whole rows of table.csv and every parts/part-*-of-*.csv (torn last lines ignored) and
+// rewrites table.csv atomically, sorted. A sequence found twice must agree bit for bit, else Error
+// naming both files. Part files are kept (a part still running may go on appending).
+SimulationTable collect_table(const std::filesystem::path& out, const config::ExperimentConfig& c);
+
+// The whole rows of a table or part file, read only (a writer may be appending): a torn last line
+// is ignored; a missing file or one without a whole header has none. Error "file:line: reason"
+// for a header of another k or a malformed whole line.
+std::vector<TableRow> read_whole_rows(const std::filesystem::path& file, int decisions);
 
 } // namespace rlda::core::sim

@@ -1,0 +1,301 @@
+// Sweeps: a table built in parts and collected equals a plain build byte for byte; the `local`
+// backend with 1 and 2 worker processes; a killed part retried; torn lines; bad --part values.
+#include "core/config/experiment_io.h"
+#include "core/sim/build.h"
+#include "core/sweep/local.h"
+#include "core/util/error.h"
+
+#include <QtTest/QtTest>
+
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace rlda::core;
+
+namespace {
+
+const QString rlda_bin = RLDA_BIN_DIR "/rlda";
+
+// The tiny table of test_sim_build: ConvNet2 on 4 classes of 3x12x12, 1 s a step, up at 10 s, k = 2
+// decisions over 4 actions = 16 rows.
+const char* const tiny_toml = "name = \"tiny\"\n"
+                              "[job]\nmodel = \"ConvNet2\"\nbatch_size = 32\nseed = 5\n"
+                              "[dataset]\nkind = \"synthetic\"\nshape = [3, 12, 12]\nclasses = 4\n"
+                              "train_size = 128\ntest_size = 64\nnoise = 4.0\n"
+                              "[scheduler]\nbudget = 40.0\nevents = [{ time = 10.0, change = \"up\" }]\n"
+                              "step_cost = 1.0\n"
+                              "[trainer]\nmax_decisions = 2\n"
+                              "[agent]\nkind = \"simulation\"\n";
+
+config::ExperimentConfig tiny_config()
+{
+    return config::parse_experiment(tiny_toml, "tiny.toml");
+}
+
+std::string slurp(const std::filesystem::path& path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string error_of(const std::function<void()>& f)
+{
+    try {
+        f();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "(no error)";
+}
+
+// Pids of running `rlda simulate … --part PART` processes working on `out`.
+std::vector<pid_t> part_processes(const std::string& out, const std::string& part)
+{
+    std::vector<pid_t> pids;
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+        const std::string name = e.path().filename().string();
+        if (name.find_first_not_of("0123456789") != std::string::npos)
+            continue;
+        const std::string cmd = slurp(e.path() / "cmdline");
+        std::vector<std::string> args;
+        std::stringstream s(cmd);
+        for (std::string a; std::getline(s, a, '\0');)
+            args.push_back(a);
+        const auto has = [&](const std::string& x) { return std::find(args.begin(), args.end(), x) != args.end(); };
+        if (has("simulate") && has("--part") && has(part) && has(out))
+            pids.push_back(static_cast<pid_t>(std::stoi(name)));
+    }
+    return pids;
+}
+
+std::size_t whole_rows(const std::filesystem::path& file)
+{
+    return sim::read_whole_rows(file, 2).size();
+}
+
+} // namespace
+
+class TestSweep : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    std::string reference_; // table.csv of a plain build_table
+    QString config_;
+
+    std::filesystem::path folder(const char* name) const { return dir_.filePath(name).toStdString(); }
+
+    // Runs rlda with `args`; returns {exit code, stdout, stderr}.
+    std::tuple<int, QString, QString> rlda(const QStringList& args, int timeout_ms = 120000)
+    {
+        QProcess p;
+        p.start(rlda_bin, args);
+        if (!p.waitForFinished(timeout_ms))
+            return {-1, {}, "timed out"};
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
+                QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(dir_.isValid());
+        config_ = dir_.filePath("tiny.toml");
+        std::ofstream(config_.toStdString()) << tiny_toml;
+        QElapsedTimer timer;
+        timer.start();
+        QVERIFY(sim::build_table(tiny_config(), folder("reference"), false).complete());
+        qInfo("16-row build_table: %lld ms", static_cast<long long>(timer.elapsed()));
+        reference_ = slurp(folder("reference") / "table.csv");
+    }
+
+    void parts_built_one_by_one_and_collected_equal_a_plain_build()
+    {
+        const auto out = folder("parts");
+        const auto prepared = sim::prepare_sweep(tiny_config(), out, false);
+        QCOMPARE(prepared.shape.sequences, std::int64_t{16});
+        QCOMPARE(prepared.done, std::int64_t{0});
+        QVERIFY(!prepared.warm_start_reused);
+        for (int i = 0; i < 3; ++i) {
+            int reports = 0;
+            const auto rows = sim::build_part(tiny_config(), out, i, 3, [&](const sim::BuildProgress& p) {
+                QCOMPARE(p.total, i == 0 ? 6 : 5); // 16 = 6 + 5 + 5
+                ++reports;
+            });
+            QCOMPARE(static_cast<int>(rows.rows().size()), i == 0 ? 6 : 5);
+            QCOMPARE(reports, rows.rows().size() + 1);
+            for (const auto& r : rows.rows())
+                QCOMPARE((r.actions[0] * 4 + r.actions[1]) % 3, i);
+            QCOMPARE(whole_rows(sim::part_file(out, i, 3)), rows.rows().size());
+        }
+        QVERIFY(!std::filesystem::exists(out / "table.csv")); // parts never write the table
+        const auto status = sweep::status(out, prepared.shape, 3);
+        QCOMPARE(status.rows_done, 16);
+        QCOMPARE(status.count(sweep::TaskState::Done), 3);
+        const auto t = sim::collect_table(out, tiny_config());
+        QVERIFY(t.complete());
+        QCOMPARE(slurp(out / "table.csv"), reference_);
+
+        // A part run again trains nothing: its rows are in its file and in table.csv.
+        int to_compute = -1;
+        sim::build_part(tiny_config(), out, 1, 3, [&](const sim::BuildProgress& p) { to_compute = p.to_compute; });
+        QCOMPARE(to_compute, 0);
+        // Other parts of the same folder skip what table.csv holds.
+        sim::build_part(tiny_config(), out, 0, 2, [&](const sim::BuildProgress& p) { to_compute = p.to_compute; });
+        QCOMPARE(to_compute, 0);
+    }
+
+    void a_torn_last_line_is_ignored()
+    {
+        const auto out = folder("torn");
+        sim::prepare_sweep(tiny_config(), out, false);
+        std::stop_source stop;
+        sim::build_part(
+            tiny_config(), out, 0, 2,
+            [&](const sim::BuildProgress& p) {
+                if (p.done == 3)
+                    stop.request_stop();
+            },
+            stop.get_token());
+        const auto file = sim::part_file(out, 0, 2);
+        QCOMPARE(whole_rows(file), std::size_t{3});
+        std::ofstream(file, std::ios::app | std::ios::binary) << "2,2,30.000000,26.0";
+        QCOMPARE(whole_rows(file), std::size_t{3}); // readers skip it while a writer may go on
+        QCOMPARE(sweep::status(out, sim::table_shape(tiny_config()), 2).tasks[0].rows_done, 3);
+        int to_compute = -1;
+        sim::build_part(tiny_config(), out, 0, 2, [&](const sim::BuildProgress& p) {
+            if (!p.row)
+                to_compute = p.to_compute;
+        });
+        QCOMPARE(to_compute, 5);
+        QCOMPARE(whole_rows(file), std::size_t{8});
+        QVERIFY(slurp(file).ends_with("\r\n"));
+        sim::build_part(tiny_config(), out, 1, 2);
+        sim::collect_table(out, tiny_config());
+        QCOMPARE(slurp(out / "table.csv"), reference_);
+    }
+
+    void rows_that_disagree_are_an_error_naming_both_files()
+    {
+        const auto out = folder("disagree");
+        std::filesystem::create_directories(out / "parts");
+        std::filesystem::copy_file(folder("reference") / "config.toml", out / "config.toml");
+        std::filesystem::copy_file(folder("reference") / "table.csv", out / "table.csv");
+        std::string text = reference_;
+        const auto first_row = text.find("\r\n") + 2;
+        const auto end = text.find("\r\n", first_row);
+        std::string row = text.substr(first_row, end - first_row);
+        row = row.substr(0, row.rfind(',') + 1) + "0.123";
+        std::ofstream(out / "parts" / "part-0-of-1.csv", std::ios::binary)
+            << text.substr(0, first_row) << row << "\r\n";
+        const auto message = error_of([&] { sim::collect_table(out, tiny_config()); });
+        QVERIFY2(message.find("part-0-of-1.csv") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("table.csv") != std::string::npos, message.c_str());
+        QVERIFY2(message.find("[0 0]") != std::string::npos, message.c_str());
+        QCOMPARE(slurp(out / "table.csv"), reference_); // nothing rewritten
+    }
+
+    void a_part_needs_a_prepared_folder()
+    {
+        const auto out = folder("unprepared");
+        std::filesystem::create_directories(out);
+        std::filesystem::copy_file(folder("reference") / "config.toml", out / "config.toml");
+        const auto message = error_of([&] { sim::build_part(tiny_config(), out, 0, 2); });
+        QVERIFY2(message.find("warm_start.pt") != std::string::npos, message.c_str());
+        QVERIFY(!std::filesystem::exists(out / "warm_start.pt"));
+        QVERIFY(!std::filesystem::exists(sim::part_file(out, 0, 2)));
+        // A folder prepared with settings that change the numbers is refused.
+        auto other = tiny_config();
+        other.job.lr = 0.5;
+        const auto differ = error_of([&] { sim::build_part(other, folder("reference"), 0, 2); });
+        QVERIFY2(differ.find("[job]") != std::string::npos, differ.c_str());
+
+        const auto [code, out_text, err] =
+            rlda({"simulate", config_, "--out", QString::fromStdString(out.string()), "--part", "0/2"});
+        QCOMPARE(code, 1);
+        QVERIFY2(err.contains("warm_start.pt") && err.count('\n') == 1, qPrintable(err));
+    }
+
+    void bad_part_values_give_one_line_errors_data()
+    {
+        QTest::addColumn<QString>("value");
+        QTest::newRow("index past the end") << "3/2";
+        QTest::newRow("not a fraction") << "x";
+        QTest::newRow("no parts") << "0/0";
+    }
+    void bad_part_values_give_one_line_errors()
+    {
+        QFETCH(QString, value);
+        const auto [code, out, err] =
+            rlda({"simulate", config_, "--out", dir_.filePath("bad-part"), "--part", value});
+        QVERIFY(code != 0);
+        QVERIFY2(err.contains("--part " + value + ":") && err.count('\n') == 1, qPrintable(err));
+        QVERIFY(!QFileInfo::exists(dir_.filePath("bad-part")));
+    }
+
+    void local_backend_with_one_and_two_workers_gives_the_same_table()
+    {
+        for (const char* workers : {"1", "2"}) {
+            const QString out = dir_.filePath(QString("local-%1").arg(workers));
+            QElapsedTimer timer;
+            timer.start();
+            const auto [code, text, err] =
+                rlda({"simulate", config_, "--out", out, "--backend", "local", "--workers", workers});
+            qInfo("rlda simulate --workers %s: %lld ms", workers, static_cast<long long>(timer.elapsed()));
+            QVERIFY2(code == 0, qPrintable(err + text));
+            QVERIFY2(text.contains(QString("in %1 worker process").arg(workers)), qPrintable(text));
+            QVERIFY2(text.contains("rows 16/16 ("), qPrintable(text));
+            QVERIFY2(text.contains(QString("table: %1/table.csv\nrows: 16\n").arg(out)), qPrintable(text));
+            QCOMPARE(slurp((out + "/table.csv").toStdString()), reference_);
+            QVERIFY(QFileInfo::exists(out + QString("/parts/part-0-of-%1.csv").arg(workers)));
+            QVERIFY(QFileInfo::exists(out + QString("/parts/part-0-of-%1.log").arg(workers)));
+        }
+        // Finished: a rerun has nothing to do.
+        const auto [code, text, err] = rlda({"simulate", config_, "--out", dir_.filePath("local-2")});
+        QCOMPARE(code, 0);
+        QVERIFY2(text.contains("nothing to train: all 16 rows are in the table"), qPrintable(text));
+    }
+
+    void a_killed_part_is_retried_and_the_table_completes()
+    {
+        const QString out = dir_.filePath("killed");
+        QProcess p;
+        p.start(rlda_bin, {"simulate", config_, "--out", out, "--workers", "2"});
+        QVERIFY(p.waitForStarted());
+        const auto file = sim::part_file(out.toStdString(), 0, 2);
+        QTRY_VERIFY_WITH_TIMEOUT(whole_rows(file) >= 1, 60000);
+        const auto pids = part_processes(out.toStdString(), "0/2");
+        QCOMPARE(pids.size(), std::size_t{1});
+        QCOMPARE(::kill(pids[0], SIGKILL), 0);
+        QVERIFY(p.waitForFinished(120000));
+        const QString text = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError()) + text));
+        QVERIFY2(text.contains("part 0: ") && text.contains("(try 2)"), qPrintable(text));
+        QCOMPARE(slurp(out.toStdString() + "/table.csv"), reference_);
+    }
+
+    void sigterm_stops_the_workers_and_keeps_whole_rows()
+    {
+        const QString out = dir_.filePath("stopped");
+        QProcess p;
+        p.start(rlda_bin, {"simulate", config_, "--out", out, "--workers", "2"});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(whole_rows(sim::part_file(out.toStdString(), 1, 2)) >= 1, 60000);
+        p.terminate(); // SIGTERM
+        QVERIFY(p.waitForFinished(30000));
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY(part_processes(out.toStdString(), "0/2").empty());
+        QVERIFY(part_processes(out.toStdString(), "1/2").empty());
+        const auto kept = sim::SimulationTable::load(out.toStdString() + "/table.csv", 4);
+        QVERIFY(!kept.rows().empty() && !kept.complete());
+        const auto [code, text, err] = rlda({"simulate", config_, "--out", out, "--workers", "2"});
+        QVERIFY2(code == 0, qPrintable(err));
+        QCOMPARE(slurp(out.toStdString() + "/table.csv"), reference_);
+    }
+};
+
+QTEST_GUILESS_MAIN(TestSweep)
+#include "test_sweep.moc"
