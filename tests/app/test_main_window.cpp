@@ -4,6 +4,7 @@
 #include "app/workbench/main_window.h"
 #include "app/workbench/policy_page.h"
 #include "core/io/run_reader.h"
+#include "tests/common/synthetic_table.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
@@ -98,7 +99,8 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         MainWindow w;
         w.setRunsRoot(tmp.path());
-        const QString table = RLDA_REFERENCE_DIR "/seed-tables/convnet2_early.csv";
+        const QString table = QString::fromStdString(
+            test::write_synthetic_table(tmp.filePath(QStringLiteral("table.csv")).toStdString()));
         QVERIFY(w.openTable(table));
         w.learning()->setEpisodes(1500);
         QVERIFY(w.startLearning());
@@ -109,10 +111,18 @@ private Q_SLOTS:
 
         // The same policy judged on two tables at once.
         const QString policy = w.currentRun() + "/policy.pt";
-        QVERIFY(w.policy()->evaluate(policy, {table, RLDA_REFERENCE_DIR "/seed-tables/convnet3_late.csv"}).isEmpty());
+        const QString other = QString::fromStdString(
+            test::write_synthetic_table(tmp.filePath(QStringLiteral("other.csv")).toStdString()));
+        QVERIFY(w.policy()->evaluate(policy, {table, other}).isEmpty());
         QCOMPARE(w.policy()->ranks()->tables().size(), std::size_t{2});
-        QCOMPARE(w.policy()->ranks()->tables()[1].model, QStringLiteral("ConvNet3")); // from index.csv
+        QCOMPARE(w.policy()->ranks()->tables()[1].scenario, QStringLiteral("other")); // no index.csv: the file
         QVERIFY(!w.policy()->evaluate(tmp.filePath("none.pt"), {table}).isEmpty());
+        // A table named by the reference's index.csv gets its model from there.
+        const QString reference = RLDA_REFERENCE_DIR "/seed-tables/convnet3_late.csv";
+        if (QFileInfo::exists(reference)) {
+            QVERIFY(w.policy()->evaluate(policy, {reference}).isEmpty());
+            QCOMPARE(w.policy()->ranks()->tables()[0].model, QStringLiteral("ConvNet3"));
+        }
     }
 
     void a_truncated_run_opens_read_only()

@@ -4,6 +4,7 @@
 
 #include "core/config/experiment_io.h"
 #include "core/io/run_reader.h"
+#include "tests/common/synthetic_table.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -147,7 +148,7 @@ private Q_SLOTS:
         QSignalSpy greedySpy(controller.worker(), &app::Worker::greedy);
         QSignalSpy doneSpy(controller.worker(), &app::Worker::learningFinished);
         core::sim::LearnRunSettings s;
-        s.stages = {{RLDA_REFERENCE_DIR "/seed-tables/convnet2_early.csv", 1200, 0.0}};
+        s.stages = {{test::write_synthetic_table(tmp.filePath(QStringLiteral("table.csv")).toStdString()), 1200, 0.0}};
         QVERIFY(controller.startLearning(s, tmp.filePath(QStringLiteral("learn"))));
         QTRY_COMPARE_WITH_TIMEOUT(controller.state(), RunState::Finished, 60000);
         qint64 episodes = 0;

@@ -2,6 +2,7 @@
 // episodes with the policy saved, bad input fails before anything is written.
 #include "core/sim/learn_run.h"
 #include "core/util/error.h"
+#include "tests/common/synthetic_table.h"
 
 #include <QtTest/QtTest>
 
@@ -14,7 +15,9 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const std::string reference_table = std::string(RLDA_REFERENCE_DIR) + "/seed-tables/convnet2_early.csv";
+// Written once, outside any test's temporary folder.
+const std::string reference_table =
+    rlda::test::write_synthetic_table((std::filesystem::temp_directory_path() / "rlda-test-learn-run-table.csv").string());
 
 sim::LearnRunSettings settings(std::int64_t episodes)
 {
