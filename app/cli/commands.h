@@ -7,6 +7,10 @@ namespace CLI {
 class App;
 }
 
+namespace rlda::core::sweep {
+class SlurmSweep;
+}
+
 namespace rlda::app {
 
 // Registers `rlda model show …`. The returned callable runs the command and gives its exit code.
@@ -20,5 +24,11 @@ std::function<int()> add_learn_command(CLI::App& app);
 std::function<int()> add_evaluate_command(CLI::App& app);
 // Registers `rlda figures …`; without the GUI build it only says that it needs it.
 std::function<int()> add_figures_command(CLI::App& app);
+// Registers `rlda sweep status|wait|cancel DIR` (Slurm sweeps, re-attached through DIR/sweep.json).
+std::function<int()> add_sweep_command(CLI::App& app);
+// Follows a Slurm sweep to its end, a progress line whenever it changes (unless `quiet`), failed
+// parts resubmitted, table.csv collected: 0 when complete, 130 when cancelled, Error naming the
+// parts that failed for good and their logs.
+int follow_slurm_sweep(core::sweep::SlurmSweep& job, double poll_seconds, bool quiet = false);
 
 } // namespace rlda::app

@@ -19,7 +19,8 @@ int main(int argc, char** argv)
                                                 rlda::app::add_simulate_command(app),
                                                 rlda::app::add_learn_command(app),
                                                 rlda::app::add_evaluate_command(app),
-                                                rlda::app::add_figures_command(app)};
+                                                rlda::app::add_figures_command(app),
+                                                rlda::app::add_sweep_command(app)};
 
     try {
         app.parse(argc, argv);
