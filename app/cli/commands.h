@@ -27,8 +27,8 @@ std::function<int()> add_figures_command(CLI::App& app);
 // Registers `rlda sweep status|wait|cancel DIR` (Slurm sweeps, re-attached through DIR/sweep.json).
 std::function<int()> add_sweep_command(CLI::App& app);
 // Follows a Slurm sweep to its end, a progress line whenever it changes (unless `quiet`), failed
-// parts resubmitted, table.csv collected: 0 when complete, 130 when cancelled, Error naming the
-// parts that failed for good and their logs.
+// parts resubmitted, table.csv collected: 0 when complete, 130 when cancelled or detached by
+// Ctrl-C / SIGTERM (the jobs go on), Error naming the parts that failed for good and their logs.
 int follow_slurm_sweep(core::sweep::SlurmSweep& job, double poll_seconds, bool quiet = false);
 
 } // namespace rlda::app

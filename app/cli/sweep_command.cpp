@@ -10,7 +10,9 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -81,14 +83,57 @@ double poll_seconds(const std::filesystem::path& dir)
     }
 }
 
+// Ctrl-C / SIGTERM while following: detach (the jobs are the cluster's, and keep running).
+std::atomic<bool> g_detach{false};
+static_assert(std::atomic<bool>::is_always_lock_free);
+
+extern "C" void on_detach_signal(int)
+{
+    g_detach.store(true);
+}
+
+class DetachOnSignal {
+public:
+    DetachOnSignal()
+    {
+        g_detach.store(false);
+        struct sigaction sa = {};
+        sa.sa_handler = on_detach_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(SIGINT, &sa, &old_int_);
+        sigaction(SIGTERM, &sa, &old_term_);
+    }
+    ~DetachOnSignal()
+    {
+        sigaction(SIGINT, &old_int_, nullptr);
+        sigaction(SIGTERM, &old_term_, nullptr);
+    }
+    DetachOnSignal(const DetachOnSignal&) = delete;
+    DetachOnSignal& operator=(const DetachOnSignal&) = delete;
+    bool requested() const { return g_detach.load(); }
+
+private:
+    struct sigaction old_int_ = {};
+    struct sigaction old_term_ = {};
+};
+
 } // namespace
 
 // Follows a Slurm sweep until it ends: one progress line whenever the rows or the task states change.
-// 0 when table.csv is complete, 1 with an Error naming the failed parts, 130 when it was cancelled.
+// 0 when table.csv is complete, an Error naming the failed parts, 130 when it was cancelled or when
+// Ctrl-C / SIGTERM detached this process from it (the jobs go on).
 int follow_slurm_sweep(sweep::SlurmSweep& job, double poll_every, bool quiet)
 {
+    const DetachOnSignal signals;
     std::string last;
     for (;;) {
+        if (signals.requested()) {
+            const auto dir = job.dir().string();
+            fmt::print("detached: jobs {} keep running; follow them with `rlda sweep wait {}`, stop them with "
+                       "`rlda sweep cancel {}`\n",
+                       fmt::join(job.job_ids(), ", "), dir, dir);
+            return 130;
+        }
         const auto s = job.poll();
         const auto line = summary(job, s);
         if (!quiet && line != last) {
@@ -105,7 +150,9 @@ int follow_slurm_sweep(sweep::SlurmSweep& job, double poll_every, bool quiet)
                 return 130;
             throw core::Error(failures(s));
         }
-        std::this_thread::sleep_for(std::chrono::duration<double>(std::max(0.05, poll_every)));
+        const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(poll_every);
+        while (!signals.requested() && std::chrono::steady_clock::now() < until)
+            std::this_thread::sleep_for(std::chrono::milliseconds(50));
     }
 }
 
@@ -136,6 +183,10 @@ std::function<int()> add_sweep_command(CLI::App& app)
             auto job = sweep::SlurmSweep::attach(o->dir);
             job.cancel();
             const auto s = job.poll();
+            if (s.collected) {
+                fmt::print("nothing to cancel: the sweep is complete ({}/table.csv)\n", job.dir().string());
+                return 0;
+            }
             fmt::print("cancelled: jobs {}; {} of {} rows kept in {}/table.csv\n", fmt::join(job.job_ids(), ", "),
                        s.rows_done, s.rows_total, job.dir().string());
             return 0;

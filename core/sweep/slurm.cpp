@@ -12,7 +12,9 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <signal.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -68,8 +70,21 @@ CommandResult run(const std::vector<std::string>& argv)
     for (const auto& a : argv)
         args.push_back(const_cast<char*>(a.c_str()));
     args.push_back(nullptr);
+    // Its own process group: a Ctrl-C meant for rlda (which detaches from the sweep) must not kill
+    // an sbatch or scancel half way. Default signal dispositions whatever rlda ignores.
+    posix_spawnattr_t attr;
+    posix_spawnattr_init(&attr);
+    sigset_t defaults;
+    sigemptyset(&defaults);
+    sigaddset(&defaults, SIGINT);
+    sigaddset(&defaults, SIGTERM);
+    sigaddset(&defaults, SIGPIPE);
+    posix_spawnattr_setsigdefault(&attr, &defaults);
+    posix_spawnattr_setpgroup(&attr, 0);
+    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
     pid_t pid = 0;
-    const int rc = posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr, args.data(), environ);
+    const int rc = posix_spawnp(&pid, argv[0].c_str(), &actions, &attr, args.data(), environ);
+    posix_spawnattr_destroy(&attr);
     posix_spawn_file_actions_destroy(&actions);
     close(out_pipe[1]);
     close(err_pipe[1]);
@@ -182,6 +197,27 @@ std::int64_t sequence_index(const std::vector<int>& actions, int num_actions)
 
 } // namespace
 
+// Held while a process reads sweep.json, decides and writes it back: two followers of one sweep (or
+// a follower and `rlda sweep cancel`) never resubmit a task twice or undo a cancel.
+class SlurmSweep::Lock {
+public:
+    explicit Lock(const fs::path& dir)
+    {
+        const auto file = dir / "sweep.lock";
+        fd_ = ::open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd_ < 0)
+            throw Error(fmt::format("{}: cannot open: {}", file.string(), std::strerror(errno)));
+        while (::flock(fd_, LOCK_EX) != 0 && errno == EINTR) {
+        }
+    }
+    ~Lock() { ::close(fd_); }
+    Lock(const Lock&) = delete;
+    Lock& operator=(const Lock&) = delete;
+
+private:
+    int fd_ = -1;
+};
+
 std::string sbatch_script(const config::ExperimentConfig& c, const fs::path& dir, const std::string& rlda_binary,
                           int parts)
 {
@@ -263,10 +299,10 @@ SlurmSweep SlurmSweep::submit(const config::ExperimentConfig& c, const fs::path&
     s.decisions_ = shape.decisions;
     s.num_actions_ = shape.num_actions;
     s.sequences_ = shape.sequences;
+    const Lock lock(abs_dir);
     fs::create_directories(abs_dir / "logs");
     fs::create_directories(abs_dir / "parts");
     write_text_atomically(abs_dir / "sweep.sbatch", sbatch_script(c, abs_dir, s.rlda_, parts));
-    // Leave the earlier sweep's record out of the way (the jobs ended) before recording this one.
     const std::vector<std::string> argv{"sbatch", "--parsable", (abs_dir / "sweep.sbatch").string()};
     const auto job = s.sbatch(argv);
     s.jobs_.push_back(job);
@@ -294,35 +330,45 @@ std::string SlurmSweep::sbatch(const std::vector<std::string>& argv) const
 
 SlurmSweep SlurmSweep::attach(const fs::path& dir)
 {
-    const fs::path abs_dir = fs::absolute(dir).lexically_normal();
-    const fs::path file = abs_dir / state_file;
+    SlurmSweep s;
+    s.dir_ = fs::absolute(dir).lexically_normal();
+    s.load();
+    return s;
+}
+
+void SlurmSweep::load()
+{
+    const fs::path file = dir_ / state_file;
     std::ifstream in(file);
     if (!in)
         throw Error(fmt::format("{}: no Slurm sweep recorded here (submit one with `rlda simulate CONFIG --out {} "
                                 "--backend slurm`)",
-                                file.string(), abs_dir.string()));
-    SlurmSweep s;
-    s.dir_ = abs_dir;
+                                file.string(), dir_.string()));
+    std::vector<Task> tasks;
     try {
         const auto j = nlohmann::json::parse(in);
-        s.rlda_ = j.at("rlda").get<std::string>();
-        s.parts_ = j.at("parts").get<int>();
-        s.max_retries_ = j.at("max_retries").get<int>();
-        s.decisions_ = j.at("decisions").get<int>();
-        s.num_actions_ = j.at("num_actions").get<int>();
-        s.sequences_ = j.at("sequences").get<std::int64_t>();
-        s.jobs_ = j.at("jobs").get<std::vector<std::string>>();
-        s.collected_ = j.at("collected").get<bool>();
-        s.cancelled_ = j.at("cancelled").get<bool>();
+        rlda_ = j.at("rlda").get<std::string>();
+        parts_ = j.at("parts").get<int>();
+        max_retries_ = j.at("max_retries").get<int>();
+        decisions_ = j.at("decisions").get<int>();
+        num_actions_ = j.at("num_actions").get<int>();
+        sequences_ = j.at("sequences").get<std::int64_t>();
+        jobs_ = j.at("jobs").get<std::vector<std::string>>();
+        collected_ = j.at("collected").get<bool>();
+        cancelled_ = j.at("cancelled").get<bool>();
         for (const auto& t : j.at("tasks"))
-            s.tasks_.push_back(Task{t.at("job").get<std::string>(), t.at("attempts").get<int>(), 0,
-                                    t.value("detail", std::string{})});
+            tasks.push_back(Task{t.at("job").get<std::string>(), t.at("attempts").get<int>(), 0,
+                                 t.value("detail", std::string{})});
     } catch (const nlohmann::json::exception& e) {
         throw Error(fmt::format("{}: not a Slurm sweep record: {}", file.string(), e.what()));
     }
-    if (s.parts_ < 1 || static_cast<int>(s.tasks_.size()) != s.parts_ || s.num_actions_ < 1 || s.decisions_ < 1)
+    if (parts_ < 1 || static_cast<int>(tasks.size()) != parts_ || num_actions_ < 1 || decisions_ < 1)
         throw Error(fmt::format("{}: not a Slurm sweep record: inconsistent parts", file.string()));
-    return s;
+    // What this process saw of a task survives a reload as long as the task was not resubmitted.
+    for (std::size_t i = 0; i < tasks.size() && i < tasks_.size(); ++i)
+        if (tasks[i].job == tasks_[i].job)
+            tasks[i].ended_polls = tasks_[i].ended_polls;
+    tasks_ = std::move(tasks);
 }
 
 void SlurmSweep::save() const
@@ -421,6 +467,8 @@ std::vector<int> SlurmSweep::rows_done() const
 
 SweepStatus SlurmSweep::poll()
 {
+    const Lock lock(dir_);
+    load();
     SweepStatus st;
     st.rows_total = static_cast<int>(sequences_);
     st.collected = collected_;
@@ -531,9 +579,15 @@ bool SlurmSweep::finished() const
 
 void SlurmSweep::cancel(double timeout_seconds)
 {
-    // Recorded first: a poll from another process must not resubmit the tasks being cancelled.
-    cancelled_ = true;
-    save();
+    {
+        // Recorded first: a poll from another process must not resubmit the tasks being cancelled.
+        const Lock lock(dir_);
+        load();
+        if (collected_)
+            return; // complete: nothing left to cancel
+        cancelled_ = true;
+        save();
+    }
     if (!jobs_.empty()) {
         std::vector<std::string> argv{"scancel"};
         argv.insert(argv.end(), jobs_.begin(), jobs_.end());

@@ -35,7 +35,8 @@ public:
     // Collected, cancelled, or a part failed for good and nothing else is running.
     bool finished() const;
     // scancel on every job of the sweep, then waits until squeue shows none of them (Error after
-    // `timeout_seconds`). Whole rows written so far stay in the part files.
+    // `timeout_seconds`) and collects the whole rows written so far into table.csv. Does nothing to
+    // a sweep already collected.
     void cancel(double timeout_seconds = 60.0);
 
     const std::filesystem::path& dir() const { return dir_; }
@@ -52,7 +53,10 @@ private:
         std::string detail;
     };
 
+    class Lock;
+
     SlurmSweep() = default;
+    void load();
     void save() const;
     void resubmit(const std::vector<int>& parts);
     std::string sbatch(const std::vector<std::string>& argv) const;
