@@ -56,7 +56,8 @@ std::string failures(const sweep::SweepStatus& s)
     std::vector<std::string> lines;
     for (const auto& t : s.tasks)
         if (t.state == sweep::TaskState::Failed)
-            lines.push_back(fmt::format("part {} failed after {} tries: {}", t.part, t.attempts, t.detail));
+            lines.push_back(fmt::format("part {} failed after {} {}: {}", t.part, t.attempts,
+                                            t.attempts == 1 ? "try" : "tries", t.detail));
     return fmt::format("{}", fmt::join(lines, "; "));
 }
 

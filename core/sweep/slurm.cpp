@@ -537,6 +537,11 @@ SweepStatus SlurmSweep::poll()
             ts.attempts = t.attempts;
         }
     }
+    if (!stopped && st.count(TaskState::Failed) > 0 && st.count(TaskState::Pending) == 0 &&
+        st.count(TaskState::Running) == 0) {
+        // Failed for good: the other parts' rows still go into table.csv (incomplete).
+        sim::collect_table(dir_, config::load_experiment((dir_ / "config.toml").string()));
+    }
     if (!stopped && st.count(TaskState::Done) == parts_) {
         const fs::path config_file = dir_ / "config.toml";
         const auto c = config::load_experiment(config_file.string());
