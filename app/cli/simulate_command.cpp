@@ -6,6 +6,7 @@
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
 #include "core/sweep/local.h"
+#include "core/sweep/slurm.h"
 #include "core/util/error.h"
 
 #include <CLI/CLI.hpp>
@@ -197,10 +198,24 @@ int run_local(const core::config::ExperimentConfig& config, const std::string& o
     return table.complete() ? 0 : 130;
 }
 
-// ---- The slurm backend (core/sweep/slurm.h, being written alongside) plugs in here.
-int run_slurm(const core::config::ExperimentConfig&, const std::string&, int, bool)
+// ---- The slurm backend (core/sweep/slurm.h): prepared here, then one job array followed to its end
+// by follow_slurm_sweep (app/cli/sweep_command.cpp), which also handles Ctrl-C.
+int run_slurm(const core::config::ExperimentConfig& config, const std::string& out, int parts, bool force)
 {
-    throw core::Error("--backend slurm: not available in this build yet; use --backend local");
+    const auto prepared = sim::prepare_sweep(config, out, force);
+    if (prepared.done == prepared.shape.sequences) {
+        fmt::print("nothing to train: all {} rows are in the table\n", prepared.shape.sequences);
+        const auto table = sim::collect_table(out, config);
+        fmt::print("table: {}/table.csv\nrows: {}\n", out, table.rows().size());
+        return 0;
+    }
+    fmt::print("warm start: {}; {} of {} rows to train on Slurm\n", prepared.warm_start_reused ? "reused" : "trained",
+               prepared.shape.sequences - prepared.done, prepared.shape.sequences);
+    auto job = sweep::SlurmSweep::submit(config, out, std::filesystem::read_symlink("/proc/self/exe").string(),
+                                         std::max(parts, 0));
+    fmt::print("submitted: job {} ({} parts)\n", fmt::join(job.job_ids(), ", "), job.parts());
+    std::fflush(stdout);
+    return follow_slurm_sweep(job, config.sweep.poll_seconds);
 }
 
 int run_simulate(const SimulateOptions& o)

@@ -9,6 +9,7 @@ rlda_packages=(
   libtorch-dev libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
   qt6-base-dev libqcustomplot-dev libgl-dev qt6-svg-dev qt6-qpa-plugins
   dataset-fashion-mnist
+  slurm-wlm munge
 )
 
 rlda_install_packages() {
