@@ -70,6 +70,7 @@ int main(int argc, char* argv[])
     rlda::app::MainWindow window;
     if (parser.isSet(runs))
         window.setRunsRoot(parser.value(runs));
+    window.reattachSweeps(); // a sweep left running when the workbench last closed
     if (parser.positionalArguments().isEmpty())
         window.openDefaultExperiment();
     else if (!window.openExperiment(parser.positionalArguments().front())) {

@@ -8,6 +8,7 @@
 #include "app/workbench/learning_page.h"
 #include "app/workbench/models_page.h"
 #include "app/workbench/policy_page.h"
+#include "app/workbench/sweep_page.h"
 #include "core/config/experiment_io.h"
 #include "core/io/run_reader.h"
 #include "core/sim/table.h"
@@ -21,6 +22,7 @@
 #include "widgets/run/experiment_editor.h"
 #include "widgets/run/run_browser.h"
 #include "widgets/run/run_control.h"
+#include "widgets/run/sweep_panel.h"
 
 #include <QAction>
 #include <QCloseEvent>
@@ -104,6 +106,7 @@ void MainWindow::buildPages()
     policy_ = new PolicyPage(pages_);
     learning_ = new LearningPage(pages_);
     tables_ = new widgets::TableExplorer(pages_);
+    sweeps_ = new SweepPage(pages_);
     runs_ = new widgets::RunBrowser(pages_);
     models_ = new ModelsPage(pages_);
     // In Page order.
@@ -112,6 +115,7 @@ void MainWindow::buildPages()
     pages_->addTab(policy_, tr("Policy"));
     pages_->addTab(learning_, tr("Learning"));
     pages_->addTab(tables_, tr("Tables"));
+    pages_->addTab(sweeps_, tr("Sweeps"));
     pages_->addTab(runs_, tr("Runs"));
     pages_->addTab(models_, tr("Models"));
     setCentralWidget(pages_);
@@ -119,6 +123,20 @@ void MainWindow::buildPages()
     connect(models_, &ModelsPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m); });
     connect(policy_, &PolicyPage::statusMessage, this, [this](const QString& m) { log(m); });
     connect(learning_, &LearningPage::learnRequested, this, &MainWindow::startLearning);
+    connect(sweeps_->panel(), &widgets::SweepPanel::submitRequested, this, [this](const QString& backend, int parts) {
+        if (!editor_->isValid()) {
+            statusBar()->showMessage(tr("Fix the experiment first"));
+            return;
+        }
+        sweeps_->submit(editor_->config(), backend, parts);
+    });
+    connect(sweeps_, &SweepPage::statusMessage, this, &MainWindow::log);
+    connect(sweeps_, &SweepPage::finished, this, [this](const QString& folder) {
+        const QString table = QDir(folder).filePath(QStringLiteral("table.csv"));
+        log(tr("Sweep done: %1").arg(table));
+        if (learning_->table().isEmpty())
+            learning_->setTable(table);
+    });
     connect(runs_, &widgets::RunBrowser::runOpened, this, &MainWindow::showRun);
     connect(pages_, &QTabWidget::currentChanged, this, [this] {
         if (currentPage() == Page::Runs && runs_->root() != runsRoot_)
@@ -352,9 +370,12 @@ void MainWindow::syncModelFromExperiment()
         learning_->setTable(QString::fromStdString(c.simulation.table));
 }
 
+bool MainWindow::reattachSweeps() { return sweeps_->reattach(); }
+
 void MainWindow::setRunsRoot(const QString& dir)
 {
     runsRoot_ = dir;
+    sweeps_->setRunsRoot(dir);
     // Listing reads every run, which takes a while under a folder of long runs: it waits until
     // the Runs page is shown.
     if (currentPage() == Page::Runs)

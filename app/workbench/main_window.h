@@ -29,11 +29,12 @@ namespace rlda::app {
 class LearningPage;
 class ModelsPage;
 class PolicyPage;
+class SweepPage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum class Page { Training, Architecture, Policy, Learning, Tables, Runs, Models };
+    enum class Page { Training, Architecture, Policy, Learning, Tables, Sweeps, Runs, Models };
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -47,6 +48,7 @@ public:
     PolicyPage* policy() const { return policy_; }
     LearningPage* learning() const { return learning_; }
     widgets::TableExplorer* tables() const { return tables_; }
+    SweepPage* sweeps() const { return sweeps_; }
     widgets::RunBrowser* runs() const { return runs_; }
     ModelsPage* models() const { return models_; }
     void showPage(Page page);
@@ -59,6 +61,8 @@ public:
     void setRunsRoot(const QString& dir);
     QString runsRoot() const { return runsRoot_; }
     QString currentRun() const { return currentRun_; } // the run started last
+    // Shows a sweep under the runs root that has not finished, following it again; false if none.
+    bool reattachSweeps();
 
     bool startTraining(); // the editor's experiment; false (with the reason shown) when it cannot start
     bool startLearning(); // the Learning page's settings
@@ -99,6 +103,7 @@ private:
     PolicyPage* policy_ = nullptr;
     LearningPage* learning_ = nullptr;
     widgets::TableExplorer* tables_ = nullptr;
+    SweepPage* sweeps_ = nullptr;
     widgets::RunBrowser* runs_ = nullptr;
     ModelsPage* models_ = nullptr;
     QPlainTextEdit* log_ = nullptr;

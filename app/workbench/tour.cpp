@@ -5,17 +5,20 @@
 #include "app/workbench/learning_page.h"
 #include "app/workbench/main_window.h"
 #include "app/workbench/policy_page.h"
+#include "app/workbench/sweep_page.h"
 #include "core/sim/table.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
 #include "widgets/run/experiment_editor.h"
 #include "widgets/run/run_browser.h"
+#include "widgets/run/sweep_panel.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QTimer>
 
 #include <cstdio>
+#include <memory>
 
 namespace rlda::app {
 namespace {
@@ -170,11 +173,14 @@ void Tour::compareRuns()
         if (runs->runs()[i].kind == core::io::RunKind::Training)
             training << i;
     auto last = [this] {
-        window_.showPage(Page::Runs);
-        shootPage(static_cast<int>(Page::Runs), QStringLiteral("11-run-browser"), [this] {
-            shootPage(static_cast<int>(Page::Models), QStringLiteral("12-models"), [this] {
-                std::printf("tour: %d screenshots in %s\n", shots_, qPrintable(out_.path()));
-                Q_EMIT finished(0);
+        sweep([this] {
+            window_.showPage(Page::Runs);
+            window_.runs()->refresh();
+            shootPage(static_cast<int>(Page::Runs), QStringLiteral("12-run-browser"), [this] {
+                shootPage(static_cast<int>(Page::Models), QStringLiteral("13-models"), [this] {
+                    std::printf("tour: %d screenshots in %s\n", shots_, qPrintable(out_.path()));
+                    Q_EMIT finished(0);
+                });
             });
         });
     };
@@ -183,6 +189,38 @@ void Tour::compareRuns()
     runs->selectRuns(training);
     Q_EMIT runs->overlayRequested(runs->selectedRuns()); // what the Overlay button does
     shootPage(static_cast<int>(Page::Training), QStringLiteral("10-overlay"), last);
+}
+
+void Tour::sweep(const std::function<void()>& next)
+{
+    auto config = window_.editor()->config();
+    config.name = "default";
+    config.agent = {};
+    window_.showPage(Page::Sweeps);
+    if (!window_.sweeps()->submit(config, QStringLiteral("local"), 2))
+        return fail(QStringLiteral("the sweep did not start"));
+    // Until a row is on disk (the warm start comes first), at most 3 minutes.
+    auto* timer = new QTimer(this);
+    auto waited = std::make_shared<int>(0);
+    connect(timer, &QTimer::timeout, this, [this, timer, waited, next] {
+        window_.sweeps()->poll();
+        const bool rows = !window_.sweeps()->panel()->summaryText().startsWith(QStringLiteral("0 of")) &&
+                          !window_.sweeps()->panel()->summaryText().isEmpty();
+        if (!rows && ++*waited < 180)
+            return;
+        timer->deleteLater();
+        shoot(QStringLiteral("11-sweeps"));
+        window_.sweeps()->cancel();
+        auto* stopped = new QTimer(this);
+        connect(stopped, &QTimer::timeout, this, [this, stopped, next] {
+            if (window_.sweeps()->isActive())
+                return;
+            stopped->deleteLater();
+            next();
+        });
+        stopped->start(200);
+    });
+    timer->start(1000);
 }
 
 } // namespace rlda::app

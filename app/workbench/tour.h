@@ -35,6 +35,8 @@ private:
     void learn();
     void trainWithPolicy();
     void compareRuns();
+    // Starts a local sweep of the experiment, shoots it with rows in progress, cancels it.
+    void sweep(const std::function<void()>& next);
     void shoot(const QString& name);
     void fail(const QString& why);
 

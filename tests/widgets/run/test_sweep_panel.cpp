@@ -1,0 +1,65 @@
+// SweepPanel: a status becomes one row per task with its state, the summary counts the states,
+// and the buttons follow whether a sweep is in progress.
+#include "widgets/run/sweep_panel.h"
+
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QtTest/QtTest>
+
+using rlda::widgets::SweepPanel;
+namespace sweep = rlda::core::sweep;
+
+class TestSweepPanel : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void status_becomes_rows()
+    {
+        SweepPanel panel;
+        sweep::SweepStatus s;
+        s.rows_total = 16;
+        s.rows_done = 11;
+        s.tasks = {{0, sweep::TaskState::Done, 8, 8, 1, "4242_0", ""},
+                   {1, sweep::TaskState::Running, 3, 8, 2, "4243_1", "resubmitted: NODE_FAIL"}};
+        panel.setStatus(s);
+        QCOMPARE(panel.tasks()->rowCount(), 2);
+        QCOMPARE(panel.tasks()->item(1, SweepPanel::StateColumn)->text(), QStringLiteral("running"));
+        QCOMPARE(panel.tasks()->item(1, SweepPanel::StateColumn)->data(SweepPanel::StateRole).toInt(),
+                 static_cast<int>(sweep::TaskState::Running));
+        QCOMPARE(panel.tasks()->item(1, SweepPanel::RowsColumn)->text(), QStringLiteral("3 / 8"));
+        QCOMPARE(panel.tasks()->item(1, SweepPanel::AttemptsColumn)->text(), QStringLiteral("2"));
+        QVERIFY(panel.summaryText().startsWith(QStringLiteral("11 of 16 rows")));
+        QVERIFY(panel.summaryText().contains(QStringLiteral("1 running, 1 done")));
+
+        s.tasks.pop_back(); // fewer tasks: the table shrinks
+        s.collected = true;
+        panel.setStatus(s);
+        QCOMPARE(panel.tasks()->rowCount(), 1);
+        QVERIFY(panel.summaryText().contains(QStringLiteral("collected")));
+    }
+
+    void buttons_follow_the_state()
+    {
+        SweepPanel panel;
+        auto* submit = panel.findChild<QPushButton*>(QStringLiteral("submitSweep"));
+        auto* cancel = panel.findChild<QPushButton*>(QStringLiteral("cancelSweep"));
+        QVERIFY(submit && cancel);
+        QSignalSpy submitted(&panel, &SweepPanel::submitRequested);
+        QSignalSpy cancelled(&panel, &SweepPanel::cancelRequested);
+        QVERIFY(submit->isEnabled() && !cancel->isEnabled());
+        panel.setBackend(QStringLiteral("slurm"));
+        panel.setWorkers(3);
+        submit->click();
+        QCOMPARE(submitted.count(), 1);
+        QCOMPARE(submitted.at(0).at(0).toString(), QStringLiteral("slurm"));
+        QCOMPARE(submitted.at(0).at(1).toInt(), 3);
+        panel.setActive(true);
+        QVERIFY(!submit->isEnabled() && cancel->isEnabled());
+        cancel->click();
+        QCOMPARE(cancelled.count(), 1);
+    }
+};
+
+QTEST_MAIN(TestSweepPanel)
+#include "test_sweep_panel.moc"

@@ -1,0 +1,152 @@
+// The sweep panel: a submit row, a summary with a progress bar, one table row per task.
+#include "widgets/run/sweep_panel.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QTableWidget>
+#include <QThread>
+#include <QVBoxLayout>
+
+namespace rlda::widgets {
+namespace {
+
+QColor stateColor(core::sweep::TaskState s)
+{
+    switch (s) {
+    case core::sweep::TaskState::Pending: return QColor(0x7f, 0x8c, 0x8d);
+    case core::sweep::TaskState::Running: return QColor(0x29, 0x80, 0xb9);
+    case core::sweep::TaskState::Done: return QColor(0x27, 0xae, 0x60);
+    case core::sweep::TaskState::Failed: return QColor(0xc0, 0x39, 0x2b);
+    }
+    return {};
+}
+
+} // namespace
+
+SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
+{
+    auto* submitRow = new QHBoxLayout;
+    backend_ = new QComboBox(this);
+    backend_->addItem(tr("local: worker processes on this machine"), QStringLiteral("local"));
+    backend_->addItem(tr("slurm: a job array on the cluster"), QStringLiteral("slurm"));
+    workers_ = new QSpinBox(this);
+    workers_->setRange(1, 4096);
+    workers_->setValue(std::max(1, QThread::idealThreadCount()));
+    workers_->setToolTip(tr("Parts of the table: worker processes (local) or array tasks (slurm)"));
+    submit_ = new QPushButton(tr("Simulate the experiment"), this);
+    submit_->setObjectName(QStringLiteral("submitSweep"));
+    submit_->setToolTip(tr("Build the experiment's simulation table: every action sequence, from one warm start"));
+    cancel_ = new QPushButton(tr("Cancel sweep"), this);
+    cancel_->setObjectName(QStringLiteral("cancelSweep"));
+    cancel_->setEnabled(false);
+    submitRow->addWidget(new QLabel(tr("Backend"), this));
+    submitRow->addWidget(backend_);
+    submitRow->addWidget(new QLabel(tr("Parts"), this));
+    submitRow->addWidget(workers_);
+    submitRow->addStretch(1);
+    submitRow->addWidget(submit_);
+    submitRow->addWidget(cancel_);
+
+    folder_ = new QLabel(tr("No sweep yet."), this);
+    folder_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    summary_ = new QLabel(this);
+    bar_ = new QProgressBar(this);
+    bar_->setRange(0, 1);
+    bar_->setValue(0);
+    bar_->setFormat(tr("%v / %m rows"));
+    message_ = new QLabel(this);
+    message_->setWordWrap(true);
+    tasks_ = new QTableWidget(0, ColumnCount, this);
+    tasks_->setHorizontalHeaderLabels({tr("Part"), tr("State"), tr("Rows"), tr("Attempts"), tr("Process / job"),
+                                       tr("Detail")});
+    tasks_->horizontalHeader()->setStretchLastSection(true);
+    tasks_->verticalHeader()->hide();
+    tasks_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    tasks_->setSelectionBehavior(QAbstractItemView::SelectRows);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(submitRow);
+    layout->addWidget(folder_);
+    layout->addWidget(summary_);
+    layout->addWidget(bar_);
+    layout->addWidget(message_);
+    layout->addWidget(tasks_, 1);
+
+    connect(submit_, &QPushButton::clicked, this, [this] { Q_EMIT submitRequested(backend(), workers()); });
+    connect(cancel_, &QPushButton::clicked, this, &SweepPanel::cancelRequested);
+}
+
+QString SweepPanel::backend() const { return backend_->currentData().toString(); }
+
+void SweepPanel::setBackend(const QString& backend)
+{
+    const int i = backend_->findData(backend);
+    if (i >= 0)
+        backend_->setCurrentIndex(i);
+}
+
+int SweepPanel::workers() const { return workers_->value(); }
+void SweepPanel::setWorkers(int workers) { workers_->setValue(workers); }
+
+void SweepPanel::setSweep(const QString& folder, const QString& backend)
+{
+    folder_->setText(tr("Sweep in %1 (%2)").arg(folder, backend));
+}
+
+void SweepPanel::setStatus(const core::sweep::SweepStatus& s)
+{
+    using core::sweep::TaskState;
+    bar_->setRange(0, std::max(1, s.rows_total));
+    bar_->setValue(s.rows_done);
+    summary_->setText(tr("%1 of %2 rows · tasks: %3 pending, %4 running, %5 done, %6 failed%7")
+                          .arg(s.rows_done)
+                          .arg(s.rows_total)
+                          .arg(s.count(TaskState::Pending))
+                          .arg(s.count(TaskState::Running))
+                          .arg(s.count(TaskState::Done))
+                          .arg(s.count(TaskState::Failed))
+                          .arg(s.collected   ? tr(" · table.csv collected")
+                               : s.cancelled ? tr(" · cancelled")
+                                             : QString()));
+    tasks_->setRowCount(static_cast<int>(s.tasks.size()));
+    for (int r = 0; r < static_cast<int>(s.tasks.size()); ++r) {
+        const auto& t = s.tasks[static_cast<std::size_t>(r)];
+        const QStringList cells{QString::number(t.part),
+                                QString::fromLatin1(core::sweep::to_string(t.state)),
+                                QStringLiteral("%1 / %2").arg(t.rows_done).arg(t.rows_total),
+                                QString::number(t.attempts),
+                                QString::fromStdString(t.id),
+                                QString::fromStdString(t.detail)};
+        for (int c = 0; c < ColumnCount; ++c) {
+            auto* item = tasks_->item(r, c);
+            if (!item) {
+                item = new QTableWidgetItem;
+                tasks_->setItem(r, c, item);
+            }
+            item->setText(cells[c]);
+        }
+        auto* state = tasks_->item(r, StateColumn);
+        state->setData(StateRole, static_cast<int>(t.state));
+        state->setForeground(stateColor(t.state));
+    }
+    tasks_->resizeColumnsToContents();
+}
+
+void SweepPanel::setActive(bool active)
+{
+    active_ = active;
+    cancel_->setEnabled(active);
+    submit_->setEnabled(!active);
+    backend_->setEnabled(!active);
+    workers_->setEnabled(!active);
+}
+
+void SweepPanel::setMessage(const QString& text) { message_->setText(text); }
+QString SweepPanel::summaryText() const { return summary_->text(); }
+
+} // namespace rlda::widgets

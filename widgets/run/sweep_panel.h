@@ -1,0 +1,58 @@
+// A simulation sweep at a glance: submit one to a backend, follow each task's state and rows, and
+// cancel it. A view only: the app polls the backend and hands over SweepStatus values.
+#pragma once
+
+#include "core/sweep/status.h"
+
+#include <QString>
+#include <QWidget>
+
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+class QTableWidget;
+
+namespace rlda::widgets {
+
+class SweepPanel : public QWidget {
+    Q_OBJECT
+public:
+    enum Column { PartColumn = 0, StateColumn, RowsColumn, AttemptsColumn, IdColumn, DetailColumn, ColumnCount };
+    static constexpr int StateRole = Qt::UserRole; // int: core::sweep::TaskState
+
+    explicit SweepPanel(QWidget* parent = nullptr);
+
+    QString backend() const; // "local" or "slurm"
+    void setBackend(const QString& backend);
+    int workers() const; // parts: worker processes or array tasks
+    void setWorkers(int workers);
+
+    // The sweep shown: its folder and backend, and whether one is in progress (enables Cancel).
+    void setSweep(const QString& folder, const QString& backend);
+    void setStatus(const core::sweep::SweepStatus& status);
+    void setActive(bool active);
+    void setMessage(const QString& text);
+    bool isActive() const { return active_; }
+    QTableWidget* tasks() const { return tasks_; }
+    QString summaryText() const;
+
+Q_SIGNALS:
+    void submitRequested(const QString& backend, int workers);
+    void cancelRequested();
+
+private:
+    QComboBox* backend_ = nullptr;
+    QSpinBox* workers_ = nullptr;
+    QPushButton* submit_ = nullptr;
+    QPushButton* cancel_ = nullptr;
+    QLabel* folder_ = nullptr;
+    QLabel* summary_ = nullptr;
+    QLabel* message_ = nullptr;
+    QProgressBar* bar_ = nullptr;
+    QTableWidget* tasks_ = nullptr;
+    bool active_ = false;
+};
+
+} // namespace rlda::widgets
