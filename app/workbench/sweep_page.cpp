@@ -226,6 +226,13 @@ void SweepPage::poll()
     status.collected = status.collected || tableComplete(folder_);
     if (!status.tasks.empty() || status.collected)
         panel_->setStatus(status);
+    if (!status.tasks.empty() && !status.collected)
+        panel_->setMessage(alive ? tr("Training %1 rows in %2 parts (log: %3.log)")
+                                       .arg(status.rows_total)
+                                       .arg(status.tasks.size())
+                                       .arg(folder_)
+                           : status.cancelled ? tr("Cancelled: the whole rows are kept in %1/parts").arg(folder_)
+                                              : tr("Not running: simulate again to resume (finished rows are kept)"));
     panel_->setActive(alive);
     if (status.collected && !collected_) {
         collected_ = true;

@@ -119,8 +119,8 @@ void SweepPanel::setStatus(const core::sweep::SweepStatus& s)
         const QStringList cells{QString::number(t.part),
                                 QString::fromLatin1(core::sweep::to_string(t.state)),
                                 QStringLiteral("%1 / %2").arg(t.rows_done).arg(t.rows_total),
-                                QString::number(t.attempts),
-                                QString::fromStdString(t.id),
+                                t.attempts > 0 ? QString::number(t.attempts) : QStringLiteral("—"),
+                                t.id.empty() ? QStringLiteral("—") : QString::fromStdString(t.id),
                                 QString::fromStdString(t.detail)};
         for (int c = 0; c < ColumnCount; ++c) {
             auto* item = tasks_->item(r, c);
