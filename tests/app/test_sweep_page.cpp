@@ -57,6 +57,34 @@ private Q_SLOTS:
         QVERIFY(!app::SweepPage().reattach()); // nothing unfinished under an empty root
     }
 
+    void a_slurm_sweep_completes_after_reattaching()
+    {
+        if (!qEnvironmentVariableIsSet("SLURM_CONF"))
+            QSKIP("SLURM_CONF is not set: this test needs a Slurm cluster; scripts/test starts a throw-away one");
+        QTemporaryDir tmp;
+        QString folder;
+        {
+            app::SweepPage page;
+            page.setRunsRoot(tmp.path());
+            QVERIFY(page.submit(quick(), QStringLiteral("slurm"), 2));
+            folder = page.folder();
+            // Closing once the jobs are queued: the page must find them through sweep.json.
+            QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(folder + "/sweep.json"), 120000);
+        }
+        app::SweepPage again;
+        again.setRunsRoot(tmp.path());
+        QVERIFY(again.reattach());
+        QSignalSpy done(&again, &app::SweepPage::finished);
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 180000);
+        QVERIFY(core::sim::SimulationTable::load((folder + "/table.csv").toStdString()).complete());
+        auto* tasks = again.panel()->tasks();
+        QCOMPARE(tasks->rowCount(), 2);
+        for (int r = 0; r < 2; ++r) {
+            QCOMPARE(tasks->item(r, widgets::SweepPanel::StateColumn)->text(), QStringLiteral("done"));
+            QVERIFY(tasks->item(r, widgets::SweepPanel::IdColumn)->text().contains(QLatin1Char('_'))); // JOB_TASK
+        }
+    }
+
     void cancel_stops_the_sweep_with_whole_rows()
     {
         QTemporaryDir tmp;
