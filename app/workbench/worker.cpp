@@ -166,7 +166,10 @@ void Worker::end(bool cancelled, const QString& failure)
         Q_EMIT stateChanged(cancelled ? RunState::Cancelled : RunState::Finished, {});
 }
 
-void Worker::runTraining(const core::config::ExperimentConfig& config, const QString& out)
+// One run from begin() to end(): `body` returns whether it was cancelled; an exception fails it
+// with its message (core's messages are written for users).
+template <class Body>
+void Worker::guarded(Body&& body)
 {
     if (!begin())
         return;
@@ -174,32 +177,29 @@ void Worker::runTraining(const core::config::ExperimentConfig& config, const QSt
     QString failure;
     try {
         WorkerObserver observer(*this);
-        const auto result =
-            core::train::run_experiment(config, out.toStdString(), false, &observer, stop_.get_token());
-        cancelled = result.cancelled;
+        cancelled = body(observer);
     } catch (const std::exception& e) {
         failure = QString::fromUtf8(e.what());
     }
     end(cancelled, failure);
 }
 
+void Worker::runTraining(const core::config::ExperimentConfig& config, const QString& out)
+{
+    guarded([&](WorkerObserver& observer) {
+        return core::train::run_experiment(config, out.toStdString(), false, &observer, stop_.get_token()).cancelled;
+    });
+}
+
 void Worker::runLearning(const core::sim::LearnRunSettings& settings, const QString& out)
 {
-    if (!begin())
-        return;
-    bool cancelled = false;
-    QString failure;
-    try {
-        WorkerObserver observer(*this);
+    guarded([&](WorkerObserver& observer) {
         Q_EMIT learningStarted(out);
         const auto result = core::sim::run_learning(settings, out.toStdString(), false, &observer, stop_.get_token());
         observer.flushEpisodes();
-        cancelled = result.cancelled;
         Q_EMIT learningFinished(result);
-    } catch (const std::exception& e) {
-        failure = QString::fromUtf8(e.what());
-    }
-    end(cancelled, failure);
+        return result.cancelled;
+    });
 }
 
 RunController::RunController(QObject* parent) : QObject(parent), worker_(new Worker)

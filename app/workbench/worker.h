@@ -58,6 +58,8 @@ private:
     void waitWhilePaused();
     bool begin(); // false when closed
     void end(bool cancelled, const QString& failure);
+    template <class Body>
+    void guarded(Body&& body);
 
     std::stop_source stop_;
     std::atomic<bool> paused_{false};
