@@ -315,7 +315,7 @@ RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedT
     x->setLabelFont(labelFont);
     y->setLabelFont(labelFont);
     x->setLabel(options.xAxisTitle ? QStringLiteral("sequences, best to worst") : QString());
-    y->setLabel(options.yAxisTitle ? QStringLiteral("final test accuracy") : QString());
+    y->setLabel(options.yAxisTitle ? options.yTitle : QString());
     // Positions 1 (the best) and every step-th one, so that the best bar is labelled too.
     auto ticker = QSharedPointer<QCPAxisTickerText>::create();
     const int step = n > 32 ? 8 : n > 16 ? 4 : n > 8 ? 2 : 1;
@@ -411,6 +411,8 @@ std::vector<RankChartParts> drawRankGrid(QCustomPlot& plot, const std::vector<Ra
         // the x title when nothing sits below it.
         o.xAxisTitle = i + columns >= count;
         o.yAxisTitle = c == 0;
+        if (rows > 1)
+            o.yTitle = QStringLiteral("accuracy");
         all.push_back(drawRankChart(plot, rect, tables[static_cast<std::size_t>(i)], o));
     }
     // An incomplete last row keeps its cells the width of the others.

@@ -57,6 +57,8 @@ QColor run(int index); // one colour per learning run
 struct RankChartOptions {
     bool xAxisTitle = true;
     bool yAxisTitle = true;
+    // Grids of small charts stack their y titles: there the short one keeps them apart.
+    QString yTitle = QStringLiteral("final test accuracy");
     bool title = true;      // the table's title above the chart
     bool withAgent = true;  // name the agent in that title
     double fontScale = 1.0; // grids of small charts draw somewhat smaller text
