@@ -76,8 +76,8 @@ void PolicyPage::showRanked(const widgets::RankedTable& table)
 void PolicyPage::giveRanksTheRoom()
 {
     // A grid of rank charts needs most of the height; the decisions keep a strip.
-    const int h = splitter_->height();
-    splitter_->setSizes({h / 4, h - h / 4});
+    // Proportions, so that it holds before the page was ever shown (then the height is 0).
+    splitter_->setSizes({1000, 3000});
 }
 
 void PolicyPage::evaluateWithDialogs()
