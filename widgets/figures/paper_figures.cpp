@@ -1,13 +1,13 @@
 // The paper's figures 7-12: learning curves, rank grids per model, accuracy bars, and their files.
 #include "widgets/figures/paper_figures.h"
 
+#include "core/io/run_reader.h"
+
 #include "widgets/qcp.h"
 
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
 #include <QRegularExpression>
-#include <QTextStream>
 
 #include <algorithm>
 #include <cmath>
@@ -123,50 +123,28 @@ std::vector<RankedTable> tablesOf(const std::vector<RankedTable>& tables, const 
 
 } // namespace
 
-std::optional<LearningCurve> loadLearningCurve(const QString& runDirOrCsv, QString* error)
+std::optional<LearningCurve> loadLearningCurve(const QString& dir, QString* error)
 {
-    const QFileInfo info(runDirOrCsv);
-    const QString path =
-        info.isDir() ? QDir(runDirOrCsv).filePath(QStringLiteral("metrics/episodes.csv")) : runDirOrCsv;
-    auto fail = [&](const QString& reason) -> std::optional<LearningCurve> {
-        if (error)
-            *error = reason;
-        return std::nullopt;
-    };
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly | QIODevice::Text))
-        return fail(info.isDir() ? QStringLiteral("%1: not a learning run (no metrics/episodes.csv)").arg(runDirOrCsv)
-                                 : QStringLiteral("%1: cannot read the file").arg(path));
-    QTextStream in(&file);
-    const QStringList header = in.readLine().trimmed().split(QLatin1Char(','));
-    const int ep = static_cast<int>(header.indexOf(QStringLiteral("episode")));
-    const int obj = static_cast<int>(header.indexOf(QStringLiteral("objective")));
-    const int acc = static_cast<int>(header.indexOf(QStringLiteral("accuracy")));
-    const int temp = static_cast<int>(header.indexOf(QStringLiteral("temperature")));
-    if (ep < 0 || obj < 0 || acc < 0)
-        return fail(QStringLiteral("%1:1: expected the columns episode, objective and accuracy").arg(path));
-
-    LearningCurve curve;
-    curve.name = info.isDir() ? QDir(QDir::cleanPath(info.absoluteFilePath())).dirName() : info.completeBaseName();
-    const int needed = std::max({ep, obj, acc, temp}) + 1;
-    while (!in.atEnd()) {
-        const QString line = in.readLine();
-        const QStringList f = line.split(QLatin1Char(','));
-        if (f.size() < needed || f.size() != header.size())
-            continue; // a row cut short by a killed run
-        bool ok1 = false, ok2 = false, ok3 = false, ok4 = true;
-        const double e = f[ep].toDouble(&ok1), o = f[obj].toDouble(&ok2), a = f[acc].toDouble(&ok3);
-        const double t = temp >= 0 ? f[temp].toDouble(&ok4) : 0.0;
-        if (!(ok1 && ok2 && ok3 && ok4))
-            continue;
-        curve.episode.push_back(e);
-        curve.objective.push_back(o);
-        curve.accuracy.push_back(a);
-        if (temp >= 0)
-            curve.temperature.push_back(t);
+    // The run reader already knows episodes.csv, and skips a row a killed run cut short.
+    std::optional<core::io::RunData> run;
+    try {
+        run = core::io::read_run(dir.toStdString());
+    } catch (const std::exception&) {
+        // Not a run folder: said below, the way a user can act on it.
     }
-    if (curve.episode.empty())
-        return fail(QStringLiteral("%1: no episodes recorded").arg(path));
+    if (!run || run->episodes.empty()) {
+        if (error)
+            *error = QStringLiteral("%1: not a learning run (no episodes in metrics/episodes.csv)").arg(dir);
+        return std::nullopt;
+    }
+    LearningCurve curve;
+    curve.name = QDir(QDir::cleanPath(QFileInfo(dir).absoluteFilePath())).dirName();
+    for (const auto& e : run->episodes) {
+        curve.episode.push_back(static_cast<double>(e.episode));
+        curve.objective.push_back(e.objective);
+        curve.accuracy.push_back(e.accuracy);
+        curve.temperature.push_back(e.temperature);
+    }
     return curve;
 }
 

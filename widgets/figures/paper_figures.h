@@ -41,9 +41,9 @@ struct LearningCurve {
     std::vector<double> temperature; // empty when the file has no such column
 };
 
-// Reads RUN_DIR/metrics/episodes.csv (or a CSV file given directly). Rows cut short by a killed
-// run are skipped. On failure: nullopt and a one-line reason naming the file in `error`.
-std::optional<LearningCurve> loadLearningCurve(const QString& runDirOrCsv, QString* error = nullptr);
+// A learning run's curves (RUN_DIR/metrics/episodes.csv, through core::io::read_run). Rows cut short
+// by a killed run are skipped. On failure: nullopt and a one-line reason naming the folder in `error`.
+std::optional<LearningCurve> loadLearningCurve(const QString& runDir, QString* error = nullptr);
 
 // Trailing mean over `window` values; the first window - 1 points average what there is so far.
 std::vector<double> rollingMean(const std::vector<double>& values, int window);
