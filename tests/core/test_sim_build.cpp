@@ -4,6 +4,7 @@
 #include "core/sim/build.h"
 #include "core/train/experiment.h"
 #include "core/util/error.h"
+#include "tests/common/tiny_sim.h"
 
 #include <QtTest/QtTest>
 
@@ -19,53 +20,10 @@ namespace {
 
 const QString rlda_bin = RLDA_BIN_DIR "/rlda";
 
-// ConvNet2 on 4 classes of 3x12x12: 4 steps of 32 an epoch, 1 s a step, so 10 epochs in the
-// budget; the allocation goes up at 10 s (mid-epoch 3) and k = 2 decisions over 4 actions. Noisy
-// enough that the sequences end at different accuracies, so equal tables mean something.
-const char* const tiny_toml = R"(name = "tiny"
-[job]
-model = "ConvNet2"
-batch_size = 32
-seed = 5
-[dataset]
-kind = "synthetic"
-shape = [3, 12, 12]
-classes = 4
-train_size = 128
-test_size = 64
-noise = 4.0
-[scheduler]
-budget = 40.0
-events = [{ time = 10.0, change = "up" }]
-step_cost = 1.0
-[trainer]
-max_decisions = 2
-[agent]
-kind = "simulation"
-)";
-
-config::ExperimentConfig tiny_config()
-{
-    return config::parse_experiment(tiny_toml, "tiny.toml");
-}
-
-std::string slurp(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string error_of(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+using rlda::test::error_of;
+using rlda::test::slurp;
+using rlda::test::tiny_config;
+using rlda::test::tiny_toml;
 
 } // namespace
 

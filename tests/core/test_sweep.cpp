@@ -4,6 +4,7 @@
 #include "core/sim/build.h"
 #include "core/sweep/local.h"
 #include "core/util/error.h"
+#include "tests/common/tiny_sim.h"
 
 #include <QtTest/QtTest>
 
@@ -18,39 +19,10 @@ namespace {
 
 const QString rlda_bin = RLDA_BIN_DIR "/rlda";
 
-// The tiny table of test_sim_build: ConvNet2 on 4 classes of 3x12x12, 1 s a step, up at 10 s, k = 2
-// decisions over 4 actions = 16 rows.
-const char* const tiny_toml = "name = \"tiny\"\n"
-                              "[job]\nmodel = \"ConvNet2\"\nbatch_size = 32\nseed = 5\n"
-                              "[dataset]\nkind = \"synthetic\"\nshape = [3, 12, 12]\nclasses = 4\n"
-                              "train_size = 128\ntest_size = 64\nnoise = 4.0\n"
-                              "[scheduler]\nbudget = 40.0\nevents = [{ time = 10.0, change = \"up\" }]\n"
-                              "step_cost = 1.0\n"
-                              "[trainer]\nmax_decisions = 2\n"
-                              "[agent]\nkind = \"simulation\"\n";
-
-config::ExperimentConfig tiny_config()
-{
-    return config::parse_experiment(tiny_toml, "tiny.toml");
-}
-
-std::string slurp(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string error_of(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
+using rlda::test::error_of;
+using rlda::test::slurp;
+using rlda::test::tiny_config;
+using rlda::test::tiny_toml;
 
 // Pids of running `rlda simulate … --part PART` processes working on `out`.
 std::vector<pid_t> part_processes(const std::string& out, const std::string& part)

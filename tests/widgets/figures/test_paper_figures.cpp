@@ -2,6 +2,8 @@
 // curve reader (a killed run's cut line skipped), the rolling mean, and the errors.
 #include "widgets/figures/paper_figures.h"
 
+#include "tests/widgets/figures/reference_tables.h"
+
 #include "widgets/qcp.h"
 
 #include <QFile>
@@ -18,19 +20,7 @@ namespace {
 
 widgets::RankedTable reference(const QString& model, const QString& scenario, const std::vector<int>& greedy)
 {
-    const auto t = core::sim::SimulationTable::load(
-        QStringLiteral(RLDA_REFERENCE_DIR "/seed-tables/%1_%2.csv").arg(model.toLower(), scenario).toStdString());
-    core::sim::Evaluation e;
-    e.greedy = greedy;
-    e.rank = t.rank(greedy);
-    e.sequences = 64;
-    e.accuracy = t.accuracy(greedy);
-    e.optimal = t.optimal().accuracy;
-    e.optimal_sequence = t.optimal().actions;
-    e.regret = e.optimal - e.accuracy;
-    e.no_adaptation = t.accuracy(t.no_adaptation_sequence());
-    e.random_mean = t.random_mean(10, 0);
-    return widgets::makeRankedTable(model, scenario, QStringLiteral("agent"), t, e);
+    return test::referenceTable(model, scenario, greedy, QStringLiteral("agent"));
 }
 
 // A deterministic, noisy, improving learning curve.

@@ -2,6 +2,8 @@
 // at their values, ties counted as SimulationTable::rank() counts them, grids with one legend.
 #include "widgets/figures/rank_chart.h"
 
+#include "tests/widgets/figures/reference_tables.h"
+
 #include "widgets/qcp.h"
 
 #include <QTest>
@@ -13,22 +15,7 @@ namespace {
 
 const QString tables = QStringLiteral(RLDA_REFERENCE_DIR "/seed-tables/");
 
-// What `rlda evaluate` would report for a policy whose greedy sequence is `greedy`.
-core::sim::Evaluation evaluationFor(const core::sim::SimulationTable& t, const std::vector<int>& greedy)
-{
-    core::sim::Evaluation e;
-    e.greedy = greedy;
-    e.rank = t.rank(greedy);
-    e.sequences = static_cast<int>(t.sequences());
-    e.accuracy = t.accuracy(greedy);
-    e.optimal = t.optimal().accuracy;
-    e.optimal_sequence = t.optimal().actions;
-    e.regret = e.optimal - e.accuracy;
-    e.no_adaptation = t.accuracy(t.no_adaptation_sequence());
-    e.random_mean = t.random_mean(10, 0);
-    e.random_expected = t.expected_random();
-    return e;
-}
+using test::evaluationFor;
 
 RankedTable reference(const QString& file, const QString& model, const QString& scenario,
                       const std::vector<int>& greedy)
