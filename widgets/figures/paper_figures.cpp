@@ -148,20 +148,6 @@ std::optional<LearningCurve> loadLearningCurve(const QString& dir, QString* erro
     return curve;
 }
 
-std::vector<double> rollingMean(const std::vector<double>& values, int window)
-{
-    const std::size_t w = static_cast<std::size_t>(std::max(window, 1));
-    std::vector<double> out(values.size());
-    double sum = 0.0;
-    for (std::size_t i = 0; i < values.size(); ++i) {
-        sum += values[i];
-        if (i >= w)
-            sum -= values[i - w];
-        out[i] = sum / static_cast<double>(std::min(i + 1, w));
-    }
-    return out;
-}
-
 std::vector<double> stageStarts(const LearningCurve& curve)
 {
     std::vector<double> starts;

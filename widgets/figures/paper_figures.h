@@ -21,6 +21,7 @@
 
 #include "widgets/figures/rank_chart.h"
 #include "widgets/plot_export.h"
+#include "widgets/rolling_mean.h"
 
 #include <QString>
 #include <QStringList>
@@ -45,8 +46,6 @@ struct LearningCurve {
 // by a killed run are skipped. On failure: nullopt and a one-line reason naming the folder in `error`.
 std::optional<LearningCurve> loadLearningCurve(const QString& runDir, QString* error = nullptr);
 
-// Trailing mean over `window` values; the first window - 1 points average what there is so far.
-std::vector<double> rollingMean(const std::vector<double>& values, int window);
 
 // Episodes at which a run's temperature went up: where a curriculum stage started afresh.
 std::vector<double> stageStarts(const LearningCurve& curve);

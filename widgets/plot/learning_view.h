@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/sim/results.h"
+#include "widgets/rolling_mean.h"
 
 #include <QString>
 #include <QWidget>
@@ -16,25 +17,6 @@ class QSpinBox;
 namespace rlda::widgets {
 
 class SeriesPlot;
-
-// A rolling mean kept incrementally: O(1) per value, recomputed whole only when the window changes.
-// The first window-1 means average the values seen so far, so the curve starts at episode 1.
-class RollingMean {
-public:
-    explicit RollingMean(int window = 75) : window_(window < 1 ? 1 : window) {}
-    double push(double v);
-    void setWindow(int window); // recomputes every mean
-    void clear();
-    int window() const { return window_; }
-    const std::vector<double>& values() const { return values_; }
-    const std::vector<double>& means() const { return means_; }
-
-private:
-    int window_;
-    double sum_ = 0.0;
-    std::vector<double> values_;
-    std::vector<double> means_;
-};
 
 class LearningView : public QWidget {
     Q_OBJECT

@@ -1,0 +1,30 @@
+// Rolling means of a series: kept incrementally for live views, or computed at once for figures.
+#pragma once
+
+#include <vector>
+
+namespace rlda::widgets {
+
+// A rolling mean kept incrementally: O(1) per value, recomputed whole only when the window changes.
+// The first window-1 means average the values seen so far, so the curve starts at episode 1.
+class RollingMean {
+public:
+    explicit RollingMean(int window = 75) : window_(window < 1 ? 1 : window) {}
+    double push(double v);
+    void setWindow(int window); // recomputes every mean
+    void clear();
+    int window() const { return window_; }
+    const std::vector<double>& values() const { return values_; }
+    const std::vector<double>& means() const { return means_; }
+
+private:
+    int window_;
+    double sum_ = 0.0;
+    std::vector<double> values_;
+    std::vector<double> means_;
+};
+
+// The means RollingMean gives for `values`, at once.
+std::vector<double> rollingMean(const std::vector<double>& values, int window);
+
+} // namespace rlda::widgets
