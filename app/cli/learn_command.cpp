@@ -34,6 +34,7 @@ struct LearnOptions {
     std::string config; // an experiment file whose [policy] section sizes a new policy
     double temperature = 0.0;
     double temperature_decay = 0.9;
+    std::int64_t temperature_every = 0;
     double baseline = 0.0;
     std::vector<std::string> stages;
     std::string out;
@@ -142,6 +143,7 @@ int run_learn(const LearnOptions& o)
     settings.from = o.from;
     settings.policy = policy_sizes(o.config);
     settings.temperature_decay = o.temperature_decay;
+    settings.temperature_every = o.temperature_every;
     settings.baseline = o.baseline;
     settings.checkpoint_every = o.checkpoint_every;
 
@@ -188,8 +190,18 @@ std::function<int()> add_learn_command(CLI::App& app)
     cmd->add_option("--config", o->config, "Experiment file whose [policy] section sizes a new policy");
     cmd->add_option("--temperature", o->temperature, "Starting softmax temperature (default: the policy's, 1 if new)")
         ->check(CLI::PositiveNumber);
-    cmd->add_option("--temperature-decay", o->temperature_decay, "Temperature x this every decay_freq episodes")
+    cmd->add_option("--temperature-decay", o->temperature_decay, "Temperature x this every --temperature-every episodes")
         ->capture_default_str();
+    cmd->add_option("--temperature-every", o->temperature_every,
+                    "Episodes between temperature decays; 0 = decay_freq (500, as the paper says; the original code used 1)")
+        ->capture_default_str()
+        ->check(CLI::Validator(
+            [](std::string& value) {
+                return !value.empty() && value.front() == '-'
+                           ? "must be a number of episodes >= 1, or 0 for every decay_freq; got " + value
+                           : std::string();
+            },
+            "EPISODES"));
     cmd->add_option("--baseline", o->baseline,
                     "Option, not the original: learn from reward - moving average (decay, e.g. 0.99)")
         ->check(CLI::Range(0.0, 0.999999));

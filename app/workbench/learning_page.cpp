@@ -74,7 +74,14 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     decay_->setDecimals(3);
     decay_->setSingleStep(0.01);
     decay_->setValue(0.9);
-    decay_->setToolTip(tr("Temperature × this every 500 episodes"));
+    decay_->setToolTip(tr("Temperature × this every N episodes (next box)"));
+    decayEvery_ = new QSpinBox(this);
+    decayEvery_->setObjectName(QStringLiteral("learnTemperatureEvery"));
+    decayEvery_->setRange(0, 1'000'000);
+    decayEvery_->setSpecialValueText(tr("decay_freq"));
+    decayEvery_->setPrefix(tr("every "));
+    decayEvery_->setToolTip(tr("Episodes between temperature decays: decay_freq (500) as the paper says; "
+                               "the original code decayed every episode (1)"));
     baseline_ = new QDoubleSpinBox(this);
     baseline_->setRange(0.0, 0.999);
     baseline_->setDecimals(3);
@@ -90,6 +97,7 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     numbers->addWidget(temperature_);
     numbers->addWidget(label(tr("decay")));
     numbers->addWidget(decay_);
+    numbers->addWidget(decayEvery_);
     numbers->addWidget(label(tr("Baseline")));
     numbers->addWidget(baseline_);
     numbers->addStretch(1);
@@ -168,6 +176,7 @@ core::sim::LearnRunSettings LearningPage::settings() const
     s.seed = static_cast<std::uint64_t>(seed_->value());
     s.from = from_->text().trimmed().toStdString();
     s.temperature_decay = decay_->value();
+    s.temperature_every = decayEvery_->value();
     s.baseline = baseline_->value();
     return s;
 }
@@ -176,7 +185,8 @@ void LearningPage::setRunning(bool running)
 {
     learn_->setEnabled(!running);
     for (QWidget* w :
-         std::initializer_list<QWidget*>{table_, from_, model_, input_, episodes_, seed_, temperature_, decay_, baseline_})
+         std::initializer_list<QWidget*>{table_, from_, model_, input_, episodes_, seed_, temperature_, decay_, decayEvery_,
+                                      baseline_})
         w->setEnabled(!running);
 }
 

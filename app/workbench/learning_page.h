@@ -59,6 +59,7 @@ private:
     QSpinBox* seed_ = nullptr;
     QDoubleSpinBox* temperature_ = nullptr;
     QDoubleSpinBox* decay_ = nullptr;
+    QSpinBox* decayEvery_ = nullptr;
     QDoubleSpinBox* baseline_ = nullptr;
     QPushButton* learn_ = nullptr;
     QLabel* greedy_ = nullptr;

@@ -236,11 +236,20 @@ double PolicyLearner::finish_episode(double reward)
     opt_->step_and_zero_grad();
     ++episode_;
     const auto every = net_->sizes().decay_freq;
-    if (every > 0 && episode_ % every == 0) {
+    if (every > 0 && episode_ % every == 0)
         opt_->set_lr(opt_->lr() * net_->sizes().learning_rate_decay);
+    const auto temperature_every = temperature_every_ > 0 ? temperature_every_ : every;
+    if (temperature_every > 0 && episode_ % temperature_every == 0)
         temperature_ = std::max(1.0, temperature_ * temperature_decay_);
-    }
     return objective;
+}
+
+void PolicyLearner::set_temperature_every(std::int64_t episodes)
+{
+    if (episodes < 0)
+        throw Error(fmt::format("policy: the temperature decays every N >= 1 episodes (0: every decay_freq), not {}",
+                                episodes));
+    temperature_every_ = episodes;
 }
 
 void PolicyLearner::set_reward_baseline(double decay)
@@ -275,6 +284,7 @@ void PolicyLearner::save(const std::string& path) const
                                          s.time_encoding_size, s.decay_freq, net_->actions(), episode_},
                                         torch::kLong));
     a.write("meta/baseline", torch::tensor({baseline_decay_, baseline_, baseline_started_ ? 1.0 : 0.0}, torch::kFloat64));
+    a.write("meta/temperature_every", torch::tensor({temperature_every_}, torch::kLong));
     a.write("meta/rates", torch::tensor({s.alpha, s.learning_rate_decay, temperature_, temperature_decay_},
                                         torch::kFloat64));
     std::ostringstream rng;
@@ -338,6 +348,15 @@ PolicyLearner PolicyLearner::load(const std::string& path)
         p.baseline_started_ = baseline[2].item<double>() != 0.0;
     } catch (const c10::Error&) {
         // written before the option existed: no baseline
+    }
+    torch::Tensor temperature_every;
+    try {
+        a.read("meta/temperature_every", temperature_every);
+        p.set_temperature_every(temperature_every[0].item<std::int64_t>());
+    } catch (const c10::Error&) {
+        // written before the option existed: every decay_freq
+    } catch (const Error&) {
+        throw Error(fmt::format("{}: its temperature interval is negative", path));
     }
     std::istringstream rng(rng_v.toStringRef());
     rng >> p.rng_;

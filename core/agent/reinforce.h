@@ -23,7 +23,8 @@ struct Choice {
 
 // Samples actions while learning (keeping log p of each), updates once per episode:
 //   objective = mean over the episode's decisions of -log p(a) * r,  Adam(alpha),
-//   alpha x learning_rate_decay and temperature x temperature_decay (down to 1) every decay_freq.
+//   alpha x learning_rate_decay every decay_freq episodes, and temperature x temperature_decay
+//   (down to 1) every temperature_every episodes (0, the default: every decay_freq as well).
 // The network runs through FastPolicy (hand-written forward and backward) by default; with
 // set_reference_autograd(true) it runs through PolicyNet::forward and LibTorch's autograd
 // instead, the same computation, kept to check the fast path against. Both use FastAdam.
@@ -55,6 +56,10 @@ public:
     void set_temperature(double t); // a curriculum stage's starting temperature
     double temperature_decay() const { return temperature_decay_; }
     void set_temperature_decay(double rate) { temperature_decay_ = rate; }
+    // Episodes between two temperature decays; 0 = decay_freq. The original paper says 500 (its
+    // decay_freq); the original code's default, which no published config set, was 1.
+    std::int64_t temperature_every() const { return temperature_every_; }
+    void set_temperature_every(std::int64_t episodes);
     // An option, off by default (the original has none): learn from r - b, where b is an
     // exponential moving average of past rewards with this decay (e.g. 0.99); 0 turns it off.
     // Same expected gradient, less variance when close sequences earn nearly the same reward.
@@ -105,6 +110,7 @@ private:
     std::int64_t episode_ = 0;
     double temperature_ = 1.0;
     double temperature_decay_ = 0.9;
+    std::int64_t temperature_every_ = 0; // 0: decay_freq
     double baseline_decay_ = 0.0; // 0: no baseline
     double baseline_ = 0.0;
     bool baseline_started_ = false;

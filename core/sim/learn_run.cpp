@@ -121,6 +121,7 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
                                               settings.policy, model::original_block_count(base) + 1, settings.seed)
                        : agent::PolicyLearner::load(settings.from);
     learner.set_temperature_decay(settings.temperature_decay);
+    learner.set_temperature_every(settings.temperature_every);
     if (settings.baseline > 0.0)
         learner.set_reward_baseline(settings.baseline);
     // A table of another action count fails here, before the folder exists.
@@ -139,6 +140,7 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
                       {"from", settings.from},
                       {"stages", stage_list},
                       {"temperature_decay", settings.temperature_decay},
+                      {"temperature_every", settings.temperature_every},
                       {"baseline", settings.baseline}}
                      .dump());
 

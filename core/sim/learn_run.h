@@ -32,7 +32,8 @@ struct LearnRunSettings {
     std::uint64_t seed = 42;         // a new policy's weights and sampling
     std::string from;                // continue this policy file instead (curricula, transfer)
     config::PolicyConfig policy;     // sizes and rates of a new policy
-    double temperature_decay = 0.9;  // temperature x this every policy.decay_freq episodes
+    double temperature_decay = 0.9;  // temperature x this every temperature_every episodes
+    std::int64_t temperature_every = 0; // 0: every policy.decay_freq (the paper); the original code: 1
     double baseline = 0.0;           // > 0: reward minus a moving average (an option, not the original)
     std::int64_t checkpoint_every = 5000; // policy.pt is rewritten this often (and at the end)
     std::int64_t report_every = 500;      // on_greedy() this often

@@ -124,6 +124,10 @@ private Q_SLOTS:
             QVERIFY(std::string(e.what()).find("/no/such/table.csv") != std::string::npos);
         }
         QVERIFY(!fs::exists(out));
+        auto negative = settings(10);
+        negative.temperature_every = -1;
+        QVERIFY_THROWS_EXCEPTION(Error, sim::run_learning(negative, out, false));
+        QVERIFY(!fs::exists(out));
         QVERIFY_THROWS_EXCEPTION(Error, sim::parse_stage("t.csv:ten"));
         QCOMPARE(sim::parse_stage("t.csv:10:2.5"), (sim::LearnStage{"t.csv", 10, 2.5}));
     }

@@ -175,6 +175,31 @@ private Q_SLOTS:
         QCOMPARE(p.temperature(), 1.0); // never below 1
     }
 
+    void temperature_can_decay_on_its_own_interval()
+    {
+        // The original code decayed the temperature every episode (temp_decay_freq = 1) while the
+        // learning rate decayed every decay_freq: the two intervals are separate settings.
+        config::PolicyConfig sizes;
+        sizes.decay_freq = 5;
+        PolicyLearner p(Vocabulary::from_models({small_model()}, 2), sizes, 3, 1);
+        p.set_temperature(100.0);
+        p.set_temperature_every(1);
+        sim::learn(p, small_table(), small_model(), 3);
+        QVERIFY(std::abs(p.temperature() - 100.0 * 0.9 * 0.9 * 0.9) < 1e-9);
+        QVERIFY(std::abs(p.lr() - 1e-4) < 1e-15); // the learning rate still waits for decay_freq
+        sim::learn(p, small_table(), small_model(), 2);
+        QVERIFY(std::abs(p.lr() - 1e-4 * 0.99) < 1e-12);
+
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("policy.pt").toStdString();
+        p.save(path);
+        PolicyLearner q = PolicyLearner::load(path);
+        QCOMPARE(q.temperature_every(), std::int64_t{1});
+        sim::learn(q, small_table(), small_model(), 1);
+        QVERIFY(std::abs(q.temperature() - p.temperature() * 0.9) < 1e-9);
+        QVERIFY_THROWS_EXCEPTION(Error, q.set_temperature_every(-1));
+    }
+
     void policy_for_another_action_count_is_refused()
     {
         PolicyLearner p = small_learner(1);
