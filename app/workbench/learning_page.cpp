@@ -79,7 +79,7 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     decayEvery_->setObjectName(QStringLiteral("learnTemperatureEvery"));
     decayEvery_->setRange(0, 1'000'000);
     decayEvery_->setSpecialValueText(tr("decay_freq"));
-    decayEvery_->setPrefix(tr("every "));
+    decayEvery_->setSuffix(tr(" episodes"));
     decayEvery_->setToolTip(tr("Episodes between temperature decays: decay_freq (500) as the paper says; "
                                "the original code decayed every episode (1)"));
     baseline_ = new QDoubleSpinBox(this);
@@ -97,6 +97,7 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     numbers->addWidget(temperature_);
     numbers->addWidget(label(tr("decay")));
     numbers->addWidget(decay_);
+    numbers->addWidget(label(tr("every")));
     numbers->addWidget(decayEvery_);
     numbers->addWidget(label(tr("Baseline")));
     numbers->addWidget(baseline_);
