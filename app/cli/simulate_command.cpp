@@ -2,6 +2,7 @@
 // [--workers N] [--part I/N] [--prepare]`: builds the simulation table of every action sequence,
 // spread over worker processes (or cluster jobs); running it again resumes.
 #include "app/cli/commands.h"
+#include "app/cli/interrupts.h"
 
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
@@ -14,10 +15,8 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <atomic>
 #include <chrono>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <memory>
 #include <regex>
@@ -59,53 +58,6 @@ void print_row(const sim::BuildProgress& p)
                p.row->accuracy, duration(p.eta));
     std::fflush(stdout);
 }
-
-// SIGINT / SIGTERM ask for a stop; a watcher thread turns the flag into a stop request (a signal
-// handler may only touch a lock-free atomic).
-std::atomic<bool> g_signalled{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
-
-extern "C" void on_signal(int)
-{
-    g_signalled.store(true);
-}
-
-class StopOnSignal {
-public:
-    StopOnSignal()
-    {
-        struct sigaction sa = {};
-        sa.sa_handler = on_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, &old_int_);
-        sigaction(SIGTERM, &sa, &old_term_);
-        watcher_ = std::jthread([this](std::stop_token done) {
-            while (!done.stop_requested()) {
-                if (g_signalled.load()) {
-                    stop_.request_stop();
-                    return;
-                }
-                std::this_thread::sleep_for(std::chrono::milliseconds(50));
-            }
-        });
-    }
-    ~StopOnSignal()
-    {
-        watcher_.request_stop();
-        watcher_.join();
-        sigaction(SIGINT, &old_int_, nullptr);
-        sigaction(SIGTERM, &old_term_, nullptr);
-    }
-    StopOnSignal(const StopOnSignal&) = delete;
-    StopOnSignal& operator=(const StopOnSignal&) = delete;
-    std::stop_token token() const { return stop_.get_token(); }
-
-private:
-    std::stop_source stop_;
-    std::jthread watcher_;
-    struct sigaction old_int_ = {};
-    struct sigaction old_term_ = {};
-};
 
 // "I/N" with 0 <= I < N; Error naming the value otherwise.
 std::pair<int, int> parse_part(const std::string& text)
@@ -253,7 +205,7 @@ int run_simulate(const SimulateOptions& o)
         std::fflush(stdout);
         return run_slurm(config, out, config.sweep.workers, o.force);
     }
-    const StopOnSignal signals;
+    const Interrupts signals;
     if (part)
         return run_part(config, out, part->first, part->second, signals.token());
     fmt::print("table folder: {}\n", out);

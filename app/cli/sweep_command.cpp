@@ -1,6 +1,7 @@
 // `rlda sweep status|wait|cancel DIR`: a Slurm sweep looked at, followed to its end, or cancelled,
 // from any shell that sees the sweep folder (it re-attaches through DIR/sweep.json).
 #include "app/cli/commands.h"
+#include "app/cli/interrupts.h"
 
 #include "core/config/experiment_io.h"
 #include "core/sweep/slurm.h"
@@ -10,9 +11,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <atomic>
 #include <chrono>
-#include <csignal>
 #include <cstdio>
 #include <filesystem>
 #include <memory>
@@ -84,40 +83,6 @@ double poll_seconds(const std::filesystem::path& dir)
     }
 }
 
-// Ctrl-C / SIGTERM while following: detach (the jobs are the cluster's, and keep running).
-std::atomic<bool> g_detach{false};
-static_assert(std::atomic<bool>::is_always_lock_free);
-
-extern "C" void on_detach_signal(int)
-{
-    g_detach.store(true);
-}
-
-class DetachOnSignal {
-public:
-    DetachOnSignal()
-    {
-        g_detach.store(false);
-        struct sigaction sa = {};
-        sa.sa_handler = on_detach_signal;
-        sigemptyset(&sa.sa_mask);
-        sigaction(SIGINT, &sa, &old_int_);
-        sigaction(SIGTERM, &sa, &old_term_);
-    }
-    ~DetachOnSignal()
-    {
-        sigaction(SIGINT, &old_int_, nullptr);
-        sigaction(SIGTERM, &old_term_, nullptr);
-    }
-    DetachOnSignal(const DetachOnSignal&) = delete;
-    DetachOnSignal& operator=(const DetachOnSignal&) = delete;
-    bool requested() const { return g_detach.load(); }
-
-private:
-    struct sigaction old_int_ = {};
-    struct sigaction old_term_ = {};
-};
-
 } // namespace
 
 // Follows a Slurm sweep until it ends: one progress line whenever the rows or the task states change.
@@ -125,7 +90,7 @@ private:
 // Ctrl-C / SIGTERM detached this process from it (the jobs go on).
 int follow_slurm_sweep(sweep::SlurmSweep& job, double poll_every, bool quiet)
 {
-    const DetachOnSignal signals;
+    const Interrupts signals; // Ctrl-C / SIGTERM: detach (the jobs are the cluster's, and keep running)
     std::string last;
     for (;;) {
         if (signals.requested()) {
