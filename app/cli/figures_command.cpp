@@ -16,6 +16,7 @@
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
 #include "core/sim/table.h"
+#include "core/sim/table_meta.h"
 #include "widgets/figures/figure_job.h"
 
 #include <algorithm>
@@ -28,12 +29,12 @@ namespace rlda::app {
 namespace {
 
 struct FiguresOptions {
-    std::string tables;
+    std::vector<std::string> tables;
     std::vector<std::string> runs;
     std::string policy;
     std::string model;
-    std::string input = "3x32x32";
-    std::int64_t classes = 10;
+    std::string input;
+    std::int64_t classes = 0;
     std::string out;
     std::string format = "png";
     std::string size = "1200x700";
@@ -67,27 +68,26 @@ std::vector<std::string> split(const std::string& text, char sep)
     }
 }
 
-// --tables: a folder holding index.csv, or the index file itself.
-std::vector<core::sim::TableIndexEntry> load_index(const std::string& tables, std::string& index_path)
+// --tables: every table named, with its metadata (model, scenario) and its model.
+std::vector<core::sim::OpenedTable> load_tables(const std::vector<std::string>& args,
+                                                const core::sim::TableOverrides& overrides)
 {
-    const fs::path p(tables);
-    std::error_code ec;
-    if (!fs::exists(p, ec))
-        throw core::Error(fmt::format("--tables {}: no such file or folder", tables));
-    index_path = fs::is_directory(p, ec) ? (p / "index.csv").string() : p.string();
-    if (!fs::is_regular_file(index_path, ec))
-        throw core::Error(fmt::format("--tables {}: no index.csv in this folder", tables));
-    auto entries = core::sim::load_table_index(index_path);
-    if (entries.empty())
-        throw core::Error(fmt::format("{}: lists no tables", index_path));
-    return entries;
+    std::vector<core::sim::OpenedTable> tables;
+    for (const auto& file : core::sim::expand_tables(args)) {
+        tables.push_back(core::sim::open_table(file, overrides));
+        const auto& t = tables.back();
+        if (!t.described)
+            fmt::print(stderr, "rlda: warning: {}: no metadata ({}): assuming model {}, input {}, {} classes\n",
+                       t.file.string(), core::sim::meta_file_for(t.file).filename().string(), t.meta.model,
+                       fmt::join(t.meta.input, "x"), t.meta.classes);
+    }
+    return tables;
 }
 
 // Which index entries a --run's table list names: "all", a table file (name, stem or path), a
 // model (all its tables) or a scenario (of --model, or of the one model that has it).
 std::vector<std::size_t> select_tables(const std::string& spec, const std::string& what,
-                                       const std::vector<core::sim::TableIndexEntry>& index,
-                                       const std::string& model, const std::string& index_path)
+                                       const std::vector<core::sim::OpenedTable>& index, const std::string& model)
 {
     std::vector<std::size_t> chosen;
     auto add = [&](std::size_t i) {
@@ -100,18 +100,21 @@ std::vector<std::size_t> select_tables(const std::string& spec, const std::strin
         std::error_code ec;
         const auto canonical = fs::weakly_canonical(item, ec);
         for (std::size_t i = 0; i < index.size(); ++i) {
-            const fs::path file(index[i].file);
+            const fs::path& file = index[i].file;
+            // A table folder's table.csv is named by its folder too.
+            const std::string folder = file.filename() == "table.csv" ? lower(file.parent_path().filename().string()) : "";
             if (key == "all" || lower(file.filename().string()) == key || lower(file.stem().string()) == key ||
-                (!ec && fs::weakly_canonical(file, ec) == canonical) || lower(index[i].model) == key)
+                (!folder.empty() && folder == key) || (!ec && fs::weakly_canonical(file, ec) == canonical) ||
+                (!ec && fs::weakly_canonical(file.parent_path(), ec) == canonical) || lower(index[i].meta.model) == key)
                 hits.push_back(i);
         }
         if (hits.empty()) {
             std::vector<std::string> models;
             for (std::size_t i = 0; i < index.size(); ++i)
-                if (lower(index[i].scenario) == key && (model.empty() || lower(index[i].model) == lower(model))) {
+                if (lower(index[i].meta.scenario) == key && (model.empty() || lower(index[i].meta.model) == lower(model))) {
                     hits.push_back(i);
-                    if (std::find(models.begin(), models.end(), index[i].model) == models.end())
-                        models.push_back(index[i].model);
+                    if (std::find(models.begin(), models.end(), index[i].meta.model) == models.end())
+                        models.push_back(index[i].meta.model);
                 }
             if (models.size() > 1)
                 throw core::Error(fmt::format("{}: scenario '{}' is in the tables of {} models ({}); name the table "
@@ -119,9 +122,9 @@ std::vector<std::size_t> select_tables(const std::string& spec, const std::strin
                                               what, item, models.size(), fmt::join(models, ", ")));
         }
         if (hits.empty())
-            throw core::Error(fmt::format("{}: '{}' names no table of {} (give a table file, a scenario, a model or "
-                                          "'all')",
-                                          what, item, index_path));
+            throw core::Error(fmt::format("{}: '{}' names none of the --tables (give a table file or folder, a "
+                                          "scenario, a model or 'all')",
+                                          what, item));
         for (auto i : hits)
             add(i);
     }
@@ -137,8 +140,13 @@ struct Source {
 int run_figures(const FiguresOptions& o)
 {
     // Everything a user can get wrong is checked before a policy is loaded or a file written.
-    std::string index_path;
-    const auto index = load_index(o.tables, index_path);
+    core::sim::TableOverrides overrides;
+    if (!o.input.empty())
+        overrides.input = core::model::parse_shape(o.input);
+    if (o.classes > 0)
+        overrides.classes = o.classes;
+    overrides.what = "--model";
+    const auto index = load_tables(o.tables, overrides);
     if (o.out.empty())
         throw core::Error("figures: --out DIR is required");
     widgets::FigureJob job;
@@ -194,7 +202,7 @@ int run_figures(const FiguresOptions& o)
             s.policy = (fs::path(dir) / "policy.pt").string();
             if (!fs::is_regular_file(s.policy, ec))
                 throw core::Error(fmt::format("--run {}: {} not found", spec, s.policy));
-            s.tables = select_tables(tables, "--run " + spec, index, o.model, index_path);
+            s.tables = select_tables(tables, "--run " + spec, index, o.model);
             sources.push_back(std::move(s));
         }
     }
@@ -207,35 +215,34 @@ int run_figures(const FiguresOptions& o)
         s.agent = p.filename() == "policy.pt" && p.has_parent_path() ? p.parent_path().filename().string()
                                                                       : p.stem().string();
         s.policy = o.policy;
-        s.tables = select_tables(o.model.empty() ? "all" : o.model, "--policy " + o.policy + " --model", index, o.model,
-                                 index_path);
-        sources.push_back(std::move(s));
+        s.tables = select_tables(o.model.empty() ? "all" : o.model, "--policy " + o.policy + " --model", index, o.model);
+        // The same policy given as a --run too is drawn once, on the tables of both.
+        const auto same = std::find_if(sources.begin(), sources.end(), [&](const Source& other) {
+            std::error_code e;
+            return fs::equivalent(other.policy, s.policy, e);
+        });
+        if (same == sources.end()) {
+            sources.push_back(std::move(s));
+        } else {
+            for (auto i : s.tables)
+                if (std::find(same->tables.begin(), same->tables.end(), i) == same->tables.end())
+                    same->tables.push_back(i);
+        }
     }
     if (job.runs.empty() && sources.empty())
         throw core::Error("figures: nothing to draw: give --run RUN_DIR[:TABLES] and/or --policy POLICY");
 
-    // Evaluations, in index order and, for one table, in the order the sources were given.
-    std::vector<std::optional<core::sim::SimulationTable>> loaded(index.size());
-    std::map<std::string, core::model::ModelSpec> bases;
+    // Evaluations, in --tables order and, for one table, in the order the sources were given.
     std::vector<std::pair<std::size_t, widgets::FigureJob::Table>> ranked;
     for (const auto& s : sources) {
         auto learner = core::agent::PolicyLearner::load(s.policy);
         for (auto i : s.tables) {
-            const auto& entry = index[i];
-            if (!loaded[i])
-                loaded[i] = core::sim::SimulationTable::load(entry.file);
-            auto base = bases.find(entry.model);
-            if (base == bases.end())
-                base = bases
-                           .emplace(entry.model, core::model::load_model(entry.model, core::model::parse_shape(o.input),
-                                                                          o.classes))
-                           .first;
-            const auto e = core::sim::evaluate(learner, *loaded[i], base->second, o.seed);
+            const auto& t = index[i];
+            const auto e = core::sim::evaluate(learner, t.table, t.model, o.seed);
             fmt::print("{} {} ({}): greedy {} rank {}/{} accuracy {} optimal {} no_adaptation {} random_mean {}\n",
-                       entry.model, entry.scenario, s.agent, core::sim::sequence_string(e.greedy), e.rank,
+                       t.meta.model, t.meta.scenario, s.agent, core::sim::sequence_string(e.greedy), e.rank,
                        e.sequences, e.accuracy, e.optimal, e.no_adaptation, e.random_mean);
-            ranked.emplace_back(i, widgets::FigureJob::Table{entry.model, entry.scenario, s.agent,
-                                                             loaded[i]->rows(), e});
+            ranked.emplace_back(i, widgets::FigureJob::Table{t.meta.model, t.meta.scenario, s.agent, t.table.rows(), e});
         }
     }
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
@@ -264,7 +271,9 @@ std::function<int()> add_figures_command(CLI::App& app)
     auto* cmd = app.add_subcommand("figures", "The paper's figures 7-12 (learning curves, rank charts, accuracy "
                                               "bars) as PNG, PDF or SVG files");
     auto o = std::make_shared<FiguresOptions>();
-    cmd->add_option("--tables", o->tables, "Simulation tables: a folder with index.csv, or the index file")
+    cmd->add_option("--tables", o->tables,
+                    "Simulation tables, repeatable, mixed: table folders (rlda simulate's), table files, or indexes "
+                    "(index.csv, or a folder holding one)")
         ->required();
     cmd->add_option("--run", o->runs,
                     "Learning run RUN_DIR[:TABLES], repeatable: its curves (metrics/episodes.csv), and its "
@@ -273,8 +282,9 @@ std::function<int()> add_figures_command(CLI::App& app)
     cmd->add_option("--policy", o->policy, "A policy evaluated on every table of --model (all tables without it)");
     cmd->add_option("--model", o->model, "Model whose tables --policy is evaluated on; picks the model of a bare "
                                          "scenario in --run");
-    cmd->add_option("--input", o->input, "Input shape of the tables' jobs")->capture_default_str();
-    cmd->add_option("--classes", o->classes)->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--input", o->input, "Input shape of the tables' jobs; default: each table's metadata");
+    cmd->add_option("--classes", o->classes, "Classes of the tables' jobs; default: each table's metadata")
+        ->check(CLI::PositiveNumber);
     cmd->add_option("--out", o->out, "Folder for the figure files (created if needed)")->required();
     cmd->add_option("--format", o->format, "Formats, comma-separated: png, pdf, svg")->capture_default_str();
     cmd->add_option("--size", o->size, "Figure size WIDTHxHEIGHT (pixels at 96 DPI; PDF: points)")

@@ -8,10 +8,12 @@
 #include "core/sim/learn.h"
 #include "core/sim/learn_run.h"
 #include "core/sim/table.h"
+#include "core/sim/table_meta.h"
 #include "core/util/error.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <chrono>
 #include <deque>
@@ -23,11 +25,43 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct LearnOptions {
+// --model, --input and --classes only override what a table's metadata says (and must agree).
+struct TableOptions {
+    std::string model;
+    std::string input;
+    std::int64_t classes = 0;
+
+    core::sim::TableOverrides overrides() const
+    {
+        core::sim::TableOverrides o;
+        o.model = model;
+        if (!input.empty())
+            o.input = core::model::parse_shape(input);
+        if (classes > 0)
+            o.classes = classes;
+        return o;
+    }
+};
+
+void add_table_options(CLI::App* cmd, TableOptions& o)
+{
+    cmd->add_option("--model", o.model,
+                    "The table's starting model (zoo name or TOML file); default: the table's metadata");
+    cmd->add_option("--input", o.input, "Input shape CxHxW of the table's job; default: the table's metadata");
+    cmd->add_option("--classes", o.classes, "Classes of the table's job; default: the table's metadata")
+        ->check(CLI::PositiveNumber);
+}
+
+void warn_undescribed(const core::sim::OpenedTable& t)
+{
+    if (!t.described)
+        fmt::print(stderr, "rlda: warning: {}: no metadata ({}): assuming model {}, input {}, {} classes\n",
+                   t.file.string(), core::sim::meta_file_for(t.file).filename().string(), t.meta.model,
+                   fmt::join(t.meta.input, "x"), t.meta.classes);
+}
+
+struct LearnOptions : TableOptions {
     std::string table;
-    std::string model = "ConvNet2";
-    std::string input = "3x32x32";
-    std::int64_t classes = 10;
     std::int64_t episodes = 75000;
     std::uint64_t seed = 42;
     std::string from;
@@ -80,6 +114,8 @@ public:
     {
         greedy_ = fmt::format("[{}] rank {}", core::sim::sequence_string(e.greedy), e.rank);
     }
+
+    void on_message(const std::string& text) override { fmt::print(stderr, "rlda: warning: {}\n", text); }
 
     void end_line()
     {
@@ -136,9 +172,10 @@ int run_learn(const LearnOptions& o)
             throw core::Error("learn: give --table (or one or more --stage TABLE:EPISODES[:T])");
         settings.stages.push_back({o.table, o.episodes, o.temperature});
     }
-    settings.model = o.model;
-    settings.input = core::model::parse_shape(o.input);
-    settings.classes = o.classes;
+    const auto overrides = o.overrides();
+    settings.model = overrides.model;
+    settings.input = overrides.input;
+    settings.classes = overrides.classes;
     settings.seed = o.seed;
     settings.from = o.from;
     settings.policy = policy_sizes(o.config);
@@ -155,22 +192,18 @@ int run_learn(const LearnOptions& o)
     return 0;
 }
 
-struct EvaluateOptions {
+struct EvaluateOptions : TableOptions {
     std::string policy;
     std::string table;
-    std::string model = "ConvNet2";
-    std::string input = "3x32x32";
-    std::int64_t classes = 10;
     std::uint64_t seed = 0;
 };
 
 int run_evaluate(const EvaluateOptions& o)
 {
-    namespace m = core::model;
-    const m::ModelSpec base = m::load_model(o.model, m::parse_shape(o.input), o.classes);
-    const auto table = core::sim::SimulationTable::load(o.table);
+    const auto t = core::sim::open_table(o.table, o.overrides());
+    warn_undescribed(t);
     auto learner = core::agent::PolicyLearner::load(o.policy);
-    print_evaluation(core::sim::evaluate(learner, table, base, o.seed));
+    print_evaluation(core::sim::evaluate(learner, t.table, t.model, o.seed));
     return 0;
 }
 
@@ -180,10 +213,8 @@ std::function<int()> add_learn_command(CLI::App& app)
 {
     auto* cmd = app.add_subcommand("learn", "Simulation-driven learning of a policy against tables (Algorithm 4)");
     auto o = std::make_shared<LearnOptions>();
-    cmd->add_option("--table", o->table, "Simulation table (CSV)");
-    cmd->add_option("--model", o->model, "The table's starting model (zoo name or TOML file)")->capture_default_str();
-    cmd->add_option("--input", o->input, "Input shape of the table's job")->capture_default_str();
-    cmd->add_option("--classes", o->classes)->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--table", o->table, "Simulation table: a table folder (its table.csv) or a CSV file");
+    add_table_options(cmd, *o);
     cmd->add_option("--episodes", o->episodes)->capture_default_str()->check(CLI::PositiveNumber);
     cmd->add_option("--seed", o->seed)->capture_default_str();
     cmd->add_option("--from", o->from, "Continue a saved policy (curricula, transfer)");
@@ -220,10 +251,8 @@ std::function<int()> add_evaluate_command(CLI::App& app)
     auto* cmd = app.add_subcommand("evaluate", "A policy's greedy sequence on a table, its rank and the baselines");
     auto o = std::make_shared<EvaluateOptions>();
     cmd->add_option("--policy", o->policy, "Policy file (policy.pt)")->required();
-    cmd->add_option("--table", o->table, "Simulation table (CSV)")->required();
-    cmd->add_option("--model", o->model, "The table's starting model")->capture_default_str();
-    cmd->add_option("--input", o->input)->capture_default_str();
-    cmd->add_option("--classes", o->classes)->capture_default_str()->check(CLI::PositiveNumber);
+    cmd->add_option("--table", o->table, "Simulation table: a table folder (its table.csv) or a CSV file")->required();
+    add_table_options(cmd, *o);
     cmd->add_option("--seed", o->seed, "Seed of the 10 random sequences")->capture_default_str();
     return [cmd, o]() -> int { return cmd->parsed() ? run_evaluate(*o) : -1; };
 }

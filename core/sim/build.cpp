@@ -1,5 +1,6 @@
 // The table builder: one warm-start trunk, then one branch run per action sequence, resumable.
 #include "core/sim/build.h"
+#include "core/sim/table_meta.h"
 
 #include "core/agent/agent.h"
 #include "core/config/experiment_io.h"
@@ -458,6 +459,7 @@ PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const fs::path& o
 {
     const Job j = make_job(c); // bad settings fail before the folder is touched
     prepare_folder(c, out, force);
+    save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
     const IntraOpThreads threads(c.sweep.threads_per_task);
     const SimulationTable table = merge_rows(j, out);
     PreparedSweep p;
@@ -539,6 +541,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     const auto started = std::chrono::steady_clock::now();
     const Job j = make_job(c); // bad settings fail before the folder is touched
     prepare_folder(c, out, force);
+    save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
     const fs::path file = out / "table.csv";
     const fs::path checkpoint = out / "warm_start.pt";
     const IntraOpThreads threads(c.sweep.threads_per_task);

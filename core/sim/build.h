@@ -35,7 +35,8 @@ using BuildProgressFn = std::function<void(const BuildProgress&)>;
 // Builds the table of every sequence of k = trainer.max_decisions decisions over the job model's
 // n original blocks + Do Nothing, in lexicographic order. The config's [agent] is not used.
 //
-// `out` ends up holding config.toml, warm_start.pt and table.csv. Rows are appended to table.csv
+// `out` ends up holding config.toml, table.json (what the table was built from: table_meta.h),
+// warm_start.pt and table.csv. Rows are appended to table.csv
 // as they finish (flushed), so a killed build leaves a table that loads; calling again on the same
 // folder with the same job, dataset, scheduler and trainer settings keeps those rows (and the
 // checkpoint) and trains only the missing ones. A folder built with other settings, or one that is
@@ -56,7 +57,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const std::filesy
 
 // --- Sweeps: the rows split into parts that separate processes (or cluster jobs) train ----------
 //
-// A sweep folder holds config.toml, warm_start.pt, table.csv (the rows collected so far, sorted) and
+// A sweep folder holds config.toml, table.json, warm_start.pt, table.csv (the rows collected so far, sorted) and
 // parts/part-<i>-of-<N>.csv: the rows part i of N trained, appended one whole line per row. Part i
 // of N is every sequence whose lexicographic index (its base-(n+1) value) is i modulo N, so parts
 // are equally long and each mixes cheap and costly sequences.

@@ -8,9 +8,11 @@
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
 #include "core/sim/table.h"
+#include "core/sim/table_meta.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -108,25 +110,31 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
         throw Error("learn: no stage to run (give a table, or one or more stages)");
     if (settings.checkpoint_every < 1 || settings.report_every < 1)
         throw Error("learn: checkpoint_every and report_every must be positive");
-    const model::ModelSpec base = model::load_model(settings.model, settings.input, settings.classes);
     // Every table before anything is written: a bad file fails without touching `out`.
-    std::vector<SimulationTable> tables;
+    const TableOverrides overrides{settings.model, settings.input, settings.classes};
+    std::vector<OpenedTable> tables;
     for (const auto& s : settings.stages) {
         if (s.episodes < 1)
             throw Error(fmt::format("{}: a stage needs at least one episode", s.table));
-        tables.push_back(SimulationTable::load(s.table));
+        tables.push_back(open_table(s.table, overrides));
+        const auto& t = tables.back();
+        if (!t.described && observer)
+            observer->on_message(fmt::format("{}: no metadata ({}): assuming model {}, input {}, {} classes",
+                                             t.file.string(), meta_file_for(t.file).filename().string(), t.meta.model,
+                                             fmt::join(t.meta.input, "x"), t.meta.classes));
     }
+    const model::ModelSpec& first = tables.front().model;
     auto learner = settings.from.empty()
-                       ? agent::PolicyLearner(agent::Vocabulary::from_zoo(3, base.input, base.classes),
-                                              settings.policy, model::original_block_count(base) + 1, settings.seed)
+                       ? agent::PolicyLearner(agent::Vocabulary::from_zoo(3, first.input, first.classes),
+                                              settings.policy, model::original_block_count(first) + 1, settings.seed)
                        : agent::PolicyLearner::load(settings.from);
     learner.set_temperature_decay(settings.temperature_decay);
     learner.set_temperature_every(settings.temperature_every);
     if (settings.baseline > 0.0)
         learner.set_reward_baseline(settings.baseline);
     // A table of another action count fails here, before the folder exists.
-    for (const auto& table : tables)
-        (void)evaluate(learner, table, base);
+    for (const auto& t : tables)
+        (void)evaluate(learner, t.table, t.model);
 
     io::RunFolder folder(out, force);
     LearnRunResult result;
@@ -135,7 +143,7 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     for (const auto& s : settings.stages)
         stage_list.push_back({{"table", s.table}, {"episodes", s.episodes}, {"temperature", s.temperature}});
     folder.event(json{{"type", "settings"},
-                      {"model", settings.model},
+                      {"model", tables.front().meta.model},
                       {"seed", settings.seed},
                       {"from", settings.from},
                       {"stages", stage_list},
@@ -166,14 +174,14 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
             const std::int64_t to_report = settings.report_every - done % settings.report_every;
             const std::int64_t to_checkpoint = settings.checkpoint_every - done % settings.checkpoint_every;
             const std::int64_t chunk = std::min({to_report, to_checkpoint, stage.episodes - done});
-            const std::int64_t ran = learn(learner, tables[i], base, chunk, &rows, stop);
+            const std::int64_t ran = learn(learner, tables[i].table, tables[i].model, chunk, &rows, stop);
             done += ran;
             result.episodes += ran;
             const bool stage_over = done == stage.episodes || stop.stop_requested();
             if (done % settings.checkpoint_every == 0 || stage_over)
                 learner.save(result.policy_file.string()); // a kill loses at most one checkpoint's work
             if (done % settings.report_every == 0 || stage_over) {
-                const Evaluation e = evaluate(learner, tables[i], base);
+                const Evaluation e = evaluate(learner, tables[i].table, tables[i].model);
                 folder.event(json{{"type", "greedy"}, {"episode", learner.episode()}, {"greedy", e.greedy},
                                   {"rank", e.rank}}
                                  .dump());
@@ -184,7 +192,7 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     }
     learner.save(result.policy_file.string());
     result.cancelled = stop.stop_requested();
-    result.evaluation = evaluate(learner, tables.back(), base);
+    result.evaluation = evaluate(learner, tables.back().table, tables.back().model);
     folder.event(json{{"type", "evaluation"}, {"table", settings.stages.back().table},
                       {"evaluation", evaluation_json(result.evaluation)}}
                      .dump());

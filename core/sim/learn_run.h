@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -26,9 +27,12 @@ struct LearnStage {
 
 struct LearnRunSettings {
     std::vector<LearnStage> stages;
-    std::string model = "ConvNet2"; // the tables' starting model: zoo name or TOML file
-    model::Shape input{3, 32, 32};
-    std::int64_t classes = 10;
+    // Each table's starting model, input and classes come from its metadata (table_meta.h); these
+    // only override, and must then agree with it. A table without metadata takes them, or ConvNet2,
+    // 3x32x32 and 10 classes.
+    std::string model;                   // zoo name or TOML file; "" = the table's
+    std::optional<model::Shape> input;   // nullopt = the table's
+    std::optional<std::int64_t> classes; // nullopt = the table's
     std::uint64_t seed = 42;         // a new policy's weights and sampling
     std::string from;                // continue this policy file instead (curricula, transfer)
     config::PolicyConfig policy;     // sizes and rates of a new policy
@@ -55,6 +59,8 @@ public:
     // Every report_every episodes and at the end of each stage: where the greedy sequence stands on
     // the stage's table.
     virtual void on_greedy(std::int64_t /*episode*/, const Evaluation&) {}
+    // A warning before the run starts, e.g. a table without metadata whose model was assumed.
+    virtual void on_message(const std::string&) {}
 };
 
 struct LearnRunResult {
@@ -64,7 +70,8 @@ struct LearnRunResult {
     std::filesystem::path policy_file;
 };
 
-// Checks every table and the model before anything is written (Error naming the file), then fills
+// Opens every table with open_table() (its metadata, its model; an incomplete table or a model that
+// does not match is an Error) before anything is written, then fills
 // `out`: policy.pt, metrics/episodes.csv (episode,time,objective,accuracy,reward,lr,temperature,
 // actions,probabilities) and events.jsonl (settings, stages, greedy checkpoints, evaluation,
 // finished). An existing non-empty `out` is an Error unless `force`. A stop request ends the run

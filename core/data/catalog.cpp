@@ -1,0 +1,21 @@
+// The fixed shapes of the dataset kinds the readers know (cifar10.cpp, idx.cpp check them on load).
+#include "core/data/catalog.h"
+
+#include "core/util/error.h"
+
+#include <fmt/format.h>
+
+namespace rlda::core::data {
+
+SampleShape sample_shape(const config::DatasetConfig& c)
+{
+    if (c.kind == "synthetic")
+        return {c.shape, c.classes};
+    if (c.kind == "cifar10")
+        return {{3, 32, 32}, 10};
+    if (c.kind == "fashion-mnist" || c.kind == "mnist")
+        return {{1, 28, 28}, 10};
+    throw Error(fmt::format("dataset.kind: unknown dataset \"{}\"", c.kind));
+}
+
+} // namespace rlda::core::data

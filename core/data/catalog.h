@@ -1,0 +1,21 @@
+// What each dataset kind hands a model, known without loading a single file.
+#pragma once
+
+#include "core/config/experiment.h"
+#include "core/model/layer.h"
+
+#include <cstdint>
+
+namespace rlda::core::data {
+
+struct SampleShape {
+    model::Shape input; // of one sample: {C, H, W}
+    std::int64_t classes = 0;
+    bool operator==(const SampleShape&) const = default;
+};
+
+// The sample shape and class count of a configured dataset: CIFAR-10 3x32x32, MNIST and
+// Fashion-MNIST 1x28x28 (10 classes each), synthetic data as configured. Error for an unknown kind.
+SampleShape sample_shape(const config::DatasetConfig& c);
+
+} // namespace rlda::core::data

@@ -1,0 +1,558 @@
+// Table metadata: written by the builder, found beside a table (or in its index), checked on read.
+#include "core/sim/table_meta.h"
+
+#include "core/config/experiment_io.h"
+#include "core/data/catalog.h"
+#include "core/model/toml_model.h"
+#include "core/model/zoo.h"
+#include "core/sim/build.h"
+#include "core/util/atomic_file.h"
+#include "core/util/error.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace rlda::core::sim {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+constexpr std::uintmax_t kMaxMetaBytes = 16u << 20;
+constexpr const char* kFormat = "rlda-table";
+
+std::string read_capped(const fs::path& file, std::uintmax_t cap)
+{
+    std::error_code ec;
+    const auto size = fs::file_size(file, ec);
+    if (ec)
+        throw Error(fmt::format("{}: cannot read: {}", file.string(), ec.message()));
+    if (size > cap)
+        throw Error(fmt::format("{}: {} bytes, more than the {} a table's metadata may have", file.string(), size,
+                                cap));
+    std::ifstream in(file, std::ios::binary);
+    std::stringstream s;
+    s << in.rdbuf();
+    if (!in && !in.eof())
+        throw Error(fmt::format("{}: cannot read", file.string()));
+    return s.str();
+}
+
+// Typed access with one-line errors "source: key: reason".
+class Reader {
+public:
+    Reader(const json& j, std::string source) : j_(j), source_(std::move(source)) {}
+
+    [[noreturn]] void fail(const std::string& key, const std::string& reason) const
+    {
+        throw Error(fmt::format("{}: {}: {}", source_, key, reason));
+    }
+    const json& at(const json& obj, const std::string& key, const std::string& path, bool required = true) const
+    {
+        static const json null;
+        if (!obj.is_object())
+            fail(path, "expected an object");
+        const auto it = obj.find(key);
+        if (it == obj.end()) {
+            if (required)
+                fail(path.empty() ? key : path + "." + key, "missing");
+            return null;
+        }
+        return *it;
+    }
+    std::int64_t integer(const json& v, const std::string& key, std::int64_t lo, std::int64_t hi) const
+    {
+        if (!v.is_number_integer())
+            fail(key, "expected an integer");
+        const auto x = v.get<std::int64_t>();
+        if (x < lo || x > hi)
+            fail(key, fmt::format("{} is outside {}..{}", x, lo, hi));
+        return x;
+    }
+    double number(const json& v, const std::string& key) const
+    {
+        if (!v.is_number())
+            fail(key, "expected a number");
+        const double x = v.get<double>();
+        if (!std::isfinite(x) || x < 0)
+            fail(key, fmt::format("{} is not a finite number >= 0", x));
+        return x;
+    }
+    std::string text(const json& v, const std::string& key) const
+    {
+        if (!v.is_string())
+            fail(key, "expected a string");
+        return v.get<std::string>();
+    }
+    bool boolean(const json& v, const std::string& key) const
+    {
+        if (!v.is_boolean())
+            fail(key, "expected true or false");
+        return v.get<bool>();
+    }
+    const json& root() const { return j_; }
+
+private:
+    const json& j_;
+    std::string source_;
+};
+
+std::int64_t power(std::int64_t base, int exponent)
+{
+    std::int64_t n = 1;
+    for (int i = 0; i < exponent; ++i)
+        n *= base;
+    return n;
+}
+
+std::string shape_text(const model::Shape& s)
+{
+    return fmt::format("{}", fmt::join(s, "x"));
+}
+
+// Two specs describe the same starting model when they print the same layers with the same blocks.
+bool same_model(const model::ModelSpec& a, const model::ModelSpec& b)
+{
+    const auto sa = model::summarize(a);
+    const auto sb = model::summarize(b);
+    return sa.leaf_layers == sb.leaf_layers && sa.original_blocks == sb.original_blocks &&
+           sa.parameters == sb.parameters;
+}
+
+// The command that finishes an interrupted build of a table folder.
+std::string resume_hint(const fs::path& csv)
+{
+    const fs::path folder = csv.parent_path().empty() ? fs::path(".") : csv.parent_path();
+    if (fs::exists(folder / "config.toml"))
+        return fmt::format("rlda simulate {} --out {}", (folder / "config.toml").string(), folder.string());
+    return "rlda simulate CONFIG --out " + folder.string();
+}
+
+// The number of decisions a table file's header names: its a1..ak columns.
+int header_decisions(const std::vector<std::string>& header)
+{
+    return static_cast<int>(std::count_if(header.begin(), header.end(), [](const std::string& h) {
+        return h.size() > 1 && h[0] == 'a' && std::all_of(h.begin() + 1, h.end(), [](char c) { return c >= '0' && c <= '9'; });
+    }));
+}
+
+std::vector<std::string> csv_header(const fs::path& csv)
+{
+    std::ifstream in(csv, std::ios::binary);
+    std::string line;
+    std::getline(in, line);
+    if (!line.empty() && line.back() == '\r')
+        line.pop_back();
+    std::vector<std::string> fields;
+    std::stringstream s(line);
+    for (std::string f; std::getline(s, f, ',');)
+        fields.push_back(f);
+    return fields;
+}
+
+// A folder built before tables described themselves: what its config.toml says.
+std::optional<TableMeta> meta_from_config(const fs::path& config_toml, const std::vector<std::string>& header)
+{
+    const auto c = config::load_experiment(config_toml.string());
+    const auto sample = data::sample_shape(c.dataset);
+    const auto spec = model::load_model(c.job.model, sample.input, sample.classes);
+    const int k = header_decisions(header);
+    TableMeta m = table_meta(c, spec, k > 0 ? k : c.trainer.max_decisions);
+    m.source = config_toml.string();
+    return m;
+}
+
+} // namespace
+
+double TableMeta::first_up() const
+{
+    for (const auto& e : scheduler.events)
+        if (e.change == config::Change::Up)
+            return e.time;
+    return -1.0;
+}
+
+TableMeta table_meta(const config::ExperimentConfig& c, const model::ModelSpec& spec, int decisions)
+{
+    TableMeta m;
+    if (model::is_zoo_name(c.job.model)) {
+        m.model = c.job.model;
+    } else {
+        m.model = spec.name.empty() ? fs::path(c.job.model).stem().string() : spec.name;
+        m.model_toml = read_capped(c.job.model, kMaxMetaBytes / 2);
+    }
+    m.input = spec.input;
+    m.classes = spec.classes;
+    m.dataset = config::DatasetConfig{};
+    m.dataset.kind = c.dataset.kind;
+    m.dataset.normalization = c.dataset.normalization;
+    m.dataset.train_subset = c.dataset.train_subset;
+    m.dataset.test_subset = c.dataset.test_subset;
+    m.dataset.random_subset = c.dataset.random_subset;
+    if (c.dataset.kind == "synthetic") {
+        m.dataset.shape = c.dataset.shape;
+        m.dataset.classes = c.dataset.classes;
+        m.dataset.train_size = c.dataset.train_size;
+        m.dataset.test_size = c.dataset.test_size;
+        m.dataset.noise = c.dataset.noise;
+    }
+    m.scenario = c.name;
+    m.scheduler = c.scheduler;
+    m.decisions = decisions;
+    m.actions = model::original_block_count(spec) + 1;
+    m.seed = c.job.seed;
+    m.rows = power(m.actions, decisions);
+    return m;
+}
+
+std::string table_meta_json(const TableMeta& m)
+{
+    using json = nlohmann::ordered_json; // keys in the order a reader expects them
+    json events = json::array();
+    for (const auto& e : m.scheduler.events)
+        events.push_back({{"time", e.time}, {"change", e.change == config::Change::Up ? "up" : "down"}});
+    json dataset{{"kind", m.dataset.kind},
+                 {"normalization", m.dataset.normalization},
+                 {"train_subset", m.dataset.train_subset},
+                 {"test_subset", m.dataset.test_subset},
+                 {"random_subset", m.dataset.random_subset}};
+    if (m.dataset.kind == "synthetic") {
+        dataset["shape"] = m.dataset.shape;
+        dataset["classes"] = m.dataset.classes;
+        dataset["train_size"] = m.dataset.train_size;
+        dataset["test_size"] = m.dataset.test_size;
+        dataset["noise"] = m.dataset.noise;
+    }
+    const json j{
+        {"format", kFormat},
+        {"version", TableMeta::kVersion},
+        {"rows", m.rows},
+        {"decisions", m.decisions},
+        {"actions", m.actions},
+        {"model",
+         {{"name", m.model}, {"head", m.head}, {"toml", m.model_toml.empty() ? json(nullptr) : json(m.model_toml)}}},
+        {"input", m.input},
+        {"classes", m.classes},
+        {"dataset", dataset},
+        {"scenario",
+         {{"name", m.scenario},
+          {"first_up", m.first_up()},
+          {"start_time", m.scheduler.start_time},
+          {"events", events}}},
+        {"budget", m.scheduler.budget},
+        {"clock", {{"kind", m.scheduler.clock}, {"step_cost", m.scheduler.step_cost}, {"eval_cost", m.scheduler.eval_cost}}},
+        {"seed", m.seed},
+    };
+    return j.dump(2) + "\n";
+}
+
+TableMeta parse_table_meta(const std::string& text, const std::string& source)
+{
+    json j;
+    try {
+        j = json::parse(text);
+    } catch (const json::exception& e) {
+        // nlohmann's messages are one line: "[json.exception.parse_error.101] parse error at line 1, …".
+        throw Error(fmt::format("{}: not valid JSON: {}", source, e.what()));
+    }
+    const Reader r(j, source);
+    if (!j.is_object())
+        r.fail("(top level)", "expected a JSON object");
+    if (r.text(r.at(j, "format", ""), "format") != kFormat)
+        r.fail("format", fmt::format("expected \"{}\"", kFormat));
+    const auto version = r.integer(r.at(j, "version", ""), "version", 1, 1 << 20);
+    if (version > TableMeta::kVersion)
+        r.fail("version", fmt::format("{} is newer than this rlda reads ({}); update rlda", version,
+                                      TableMeta::kVersion));
+    TableMeta m;
+    m.source = source;
+    m.decisions = static_cast<int>(r.integer(r.at(j, "decisions", ""), "decisions", 1, 32));
+    m.actions = static_cast<int>(r.integer(r.at(j, "actions", ""), "actions", 2, 1024));
+    m.rows = r.integer(r.at(j, "rows", ""), "rows", 1, std::int64_t{1} << 40);
+    // actions^decisions, computed without overflow.
+    std::int64_t expected = 1;
+    for (int i = 0; i < m.decisions && expected <= m.rows; ++i)
+        expected *= m.actions;
+    if (expected != m.rows)
+        r.fail("rows", fmt::format("{} rows for {} decisions over {} actions; a complete table has {}^{}", m.rows,
+                                   m.decisions, m.actions, m.actions, m.decisions));
+    const json& model = r.at(j, "model", "");
+    m.model = r.text(r.at(model, "name", "model"), "model.name");
+    if (m.model.empty())
+        r.fail("model.name", "empty");
+    if (const json& head = r.at(model, "head", "model", false); !head.is_null())
+        m.head = r.text(head, "model.head");
+    if (const json& toml = r.at(model, "toml", "model", false); !toml.is_null())
+        m.model_toml = r.text(toml, "model.toml");
+    const json& input = r.at(j, "input", "");
+    if (!input.is_array() || input.empty() || input.size() > 3)
+        r.fail("input", "expected 1 to 3 dimensions, e.g. [1, 28, 28]");
+    m.input.clear();
+    for (const auto& d : input)
+        m.input.push_back(r.integer(d, "input", 1, 1 << 16));
+    m.classes = r.integer(r.at(j, "classes", ""), "classes", 1, 1 << 20);
+
+    const json& dataset = r.at(j, "dataset", "");
+    m.dataset.kind = r.text(r.at(dataset, "kind", "dataset"), "dataset.kind");
+    if (const json& v = r.at(dataset, "normalization", "dataset", false); !v.is_null())
+        m.dataset.normalization = r.text(v, "dataset.normalization");
+    if (const json& v = r.at(dataset, "train_subset", "dataset", false); !v.is_null())
+        m.dataset.train_subset = r.integer(v, "dataset.train_subset", 0, std::int64_t{1} << 40);
+    if (const json& v = r.at(dataset, "test_subset", "dataset", false); !v.is_null())
+        m.dataset.test_subset = r.integer(v, "dataset.test_subset", 0, std::int64_t{1} << 40);
+    if (const json& v = r.at(dataset, "random_subset", "dataset", false); !v.is_null())
+        m.dataset.random_subset = r.boolean(v, "dataset.random_subset");
+    if (m.dataset.kind == "synthetic") {
+        if (const json& v = r.at(dataset, "shape", "dataset", false); v.is_array() && v.size() <= 3) {
+            m.dataset.shape.clear();
+            for (const auto& d : v)
+                m.dataset.shape.push_back(r.integer(d, "dataset.shape", 1, 1 << 16));
+        }
+        if (const json& v = r.at(dataset, "classes", "dataset", false); !v.is_null())
+            m.dataset.classes = r.integer(v, "dataset.classes", 1, 1 << 20);
+        if (const json& v = r.at(dataset, "train_size", "dataset", false); !v.is_null())
+            m.dataset.train_size = r.integer(v, "dataset.train_size", 1, std::int64_t{1} << 40);
+        if (const json& v = r.at(dataset, "test_size", "dataset", false); !v.is_null())
+            m.dataset.test_size = r.integer(v, "dataset.test_size", 1, std::int64_t{1} << 40);
+        if (const json& v = r.at(dataset, "noise", "dataset", false); !v.is_null())
+            m.dataset.noise = r.number(v, "dataset.noise");
+    }
+
+    const json& scenario = r.at(j, "scenario", "");
+    m.scenario = r.text(r.at(scenario, "name", "scenario"), "scenario.name");
+    if (const json& v = r.at(scenario, "start_time", "scenario", false); !v.is_null())
+        m.scheduler.start_time = r.number(v, "scenario.start_time");
+    const json& events = r.at(scenario, "events", "scenario");
+    if (!events.is_array() || events.size() > 100000)
+        r.fail("scenario.events", "expected a list of {\"time\", \"change\"}");
+    for (std::size_t i = 0; i < events.size(); ++i) {
+        const std::string key = fmt::format("scenario.events[{}]", i);
+        config::AllocationEventConfig e;
+        e.time = r.number(r.at(events[i], "time", key), key + ".time");
+        const std::string change = r.text(r.at(events[i], "change", key), key + ".change");
+        if (change != "up" && change != "down")
+            r.fail(key + ".change", fmt::format("\"{}\": expected \"up\" or \"down\"", change));
+        e.change = change == "up" ? config::Change::Up : config::Change::Down;
+        m.scheduler.events.push_back(e);
+    }
+    m.scheduler.budget = r.number(r.at(j, "budget", ""), "budget");
+    const json& clock = r.at(j, "clock", "");
+    m.scheduler.clock = r.text(r.at(clock, "kind", "clock"), "clock.kind");
+    if (const json& v = r.at(clock, "step_cost", "clock", false); !v.is_null())
+        m.scheduler.step_cost = r.number(v, "clock.step_cost");
+    if (const json& v = r.at(clock, "eval_cost", "clock", false); !v.is_null())
+        m.scheduler.eval_cost = r.number(v, "clock.eval_cost");
+    if (const json& v = r.at(j, "seed", "", false); !v.is_null()) {
+        if (!v.is_number_unsigned() && !v.is_number_integer())
+            r.fail("seed", "expected an integer");
+        m.seed = v.get<std::uint64_t>();
+    }
+    return m;
+}
+
+void save_table_meta(const fs::path& file, const TableMeta& meta)
+{
+    write_text_atomically(file, table_meta_json(meta));
+}
+
+TableMeta load_table_meta(const fs::path& file)
+{
+    return parse_table_meta(read_capped(file, kMaxMetaBytes), file.string());
+}
+
+fs::path meta_file_for(const fs::path& table_csv)
+{
+    fs::path p = table_csv;
+    return p.replace_extension(".json");
+}
+
+TableMeta meta_from_index(const TableIndexEntry& e, const std::string& source)
+{
+    TableMeta m;
+    m.source = source;
+    m.model = e.model;
+    m.input = {3, 32, 32};
+    m.classes = 10;
+    m.dataset.kind = "cifar10";
+    m.scenario = e.scenario;
+    m.scheduler.budget = e.budget;
+    m.scheduler.events = {{e.adaptation_start, config::Change::Up}};
+    m.scheduler.clock = "wall";
+    m.seed = 42;
+    const auto spec = model::load_model(e.model, m.input, m.classes);
+    m.actions = model::original_block_count(spec) + 1;
+    m.rows = e.sequences;
+    m.decisions = 0;
+    for (std::int64_t n = 1; n < m.rows && m.decisions < 32; n *= m.actions)
+        ++m.decisions;
+    if (m.rows < 1 || power(m.actions, m.decisions) != m.rows)
+        throw Error(fmt::format("{}: {}: sequences: {} is not a power of {} ({}'s actions)", source, e.file, e.sequences,
+                                m.actions, e.model));
+    return m;
+}
+
+std::optional<TableMeta> find_table_meta(const fs::path& table_csv)
+{
+    std::error_code ec;
+    if (const fs::path meta = meta_file_for(table_csv); fs::is_regular_file(meta, ec))
+        return load_table_meta(meta);
+    const fs::path folder = table_csv.parent_path().empty() ? fs::path(".") : table_csv.parent_path();
+    if (const fs::path index = folder / "index.csv"; fs::is_regular_file(index, ec)) {
+        const auto name = table_csv.filename();
+        for (const auto& e : load_table_index(index.string()))
+            if (fs::path(e.file).filename() == name)
+                return meta_from_index(e, index.string());
+    }
+    if (table_csv.filename() == "table.csv" && fs::is_regular_file(folder / "config.toml", ec))
+        return meta_from_config(folder / "config.toml", csv_header(table_csv));
+    return std::nullopt;
+}
+
+model::ModelSpec table_model(const TableMeta& m)
+{
+    if (!m.model_toml.empty())
+        return model::parse_toml_model(m.model_toml, m.source.empty() ? m.model : m.source + " (model.toml)", m.input,
+                                       m.classes);
+    return model::load_model(m.model, m.input, m.classes);
+}
+
+fs::path table_file(const fs::path& folder_or_csv)
+{
+    std::error_code ec;
+    if (fs::is_directory(folder_or_csv, ec))
+        return folder_or_csv / "table.csv";
+    return folder_or_csv;
+}
+
+OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& o, bool allow_incomplete)
+{
+    OpenedTable t;
+    t.file = table_file(folder_or_csv);
+    std::error_code ec;
+    if (!fs::is_regular_file(t.file, ec))
+        throw Error(fs::is_directory(folder_or_csv, ec)
+                        ? fmt::format("{}: no table.csv in this folder", folder_or_csv.string())
+                        : fmt::format("{}: no such table", t.file.string()));
+    const std::string name = t.file.string();
+    const auto meta = find_table_meta(t.file);
+    t.described = meta.has_value();
+    if (meta) {
+        t.meta = *meta;
+        if (o.input && *o.input != t.meta.input)
+            throw Error(fmt::format("--input {} does not match table {}, which was built for {}", shape_text(*o.input),
+                                    name, shape_text(t.meta.input)));
+        if (o.classes && *o.classes != t.meta.classes)
+            throw Error(fmt::format("--classes {} does not match table {}, which was built for {} classes", *o.classes,
+                                    name, t.meta.classes));
+        t.model = table_model(t.meta);
+        if (!o.model.empty()) {
+            const auto given = model::load_model(o.model, t.meta.input, t.meta.classes);
+            if (!same_model(given, t.model))
+                throw Error(fmt::format("{} {} does not match table {}, which was built from {}", o.what, o.model, name,
+                                        t.meta.model));
+        }
+    } else {
+        t.meta.model = o.model.empty() ? "ConvNet2" : o.model;
+        t.meta.input = o.input.value_or(model::Shape{3, 32, 32});
+        t.meta.classes = o.classes.value_or(10);
+        t.model = model::load_model(t.meta.model, t.meta.input, t.meta.classes);
+        t.meta.actions = model::original_block_count(t.model) + 1;
+        t.meta.scenario = t.file.stem().string();
+    }
+    // The action count comes from the metadata (or the model), so that a partial table loads.
+    t.table = SimulationTable::load(name, t.meta.actions);
+    if (!meta) {
+        t.meta.decisions = t.table.decisions();
+        t.meta.rows = t.table.sequences();
+    } else if (t.table.decisions() != t.meta.decisions) {
+        throw Error(fmt::format("{}: {} decisions, but its metadata ({}) says {}", name, t.table.decisions(),
+                                t.meta.source, t.meta.decisions));
+    }
+    if (!allow_incomplete && static_cast<std::int64_t>(t.table.rows().size()) < t.meta.rows)
+        throw Error(fmt::format("table {} is incomplete: {} of {} rows; run {} again to finish it", name,
+                                t.table.rows().size(), t.meta.rows, resume_hint(t.file)));
+    return t;
+}
+
+std::vector<fs::path> expand_tables(const std::vector<std::string>& args)
+{
+    std::vector<fs::path> out;
+    std::vector<fs::path> seen;
+    const auto add = [&](const fs::path& p) {
+        std::error_code ec;
+        const auto key = fs::weakly_canonical(p, ec);
+        if (std::find(seen.begin(), seen.end(), ec ? p : key) != seen.end())
+            return;
+        seen.push_back(ec ? p : key);
+        out.push_back(p);
+    };
+    const auto add_index = [&](const fs::path& index) {
+        const auto entries = load_table_index(index.string());
+        if (entries.empty())
+            throw Error(fmt::format("{}: lists no tables", index.string()));
+        for (const auto& e : entries)
+            add(e.file);
+    };
+    for (const auto& arg : args) {
+        const fs::path p(arg);
+        std::error_code ec;
+        if (fs::is_directory(p, ec)) {
+            if (fs::is_regular_file(p / "table.csv", ec))
+                add(p / "table.csv");
+            else if (fs::is_regular_file(p / "index.csv", ec))
+                add_index(p / "index.csv");
+            else
+                throw Error(fmt::format("{}: holds neither a table (table.csv) nor an index of tables (index.csv)", arg));
+        } else if (fs::is_regular_file(p, ec)) {
+            const auto header = csv_header(p);
+            if (!header.empty() && header.front() == "file")
+                add_index(p);
+            else
+                add(p);
+        } else {
+            throw Error(fmt::format("{}: no such table, table folder or index", arg));
+        }
+    }
+    return out;
+}
+
+TableStatus table_status(const fs::path& folder_or_csv)
+{
+    TableStatus s;
+    const fs::path csv = table_file(folder_or_csv);
+    s.meta = find_table_meta(csv);
+    int decisions = s.meta ? s.meta->decisions : 0;
+    if (!s.meta) {
+        const auto header = csv_header(csv);
+        decisions = header_decisions(header);
+        if (decisions < 1)
+            return s;
+    } else {
+        s.expected = s.meta->rows;
+    }
+    // table.csv and, for a sweep still running, its part files.
+    std::map<std::vector<int>, TableRow> rows;
+    std::vector<fs::path> files{csv};
+    std::error_code ec;
+    if (fs::is_directory(csv.parent_path() / "parts", ec))
+        for (const auto& entry : fs::directory_iterator(csv.parent_path() / "parts", ec))
+            if (entry.path().extension() == ".csv")
+                files.push_back(entry.path());
+    for (const auto& f : files)
+        for (auto& row : read_whole_rows(f, decisions))
+            rows.try_emplace(row.actions, row);
+    s.rows = static_cast<std::int64_t>(rows.size());
+    for (const auto& [actions, row] : rows)
+        if (!s.best || row.accuracy > s.best->accuracy)
+            s.best = row;
+    return s;
+}
+
+} // namespace rlda::core::sim

@@ -1,0 +1,119 @@
+// Simulation tables that describe themselves: what a table was built from, read by every consumer
+// (learn, evaluate, figures, the workbench) instead of being told again on each command line.
+#pragma once
+
+#include "core/config/experiment.h"
+#include "core/model/spec.h"
+#include "core/sim/table.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rlda::core::sim {
+
+// The metadata file `X.json` beside a table `X.csv` (so `table.json` in a table folder). JSON:
+//   {"format": "rlda-table", "version": 1, "rows": 64, "decisions": 3, "actions": 4,
+//    "model": {"name": "ConvNet2", "head": "relu", "toml": null}, "input": [1, 28, 28], "classes": 10,
+//    "dataset": {"kind", "normalization", "train_subset", "test_subset", "random_subset"},
+//    "scenario": {"name", "first_up", "start_time", "events": [{"time", "change"}]},
+//    "budget": 60, "clock": {"kind", "step_cost", "eval_cost"}, "seed": 42}
+// `model.toml` embeds a TOML model's text, so the table stays usable when that file moves.
+// Readers refuse a newer version; unknown keys are ignored (additions keep the version).
+struct TableMeta {
+    static constexpr int kVersion = 1;
+    std::string model;      // a zoo name, or a TOML model's name
+    std::string model_toml; // a TOML model's text; empty for a zoo model
+    std::string head = "relu"; // the output head the model was built with
+    model::Shape input{3, 32, 32};
+    std::int64_t classes = 10;
+    // Where the samples came from: kind, normalization and subsets (the path is not kept).
+    config::DatasetConfig dataset;
+    std::string scenario;        // a name for the allocation scenario: "early", or the experiment's
+    config::SchedulerConfig scheduler; // budget, start time, allocation events, clock
+    int decisions = 0;
+    int actions = 0;         // per decision, Do Nothing included
+    std::uint64_t seed = 0;  // the job's seed
+    std::int64_t rows = 0;   // a complete table's: actions^decisions
+    std::string source;      // where this was read from, for messages ("" when made here)
+
+    // When the allocation first goes up; -1 without an "up" event.
+    double first_up() const;
+    bool operator==(const TableMeta&) const = default;
+};
+
+// The metadata of a table about to be built from `c`, for the model `spec` it starts from.
+TableMeta table_meta(const config::ExperimentConfig& c, const model::ModelSpec& spec, int decisions);
+
+std::string table_meta_json(const TableMeta& meta);
+// Error "source: key: reason" for anything missing, of the wrong type or out of range.
+TableMeta parse_table_meta(const std::string& text, const std::string& source);
+// Written atomically: a reader sees the old file or the new one.
+void save_table_meta(const std::filesystem::path& file, const TableMeta& meta);
+// At most 16 MiB is read; Error naming the file otherwise.
+TableMeta load_table_meta(const std::filesystem::path& file);
+
+// X.csv -> X.json.
+std::filesystem::path meta_file_for(const std::filesystem::path& table_csv);
+
+// A paper table's metadata from its line in an index (index.csv: file, model, scenario,
+// adaptation_start_s, budget_s, sequences): CIFAR-10, 3x32x32, 10 classes, the wall clock.
+TableMeta meta_from_index(const TableIndexEntry& entry, const std::string& source);
+
+// The table's metadata: X.json beside it, else its line in an index.csv of its folder, else (a
+// table folder written before tables described themselves) its folder's config.toml. nullopt when
+// none of those says anything about it; Error when one of them is there but broken.
+std::optional<TableMeta> find_table_meta(const std::filesystem::path& table_csv);
+
+// The starting model the metadata names, for its input shape and classes.
+model::ModelSpec table_model(const TableMeta& meta);
+
+// What a user may still say on a command line; each must agree with the table's metadata.
+struct TableOverrides {
+    std::string model;                  // a zoo name or TOML file; "" = the table's
+    std::optional<model::Shape> input;  // nullopt = the table's
+    std::optional<std::int64_t> classes;
+    std::string what = "--model";       // how messages name the model override
+};
+
+struct OpenedTable {
+    std::filesystem::path file; // the CSV
+    TableMeta meta;             // read, or assumed from the overrides (described == false)
+    bool described = false;     // false: no metadata found; model and input were assumed
+    SimulationTable table{1, 2};
+    model::ModelSpec model;     // the table's starting model
+    // The rows a complete table has, against those it holds.
+    bool complete() const { return table.complete(); }
+};
+
+// A folder means its table.csv; a file is itself.
+std::filesystem::path table_file(const std::filesystem::path& folder_or_csv);
+
+// Opens a table with its metadata and its model. Without metadata the overrides (or ConvNet2,
+// 3x32x32, 10 classes) are assumed and `described` is false. Errors, each one line:
+// - an override that does not match the metadata, naming both ("--model ConvNet3 does not match
+//   table T, which was built from ConvNet2");
+// - unless `allow_incomplete`, a table with fewer rows than it should have: "table T is
+//   incomplete: N of M rows; run rlda simulate … again to finish it".
+OpenedTable open_table(const std::filesystem::path& folder_or_csv, const TableOverrides& overrides = {},
+                       bool allow_incomplete = false);
+
+// The table files a user names: a table file or table folder is itself; an index (index.csv, or a
+// folder holding one) is every table it lists, in its order. Duplicates are dropped (the first
+// place wins). Error naming the argument for something that is none of these.
+std::vector<std::filesystem::path> expand_tables(const std::vector<std::string>& args);
+
+// Rows held and expected, and the best row so far, without loading the table into a
+// SimulationTable (a build may still be appending): for listings of run folders.
+struct TableStatus {
+    std::int64_t rows = 0;
+    std::int64_t expected = 0; // 0 when unknown (no metadata)
+    std::optional<TableRow> best;
+    std::optional<TableMeta> meta;
+    bool complete() const { return expected > 0 && rows == expected; }
+};
+TableStatus table_status(const std::filesystem::path& folder_or_csv);
+
+} // namespace rlda::core::sim
