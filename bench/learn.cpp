@@ -25,7 +25,7 @@ namespace {
 using namespace rlda::core;
 
 struct Options {
-    std::string table = RLDA_REFERENCE_DIR "/seed-tables/convnet2_early.csv";
+    std::string table = RLDA_PAPER_DIR "/tables/convnet2_early.csv"; // data/paper/README.md
     std::string model = "ConvNet2";
     std::int64_t episodes = 3000;
     std::int64_t reference_episodes = 300;

@@ -117,12 +117,10 @@ private Q_SLOTS:
         QCOMPARE(w.policy()->ranks()->tables().size(), std::size_t{2});
         QCOMPARE(w.policy()->ranks()->tables()[1].scenario, QStringLiteral("other")); // no index.csv: the file
         QVERIFY(!w.policy()->evaluate(tmp.filePath("none.pt"), {table}).isEmpty());
-        // A table named by the reference's index.csv gets its model from there.
-        const QString reference = RLDA_REFERENCE_DIR "/seed-tables/convnet3_late.csv";
-        if (QFileInfo::exists(reference)) {
-            QVERIFY(w.policy()->evaluate(policy, {reference}).isEmpty());
-            QCOMPARE(w.policy()->ranks()->tables()[0].model, QStringLiteral("ConvNet3"));
-        }
+        // A table named by the paper's index.csv gets its model from there.
+        const QString reference = RLDA_PAPER_DIR "/tables/convnet3_late.csv";
+        QVERIFY(w.policy()->evaluate(policy, {reference}).isEmpty());
+        QCOMPARE(w.policy()->ranks()->tables()[0].model, QStringLiteral("ConvNet3"));
     }
 
     void a_truncated_run_opens_read_only()

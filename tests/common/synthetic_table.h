@@ -1,4 +1,4 @@
-// A simulation table for tests that must not depend on ../shared/reference: every sequence of 3
+// A simulation table for tests that must not depend on the paper's tables: every sequence of 3
 // decisions over ConvNet2's 4 actions, with made-up but fixed accuracies and times left.
 #pragma once
 

@@ -1,4 +1,4 @@
-// `rlda train` as a user runs it: the original tool's config, and a run killed mid-epoch.
+// `rlda train` as a user runs it: a config in the original tool's schema, and a run killed mid-epoch.
 #include "core/agent/reinforce.h"
 #include "core/config/experiment_io.h"
 #include "core/util/csv.h"
@@ -13,6 +13,8 @@
 namespace {
 
 const QString rlda_bin = RLDA_BIN_DIR "/rlda";
+// A warm-up run in the original tool's schema (tests/fixtures/README.md): ConvNet2, 70 s, RandomAgent.
+const QString original_config = RLDA_FIXTURES_DIR "/original-schema/warmup/convnet2_early.toml";
 
 } // namespace
 
@@ -20,14 +22,14 @@ class TestCliTrain : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void accepts_the_original_seed_config_with_another_dataset()
+    void accepts_an_original_schema_config_with_another_dataset()
     {
         QTemporaryDir dir;
         const QString out = dir.filePath("run");
         QProcess p;
-        p.start(rlda_bin, {"train", RLDA_REFERENCE_DIR "/seed-configs/small2/early.toml", "--dataset", "synthetic",
-                           "--set", "scheduler.step_cost=1.0", "--set", "dataset.train_size=128", "--set",
-                           "dataset.test_size=64", "--set", "dataset.shape=[3, 16, 16]", "--out", out});
+        p.start(rlda_bin, {"train", original_config, "--dataset", "synthetic", "--set", "scheduler.step_cost=1.0",
+                           "--set", "dataset.train_size=128", "--set", "dataset.test_size=64", "--set",
+                           "dataset.shape=[3, 16, 16]", "--out", out});
         QVERIFY(p.waitForFinished(120000));
         const QString stdout_text = QString::fromUtf8(p.readAllStandardOutput());
         QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
@@ -40,8 +42,7 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(out + "/model.pt"));
         // Running again into the same folder is refused, and the folder is left as it was.
         QProcess again;
-        again.start(rlda_bin, {"train", RLDA_REFERENCE_DIR "/seed-configs/small2/early.toml", "--dataset",
-                               "synthetic", "--out", out});
+        again.start(rlda_bin, {"train", original_config, "--dataset", "synthetic", "--out", out});
         QVERIFY(again.waitForFinished(60000));
         QCOMPARE(again.exitCode(), 1);
         QVERIFY(QString::fromUtf8(again.readAllStandardError()).contains("--force"));
@@ -57,7 +58,7 @@ private Q_SLOTS:
         QVERIFY(config.open(QIODevice::WriteOnly));
         config.write("[policy]\nhidden_size = 20\ndecider_linear_size = 32\n");
         config.close();
-        learn.start(rlda_bin, {"learn", "--table", RLDA_REFERENCE_DIR "/seed-tables/convnet2_early.csv", "--model",
+        learn.start(rlda_bin, {"learn", "--table", RLDA_PAPER_DIR "/tables/convnet2_early.csv", "--model",
                                "ConvNet2", "--episodes", "30", "--config", dir.filePath("policy.toml"), "--out",
                                dir.filePath("learn")});
         QVERIFY(learn.waitForFinished(120000));

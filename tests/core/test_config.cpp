@@ -98,14 +98,10 @@ ExperimentConfig everything_changed()
     return c;
 }
 
-QString reference(const QString& relative)
+// Experiment files in the original tool's schema, written for these tests (tests/fixtures/README.md).
+QString original(const QString& relative)
 {
-    return QString(RLDA_REFERENCE_DIR) + "/seed-configs/" + relative;
-}
-
-bool has_reference()
-{
-    return QFileInfo(reference("small2/early.toml")).exists();
+    return QString(RLDA_FIXTURES_DIR) + "/original-schema/" + relative;
 }
 
 bool any_warning_names(const ExperimentConfig& c, const QString& key)
@@ -373,59 +369,73 @@ private Q_SLOTS:
         QVERIFY2(!msg.contains('\n'), qPrintable(msg));
     }
 
-    void reference_configs_all_parse()
+    void original_schema_files_all_parse()
     {
-        if (!has_reference())
-            QSKIP("the reference seed-configs are not there");
-        QDirIterator it(QString(RLDA_REFERENCE_DIR) + "/seed-configs", {"*.toml"}, QDir::Files,
-                        QDirIterator::Subdirectories);
+        QDirIterator it(original(""), {"*.toml"}, QDir::Files, QDirIterator::Subdirectories);
         int files = 0;
+        QSet<QString> sections;
+        const QRegularExpression header(QStringLiteral("^\\[(\\w+)\\]\\s*$"),
+                                        QRegularExpression::MultilineOption);
         while (it.hasNext()) {
-            const std::string path = it.next().toStdString();
+            const QString path = it.next();
             try {
-                const ExperimentConfig c = load_experiment(path);
-                QVERIFY2(same_settings(parse_experiment(to_toml(c), "x"), c), path.c_str());
+                const ExperimentConfig c = load_experiment(path.toStdString());
+                QVERIFY2(same_settings(parse_experiment(to_toml(c), "x"), c), qPrintable(path));
+                QVERIFY2(find_problems(c).empty(), qPrintable(path));
             } catch (const ConfigError& e) {
                 QFAIL(e.what());
             }
+            QFile f(path);
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            for (auto m = header.globalMatch(QString::fromUtf8(f.readAll())); m.hasNext();)
+                sections.insert(m.next().captured(1));
             ++files;
         }
-        QVERIFY(files >= 60);
+        QCOMPARE(files, 5);
+        // Between them, the files use every section of the original schema, and nothing else.
+        QCOMPARE(sections, (QSet<QString>{"runner", "scheduler", "trainer", "job", "agent", "simulation"}));
     }
 
     void original_training_config_maps_to_our_settings()
     {
-        if (!has_reference())
-            QSKIP("the reference seed-configs are not there");
-        const auto c = load_experiment(reference("small2/early.toml").toStdString());
-        QCOMPARE(c.scheduler.budget, 70.0);
-        QCOMPARE(c.job.seed, std::uint64_t{42});
-        QCOMPARE(c.job.model, std::string("ConvNet2"));
+        const auto c = load_experiment(original("warmup/convnet3_middle.toml").toStdString());
+        QCOMPARE(c.scheduler.budget, 200.0);
+        QCOMPARE(c.job.seed, std::uint64_t{7});
+        QCOMPARE(c.job.model, std::string("ConvNet3"));
         QCOMPARE(c.dataset.kind, std::string("cifar10"));
         QCOMPARE(c.agent.kind, std::string("random"));
-        QCOMPARE(c.job.device, std::string("cuda:0"));
-        QCOMPARE(c.name, std::string("small_early2"));
+        QCOMPARE(c.job.device, std::string("cuda:1"));
+        QCOMPARE(c.name, std::string("warmup_convnet3_middle"));
         QCOMPARE(c.runner.total_episodes, std::int64_t{1});
         QVERIFY(c.scheduler.events.empty());
         QVERIFY(c.warnings.empty());
+        const auto early = load_experiment(original("warmup/convnet2_early.toml").toStdString());
+        QCOMPARE(early.scheduler.budget, 70.0);
+        QCOMPARE(early.job.seed, std::uint64_t{11});
+        QCOMPARE(early.job.model, std::string("ConvNet2"));
+        QCOMPARE(early.job.device, std::string("cuda:0"));
+        QCOMPARE(early.name, std::string("warmup_convnet2_early"));
+        QVERIFY(early.warnings.empty());
     }
 
     void original_simulation_config_maps_and_warns()
     {
-        if (!has_reference())
-            QSKIP("the reference seed-configs are not there");
-        const std::string path = reference("simulation/convnet2/early.toml").toStdString();
+        const std::string path = original("simulate/convnet3_middle.toml").toStdString();
         const auto c = load_experiment(path);
-        QCOMPARE(c.scheduler.budget, 400.0);
-        QCOMPARE(c.scheduler.start_time, 70.0);
+        QCOMPARE(c.scheduler.budget, 300.0);
+        QCOMPARE(c.scheduler.start_time, 120.0);
         QCOMPARE(c.scheduler.events.size(), std::size_t{1});
-        QCOMPARE(c.scheduler.events[0].time, 70.0);
+        QCOMPARE(c.scheduler.events[0].time, 120.0);
         QVERIFY(c.scheduler.events[0].change == Change::Up);
         QCOMPARE(c.agent.kind, std::string("simulation"));
-        QCOMPARE(c.trainer.max_decisions, 3);
+        QCOMPARE(c.job.model, std::string("ConvNet3"));
+        QCOMPARE(c.job.device, std::string("cuda:1"));
+        QCOMPARE(c.trainer.max_decisions, 2);
         QCOMPARE(c.policy.action_set_size, std::int64_t{4});
-        QCOMPARE(c.runner.total_episodes, std::int64_t{64});
+        QCOMPARE(c.runner.total_episodes, std::int64_t{16});
         QVERIFY(c.runner.save);
+        QCOMPARE(c.name, std::string("simulate_convnet3_middle"));
+        QCOMPARE(c.warnings.size(), std::size_t{3});
         QVERIFY(any_warning_names(c, "trainer.weights"));
         QVERIFY(any_warning_names(c, "trainer.runtimes"));
         QVERIFY(any_warning_names(c, "agent.save_file"));
@@ -433,32 +443,44 @@ private Q_SLOTS:
             const QString s = QString::fromStdString(w);
             QVERIFY2(s.startsWith(QString::fromStdString(path) + ":"), qPrintable(s));
             QVERIFY2(s.contains(": not used: "), qPrintable(s));
+            QVERIFY2(!s.contains('\n'), qPrintable(s));
         }
         QVERIFY(QString::fromStdString(c.warnings[0])
-                    .startsWith(QString::fromStdString(path) + ":14:11: trainer.weights: "));
+                    .startsWith(QString::fromStdString(path) + ":10:11: trainer.weights: "));
     }
 
     void original_learning_config_maps_policy_settings()
     {
-        if (!has_reference())
-            QSKIP("the reference seed-configs are not there");
-        const auto c =
-            load_experiment(reference("simulation/convnet2/early_to_middle_learn10.toml").toStdString());
+        const auto c = load_experiment(original("learn/convnet2_late_then_early.toml").toStdString());
         QCOMPARE(c.agent.kind, std::string("policy"));
-        QCOMPARE(c.agent.temperature, 10.0);
-        QCOMPARE(c.agent.policy, std::string("../results/simulation_early_learn2/agent.finalmodel.pth"));
-        QCOMPARE(c.simulation.table, std::string("../results/simulation_middle2/data.pkl"));
-        QCOMPARE(c.runner.total_episodes, std::int64_t{10000});
+        QCOMPARE(c.agent.temperature, 100.0);
+        QCOMPARE(c.agent.policy, std::string("../out/learn_convnet2_late/agent.finalmodel.pth"));
+        QCOMPARE(c.simulation.table, std::string("../out/simulate_convnet2_early/data.pkl"));
+        QCOMPARE(c.runner.total_episodes, std::int64_t{5000});
+        QCOMPARE(c.job.seed, std::uint64_t{3});
+        QCOMPARE(c.policy.vocab, std::string("models"));
+        QCOMPARE(c.policy.embedding_size, std::int64_t{8});
+        QCOMPARE(c.policy.hidden_size, std::int64_t{40});
+        QCOMPARE(c.policy.decider_lstm_size, std::int64_t{12});
+        QCOMPARE(c.policy.decider_linear_size, std::int64_t{96});
+        QCOMPARE(c.policy.time_encoding_size, std::int64_t{6});
         QCOMPARE(c.policy.max_actions, std::int64_t{4});
-        QCOMPARE(c.policy.alpha, 1e-4);
-        QCOMPARE(c.policy.decay_freq, std::int64_t{500});
+        QCOMPARE(c.policy.alpha, 5e-4);
+        QCOMPARE(c.policy.learning_rate_decay, 0.95);
+        QCOMPARE(c.policy.decay_freq, std::int64_t{250});
         // The pickles are mapped but flagged: the workbench cannot read them.
+        QCOMPARE(c.warnings.size(), std::size_t{2});
         QVERIFY(any_warning_names(c, "agent.policyfile"));
         QVERIFY(any_warning_names(c, "simulation.datafile"));
         // From scratch, a learning run needs no policy file.
-        const auto scratch = load_experiment(reference("simulation/convnet2/early_learn.toml").toStdString());
+        const auto scratch = load_experiment(original("learn/convnet2_late.toml").toStdString());
         QCOMPARE(scratch.agent.kind, std::string("policy"));
         QVERIFY(scratch.agent.policy.empty());
+        QCOMPARE(scratch.agent.temperature, AgentConfig{}.temperature);
+        QCOMPARE(scratch.runner.total_episodes, std::int64_t{20000});
+        QCOMPARE(scratch.policy.hidden_size, std::int64_t{40});
+        QCOMPARE(scratch.warnings.size(), std::size_t{1}); // the .pkl table only
+        QVERIFY(any_warning_names(scratch, "simulation.datafile"));
     }
 
     void relative_paths_resolve_next_to_the_config_file()

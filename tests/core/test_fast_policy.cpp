@@ -12,7 +12,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <filesystem>
 #include <random>
 
 using namespace rlda::core;
@@ -201,9 +200,7 @@ private Q_SLOTS:
     // same probabilities and end with the same parameters. lr 1e-3 so that they move visibly.
     void fast_and_reference_learners_agree_on_a_reference_table()
     {
-        const std::string path = RLDA_REFERENCE_DIR "/seed-tables/convnet2_early.csv";
-        if (!std::filesystem::exists(path))
-            QSKIP("the reference seed tables are not here");
+        const std::string path = RLDA_PAPER_DIR "/tables/convnet2_early.csv";
         const auto table = sim::SimulationTable::load(path);
         const auto base = model::zoo_model("ConvNet2");
         struct Log final : sim::LearnObserver {

@@ -1,4 +1,4 @@
-// Every row of ../shared/reference/seed-deepening.csv: parameter count, original blocks, leaf
+// Every row of tests/fixtures/seed-deepening.csv: parameter count, original blocks, leaf
 // layers as PyTorch prints them, and function preservation of the whole deepening sequence.
 #include "core/model/net.h"
 #include "core/model/zoo.h"
@@ -55,7 +55,7 @@ class TestReferenceDeepening : public QObject {
         QTest::addColumn<qlonglong>("parameters");
         QTest::addColumn<int>("blocks");
         QTest::addColumn<QStringList>("leaves");
-        const CsvTable csv = read_csv(RLDA_REFERENCE_DIR "/seed-deepening.csv");
+        const CsvTable csv = read_csv(RLDA_FIXTURES_DIR "/seed-deepening.csv");
         const auto m = csv.column("model"), a = csv.column("actions"), p = csv.column("parameters"),
                    b = csv.column("deepen_blocks"), l = csv.column("leaf_layers");
         for (const auto& row : csv.rows) {

@@ -17,7 +17,7 @@ using rlda::core::sim::TableRow;
 
 namespace {
 
-const std::string tables_dir = RLDA_REFERENCE_DIR "/seed-tables";
+const std::string tables_dir = RLDA_PAPER_DIR "/tables";
 
 std::string slurp(const std::string& path)
 {

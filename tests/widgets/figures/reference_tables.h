@@ -26,12 +26,12 @@ inline core::sim::Evaluation evaluationFor(const core::sim::SimulationTable& t, 
     return e;
 }
 
-// ../shared/reference/seed-tables/<model>_<scenario>.csv, lower-cased.
+// data/paper/tables/<model>_<scenario>.csv, lower-cased.
 inline widgets::RankedTable referenceTable(const QString& model, const QString& scenario,
                                            const std::vector<int>& greedy, const QString& agent = {})
 {
     const auto t = core::sim::SimulationTable::load(
-        QStringLiteral(RLDA_REFERENCE_DIR "/seed-tables/%1_%2.csv").arg(model.toLower(), scenario).toStdString());
+        QStringLiteral(RLDA_PAPER_DIR "/tables/%1_%2.csv").arg(model.toLower(), scenario).toStdString());
     return widgets::makeRankedTable(model, scenario, agent, t, evaluationFor(t, greedy));
 }
 

@@ -24,7 +24,7 @@ Result rlda(const QStringList& args)
             QString::fromUtf8(p.readAllStandardError())};
 }
 
-const QString tables = QStringLiteral(RLDA_REFERENCE_DIR "/seed-tables");
+const QString tables = QStringLiteral(RLDA_PAPER_DIR "/tables");
 
 QByteArray head(const QString& path, int n)
 {

@@ -13,7 +13,7 @@ using rlda::widgets::RankedTable;
 
 namespace {
 
-const QString tables = QStringLiteral(RLDA_REFERENCE_DIR "/seed-tables/");
+const QString tables = QStringLiteral(RLDA_PAPER_DIR "/tables/");
 
 using test::evaluationFor;
 

@@ -18,7 +18,7 @@ using rlda::widgets::TableExplorer;
 
 namespace {
 
-const std::string kEarly = std::string(RLDA_REFERENCE_DIR) + "/seed-tables/convnet2_early.csv";
+const std::string kEarly = std::string(RLDA_PAPER_DIR) + "/tables/convnet2_early.csv";
 
 // Deterministic accuracies with one clear optimum at `best`.
 s::SimulationTable synthetic(int decisions, int actions, const std::vector<int>& best, int skipEvery = 0)
