@@ -111,10 +111,12 @@ std::string default_out(const std::string& name)
 int run_train(const TrainOptions& o)
 {
     auto config = core::config::load_experiment(o.config);
+    // All overrides first, then one validation: their order does not matter.
+    std::vector<std::string> assignments;
     if (!o.dataset.empty())
-        core::config::apply_override(config, fmt::format("dataset.kind=\"{}\"", o.dataset));
-    for (const auto& assignment : o.overrides)
-        core::config::apply_override(config, assignment);
+        assignments.push_back(fmt::format("dataset.kind=\"{}\"", o.dataset));
+    assignments.insert(assignments.end(), o.overrides.begin(), o.overrides.end());
+    core::config::apply_overrides(config, assignments);
     const std::string out = o.out.empty() ? default_out(config.name) : o.out;
     ProgressPrinter printer(isatty(STDOUT_FILENO) != 0);
     fmt::print("run folder: {}\n", out);
@@ -136,7 +138,8 @@ std::function<int()> add_train_command(CLI::App& app)
         ->required();
     train->add_option("--out", o->out, "Run folder (default runs/<name>-<date>)");
     train->add_flag("--force", o->force, "Empty an existing run folder first");
-    train->add_option("--set", o->overrides, "Override a setting: section.key=value (TOML value), repeatable");
+    train->add_option("--set", o->overrides, "Override a setting: section.key=value (TOML value), repeatable; "
+                                             "all are applied, then checked together, in any order");
     train->add_option("--dataset", o->dataset, "Shorthand for --set dataset.kind=\"KIND\"");
     return [train, o]() -> int {
         if (!train->parsed())

@@ -5,6 +5,7 @@
 #include "core/config/validate.h"
 
 #include <string>
+#include <vector>
 
 namespace rlda::core::config {
 
@@ -26,6 +27,14 @@ std::string to_toml(const ExperimentConfig& c);
 // `scheduler.budget=60`, `agent.sequence=[0,1]`, `name="run"`) with the file reader's checks.
 // Leaves `c` unchanged and throws ConfigError "--set ASSIGNMENT: section.key: reason" on error.
 void apply_override(ExperimentConfig& c, const std::string& assignment);
+
+// Applies every assignment (later ones win where two set the same key), then validates once, so
+// their order never matters: `agent.kind="policy"` before `agent.policy=P` is as good as after.
+// A value of the wrong type or a bad key fails at its own assignment; a value that only the
+// checks of the whole config reject (a range, a missing policy file) names the assignment that
+// set the key at fault, or the one it depends on. Leaves `c` unchanged on error; throws
+// ConfigError "--set ASSIGNMENT: section.key: reason".
+void apply_overrides(ExperimentConfig& c, const std::vector<std::string>& assignments);
 
 // Equal settings: `source` and `warnings` are not compared.
 bool same_settings(const ExperimentConfig& a, const ExperimentConfig& b);

@@ -183,6 +183,25 @@ public:
         fail(best_spot->at, name, best->reason);
     }
 
+    // How closely this text set what `p` is about: 3 the key itself, 2 the setting it depends
+    // on, 1 an enclosing key or section, 0 not at all.
+    int closeness(const Problem& p) const
+    {
+        if (spots_.contains(p.key))
+            return 3;
+        if (!p.related.empty() && spots_.contains(p.related))
+            return 2;
+        return spot_for(p) ? 1 : 0;
+    }
+
+    // Throws `p` as this text's error, at the position of what it set.
+    [[noreturn]] void blame(const Problem& p) const
+    {
+        const Spot* s = spot_for(p);
+        const auto exact = spots_.find(p.key);
+        fail(s ? s->at : toml::source_region{}, exact != spots_.end() ? exact->second.name : p.key, p.reason);
+    }
+
 private:
     std::string source_;
     std::string assignment_;
@@ -670,14 +689,21 @@ ExperimentConfig load_experiment(const std::string& path)
     return parse_experiment(text.str(), path);
 }
 
-void apply_override(ExperimentConfig& c, const std::string& assignment)
+namespace {
+
+// One --set parsed into a one-key TOML table, its text kept for messages.
+struct Assignment {
+    std::string shown; // one line even for an assignment that spans several
+    toml::table root;
+};
+
+Assignment parse_assignment(const std::string& assignment)
 {
-    // Messages stay one line even for an assignment that spans several.
-    std::string shown;
+    Assignment a;
     for (const char ch : assignment)
-        shown += ch == '\n' ? std::string("\\n") : std::string(1, ch);
+        a.shown += ch == '\n' ? std::string("\\n") : std::string(1, ch);
     const auto fail = [&](std::string_view why) {
-        throw ConfigError(fmt::format("--set {}: {}", shown, why));
+        throw ConfigError(fmt::format("--set {}: {}", a.shown, why));
     };
     const auto eq = assignment.find('=');
     if (eq == std::string::npos)
@@ -695,24 +721,78 @@ void apply_override(ExperimentConfig& c, const std::string& assignment)
     // The value goes through the TOML parser and the file's section readers unchanged.
     const std::string text = tail.empty() ? fmt::format("{} = {}\n", head, value)
                                           : fmt::format("[{}]\n{} = {}\n", head, tail, value);
-    toml::table root;
     try {
-        root = toml::parse(text, std::string_view("--set"));
+        a.root = toml::parse(text, std::string_view("--set"));
     } catch (const toml::parse_error& e) {
         const bool bare = std::isalpha(static_cast<unsigned char>(value.front())) != 0;
         fail(fmt::format("{}: {}{}", key, e.description(),
                          bare ? fmt::format(" (a string needs double quotes: {}=\"{}\")", key, value) : ""));
     }
-    const toml::table* section = root.get_as<toml::table>(head);
-    if (root.size() != 1 || (!tail.empty() && (!section || section->size() != 1)))
+    const toml::table* section = a.root.get_as<toml::table>(head);
+    if (a.root.size() != 1 || (!tail.empty() && (!section || section->size() != 1)))
         fail("expected exactly one value");
+    return a;
+}
 
-    ExperimentConfig changed = c;
-    Reader reader({}, shown, {});
-    reader.read(root, changed);
-    reader.check(changed);
-    for (auto& w : reader.take_warnings())
-        changed.warnings.push_back(std::move(w));
+} // namespace
+
+void apply_override(ExperimentConfig& c, const std::string& assignment)
+{
+    apply_overrides(c, {assignment});
+}
+
+void apply_overrides(ExperimentConfig& c, const std::vector<std::string>& assignments)
+{
+    std::vector<Assignment> parsed;
+    for (const auto& text : assignments)
+        parsed.push_back(parse_assignment(text));
+    // Every assignment but `skip` (none when out of range) onto `c`, types and keys checked.
+    const auto apply = [&](std::size_t skip, std::vector<Reader>* readers) {
+        ExperimentConfig out = c;
+        for (std::size_t i = 0; i < parsed.size(); ++i) {
+            if (i == skip)
+                continue;
+            Reader r(std::string{}, parsed[i].shown, fs::path{});
+            r.read(parsed[i].root, out); // a wrong type or an unknown key: this assignment's own error
+            if (readers)
+                readers->push_back(std::move(r));
+        }
+        return out;
+    };
+    std::vector<Reader> readers;
+    ExperimentConfig changed = apply(parsed.size(), &readers);
+
+    // Range and cross-field checks once, on the result. When `c` was valid, each problem comes
+    // from the assignments: blame one without which the problem goes away (budget=40 before
+    // step_cost=0.1 for an event past the budget), else the one that set the key closest to it;
+    // the latest of equals.
+    const auto problems = find_problems(changed);
+    const auto has_key = [](const std::vector<Problem>& ps, const std::string& key) {
+        return std::any_of(ps.begin(), ps.end(), [&](const Problem& q) { return q.key == key; });
+    };
+    const Problem* fault = nullptr;
+    std::size_t culprit = readers.size();
+    int best = 0;
+    for (const auto& p : problems) {
+        for (std::size_t i = readers.size(); i-- > 0;) {
+            const int close = readers[i].closeness(p);
+            const int score = (has_key(find_problems(apply(i, nullptr)), p.key) ? 0 : 4) + close;
+            if (score > best) {
+                best = score;
+                culprit = i;
+                fault = &p;
+            }
+        }
+        if (best >= 4) // a cause: later problems are most likely its consequences
+            break;
+    }
+    if (fault)
+        readers[culprit].blame(*fault);
+    if (!problems.empty()) // only if `c` came in invalid: no assignment to name
+        throw ConfigError(fmt::format("--set: {}: {}", problems.front().key, problems.front().reason));
+    for (auto& r : readers)
+        for (auto& w : r.take_warnings())
+            changed.warnings.push_back(std::move(w));
     c = std::move(changed);
 }
 

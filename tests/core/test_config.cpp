@@ -655,6 +655,59 @@ private Q_SLOTS:
         QVERIFY(q.scheduler.budget <= 10.0);
         QCOMPARE(q.scheduler.events.size(), std::size_t{1});
     }
+
+    void overrides_apply_together_in_any_order()
+    {
+        const ExperimentConfig file =
+            parse_experiment("[scheduler]\nevents = [{ time = 50, change = \"up\" }]\n", "x.toml");
+        // The kind first used to fail: a policy agent without a policy file yet.
+        ExperimentConfig a = file;
+        ExperimentConfig b = file;
+        apply_overrides(a, {"agent.kind=\"policy\"", "agent.policy=\"p.pt\""});
+        apply_overrides(b, {"agent.policy=\"p.pt\"", "agent.kind=\"policy\""});
+        QVERIFY(a == b);
+        QCOMPARE(a.agent.kind, std::string("policy"));
+        QCOMPARE(a.agent.policy, std::string("p.pt"));
+        // A budget below the event is fine when the event moves too, in either order.
+        ExperimentConfig c = file;
+        ExperimentConfig d = file;
+        apply_overrides(c, {"scheduler.budget=30", "scheduler.events=[{time=10, change=\"up\"}]"});
+        apply_overrides(d, {"scheduler.events=[{time=10, change=\"up\"}]", "scheduler.budget=30"});
+        QVERIFY(c == d);
+        QCOMPARE(c.scheduler.budget, 30.0);
+        // Two assignments to one key: the later wins.
+        ExperimentConfig e = file;
+        apply_overrides(e, {"job.lr=0.5", "job.lr=0.25"});
+        QCOMPARE(e.job.lr, 0.25);
+        ExperimentConfig none = file;
+        apply_overrides(none, {});
+        QVERIFY(none == file);
+    }
+
+    void overrides_applied_together_name_the_assignment_at_fault()
+    {
+        const ExperimentConfig file =
+            parse_experiment("[scheduler]\nevents = [{ time = 50, change = \"up\" }]\n", "x.toml");
+        const auto error = [&](const std::vector<std::string>& assignments) {
+            ExperimentConfig c = file;
+            const QString msg = config_error([&] { apply_overrides(c, assignments); });
+            if (!(c == file))
+                return QString("changed on error");
+            return msg.contains('\n') ? QString("more than one line") : msg;
+        };
+        QVERIFY(error({"agent.seed=1", "agent.kind=\"policy\""})
+                    .startsWith("--set agent.kind=\"policy\": agent.policy: a policy file is required"));
+        // The assignment without which the problem goes away, not the latest in the section.
+        QCOMPARE(error({"scheduler.budget=40", "scheduler.step_cost=0.1"}),
+                 QString("--set scheduler.budget=40: scheduler.events[0].time: 50 is outside the budget [0, 40)"));
+        QCOMPARE(error({"scheduler.step_cost=0.1", "scheduler.budget=40"}),
+                 QString("--set scheduler.budget=40: scheduler.events[0].time: 50 is outside the budget [0, 40)"));
+        QVERIFY(error({"job.lr=0.5", "job.lr=-1"}).startsWith("--set job.lr=-1: job.lr: must be a positive number"));
+        // Types and keys fail at their own assignment, before any check of the whole.
+        QVERIFY(error({"agent.kind=\"policy\"", "job.batch_size=\"64\""})
+                    .startsWith("--set job.batch_size=\"64\": job.batch_size: expected an integer, got a string"));
+        QVERIFY(error({"job.lr=0.5", "job.foo=1"}).startsWith("--set job.foo=1: job.foo: unknown key"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConfig)
