@@ -1,6 +1,8 @@
 // Typed experiment configuration: one struct per TOML section, every member with its default.
 #pragma once
 
+#include "core/model/spec.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -10,6 +12,8 @@ namespace rlda::core::config {
 // [job]: what is trained and how.
 struct JobConfig {
     std::string model = "ConvNet2"; // a zoo name or a TOML model file (relative to the config file)
+    // Zoo models: the original's ReLU on the logits, or plain logits (a model file writes its own)
+    model::OutputHead head = model::OutputHead::Relu;
     std::int64_t batch_size = 64;
     std::string optimizer = "adam"; // "adam" or "sgd"
     double lr = 0.01;               // reset to this after every adaptation

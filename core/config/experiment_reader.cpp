@@ -356,6 +356,19 @@ private:
         return f.node.value<std::string>().value();
     }
 
+    model::OutputHead head(const Field& f)
+    {
+        const std::string name = text(f, "job.head");
+        const auto h = model::parse_output_head(name);
+        if (!h) {
+            std::vector<std::string> allowed;
+            for (const auto& n : model::output_head_names())
+                allowed.push_back(fmt::format("\"{}\"", n));
+            fail(f.node, f.name, fmt::format("unknown value \"{}\" (allowed: {})", name, fmt::join(allowed, ", ")));
+        }
+        return *h;
+    }
+
     std::vector<AllocationEventConfig> events(const Field& f, const std::string& canonical)
     {
         claim(f, canonical);
@@ -426,6 +439,7 @@ private:
         JobConfig& j = c.job;
         section(t, "job",
                 {{"model", [&](const Field& f) { j.model = text(f, "job.model"); }},
+                 {"head", [&](const Field& f) { j.head = head(f); }},
                  {"batch_size",
                   [&](const Field& f) { j.batch_size = integer<std::int64_t>(f, "job.batch_size"); }},
                  {"optimizer", [&](const Field& f) { j.optimizer = text(f, "job.optimizer"); }},

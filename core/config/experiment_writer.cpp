@@ -82,6 +82,7 @@ void job(Writer& w, const JobConfig& j)
 {
     w.header("job", "What is trained and how.");
     w.line("model", quote(j.model), "zoo name (ConvNet2, ...) or a TOML model file");
+    w.line("head", quote(model::to_string(j.head)), "zoo models: \"relu\" (the original's) or \"logits\"");
     w.line("batch_size", std::to_string(j.batch_size), "samples per training step");
     w.line("optimizer", quote(j.optimizer), "\"adam\" or \"sgd\"");
     w.line("lr", real(j.lr), "learning rate, reset to this after every adaptation");

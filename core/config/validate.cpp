@@ -1,6 +1,7 @@
 // Range, enum and cross-field checks of experiment configs, shared by the reader and validate().
 #include "core/config/validate.h"
 
+#include "core/model/zoo.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>
@@ -89,6 +90,12 @@ public:
 void check_job(Checker& k, const JobConfig& j)
 {
     k.not_empty("job.model", j.model);
+    if (j.head != model::OutputHead::Relu && model::is_model_file(j.model))
+        k.add("job.head",
+              fmt::format("\"{}\" applies to zoo models only; a model file writes its own last block "
+                          "(leave out its ReLU for plain logits)",
+                          model::to_string(j.head)),
+              "job.model");
     k.at_least("job.batch_size", j.batch_size, 1);
     k.one_of("job.optimizer", j.optimizer, optimizer_names());
     k.positive("job.lr", j.lr);

@@ -70,6 +70,26 @@ std::int64_t layers_parameters(const std::vector<Layer>& layers)
 
 } // namespace
 
+const std::vector<std::string>& output_head_names()
+{
+    static const std::vector<std::string> names{"relu", "logits"};
+    return names;
+}
+
+std::string to_string(OutputHead head)
+{
+    return head == OutputHead::Logits ? "logits" : "relu";
+}
+
+std::optional<OutputHead> parse_output_head(std::string_view text)
+{
+    if (text == "relu")
+        return OutputHead::Relu;
+    if (text == "logits")
+        return OutputHead::Logits;
+    return std::nullopt;
+}
+
 Node Node::layer(Layer l)
 {
     Node n;
@@ -191,6 +211,12 @@ std::vector<Layer> identity_block_for(const Node& block)
         added.emplace_back(Conv2d{c->out_channels, c->out_channels, c->kernel_size, 1,
                                   c->kernel_size / 2, c->bias});
     } else if (const auto* l = std::get_if<Linear>(&first)) {
+        // A block without an activation, such as the plain-logits head's last block [Linear],
+        // gets an identity Linear alone: logits can be negative, so a ReLU after them would not be
+        // the identity, and a block before the head would need non-negative inputs, which a
+        // model starting with Flatten does not have. The added Linear is exactly the identity
+        // (the function is kept) with as many parameters as under the ReLU head; it adds no
+        // capacity by itself, only a second matrix that training can move.
         added.emplace_back(Linear{l->out_features, l->out_features, l->bias});
     } else {
         throw ModelError(fmt::format("deepen: the block starts with {}, which cannot be deepened "

@@ -6,11 +6,22 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rlda::core::model {
 
 enum class NodeKind { Layer, Block, Sequence };
+
+// What the zoo models put on their logits. Relu is the original system's: its last deepen block is
+// [Linear, ReLU], so the scores a softmax sees are clipped at 0 (the paper's models, summaries and
+// tables). Logits ends the model with the last block's Linear alone. Both keep the last block an
+// original block, so a model has the same deepen actions with either head.
+enum class OutputHead { Relu, Logits };
+
+const std::vector<std::string>& output_head_names(); // "relu", "logits": the order a chooser shows
+std::string to_string(OutputHead head);
+std::optional<OutputHead> parse_output_head(std::string_view text);
 
 // One node of a model. A Layer holds one layer; a Block is a deepen block, a stack such as
 // [Conv2d, BatchNorm2d, ReLU]; a Sequence groups nodes. Layers and blocks become modules.

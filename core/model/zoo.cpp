@@ -67,6 +67,30 @@ Node build(const std::string& name, const Shape& in, std::int64_t classes)
     throw ModelError(fmt::format("unknown model \"{}\"; known models: {}", name, known));
 }
 
+// The last unit in execution order, or nullptr for an empty sequence.
+Node* last_unit(Node& seq)
+{
+    for (auto it = seq.children.rbegin(); it != seq.children.rend(); ++it) {
+        if (it->kind != NodeKind::Sequence)
+            return &*it;
+        if (Node* inner = last_unit(*it))
+            return inner;
+    }
+    return nullptr;
+}
+
+// Every zoo model ends with the block [Linear(.., classes), ReLU]; Logits keeps its Linear only.
+void apply_head(Node& root, OutputHead head, const std::string& name)
+{
+    if (head == OutputHead::Relu)
+        return;
+    Node* last = last_unit(root);
+    if (!last || last->kind != NodeKind::Block || last->layers.size() != 2 ||
+        !std::holds_alternative<Linear>(last->layers.front()) || !std::holds_alternative<ReLU>(last->layers.back()))
+        throw ModelError(fmt::format("{}: the model does not end with a [Linear, ReLU] block", name));
+    last->layers.pop_back();
+}
+
 } // namespace
 
 const std::vector<std::string>& zoo_names()
@@ -83,7 +107,7 @@ bool is_zoo_name(const std::string& name)
     return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-ModelSpec zoo_model(const std::string& name, const Shape& input, std::int64_t classes)
+ModelSpec zoo_model(const std::string& name, const Shape& input, std::int64_t classes, OutputHead head)
 {
     if (classes < 1)
         throw ModelError(fmt::format("{}: the number of classes must be positive, not {}", name, classes));
@@ -92,17 +116,28 @@ ModelSpec zoo_model(const std::string& name, const Shape& input, std::int64_t cl
     spec.input = input;
     spec.classes = classes;
     spec.root = build(name, input, classes);
+    apply_head(spec.root, head, name);
     finalize(spec);
     return spec;
 }
 
-ModelSpec load_model(const std::string& name_or_path, const Shape& input, std::int64_t classes)
+bool is_model_file(const std::string& name_or_path)
 {
     const bool looks_like_file = name_or_path.ends_with(".toml") ||
                                  name_or_path.find('/') != std::string::npos;
-    if (!is_zoo_name(name_or_path) && looks_like_file)
+    return !is_zoo_name(name_or_path) && looks_like_file;
+}
+
+ModelSpec load_model(const std::string& name_or_path, const Shape& input, std::int64_t classes, OutputHead head)
+{
+    if (is_model_file(name_or_path)) {
+        if (head != OutputHead::Relu)
+            throw ModelError(fmt::format("{}: the output head \"{}\" applies to zoo models only; a model "
+                                         "file writes its own last block (leave out its ReLU for plain logits)",
+                                         name_or_path, to_string(head)));
         return load_toml_model(name_or_path, input, classes);
-    return zoo_model(name_or_path, input, classes);
+    }
+    return zoo_model(name_or_path, input, classes, head);
 }
 
 } // namespace rlda::core::model

@@ -81,7 +81,7 @@ std::vector<AllocationEvent> allocation_events(const config::SchedulerConfig& c)
 
 model::ModelSpec job_model(const config::ExperimentConfig& c, const data::DatasetSplit& data)
 {
-    return model::load_model(c.job.model, data.train.shape(), data.train.classes);
+    return model::load_model(c.job.model, data.train.shape(), data.train.classes, c.job.head);
 }
 
 RunResult run_experiment(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,

@@ -708,6 +708,42 @@ private Q_SLOTS:
                     .startsWith("--set job.batch_size=\"64\": job.batch_size: expected an integer, got a string"));
         QVERIFY(error({"job.lr=0.5", "job.foo=1"}).startsWith("--set job.foo=1: job.foo: unknown key"));
     }
+
+    void output_head_is_read_written_and_checked()
+    {
+        QVERIFY(ExperimentConfig{}.job.head == model::OutputHead::Relu); // the original's
+        const ExperimentConfig c = parse_experiment("[job]\nhead = \"logits\"\n", "x.toml");
+        QVERIFY(c.job.head == model::OutputHead::Logits);
+        const std::string text = to_toml(c);
+        QVERIFY2(QString::fromStdString(text).contains("\nhead = \"logits\" "), text.c_str());
+        QVERIFY(same_settings(parse_experiment(text, "x"), c));
+        QVERIFY(QString::fromStdString(to_toml(ExperimentConfig{})).contains("\nhead = \"relu\" "));
+        QVERIFY(parse_experiment("[job]\nhead = \"relu\"\n", "x.toml").job.head == model::OutputHead::Relu);
+        QCOMPARE(parse_error("[job]\nhead = \"softmax\"\n"),
+                 QString("x.toml:2:8: job.head: unknown value \"softmax\" (allowed: \"relu\", \"logits\")"));
+        QVERIFY(parse_error("[job]\nhead = 1\n").startsWith("x.toml:2:8: job.head: expected a string"));
+        ExperimentConfig d;
+        apply_override(d, "job.head=\"logits\"");
+        QVERIFY(d.job.head == model::OutputHead::Logits);
+        QVERIFY(config_error([&] { apply_override(d, "job.head=\"none\""); })
+                    .startsWith("--set job.head=\"none\": job.head: unknown value \"none\""));
+        // A model file writes its own last block: "logits" there is a mistake, marked on both keys.
+        ExperimentConfig f;
+        f.job.model = "models/net.toml";
+        f.job.head = model::OutputHead::Logits;
+        const auto problems = find_problems(f);
+        QCOMPARE(problems.size(), std::size_t{1});
+        QCOMPARE(problems[0].key, std::string("job.head"));
+        QCOMPARE(problems[0].related, std::string("job.model"));
+        QVERIFY(parse_error("[job]\nmodel = \"net.toml\"\nhead = \"logits\"\n")
+                    .startsWith("x.toml:3:8: job.head: \"logits\" applies to zoo models only"));
+        f.job.head = model::OutputHead::Relu; // the file as written
+        QVERIFY(find_problems(f).empty());
+        QCOMPARE(model::output_head_names(), (std::vector<std::string>{"relu", "logits"}));
+        for (const auto& name : model::output_head_names())
+            QCOMPARE(model::to_string(model::parse_output_head(name).value()), name);
+        QVERIFY(!model::parse_output_head("ReLU"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TestConfig)

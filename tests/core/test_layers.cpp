@@ -102,6 +102,56 @@ private Q_SLOTS:
         QCOMPARE(s.units[5].original_index, 2);
     }
 
+    void relu_head_is_the_original_model()
+    {
+        // The default and an explicit "relu" are the same spec, ending in the original's ReLU.
+        for (const auto& name : zoo_names()) {
+            const ModelSpec d = zoo_model(name, {3, 32, 32}, 10);
+            QVERIFY2(zoo_model(name, {3, 32, 32}, 10, OutputHead::Relu) == d, name.c_str());
+            QVERIFY2(load_model(name, {3, 32, 32}, 10, OutputHead::Relu) == d, name.c_str());
+            QCOMPARE(QString::fromStdString(summarize(d).leaf_layers.back()), QString("ReLU()"));
+        }
+        const ModelSummary s = summarize(zoo_model("ConvNet2", {3, 32, 32}, 10, OutputHead::Relu));
+        QCOMPARE(s.parameters, std::int64_t{10602});
+        QCOMPARE(s.leaf_layers.size(), std::size_t{10});
+        QCOMPARE(s.units[5].layers, (std::vector<std::string>{"Linear(in_features=32, out_features=10, bias=True)",
+                                                              "ReLU()"}));
+    }
+
+    void logits_head_has_no_final_relu()
+    {
+        for (const auto& name : zoo_names()) {
+            const ModelSummary relu = summarize(zoo_model(name, {1, 28, 28}, 10));
+            const ModelSummary logits = summarize(zoo_model(name, {1, 28, 28}, 10, OutputHead::Logits));
+            // Only the last block's ReLU goes: same actions, parameters and units.
+            QCOMPARE(logits.original_blocks, relu.original_blocks);
+            QCOMPARE(logits.parameters, relu.parameters);
+            QCOMPARE(logits.units.size(), relu.units.size());
+            QCOMPARE(logits.leaf_layers.size() + 1, relu.leaf_layers.size());
+            QVERIFY2(std::equal(logits.leaf_layers.begin(), logits.leaf_layers.end(), relu.leaf_layers.begin()),
+                     name.c_str());
+            const BlockSummary& last = logits.units.back();
+            QVERIFY(last.is_block && last.original_index == logits.original_blocks - 1);
+            QCOMPARE(last.layers.size(), std::size_t{1});
+            QVERIFY2(QString::fromStdString(last.layers[0]).startsWith("Linear("), name.c_str());
+            QVERIFY2(QString::fromStdString(last.layers[0]).contains("out_features=10,"), name.c_str());
+        }
+        // LargeConvNet's two linear blocks: the one before the head keeps its ReLU.
+        const ModelSummary large = summarize(zoo_model("LargeConvNet", {3, 32, 32}, 10, OutputHead::Logits));
+        const auto& before_head = large.units[large.units.size() - 2].layers;
+        QCOMPARE(QString::fromStdString(before_head.back()), QString("ReLU()"));
+        // A model file writes its own last block.
+        const std::string file = RLDA_SOURCE_DIR "/config/models/small_convnet.toml";
+        QVERIFY(is_model_file(file) && !is_model_file("ConvNet2") && !is_model_file("Foo"));
+        QVERIFY(load_model(file, {1, 28, 28}, 10, OutputHead::Relu) == load_model(file, {1, 28, 28}, 10));
+        try {
+            load_model(file, {1, 28, 28}, 10, OutputHead::Logits);
+            QFAIL("no error");
+        } catch (const ModelError& e) {
+            QVERIFY2(QString(e.what()).contains("applies to zoo models only"), e.what());
+        }
+    }
+
     void unknown_model_lists_known_names()
     {
         try {

@@ -199,6 +199,33 @@ private Q_SLOTS:
         QVERIFY(max_abs_output_diff(before, net) <= 1e-5);
     }
 
+    void logits_head_deepening_every_block_preserves_function()
+    {
+        for (const auto& name : zoo_names()) {
+            torch::manual_seed(11);
+            Net net(zoo_model(name, {3, 32, 32}, 10, OutputHead::Logits));
+            train_on_noise(net, 5, 3);
+            Net before = clone_net(net);
+            const int n = net->original_block_count();
+            const auto relu = zoo_model(name, {3, 32, 32}, 10);
+            QCOMPARE(n, original_block_count(relu)); // the same actions under both heads
+            DeepenResult last;
+            for (int a = 0; a < n; ++a)
+                last = net->deepen(a);
+            const double diff = max_abs_output_diff(before, net);
+            QVERIFY2(diff <= 1e-5, qPrintable(QString("%1: %2").arg(QString::fromStdString(name)).arg(diff)));
+            // Deepen(last block) of plain logits adds an identity Linear alone, as many parameters as
+            // the ReLU head's [Linear, ReLU], and leaves the model ending in plain logits.
+            QCOMPARE(last.layers.size(), std::size_t{1});
+            QVERIFY(std::holds_alternative<Linear>(last.layers[0]));
+            ModelSpec relu_deepened = relu;
+            QCOMPARE(last.added_parameters, deepen_spec(relu_deepened, n - 1).added_parameters);
+            QVERIFY(std::holds_alternative<Linear>(units(net->spec()).back().node->layers.back()));
+            // Logits may be negative: nothing clips them.
+            QVERIFY(net->forward(torch::randn({4, 3, 32, 32})).min().item<double>() < 0.0);
+        }
+    }
+
     void zoo_takes_other_shapes_and_classes()
     {
         const auto s = summarize(zoo_model("ConvNet2", {1, 28, 28}, 5));

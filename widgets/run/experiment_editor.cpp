@@ -330,6 +330,20 @@ QWidget* ExperimentEditor::buildJob()
     auto* model = choice(nullptr, {}, QStringLiteral("job.model"), [](ExperimentConfig& c) -> std::string& { return c.job.model; },
                          core::model::zoo_names(), true, tr("A zoo model, or a TOML model file (…)"));
     left->addRow(tr("Model"), withBrowse(model, tr("Choose a TOML model file"), tr("Models (*.toml);;All files (*)"), false));
+    auto* head = new QComboBox;
+    for (const auto& name : core::model::output_head_names())
+        head->addItem(qs(name));
+    add(left, tr("Output head"), QStringLiteral("job.head"), head,
+        tr("Zoo models: relu = the original's ReLU on the logits, logits = plain logits; "
+           "a model file writes its own last block"),
+        [this, head] { head->setCurrentText(qs(core::model::to_string(config_.job.head))); });
+    connect(head, &QComboBox::currentTextChanged, this, [this](const QString& t) {
+        const auto h = core::model::parse_output_head(t.toStdString());
+        if (showing_ || !h || *h == config_.job.head)
+            return;
+        config_.job.head = *h;
+        edited(QStringLiteral("job.head"));
+    });
     choice(left, tr("Optimizer"), QStringLiteral("job.optimizer"),
            [](ExperimentConfig& c) -> std::string& { return c.job.optimizer; }, core::config::optimizer_names(), false,
            tr("Adam, or SGD with momentum"));
@@ -742,6 +756,9 @@ void ExperimentEditor::updateEnabled()
     for (const char* k : {"dataset.path", "dataset.train_subset", "dataset.test_subset", "dataset.random_subset"})
         enable(k, !synthetic);
     enable("job.momentum", config_.job.optimizer == "sgd");
+    // A model file writes its own head; "logits" stays editable there, to undo it.
+    enable("job.head", !core::model::is_model_file(config_.job.model) ||
+                           config_.job.head != core::model::OutputHead::Relu);
     const bool virtualClock = config_.scheduler.clock == "virtual";
     enable("scheduler.step_cost", virtualClock);
     enable("scheduler.eval_cost", virtualClock);

@@ -243,6 +243,46 @@ private Q_SLOTS:
         QVERIFY(flagged(child<QComboBox>(e, "agent.kind")));
     }
 
+    void outputHeadField()
+    {
+        using rlda::core::model::OutputHead;
+        ExperimentEditor e;
+        QVERIFY(e.loadFile(kDefault));
+        auto* head = child<QComboBox>(e, "job.head");
+        QVERIFY(head);
+        QCOMPARE(head->count(), 2);
+        QCOMPARE(head->itemText(0), QStringLiteral("relu"));
+        QCOMPARE(head->itemText(1), QStringLiteral("logits"));
+        QCOMPARE(head->currentText(), QString::fromStdString(rlda::core::model::to_string(e.config().job.head)));
+        QSignalSpy changed(&e, &ExperimentEditor::changed);
+        head->setCurrentText(QStringLiteral("relu"));
+        head->setCurrentText(QStringLiteral("logits"));
+        QVERIFY(changed.count() >= 1);
+        QVERIFY(e.config().job.head == OutputHead::Logits);
+        QVERIFY(head->isEnabled());
+        // A model file writes its own head: "logits" is flagged there, on the head and the model.
+        child<QComboBox>(e, "job.model")->setEditText(QStringLiteral(RLDA_SOURCE_DIR "/config/models/small_convnet.toml"));
+        QVERIFY(!e.isValid());
+        QVERIFY(flagged(head));
+        QVERIFY(flagged(child<QComboBox>(e, "job.model")));
+        QVERIFY(head->isEnabled()); // to undo it
+        head->setCurrentText(QStringLiteral("relu"));
+        QVERIFY2(e.isValid(), e.problems().isEmpty() ? "" : e.problems().front().reason.c_str());
+        QVERIFY(!head->isEnabled());
+        child<QComboBox>(e, "job.model")->setEditText(QStringLiteral("ConvNet3"));
+        QVERIFY(head->isEnabled());
+        // Saved and loaded again.
+        head->setCurrentText(QStringLiteral("logits"));
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath(QStringLiteral("head.toml"));
+        QString error;
+        QVERIFY2(e.saveFile(out, &error), qPrintable(error));
+        QVERIFY(load_experiment(out.toStdString()).job.head == OutputHead::Logits);
+        ExperimentEditor f;
+        QVERIFY(f.loadFile(out));
+        QCOMPARE(child<QComboBox>(f, "job.head")->currentText(), QStringLiteral("logits"));
+    }
+
     void screenshot()
     {
         ExperimentEditor e;
