@@ -1,9 +1,10 @@
-// `rlda train CONFIG.toml [--out DIR] [--force] [--set section.key=value]…`: Algorithm 1 as
-// configured, with a live progress line on a terminal and plain lines otherwise.
+// `rlda train CONFIG.toml [--out DIR] [--force] [--set section.key=value]… [--compare none]`:
+// Algorithm 1 as configured, with a live progress line on a terminal and plain lines otherwise.
 #include "app/cli/commands.h"
 
 #include "core/config/experiment_io.h"
 #include "core/train/experiment.h"
+#include "core/util/error.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -23,6 +24,7 @@ struct TrainOptions {
     bool force = false;
     std::vector<std::string> overrides;
     std::string dataset;
+    std::string compare; // "none": also run without adaptation
 };
 
 // Progress on stdout: one rewritten line on a terminal (at most ~10 updates a second), epoch
@@ -108,6 +110,14 @@ std::string default_out(const std::string& name)
     return fmt::format("runs/{}-{}", name, stamp);
 }
 
+std::string actions_text(const core::train::RunResult& r)
+{
+    std::string actions;
+    for (int a : r.actions)
+        actions += (actions.empty() ? "" : " ") + std::to_string(a);
+    return actions;
+}
+
 int run_train(const TrainOptions& o)
 {
     auto config = core::config::load_experiment(o.config);
@@ -117,15 +127,26 @@ int run_train(const TrainOptions& o)
         assignments.push_back(fmt::format("dataset.kind=\"{}\"", o.dataset));
     assignments.insert(assignments.end(), o.overrides.begin(), o.overrides.end());
     core::config::apply_overrides(config, assignments);
+    if (!o.compare.empty() && config.agent.kind == "none")
+        throw core::Error("--compare none: the configured run does not adapt either (agent.kind \"none\")");
     const std::string out = o.out.empty() ? default_out(config.name) : o.out;
     ProgressPrinter printer(isatty(STDOUT_FILENO) != 0);
-    fmt::print("run folder: {}\n", out);
-    const auto result = core::train::run_experiment(config, out, o.force, &printer);
-    std::string actions;
-    for (int a : result.actions)
-        actions += (actions.empty() ? "" : " ") + std::to_string(a);
-    fmt::print("actions: [{}]\nfinal_test_acc: {:.4f}\n", actions, result.final_test_acc);
-    return result.cancelled ? 130 : 0;
+    if (o.compare.empty()) {
+        fmt::print("run folder: {}\n", out);
+        const auto result = core::train::run_experiment(config, out, o.force, &printer);
+        fmt::print("actions: [{}]\nfinal_test_acc: {:.4f}\n", actions_text(result), result.final_test_acc);
+        return result.cancelled ? 130 : 0;
+    }
+
+    fmt::print("run folder: {}\nrun folder without adaptation: {}\n", out,
+               core::train::baseline_folder(out).string());
+    const auto c = core::train::run_comparison(config, out, o.force, &printer);
+    fmt::print("actions: [{}]\nfinal_test_acc: {:.4f}\n", actions_text(c.adapted), c.adapted.final_test_acc);
+    if (!c.baseline_ran || c.baseline.cancelled)
+        return 130;
+    fmt::print("adaptation: {:.4f} final test accuracy; no adaptation: {:.4f}; difference: {:+.4f}\n",
+               c.adapted.final_test_acc, c.baseline.final_test_acc, c.difference());
+    return 0;
 }
 
 } // namespace
@@ -141,6 +162,11 @@ std::function<int()> add_train_command(CLI::App& app)
     train->add_option("--set", o->overrides, "Override a setting: section.key=value (TOML value), repeatable; "
                                              "all are applied, then checked together, in any order");
     train->add_option("--dataset", o->dataset, "Shorthand for --set dataset.kind=\"KIND\"");
+    train->add_option("--compare", o->compare,
+                      "none: after the run, train the same job without adaptation (agent.kind \"none\") "
+                      "into OUT-none beside the run folder and print both final test accuracies and "
+                      "their difference")
+        ->check(CLI::IsMember({"none"}));
     return [train, o]() -> int {
         if (!train->parsed())
             return -1;

@@ -114,4 +114,43 @@ RunResult run_experiment(const config::ExperimentConfig& c, const std::filesyste
     return result;
 }
 
+config::ExperimentConfig without_adaptation(const config::ExperimentConfig& c)
+{
+    config::ExperimentConfig none = c;
+    none.name = c.name + "-none";
+    none.agent.kind = "none";
+    return none;
+}
+
+std::filesystem::path baseline_folder(const std::filesystem::path& out)
+{
+    // "runs/x/" names the folder x too: the sibling is runs/x-none, not runs/x/-none.
+    std::filesystem::path dir = out;
+    while (dir.has_parent_path() && !dir.has_filename())
+        dir = dir.parent_path();
+    dir += "-none";
+    return dir;
+}
+
+Comparison run_comparison(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
+                          TrainObserver* observer, std::stop_token stop)
+{
+    Comparison r;
+    r.adapted_dir = out;
+    r.baseline_dir = baseline_folder(out);
+    // Refused before the first run rather than after minutes of training.
+    std::error_code ec;
+    if (!force && std::filesystem::exists(r.baseline_dir, ec) && !std::filesystem::is_empty(r.baseline_dir, ec))
+        throw Error(fmt::format("{}: the run folder of the run without adaptation exists and is not empty; "
+                                "choose another --out or pass --force to overwrite it",
+                                r.baseline_dir.string()));
+    const config::ExperimentConfig none = without_adaptation(c);
+    r.adapted = run_experiment(c, r.adapted_dir, force, observer, stop);
+    if (r.adapted.cancelled || stop.stop_requested())
+        return r;
+    r.baseline = run_experiment(none, r.baseline_dir, force, observer, stop);
+    r.baseline_ran = true;
+    return r;
+}
+
 } // namespace rlda::core::train

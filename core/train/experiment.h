@@ -31,4 +31,30 @@ model::ModelSpec job_model(const config::ExperimentConfig& c, const data::Datase
 RunResult run_experiment(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                          TrainObserver* observer = nullptr, std::stop_token stop = {});
 
+// What adaptation is worth: the configured run beside the same job without adaptation.
+struct Comparison {
+    RunResult adapted;                 // the configured run
+    RunResult baseline;                // agent.kind "none": the agent always chooses Do Nothing
+    std::filesystem::path adapted_dir;
+    std::filesystem::path baseline_dir;
+    bool baseline_ran = false;         // false when the configured run was cancelled: no baseline
+    // Final test accuracy with adaptation minus without (meaningful when baseline_ran).
+    double difference() const { return adapted.final_test_acc - baseline.final_test_acc; }
+};
+
+// The configured experiment with no adaptation: agent.kind "none", the name with "-none" added;
+// everything else (seed, data, clock, events, decisions consulted) the same, so the two runs
+// differ only in what the agent chooses.
+config::ExperimentConfig without_adaptation(const config::ExperimentConfig& c);
+// The baseline's run folder beside `out`: OUT-none.
+std::filesystem::path baseline_folder(const std::filesystem::path& out);
+
+// Runs `c` into `out`, then without_adaptation(c) into baseline_folder(out), one after the other
+// on the calling thread, both with `observer` (its on_start's run_dir tells the runs apart).
+// Cancelling through `stop` ends the current run as run_experiment() does and skips the baseline
+// if it has not begun. Both folders are checked before anything trains: an existing non-empty
+// one is an Error unless `force`. Throws what run_experiment() throws.
+Comparison run_comparison(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
+                          TrainObserver* observer = nullptr, std::stop_token stop = {});
+
 } // namespace rlda::core::train

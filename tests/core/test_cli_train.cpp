@@ -120,6 +120,97 @@ private Q_SLOTS:
             if (!line.isEmpty())
                 QVERIFY2(QJsonDocument::fromJson(line).isObject(), line.constData());
     }
+
+    void set_overrides_apply_in_any_order()
+    {
+        // An event past synthetic-quick's 4 s budget, and a budget that takes it: each order used to
+        // fail on one of them.
+        QTemporaryDir dir;
+        const QStringList sets{"scheduler.events=[{time=4.5, change=\"up\"}]", "scheduler.budget=5"};
+        QStringList configs;
+        for (const QString& order : {"ab", "ba"}) {
+            const QString out = dir.filePath(order);
+            QStringList args{"train", RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--out", out};
+            for (const QChar which : order)
+                args << "--set" << sets[which == 'a' ? 0 : 1];
+            QProcess p;
+            p.start(rlda_bin, args);
+            QVERIFY(p.waitForFinished(120000));
+            QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+            QFile f(out + "/config.toml");
+            QVERIFY(f.open(QIODevice::ReadOnly));
+            configs << QString::fromUtf8(f.readAll());
+        }
+        QCOMPARE(configs[0], configs[1]);
+        const auto c = rlda::core::config::load_experiment((dir.filePath("ab") + "/config.toml").toStdString());
+        QCOMPARE(c.scheduler.budget, 5.0);
+        QCOMPARE(c.scheduler.events.size(), std::size_t{1});
+        // A bad override is still one line naming the assignment, whatever comes after it.
+        QProcess bad;
+        bad.start(rlda_bin, {"train", RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--set", "scheduler.budget=0.5",
+                             "--set", "job.lr=0.001", "--out", dir.filePath("bad")});
+        QVERIFY(bad.waitForFinished(60000));
+        QCOMPARE(bad.exitCode(), 1);
+        const QString err = QString::fromUtf8(bad.readAllStandardError()).trimmed();
+        QVERIFY2(err.startsWith("rlda: error: --set scheduler.budget=0.5: scheduler.events[0].time: 1 is outside"),
+                 qPrintable(err));
+        QVERIFY(!err.contains('\n'));
+        QVERIFY(!QFile::exists(dir.filePath("bad")));
+    }
+
+    void compare_none_prints_both_accuracies_and_the_difference()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("run");
+        QProcess p;
+        p.start(rlda_bin, {"train", RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--compare", "none", "--out", out});
+        QVERIFY(p.waitForFinished(120000));
+        const QString text = QString::fromUtf8(p.readAllStandardOutput());
+        QVERIFY2(p.exitCode() == 0, p.readAllStandardError().constData());
+        QVERIFY2(text.contains("run folder without adaptation: " + out + "-none\n"), qPrintable(text));
+        static const QRegularExpression line(
+            "\nadaptation: (\\d\\.\\d{4}) final test accuracy; no adaptation: (\\d\\.\\d{4}); difference: ([+-]\\d\\.\\d{4})\n");
+        const auto m = line.match(text);
+        QVERIFY2(m.hasMatch(), qPrintable(text));
+        const double adapted = m.captured(1).toDouble();
+        const double none = m.captured(2).toDouble();
+        QVERIFY(std::abs(m.captured(3).toDouble() - (adapted - none)) <= 1.5e-4); // each rounded to 4 places
+        // The baseline is a run folder of its own: agent "none", only Do Nothing decisions.
+        const auto c = rlda::core::config::load_experiment((out + "-none/config.toml").toStdString());
+        QCOMPARE(c.agent.kind, std::string("none"));
+        QFile events(out + "-none/events.jsonl");
+        QVERIFY(events.open(QIODevice::ReadOnly));
+        int decisions = 0;
+        for (const QByteArray& l : events.readAll().split('\n')) {
+            const QJsonObject e = QJsonDocument::fromJson(l).object();
+            if (e.value("type").toString() != "adaptation")
+                continue;
+            ++decisions;
+            QVERIFY(e.value("did_nothing").toBool());
+        }
+        QCOMPARE(decisions, 2);
+        const auto final_acc = [](const QString& run) {
+            QFile f(run + "/events.jsonl");
+            double acc = -1.0;
+            if (f.open(QIODevice::ReadOnly))
+                for (const QByteArray& l : f.readAll().split('\n'))
+                    if (const QJsonObject e = QJsonDocument::fromJson(l).object(); e.value("type") == "final")
+                        acc = e.value("test_acc").toDouble();
+            return acc;
+        };
+        QVERIFY(std::abs(final_acc(out) - adapted) <= 5e-5);
+        QVERIFY(std::abs(final_acc(out + "-none") - none) <= 5e-5);
+        // A run that does not adapt has nothing to compare with.
+        QProcess same;
+        same.start(rlda_bin, {"train", RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--compare", "none", "--set",
+                              "agent.kind=\"none\"", "--out", dir.filePath("same")});
+        QVERIFY(same.waitForFinished(60000));
+        QCOMPARE(same.exitCode(), 1);
+        QProcess other;
+        other.start(rlda_bin, {"train", RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--compare", "random"});
+        QVERIFY(other.waitForFinished(60000));
+        QCOMPARE(other.exitCode(), 2);
+    }
 };
 
 QTEST_GUILESS_MAIN(TestCliTrain)

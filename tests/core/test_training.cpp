@@ -1,8 +1,10 @@
 // Clocks, scheduler and the adapting trainer on synthetic data with the virtual clock.
 #include "core/agent/agent.h"
+#include "core/config/experiment_io.h"
 #include "core/data/synthetic.h"
 #include "core/io/run_folder.h"
 #include "core/model/zoo.h"
+#include "core/train/experiment.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
 
@@ -279,6 +281,63 @@ private Q_SLOTS:
         QVERIFY(r.cancelled);
         QCOMPARE(r.steps, std::int64_t{11});
         QCOMPARE(r.epochs, 1);
+    }
+
+    void comparison_runs_the_same_job_without_adaptation()
+    {
+        QTemporaryDir dir;
+        const auto c = config::load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
+        const std::filesystem::path out = dir.filePath("run").toStdString();
+        QCOMPARE(baseline_folder(out), std::filesystem::path(dir.filePath("run-none").toStdString()));
+        QCOMPARE(baseline_folder("runs/x/"), std::filesystem::path("runs/x-none"));
+        const auto none = without_adaptation(c);
+        QCOMPARE(none.agent.kind, std::string("none"));
+        QCOMPARE(none.name, c.name + "-none");
+        auto same = none; // nothing else differs
+        same.agent.kind = c.agent.kind;
+        same.name = c.name;
+        QVERIFY(same == c);
+
+        Recorder rec;
+        const Comparison r = run_comparison(c, out, false, &rec);
+        QVERIFY(r.baseline_ran && !r.adapted.cancelled && !r.baseline.cancelled);
+        QCOMPARE(r.adapted_dir, out);
+        QCOMPARE(r.baseline_dir, baseline_folder(out));
+        QCOMPARE(r.adapted.actions, (std::vector<int>{0, 1})); // synthetic-quick's fixed sequence
+        QCOMPARE(r.baseline.actions, (std::vector<int>{3, 3})); // consulted as often, always Do Nothing
+        QVERIFY(r.baseline.final_model.parameters < r.adapted.final_model.parameters);
+        QCOMPARE(r.difference(), r.adapted.final_test_acc - r.baseline.final_test_acc);
+        // Each run is the one run_experiment() gives alone, bit for bit (the virtual clock).
+        const RunResult alone = run_experiment(none, dir.filePath("alone").toStdString(), false);
+        QCOMPARE(alone.final_test_acc, r.baseline.final_test_acc);
+        QCOMPARE(alone.steps, r.baseline.steps);
+        QVERIFY(QFile::exists(dir.filePath("run-none/model.pt")));
+        QVERIFY(config::load_experiment(dir.filePath("run-none/config.toml").toStdString()).agent.kind == "none");
+        QCOMPARE(rec.adaptations.size(), std::size_t{4}); // both runs went to the observer
+
+        // An existing baseline folder is refused before anything trains.
+        const std::filesystem::path again = dir.filePath("again").toStdString();
+        std::filesystem::create_directories(baseline_folder(again));
+        std::ofstream(baseline_folder(again) / "x") << "x";
+        QVERIFY_THROWS_EXCEPTION(Error, run_comparison(c, again, false));
+        QVERIFY(!std::filesystem::exists(again));
+    }
+
+    void comparison_cancelled_in_the_first_run_skips_the_baseline()
+    {
+        QTemporaryDir dir;
+        const auto c = config::load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
+        std::stop_source stop;
+        Recorder rec;
+        rec.on_batch = [&] {
+            if (rec.progress == 3)
+                stop.request_stop();
+        };
+        const std::filesystem::path out = dir.filePath("run").toStdString();
+        const Comparison r = run_comparison(c, out, false, &rec, stop.get_token());
+        QVERIFY(r.adapted.cancelled);
+        QVERIFY(!r.baseline_ran);
+        QVERIFY(!std::filesystem::exists(baseline_folder(out)));
     }
 };
 
