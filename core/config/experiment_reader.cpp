@@ -580,7 +580,7 @@ private:
                       s.table = text(f, "simulation.table");
                       if (fs::path(s.table).extension() == ".pkl")
                           warn(f, "a .pkl file is the original tool's pickled table, which the workbench "
-                                  "cannot read; use its CSV form (as in the reference seed-tables)");
+                                  "cannot read; use its CSV form (as in data/paper/tables)");
                   },
                   true}});
     }

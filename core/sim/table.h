@@ -82,7 +82,7 @@ private:
 std::string table_header(int decisions);
 std::string table_line(const TableRow& row);
 
-// One line of the reference seed-tables/index.csv.
+// One line of an index of tables (data/paper/tables/index.csv).
 struct TableIndexEntry {
     std::string file; // the table's path: the index's folder joined with the listed name
     std::string model;

@@ -476,8 +476,11 @@ OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& o, b
                                 t.meta.source, t.meta.decisions));
     }
     if (!allow_incomplete && static_cast<std::int64_t>(t.table.rows().size()) < t.meta.rows)
+        // The rows a sweep's parts hold count too: the same command collects them.
         throw Error(fmt::format("table {} is incomplete: {} of {} rows; run {} again to finish it", name,
-                                t.table.rows().size(), t.meta.rows, resume_hint(t.file)));
+                                std::max<std::int64_t>(table_status(t.file).rows,
+                                                       static_cast<std::int64_t>(t.table.rows().size())),
+                                t.meta.rows, resume_hint(t.file)));
     return t;
 }
 
