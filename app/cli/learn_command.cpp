@@ -1,6 +1,7 @@
 // `rlda learn`: simulation-driven learning (Algorithm 4) against one table or a curriculum, and
 // `rlda evaluate`: a policy's greedy sequence against a table, with the paper's baselines.
 #include "app/cli/commands.h"
+#include "app/cli/learn_progress.h"
 
 #include "core/agent/reinforce.h"
 #include "core/config/experiment_io.h"
@@ -15,15 +16,11 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <chrono>
-#include <deque>
 #include <memory>
 #include <unistd.h>
 
 namespace rlda::app {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // --model, --input and --classes only override what a table's metadata says (and must agree).
 struct TableOptions {
@@ -77,85 +74,6 @@ struct LearnOptions : TableOptions {
     std::size_t window = 75; // rolling mean, as the paper's figures
 };
 
-// The progress line: rate, rolling objective and the latest greedy sequence, redrawn in place on
-// a terminal, a plain line every 10 s otherwise.
-class Progress final : public core::sim::LearnRunObserver {
-public:
-    Progress(std::size_t window, bool tty) : window_(window), tty_(tty) {}
-
-    void on_stage(const core::sim::StageStart& s) override
-    {
-        end_line();
-        fmt::print("stage {}/{}: {} for {} episodes from episode {}, temperature {}\n", s.index + 1, s.count,
-                   s.stage.table, s.stage.episodes, s.first_episode, s.temperature);
-        total_ = s.stage.episodes;
-        done_ = 0;
-        start_ = last_print_ = Clock::now();
-    }
-
-    void on_episode(const core::sim::EpisodeRecord& r) override
-    {
-        ++done_;
-        sum_ += r.objective;
-        recent_.push_back(r.objective);
-        if (recent_.size() > window_) {
-            sum_ -= recent_.front();
-            recent_.pop_front();
-        }
-        temperature_ = r.temperature;
-        const auto now = Clock::now();
-        if (now - last_print_ > (tty_ ? std::chrono::milliseconds(250) : std::chrono::seconds(10)) || done_ == total_) {
-            last_print_ = now;
-            print();
-        }
-    }
-
-    void on_greedy(std::int64_t, const core::sim::Evaluation& e) override
-    {
-        greedy_ = fmt::format("[{}] rank {}", core::sim::sequence_string(e.greedy), e.rank);
-    }
-
-    void on_message(const std::string& text) override { fmt::print(stderr, "rlda: warning: {}\n", text); }
-
-    void end_line()
-    {
-        if (tty_ && done_ > 0)
-            fmt::print("\n");
-        done_ = 0;
-    }
-
-private:
-    void print()
-    {
-        const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
-        const std::string line =
-            fmt::format("episode {:>6}/{} {:>7.0f} eps/s  objective(mean of {}) {:>9.2f}  T {:.3g}  greedy {}", done_,
-                        total_, static_cast<double>(done_) / std::max(seconds, 1e-9), recent_.size(),
-                        sum_ / static_cast<double>(recent_.size()), temperature_, greedy_);
-        if (tty_)
-            fmt::print("\r\033[K{}", line);
-        else
-            fmt::print("{}\n", line);
-        std::fflush(stdout);
-    }
-
-    std::size_t window_;
-    bool tty_;
-    Clock::time_point start_ = Clock::now(), last_print_ = start_;
-    std::int64_t total_ = 0, done_ = 0;
-    std::deque<double> recent_;
-    double sum_ = 0.0, temperature_ = 0.0;
-    std::string greedy_ = "(after the first report)";
-};
-
-void print_evaluation(const core::sim::Evaluation& e)
-{
-    fmt::print("greedy: {}\nrank: {}/{}\naccuracy: {}\nregret: {}\noptimal: {} ({})\nno_adaptation: {}\n"
-               "random_mean: {}\nrandom_expected: {}\n",
-               core::sim::sequence_string(e.greedy), e.rank, e.sequences, e.accuracy, e.regret, e.optimal,
-               core::sim::sequence_string(e.optimal_sequence), e.no_adaptation, e.random_mean, e.random_expected);
-}
-
 // The original's sizes and rates, or those of [policy] in an experiment file.
 core::config::PolicyConfig policy_sizes(const std::string& config)
 {
@@ -184,7 +102,7 @@ int run_learn(const LearnOptions& o)
     settings.baseline = o.baseline;
     settings.checkpoint_every = o.checkpoint_every;
 
-    Progress progress(o.window, isatty(STDOUT_FILENO) != 0);
+    LearnProgress progress(o.window, isatty(STDOUT_FILENO) != 0);
     const auto result = core::sim::run_learning(settings, o.out, o.force, &progress);
     progress.end_line();
     fmt::print("policy: {}\n", result.policy_file.string());

@@ -20,6 +20,7 @@ int main(int argc, char** argv)
                                                 rlda::app::add_learn_command(app),
                                                 rlda::app::add_evaluate_command(app),
                                                 rlda::app::add_figures_command(app),
+                                                rlda::app::add_reproduce_command(app),
                                                 rlda::app::add_sweep_command(app)};
 
     try {

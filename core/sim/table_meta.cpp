@@ -35,8 +35,8 @@ std::string read_capped(const fs::path& file, std::uintmax_t cap)
     if (ec)
         throw Error(fmt::format("{}: cannot read: {}", file.string(), ec.message()));
     if (size > cap)
-        throw Error(fmt::format("{}: {} bytes, more than the {} a table's metadata may have", file.string(), size,
-                                cap));
+        throw Error(fmt::format("{}: {} bytes, more than the {} a table's metadata may have", file.string(),
+                                size, cap));
     std::ifstream in(file, std::ios::binary);
     std::stringstream s;
     s << in.rdbuf();
@@ -54,7 +54,8 @@ public:
     {
         throw Error(fmt::format("{}: {}: {}", source_, key, reason));
     }
-    const json& at(const json& obj, const std::string& key, const std::string& path, bool required = true) const
+    const json& at(const json& obj, const std::string& key, const std::string& path,
+                   bool required = true) const
     {
         static const json null;
         if (!obj.is_object())
@@ -139,7 +140,8 @@ std::string resume_hint(const fs::path& csv)
 int header_decisions(const std::vector<std::string>& header)
 {
     return static_cast<int>(std::count_if(header.begin(), header.end(), [](const std::string& h) {
-        return h.size() > 1 && h[0] == 'a' && std::all_of(h.begin() + 1, h.end(), [](char c) { return c >= '0' && c <= '9'; });
+        return h.size() > 1 && h[0] == 'a' &&
+               std::all_of(h.begin() + 1, h.end(), [](char c) { return c >= '0' && c <= '9'; });
     }));
 }
 
@@ -237,7 +239,9 @@ std::string table_meta_json(const TableMeta& m)
         {"decisions", m.decisions},
         {"actions", m.actions},
         {"model",
-         {{"name", m.model}, {"head", m.head}, {"toml", m.model_toml.empty() ? json(nullptr) : json(m.model_toml)}}},
+         {{"name", m.model},
+          {"head", m.head},
+          {"toml", m.model_toml.empty() ? json(nullptr) : json(m.model_toml)}}},
         {"input", m.input},
         {"classes", m.classes},
         {"dataset", dataset},
@@ -247,7 +251,10 @@ std::string table_meta_json(const TableMeta& m)
           {"start_time", m.scheduler.start_time},
           {"events", events}}},
         {"budget", m.scheduler.budget},
-        {"clock", {{"kind", m.scheduler.clock}, {"step_cost", m.scheduler.step_cost}, {"eval_cost", m.scheduler.eval_cost}}},
+        {"clock",
+         {{"kind", m.scheduler.clock},
+          {"step_cost", m.scheduler.step_cost},
+          {"eval_cost", m.scheduler.eval_cost}}},
         {"seed", m.seed},
     };
     return j.dump(2) + "\n";
@@ -281,8 +288,8 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
     for (int i = 0; i < m.decisions && expected <= m.rows; ++i)
         expected *= m.actions;
     if (expected != m.rows)
-        r.fail("rows", fmt::format("{} rows for {} decisions over {} actions; a complete table has {}^{}", m.rows,
-                                   m.decisions, m.actions, m.actions, m.decisions));
+        r.fail("rows", fmt::format("{} rows for {} decisions over {} actions; a complete table has {}^{}",
+                                   m.rows, m.decisions, m.actions, m.actions, m.decisions));
     const json& model = r.at(j, "model", "");
     m.model = r.text(r.at(model, "name", "model"), "model.name");
     if (m.model.empty())
@@ -393,8 +400,8 @@ TableMeta meta_from_index(const TableIndexEntry& e, const std::string& source)
     for (std::int64_t n = 1; n < m.rows && m.decisions < 32; n *= m.actions)
         ++m.decisions;
     if (m.rows < 1 || power(m.actions, m.decisions) != m.rows)
-        throw Error(fmt::format("{}: {}: sequences: {} is not a power of {} ({}'s actions)", source, e.file, e.sequences,
-                                m.actions, e.model));
+        throw Error(fmt::format("{}: {}: sequences: {} is not a power of {} ({}'s actions)", source, e.file,
+                                e.sequences, m.actions, e.model));
     return m;
 }
 
@@ -418,8 +425,8 @@ std::optional<TableMeta> find_table_meta(const fs::path& table_csv)
 model::ModelSpec table_model(const TableMeta& m)
 {
     if (!m.model_toml.empty())
-        return model::parse_toml_model(m.model_toml, m.source.empty() ? m.model : m.source + " (model.toml)", m.input,
-                                       m.classes);
+        return model::parse_toml_model(m.model_toml, m.source.empty() ? m.model : m.source + " (model.toml)",
+                                       m.input, m.classes);
     return model::load_model(m.model, m.input, m.classes);
 }
 
@@ -446,17 +453,17 @@ OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& o, b
     if (meta) {
         t.meta = *meta;
         if (o.input && *o.input != t.meta.input)
-            throw Error(fmt::format("--input {} does not match table {}, which was built for {}", shape_text(*o.input),
-                                    name, shape_text(t.meta.input)));
+            throw Error(fmt::format("--input {} does not match table {}, which was built for {}",
+                                    shape_text(*o.input), name, shape_text(t.meta.input)));
         if (o.classes && *o.classes != t.meta.classes)
-            throw Error(fmt::format("--classes {} does not match table {}, which was built for {} classes", *o.classes,
-                                    name, t.meta.classes));
+            throw Error(fmt::format("--classes {} does not match table {}, which was built for {} classes",
+                                    *o.classes, name, t.meta.classes));
         t.model = table_model(t.meta);
         if (!o.model.empty()) {
             const auto given = model::load_model(o.model, t.meta.input, t.meta.classes);
             if (!same_model(given, t.model))
-                throw Error(fmt::format("{} {} does not match table {}, which was built from {}", o.what, o.model, name,
-                                        t.meta.model));
+                throw Error(fmt::format("{} {} does not match table {}, which was built from {}", o.what,
+                                        o.model, name, t.meta.model));
         }
     } else {
         t.meta.model = o.model.empty() ? "ConvNet2" : o.model;
@@ -512,7 +519,8 @@ std::vector<fs::path> expand_tables(const std::vector<std::string>& args)
             else if (fs::is_regular_file(p / "index.csv", ec))
                 add_index(p / "index.csv");
             else
-                throw Error(fmt::format("{}: holds neither a table (table.csv) nor an index of tables (index.csv)", arg));
+                throw Error(fmt::format(
+                    "{}: holds neither a table (table.csv) nor an index of tables (index.csv)", arg));
         } else if (fs::is_regular_file(p, ec)) {
             const auto header = csv_header(p);
             if (!header.empty() && header.front() == "file")

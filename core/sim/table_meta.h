@@ -24,20 +24,20 @@ namespace rlda::core::sim {
 // Readers refuse a newer version; unknown keys are ignored (additions keep the version).
 struct TableMeta {
     static constexpr int kVersion = 1;
-    std::string model;      // a zoo name, or a TOML model's name
-    std::string model_toml; // a TOML model's text; empty for a zoo model
+    std::string model;         // a zoo name, or a TOML model's name
+    std::string model_toml;    // a TOML model's text; empty for a zoo model
     std::string head = "relu"; // the output head the model was built with
     model::Shape input{3, 32, 32};
     std::int64_t classes = 10;
     // Where the samples came from: kind, normalization and subsets (the path is not kept).
     config::DatasetConfig dataset;
-    std::string scenario;        // a name for the allocation scenario: "early", or the experiment's
+    std::string scenario;              // a name for the allocation scenario: "early", or the experiment's
     config::SchedulerConfig scheduler; // budget, start time, allocation events, clock
     int decisions = 0;
-    int actions = 0;         // per decision, Do Nothing included
-    std::uint64_t seed = 0;  // the job's seed
-    std::int64_t rows = 0;   // a complete table's: actions^decisions
-    std::string source;      // where this was read from, for messages ("" when made here)
+    int actions = 0;        // per decision, Do Nothing included
+    std::uint64_t seed = 0; // the job's seed
+    std::int64_t rows = 0;  // a complete table's: actions^decisions
+    std::string source;     // where this was read from, for messages ("" when made here)
 
     // When the allocation first goes up; -1 without an "up" event.
     double first_up() const;
@@ -72,10 +72,10 @@ model::ModelSpec table_model(const TableMeta& meta);
 
 // What a user may still say on a command line; each must agree with the table's metadata.
 struct TableOverrides {
-    std::string model;                  // a zoo name or TOML file; "" = the table's
-    std::optional<model::Shape> input;  // nullopt = the table's
+    std::string model;                 // a zoo name or TOML file; "" = the table's
+    std::optional<model::Shape> input; // nullopt = the table's
     std::optional<std::int64_t> classes;
-    std::string what = "--model";       // how messages name the model override
+    std::string what = "--model"; // how messages name the model override
 };
 
 struct OpenedTable {
@@ -83,7 +83,7 @@ struct OpenedTable {
     TableMeta meta;             // read, or assumed from the overrides (described == false)
     bool described = false;     // false: no metadata found; model and input were assumed
     SimulationTable table{1, 2};
-    model::ModelSpec model;     // the table's starting model
+    model::ModelSpec model; // the table's starting model
     // The rows a complete table has, against those it holds.
     bool complete() const { return table.complete(); }
 };

@@ -47,7 +47,8 @@ Result rlda(const QStringList& args, int timeout_ms = 300000)
         p.waitForFinished();
         return {-1, {}, QStringLiteral("timed out: rlda %1").arg(args.join(' '))};
     }
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 } // namespace
@@ -84,20 +85,22 @@ private Q_SLOTS:
         QCOMPARE(j["rows"].toInt(), 16);
         QCOMPARE(j["scenario"].toObject()["first_up"].toDouble(), 0.4);
         // A second starting model, from a TOML file: the table embeds it.
-        const auto small = rlda({"simulate", config_, "--set",
-                                 QString("job.model=\"%1\"").arg(RLDA_SOURCE_DIR "/config/models/small_convnet.toml"),
-                                 "--out", path("table-small")});
+        const auto small =
+            rlda({"simulate", config_, "--set",
+                  QString("job.model=\"%1\"").arg(RLDA_SOURCE_DIR "/config/models/small_convnet.toml"),
+                  "--out", path("table-small")});
         QVERIFY2(small.code == 0, qPrintable(small.err));
     }
 
     void learns_and_evaluates_without_model_or_input()
     {
-        const auto learn = rlda({"learn", "--table", path("table"), "--episodes", "300", "--seed", "1", "--out",
-                                 path("learn")});
+        const auto learn = rlda(
+            {"learn", "--table", path("table"), "--episodes", "300", "--seed", "1", "--out", path("learn")});
         QVERIFY2(learn.code == 0, qPrintable(learn.err));
         QVERIFY2(!learn.err.contains("warning"), qPrintable(learn.err)); // nothing was assumed
         QVERIFY(learn.out.contains(QRegularExpression("rank: \\d+/16")));
-        const auto evaluate = rlda({"evaluate", "--policy", path("learn/policy.pt"), "--table", path("table")});
+        const auto evaluate =
+            rlda({"evaluate", "--policy", path("learn/policy.pt"), "--table", path("table")});
         QVERIFY2(evaluate.code == 0, qPrintable(evaluate.err));
         QVERIFY(evaluate.out.contains(QRegularExpression("rank: \\d+/16")));
     }
@@ -105,8 +108,9 @@ private Q_SLOTS:
     void trains_with_the_learned_policy()
     {
         // The kind first and the policy second: overrides apply together, then are validated.
-        const auto r = rlda({"train", config_, "--set", "agent.kind=\"policy\"", "--set",
-                             QString("agent.policy=\"%1\"").arg(path("learn/policy.pt")), "--out", path("run")});
+        const auto r =
+            rlda({"train", config_, "--set", "agent.kind=\"policy\"", "--set",
+                  QString("agent.policy=\"%1\"").arg(path("learn/policy.pt")), "--out", path("run")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(r.out.contains("final_test_acc: "));
         QFile events(path("run/events.jsonl"));
@@ -120,17 +124,33 @@ private Q_SLOTS:
                              path("learn") + ":all", "--out", path("figures")});
         QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
         const QStringList files = QDir(path("figures")).entryList({"*.png"}, QDir::Files, QDir::Name);
-        for (const char* fig : {"fig07_objective.png", "fig08_accuracy.png", "fig09_runs.png", "fig10_ranks_ConvNet2.png",
-                                "fig11_ranks_SmallConvNet.png", "fig12_accuracy.png"})
+        for (const char* fig :
+             {"fig07_objective.png", "fig08_accuracy.png", "fig09_runs.png", "fig10_ranks_ConvNet2.png",
+              "fig11_ranks_SmallConvNet.png", "fig12_accuracy.png"})
             QVERIFY2(files.contains(fig), qPrintable(fig + QString(" not in ") + files.join(", ")));
     }
 
     void a_wrong_model_names_both_models()
     {
-        const auto r = rlda({"evaluate", "--policy", path("learn/policy.pt"), "--table", path("table"), "--model",
-                             "ConvNet3"});
+        const auto r = rlda({"evaluate", "--policy", path("learn/policy.pt"), "--table", path("table"),
+                             "--model", "ConvNet3"});
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains("ConvNet3") && r.err.contains("ConvNet2") && r.err.count('\n') == 1, qPrintable(r.err));
+        QVERIFY2(r.err.contains("ConvNet3") && r.err.contains("ConvNet2") && r.err.count('\n') == 1,
+                 qPrintable(r.err));
+    }
+
+    void reproduces_the_paper_on_its_shipped_tables()
+    {
+        // A quick look: few episodes, but every run, rank and figure of the full reproduction.
+        const auto r = rlda({"reproduce", "--episodes", "60", "--stage-episodes", "30", "--out", path("paper")});
+        QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
+        QVERIFY2(r.out.contains(QRegularExpression("scratch +ConvNet2 +early +\\d+/64 +1 ")), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QRegularExpression("curriculum +ConvNet3 +late +\\d+/64 +47 ")), qPrintable(r.out));
+        QFile ranks(path("paper/ranks.csv"));
+        QVERIFY(ranks.open(QIODevice::ReadOnly));
+        QCOMPARE(ranks.readAll().count('\n'), 17); // the header and 16 ranks
+        const QStringList figures = QDir(path("paper/figures")).entryList({"fig*.png"}, QDir::Files);
+        QCOMPARE(figures.size(), 6);
     }
 
     void an_interrupted_table_says_it_is_incomplete()
@@ -147,15 +167,17 @@ private Q_SLOTS:
         }
         p.terminate();
         QVERIFY(p.waitForFinished(60000));
-        const auto r = rlda({"learn", "--table", path("killed"), "--episodes", "10", "--out", path("learn-killed")});
+        const auto r =
+            rlda({"learn", "--table", path("killed"), "--episodes", "10", "--out", path("learn-killed")});
         QCOMPARE(r.code, 1);
         const QString table = path("killed/table.csv");
-        QVERIFY2(r.err.contains(QRegularExpression(
-                     QString("table %1 is incomplete: \\d+ of 16 rows; run rlda simulate %2 --out %3 again to finish it")
-                         .arg(QRegularExpression::escape(table),
-                              QRegularExpression::escape(path("killed/config.toml")),
-                              QRegularExpression::escape(path("killed"))))),
-                 qPrintable(r.err));
+        QVERIFY2(
+            r.err.contains(QRegularExpression(QString("table %1 is incomplete: \\d+ of 16 rows; run rlda "
+                                                      "simulate %2 --out %3 again to finish it")
+                                                  .arg(QRegularExpression::escape(table),
+                                                       QRegularExpression::escape(path("killed/config.toml")),
+                                                       QRegularExpression::escape(path("killed"))))),
+            qPrintable(r.err));
         QVERIFY(!QDir(path("learn-killed")).exists()); // nothing was written
     }
 };

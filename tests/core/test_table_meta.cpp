@@ -1,10 +1,10 @@
 // Tables that describe themselves: the metadata file round-trips, bad files fail in one line, the
 // paper's tables take theirs from the index, and open_table() refuses mismatches and partial tables.
-#include "tests/common/synthetic_table.h"
 #include "core/config/experiment.h"
-#include "core/sim/table_meta.h"
 #include "core/model/zoo.h"
+#include "core/sim/table_meta.h"
 #include "core/util/error.h"
+#include "tests/common/synthetic_table.h"
 
 #include <QtTest/QtTest>
 
@@ -118,9 +118,11 @@ private Q_SLOTS:
         // The same model said again is fine; another is not.
         (void)sim::open_table(folder, {"ConvNet2"});
         QString e = error_of([&] { (void)sim::open_table(folder, {"ConvNet3"}); });
-        QVERIFY2(e.contains("--model ConvNet3 does not match table") && e.contains("built from ConvNet2"), qPrintable(e));
+        QVERIFY2(e.contains("--model ConvNet3 does not match table") && e.contains("built from ConvNet2"),
+                 qPrintable(e));
         e = error_of([&] { (void)sim::open_table(folder, {"", model::Shape{3, 32, 32}}); });
-        QVERIFY2(e.contains("--input 3x32x32 does not match") && e.contains("built for 1x28x28"), qPrintable(e));
+        QVERIFY2(e.contains("--input 3x32x32 does not match") && e.contains("built for 1x28x28"),
+                 qPrintable(e));
     }
 
     void an_incomplete_table_says_so_and_how_to_finish_it()
@@ -138,12 +140,13 @@ private Q_SLOTS:
         write(folder / "config.toml", "");
         sim::save_table_meta(folder / "table.json", fashion_meta());
         const QString e = error_of([&] { (void)sim::open_table(folder); });
-        QVERIFY2(e.contains(QString("table %1 is incomplete: 3 of 64 rows; run rlda simulate %2 --out %3 again to "
-                                    "finish it")
-                                .arg(QString::fromStdString((folder / "table.csv").string()),
-                                     QString::fromStdString((folder / "config.toml").string()),
-                                     QString::fromStdString(folder.string()))),
-                 qPrintable(e));
+        QVERIFY2(
+            e.contains(QString("table %1 is incomplete: 3 of 64 rows; run rlda simulate %2 --out %3 again to "
+                               "finish it")
+                           .arg(QString::fromStdString((folder / "table.csv").string()),
+                                QString::fromStdString((folder / "config.toml").string()),
+                                QString::fromStdString(folder.string()))),
+            qPrintable(e));
         const auto partial = sim::open_table(folder, {}, /*allow_incomplete=*/true);
         QVERIFY(!partial.complete());
         const auto status = sim::table_status(folder);
@@ -174,11 +177,12 @@ private Q_SLOTS:
         fs::create_directories(folder);
         rlda::test::write_synthetic_table((folder / "table.csv").string());
         const std::string paper = RLDA_PAPER_DIR "/tables";
-        const auto files = sim::expand_tables({folder.string(), paper, paper + "/convnet2_late.csv",
-                                               paper + "/index.csv"});
+        const auto files =
+            sim::expand_tables({folder.string(), paper, paper + "/convnet2_late.csv", paper + "/index.csv"});
         QCOMPARE(files.size(), std::size_t{11}); // the paper's ten once, and mine
         QCOMPARE(files.front(), folder / "table.csv");
-        const QString e = error_of([&] { (void)sim::expand_tables({dir.filePath("nothing").toStdString()}); });
+        const QString e =
+            error_of([&] { (void)sim::expand_tables({dir.filePath("nothing").toStdString()}); });
         QVERIFY2(e.contains("nothing: no such table, table folder or index"), qPrintable(e));
     }
 };

@@ -1,0 +1,79 @@
+// The learning progress line and the evaluation printout of the rlda command line.
+#include "app/cli/learn_progress.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace rlda::app {
+
+void LearnProgress::on_stage(const core::sim::StageStart& s)
+{
+    end_line();
+    fmt::print("stage {}/{}: {} for {} episodes from episode {}, temperature {}\n", s.index + 1, s.count,
+               s.stage.table, s.stage.episodes, s.first_episode, s.temperature);
+    total_ = s.stage.episodes;
+    done_ = 0;
+    start_ = last_print_ = Clock::now();
+}
+
+void LearnProgress::on_episode(const core::sim::EpisodeRecord& r)
+{
+    ++done_;
+    sum_ += r.objective;
+    recent_.push_back(r.objective);
+    if (recent_.size() > window_) {
+        sum_ -= recent_.front();
+        recent_.pop_front();
+    }
+    temperature_ = r.temperature;
+    const auto now = Clock::now();
+    if (now - last_print_ > (tty_ ? std::chrono::milliseconds(250) : std::chrono::seconds(10)) ||
+        done_ == total_) {
+        last_print_ = now;
+        print();
+    }
+}
+
+void LearnProgress::on_greedy(std::int64_t, const core::sim::Evaluation& e)
+{
+    greedy_ = fmt::format("[{}] rank {}", core::sim::sequence_string(e.greedy), e.rank);
+}
+
+void LearnProgress::on_message(const std::string& text)
+{
+    fmt::print(stderr, "rlda: warning: {}\n", text);
+}
+
+void LearnProgress::end_line()
+{
+    if (tty_ && done_ > 0)
+        fmt::print("\n");
+    done_ = 0;
+}
+
+void LearnProgress::print()
+{
+    const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
+    const std::string line =
+        fmt::format("episode {:>6}/{} {:>7.0f} eps/s  objective(mean of {}) {:>9.2f}  T {:.3g}  greedy {}",
+                    done_, total_, static_cast<double>(done_) / std::max(seconds, 1e-9), recent_.size(),
+                    sum_ / static_cast<double>(recent_.size()), temperature_, greedy_);
+    if (tty_)
+        fmt::print("\r\033[K{}", line);
+    else
+        fmt::print("{}\n", line);
+    std::fflush(stdout);
+}
+
+void print_evaluation(const core::sim::Evaluation& e)
+{
+    fmt::print("greedy: {}\nrank: {}/{}\naccuracy: {}\nregret: {}\noptimal: {} ({})\nno_adaptation: {}\n"
+               "random_mean: {}\nrandom_expected: {}\n",
+               core::sim::sequence_string(e.greedy), e.rank, e.sequences, e.accuracy, e.regret, e.optimal,
+               core::sim::sequence_string(e.optimal_sequence), e.no_adaptation, e.random_mean,
+               e.random_expected);
+}
+
+} // namespace rlda::app

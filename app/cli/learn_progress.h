@@ -1,0 +1,43 @@
+// What `rlda learn` and `rlda reproduce` print while a policy learns, and after it was judged.
+#pragma once
+
+#include "core/sim/learn_run.h"
+#include "core/sim/results.h"
+
+#include <chrono>
+#include <cstdint>
+#include <deque>
+#include <string>
+
+namespace rlda::app {
+
+// The progress line: rate, rolling objective and the latest greedy sequence, redrawn in place on
+// a terminal, a plain line every 10 s otherwise. Warnings go to stderr.
+class LearnProgress final : public core::sim::LearnRunObserver {
+public:
+    LearnProgress(std::size_t window, bool tty) : window_(window), tty_(tty) {}
+
+    void on_stage(const core::sim::StageStart& s) override;
+    void on_episode(const core::sim::EpisodeRecord& r) override;
+    void on_greedy(std::int64_t, const core::sim::Evaluation& e) override;
+    void on_message(const std::string& text) override;
+    // Ends a line redrawn in place, before other output.
+    void end_line();
+
+private:
+    using Clock = std::chrono::steady_clock;
+    void print();
+
+    std::size_t window_;
+    bool tty_;
+    Clock::time_point start_ = Clock::now(), last_print_ = start_;
+    std::int64_t total_ = 0, done_ = 0;
+    std::deque<double> recent_;
+    double sum_ = 0.0, temperature_ = 0.0;
+    std::string greedy_ = "(after the first report)";
+};
+
+// greedy, rank, accuracy, regret, optimal, no_adaptation, random_mean, random_expected: one a line.
+void print_evaluation(const core::sim::Evaluation& e);
+
+} // namespace rlda::app

@@ -1,0 +1,205 @@
+// The paper's evaluation, replayed on its shipped tables: six from-scratch runs and one curriculum.
+#include "core/sim/reproduce.h"
+
+#include "core/agent/reinforce.h"
+#include "core/sim/learn.h"
+#include "core/sim/table_meta.h"
+#include "core/util/csv.h"
+#include "core/util/data_dir.h"
+#include "core/util/error.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <fstream>
+
+namespace rlda::core::sim {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The tables the paper learned on from scratch, and its curriculum (ConvNet2: early, late, middle).
+const std::vector<std::pair<std::string, std::string>> kScratch{
+    {"ConvNet2", "early"}, {"ConvNet2", "middle"}, {"ConvNet2", "late"},
+    {"ConvNet3", "early"}, {"ConvNet3", "middle"}, {"ConvNet3", "late"}};
+const std::vector<std::string> kCurriculum{"early", "late", "middle"};
+constexpr double kCurriculumTemperature = 10.0; // the late stage explores again, as the paper's did
+
+fs::path tables_folder(const ReproduceSettings& s)
+{
+    return s.tables.empty() ? core::paper_tables_dir() : s.tables;
+}
+
+const TableIndexEntry& entry_of(const std::vector<TableIndexEntry>& index, const std::string& model,
+                                const std::string& scenario, const fs::path& folder)
+{
+    const auto it = std::find_if(index.begin(), index.end(),
+                                 [&](const auto& e) { return e.model == model && e.scenario == scenario; });
+    if (it == index.end())
+        throw Error(fmt::format("{}: no {} {} table (the paper's tables are needed to reproduce it)",
+                                (folder / "index.csv").string(), model, scenario));
+    return *it;
+}
+
+std::int64_t stage_episodes(const ReproduceSettings& s)
+{
+    return s.stage_episodes > 0 ? s.stage_episodes : std::max<std::int64_t>(1, s.episodes * 2 / 15);
+}
+
+std::string run_name(const std::string& prefix, const std::string& table)
+{
+    return prefix + "-" + fs::path(table).stem().string();
+}
+
+int paper_rank(const std::vector<PaperRank>& ranks, const std::string& trained_on, const std::string& model,
+               const std::string& scenario)
+{
+    for (const auto& r : ranks)
+        if (r.trained_on == trained_on && r.model == model && r.scenario == scenario)
+            return r.rank;
+    return 0;
+}
+
+// out/ranks.csv, one flushed line per rank, so that a killed reproduction keeps what it judged.
+class RankFile {
+public:
+    explicit RankFile(const fs::path& file) : file_(file), out_(file, std::ios::binary | std::ios::trunc)
+    {
+        out_ << "trained_on,model,scenario,table,run,rank,paper_rank,sequences,greedy,accuracy,optimal\n";
+        check();
+    }
+    void add(const ReproducedRank& r)
+    {
+        const auto& e = r.evaluation;
+        out_ << fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", r.trained_on, r.model, r.scenario,
+                            fs::path(r.table).filename().string(), r.run, e.rank, r.paper_rank, e.sequences,
+                            sequence_string(e.greedy), e.accuracy, e.optimal);
+        check();
+    }
+
+private:
+    void check()
+    {
+        out_.flush();
+        if (!out_)
+            throw Error(fmt::format("{}: cannot write", file_.string()));
+    }
+    fs::path file_;
+    std::ofstream out_;
+};
+
+} // namespace
+
+std::vector<PaperRank> load_paper_ranks(const fs::path& file)
+{
+    const CsvTable csv = read_csv(file.string());
+    const auto trained = csv.column("trained_on"), model = csv.column("evaluated_on_model"),
+               scenario = csv.column("scenario"), rank = csv.column("rank");
+    std::vector<PaperRank> out;
+    for (std::size_t i = 0; i < csv.rows.size(); ++i) {
+        const auto& row = csv.rows[i];
+        PaperRank r{row[trained], row[model], row[scenario], 0};
+        try {
+            std::size_t used = 0;
+            r.rank = std::stoi(row[rank], &used);
+            if (used != row[rank].size() || r.rank < 1)
+                throw std::invalid_argument("rank");
+        } catch (const std::exception&) {
+            throw Error(fmt::format("{}:{}: rank: not a rank >= 1: \"{}\"", file.string(), csv.row_lines[i],
+                                    row[rank]));
+        }
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
+std::vector<ReproduceRun> reproduction_plan(const ReproduceSettings& s, const fs::path& out)
+{
+    const fs::path folder = tables_folder(s);
+    const auto index = load_table_index((folder / "index.csv").string());
+    std::vector<ReproduceRun> plan;
+    for (const auto& [model, scenario] : kScratch) {
+        const auto& e = entry_of(index, model, scenario, folder);
+        const std::string name = run_name("scratch", e.file);
+        plan.push_back({name, out / name, {e.file}});
+    }
+    ReproduceRun curriculum{"curriculum-convnet2", out / "curriculum-convnet2", {}};
+    for (const auto& scenario : kCurriculum)
+        curriculum.tables.push_back(entry_of(index, "ConvNet2", scenario, folder).file);
+    plan.push_back(std::move(curriculum));
+    return plan;
+}
+
+ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out, bool force,
+                                ReproduceObserver* observer, std::stop_token stop)
+{
+    if (s.episodes < 1)
+        throw Error(fmt::format("reproduce: episodes must be at least 1, not {}", s.episodes));
+    const fs::path folder = tables_folder(s);
+    const auto paper = load_paper_ranks(core::paper_ranks_file());
+    ReproduceResult result;
+    result.runs = reproduction_plan(s, out);
+    // Every table opens (metadata, model, complete) before anything is written.
+    const auto index = load_table_index((folder / "index.csv").string());
+    std::vector<OpenedTable> all;
+    for (const auto& e : index)
+        all.push_back(open_table(e.file));
+
+    std::error_code ec;
+    if (fs::exists(out, ec) && !fs::is_empty(out, ec)) {
+        if (!force)
+            throw Error(fmt::format("{}: the folder is not empty; choose another or pass --force to empty it",
+                                    out.string()));
+        for (const auto& entry : fs::directory_iterator(out))
+            fs::remove_all(entry.path());
+    }
+    fs::create_directories(out, ec);
+    if (ec)
+        throw Error(fmt::format("{}: cannot create the folder: {}", out.string(), ec.message()));
+    RankFile ranks(out / "ranks.csv");
+    const auto judged = [&](ReproducedRank r) {
+        ranks.add(r);
+        if (observer)
+            observer->on_rank(r);
+        result.ranks.push_back(std::move(r));
+    };
+
+    const int count = static_cast<int>(result.runs.size());
+    for (int i = 0; i < count && !stop.stop_requested(); ++i) {
+        const ReproduceRun& run = result.runs[static_cast<std::size_t>(i)];
+        if (observer)
+            observer->on_run(i, count, run);
+        LearnRunSettings learn;
+        learn.seed = s.seed;
+        learn.baseline = s.baseline;
+        const bool curriculum = run.tables.size() > 1;
+        if (!curriculum) {
+            learn.stages = {{run.tables.front(), s.episodes, 0.0}};
+        } else {
+            // The paper's curriculum goes on from the agent that learned ConvNet2 early from scratch.
+            learn.from = (out / run_name("scratch", run.tables.front()) / "policy.pt").string();
+            learn.stages = {{run.tables[1], stage_episodes(s), kCurriculumTemperature},
+                            {run.tables[2], stage_episodes(s), 1.0}};
+        }
+        const LearnRunResult learned = run_learning(learn, run.folder, false, observer, stop);
+        if (learned.cancelled)
+            break;
+        if (!curriculum) {
+            const OpenedTable& t = *std::find_if(
+                all.begin(), all.end(), [&](const OpenedTable& o) { return o.file == run.tables.front(); });
+            judged({"scratch", t.meta.model, t.meta.scenario, t.file.string(), run.name,
+                    paper_rank(paper, "scratch", t.meta.model, t.meta.scenario), learned.evaluation});
+        } else {
+            auto learner = agent::PolicyLearner::load(learned.policy_file.string());
+            for (const auto& t : all)
+                judged({"curriculum", t.meta.model, t.meta.scenario, t.file.string(), run.name,
+                        paper_rank(paper, "curriculum", t.meta.model, t.meta.scenario),
+                        evaluate(learner, t.table, t.model)});
+        }
+    }
+    result.cancelled = stop.stop_requested();
+    return result;
+}
+
+} // namespace rlda::core::sim
