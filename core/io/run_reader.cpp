@@ -332,11 +332,13 @@ std::string read_text(const fs::path& file, const std::string& label, RunData& r
     return buffer.str();
 }
 
+// A table folder copied without its config.toml still describes itself through table.json.
 bool is_run_folder(const fs::path& dir)
 {
     std::error_code ec;
     return fs::is_regular_file(dir / "config.toml", ec) || fs::is_directory(dir / "metrics", ec) ||
-           fs::is_regular_file(dir / "events.jsonl", ec);
+           fs::is_regular_file(dir / "events.jsonl", ec) ||
+           (fs::is_regular_file(dir / "table.csv", ec) && fs::is_regular_file(dir / "table.json", ec));
 }
 
 } // namespace
@@ -359,7 +361,7 @@ RunData read_run(const fs::path& dir)
     if (!fs::is_directory(dir, ec))
         throw Error(fmt::format("{}: not a run folder (no such folder)", dir.string()));
     if (!is_run_folder(dir))
-        throw Error(fmt::format("{}: not a run folder (no config.toml, metrics/ or events.jsonl)", dir.string()));
+        throw Error(fmt::format("{}: not a run folder (no config.toml, metrics/, events.jsonl or table.csv with table.json)", dir.string()));
 
     RunData run;
     run.path = dir;

@@ -52,8 +52,8 @@ struct RunData {
 // metrics/test_acc.csv row; nullopt when there is none.
 std::optional<double> final_accuracy(const RunData& run);
 
-// Throws Error "DIR: not a run folder (...)" when `dir` has none of config.toml, metrics/ and
-// events.jsonl (or is no folder at all); never writes into `dir`. Anything else that is
+// Throws Error "DIR: not a run folder (...)" when `dir` has none of config.toml, metrics/,
+// events.jsonl and table.csv with table.json (or is no folder at all); never writes into `dir`. Anything else that is
 // unreadable becomes a `problems` entry, never an exception.
 RunData read_run(const std::filesystem::path& dir);
 

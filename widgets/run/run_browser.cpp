@@ -27,6 +27,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
+#include <filesystem>
 #include <set>
 
 namespace rlda::widgets {
@@ -51,6 +52,15 @@ QDateTime lastWritten(const RunData& run)
                 latest = f.lastModified();
     }
     return latest;
+}
+
+QString tableResultText(const core::sim::TableStatus& t)
+{
+    if (!t.best)
+        return QObject::tr("no rows yet");
+    return QObject::tr("best [%1] · acc %2")
+        .arg(qs(core::sim::sequence_string(t.best->actions)))
+        .arg(t.best->accuracy, 0, 'f', 3);
 }
 
 QString resultText(const RunData& run)
@@ -127,7 +137,7 @@ RunBrowser::RunBrowser(QWidget* parent)
     open_->setToolTip(tr("Read the selected run again and show it"));
     overlay_ = new QPushButton(tr("Overlay"), this);
     overlay_->setObjectName(QStringLiteral("overlayButton"));
-    overlay_->setToolTip(tr("Plot the selected runs together (select two or more)"));
+    overlay_->setToolTip(tr("Plot the selected training runs together (select two or more)"));
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(open_);
     buttons->addWidget(overlay_);
@@ -235,7 +245,7 @@ RunBrowser::RunBrowser(QWidget* parent)
             openRun(table_->item(rows.front().row(), Name)->data(Qt::UserRole).toInt());
     });
     connect(overlay_, &QPushButton::clicked, this, [this] {
-        const auto runs = selectedRuns();
+        const auto runs = overlayRuns();
         if (runs.size() >= 2)
             Q_EMIT overlayRequested(runs);
     });
@@ -246,8 +256,37 @@ RunBrowser::RunBrowser(QWidget* parent)
     onSelectionChanged();
 }
 
+bool RunBrowser::isTableFolder(const RunData& run)
+{
+    std::error_code ec;
+    return std::filesystem::is_regular_file(run.path / "table.csv", ec) &&
+           (std::filesystem::is_regular_file(run.path / "table.json", ec) ||
+            std::filesystem::is_regular_file(run.path / "config.toml", ec));
+}
+
+QString RunBrowser::tableStatusText(const core::sim::TableStatus& t)
+{
+    const QString rows = QLocale().toString(qint64(t.rows));
+    if (t.expected <= 0)
+        return t.rows == 1 ? tr("1 row") : tr("%1 rows").arg(rows);
+    const QString held = tr("%1/%2 rows").arg(rows, QLocale().toString(qint64(t.expected)));
+    return t.complete() ? held : tr("%1, incomplete").arg(held);
+}
+
+std::optional<core::sim::TableStatus> RunBrowser::tableStatus(int index) const
+{
+    return index >= 0 && index < tables_.size() ? tables_[index] : std::nullopt;
+}
+
 QString RunBrowser::status(const RunData& run)
 {
+    if (isTableFolder(run)) {
+        try {
+            return tableStatusText(core::sim::table_status(run.path));
+        } catch (const std::exception&) {
+            return tr("unreadable table");
+        }
+    }
     if (run.finished)
         return run.finished->cancelled ? tr("cancelled") : tr("finished");
     if (run.truncated)
@@ -265,13 +304,17 @@ void RunBrowser::setRoot(const QString& folder)
 void RunBrowser::refresh()
 {
     runs_.clear();
+    tables_.clear();
     readErrors_.clear();
     for (const auto& path : core::io::find_runs(root_.toStdString())) {
         try {
             runs_.push_back(core::io::read_run(path));
         } catch (const std::exception& e) {
             readErrors_ << QString::fromUtf8(e.what());
+            continue;
         }
+        tables_.push_back(std::nullopt);
+        readTable(int(runs_.size()) - 1);
     }
     const QSignalBlocker block(table_);
     table_->setSortingEnabled(false); // rows are filled by index; sorting would move them midway
@@ -283,6 +326,19 @@ void RunBrowser::refresh()
     onSelectionChanged();
 }
 
+void RunBrowser::readTable(int index)
+{
+    tables_[index].reset();
+    if (!isTableFolder(runs_[index]))
+        return;
+    try {
+        tables_[index] = core::sim::table_status(runs_[index].path);
+    } catch (const std::exception& e) {
+        // Broken metadata: the row says so, the listing goes on.
+        runs_[index].problems.push_back(std::string("table: ") + e.what());
+    }
+}
+
 void RunBrowser::fillRow(int row, const RunData& run)
 {
     // Names relative to the root tell nested runs apart.
@@ -290,9 +346,12 @@ void RunBrowser::fillRow(int row, const RunData& run)
     if (name.isEmpty() || name == QStringLiteral("."))
         name = qs(run.name);
     const int index = row;
-    const QString st = status(run);
+    const auto& table = tables_[index];
+    const bool tableFolder = isTableFolder(run);
+    const QString st = table ? tableStatusText(*table) : (tableFolder ? tr("unreadable table") : status(run));
+    const QString result = table ? tableResultText(*table) : resultText(run);
     const QDateTime modified = lastWritten(run);
-    const QStringList texts{name, qs(core::io::to_string(run.kind)), resultText(run), st,
+    const QStringList texts{name, qs(core::io::to_string(run.kind)), result, st,
                             modified.isValid() ? modified.toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString()};
     for (int c = 0; c < Columns; ++c) {
         auto* item = table_->item(row, c);
@@ -304,11 +363,20 @@ void RunBrowser::fillRow(int row, const RunData& run)
         item->setToolTip(c == Name ? qs(run.path.string()) : QString());
     }
     table_->item(row, Name)->setData(Qt::UserRole, index);
-    if (run.truncated && !run.finished)
-        table_->item(row, Status)->setForeground(QColor(0xb2, 0x4a, 0x00));
+    const bool unfinished = table ? table->expected > 0 && !table->complete() : (tableFolder || (run.truncated && !run.finished));
+    table_->item(row, Status)->setForeground(unfinished ? QBrush(QColor(0xb2, 0x4a, 0x00)) : QBrush());
     if (!run.problems.empty())
         table_->item(row, Status)->setToolTip((run.problems.size() == 1 ? tr("1 record skipped; see Problems")
                                                                      : tr("%1 records skipped; see Problems").arg(run.problems.size())));
+}
+
+QList<RunData> RunBrowser::overlayRuns() const
+{
+    QList<RunData> out;
+    for (const auto& run : selectedRuns())
+        if (run.kind == RunKind::Training)
+            out.push_back(run);
+    return out;
 }
 
 QList<RunData> RunBrowser::selectedRuns() const
@@ -343,6 +411,7 @@ bool RunBrowser::openRun(int index)
         summary_->setText(QString::fromUtf8(e.what()).toHtmlEscaped());
         return false;
     }
+    readTable(index);
     for (int row = 0; row < table_->rowCount(); ++row)
         if (table_->item(row, Name)->data(Qt::UserRole).toInt() == index) {
             const bool sorting = table_->isSortingEnabled();
@@ -350,8 +419,11 @@ bool RunBrowser::openRun(int index)
             fillRow(row, runs_[index]);
             table_->setSortingEnabled(sorting);
         }
-    showSummary(&runs_[index]);
-    Q_EMIT runOpened(runs_[index]);
+    showSummary(&runs_[index], tables_[index] ? &*tables_[index] : nullptr);
+    if (isTableFolder(runs_[index]))
+        Q_EMIT tableOpened(qs(core::sim::table_file(runs_[index].path).string())); // the Tables page
+    else
+        Q_EMIT runOpened(runs_[index]);
     return true;
 }
 
@@ -359,12 +431,14 @@ void RunBrowser::onSelectionChanged()
 {
     const auto runs = selectedRuns();
     open_->setEnabled(runs.size() == 1);
-    overlay_->setEnabled(runs.size() >= 2);
+    overlay_->setEnabled(overlayRuns().size() >= 2);
     if (runs.size() == 1) {
         const int index = table_->item(table_->selectionModel()->selectedRows().front().row(), Name)
                               ->data(Qt::UserRole)
                               .toInt();
-        showSummary(&runs_[index]);
+        open_->setToolTip(isTableFolder(runs_[index]) ? tr("Read the selected table again and show it in the Tables page")
+                                                      : tr("Read the selected run again and show it"));
+        showSummary(&runs_[index], tables_[index] ? &*tables_[index] : nullptr);
     } else {
         showSummary(nullptr);
     }
@@ -408,7 +482,7 @@ void RunBrowser::updateTransfer()
     transferResult_->setText(lines.join(QStringLiteral("<br>")));
 }
 
-void RunBrowser::showSummary(const RunData* run)
+void RunBrowser::showSummary(const RunData* run, const core::sim::TableStatus* table)
 {
     problems_->clear();
     adaptations_->setRowCount(0);
@@ -431,7 +505,30 @@ void RunBrowser::showSummary(const RunData* run)
     row(tr("Run"), qs(run->name).toHtmlEscaped());
     row(tr("Folder"), qs(run->path.string()).toHtmlEscaped());
     row(tr("Kind"), qs(core::io::to_string(run->kind)));
-    row(tr("Status"), status(*run));
+    if (table) {
+        row(tr("Rows"), tableStatusText(*table) + (table->expected > 0 ? QString() : tr(" (no metadata: expected unknown)")));
+        if (table->best)
+            row(tr("Best sequence"), tr("[%1]: accuracy %2")
+                                         .arg(qs(core::sim::sequence_string(table->best->actions)))
+                                         .arg(table->best->accuracy, 0, 'f', 4));
+        if (const auto& m = table->meta) {
+            row(tr("Model"), tr("%1 on %2, %3 classes")
+                                 .arg(qs(m->model).toHtmlEscaped(), qs(core::model::shape_string(m->input)))
+                                 .arg(m->classes));
+            row(tr("Dataset"), qs(m->dataset.kind).toHtmlEscaped());
+            row(tr("Scenario"), tr("%1: budget %2 s, first up at %3 s")
+                                    .arg(qs(m->scenario).toHtmlEscaped())
+                                    .arg(m->scheduler.budget, 0, 'g', 6)
+                                    .arg(m->first_up(), 0, 'g', 6));
+            row(tr("Decisions · actions"), QStringLiteral("%1 · %2").arg(m->decisions).arg(m->actions));
+        }
+        if (!table->complete() && table->expected > 0 && std::filesystem::is_regular_file(run->path / "config.toml"))
+            row(tr("To finish it"), tr("run <tt>rlda simulate %1 --out %2</tt> again")
+                                        .arg(qs((run->path / "config.toml").string()).toHtmlEscaped(),
+                                             qs(run->path.string()).toHtmlEscaped()));
+    } else {
+        row(tr("Status"), status(*run));
+    }
     if (const auto acc = core::io::final_accuracy(*run); acc && run->episodes.empty())
         row(tr("Final test accuracy"), QString::number(*acc, 'f', 4));
     if (run->finished && run->kind == RunKind::Training)

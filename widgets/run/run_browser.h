@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/io/run_reader.h"
+#include "core/sim/table_meta.h"
 #include "core/sim/transfer.h"
 
 #include <QList>
@@ -24,10 +25,13 @@ class QTabWidget;
 namespace rlda::widgets {
 
 // Lists the run folders find_runs() finds under a root (name, kind, result, status, modified),
-// reads each with read_run() and never writes into it. Selecting one shows its summary, config,
-// problems and adaptations; "Open" (or a double-click) reads it afresh and emits runOpened();
-// "Overlay" with two or more selected emits overlayRequested(); exactly two learning runs
-// selected show the transfer metrics of one against the other.
+// reads each with read_run() and never writes into it. A simulation-table folder (table.csv with
+// table.json or config.toml) is listed by its rows, held against expected, and its best sequence
+// (core::sim::table_status, which counts a running sweep's parts/ too). Selecting one shows its
+// summary, config, problems and adaptations; "Open" (or a double-click) reads it afresh and emits
+// runOpened(), or tableOpened() for a table; "Overlay" with two or more training runs selected
+// emits overlayRequested(); exactly two learning runs selected show the transfer metrics of one
+// against the other. The root stays what setRoot() or the user last chose.
 class RunBrowser : public QWidget {
     Q_OBJECT
 public:
@@ -42,24 +46,35 @@ public:
     void selectRuns(const QList<int>& rows); // for code and tests
     bool openRun(int row);                   // false when it cannot be read any more
 
-    // "finished", "cancelled", "killed (truncated)" or "incomplete".
+    // "finished", "cancelled", "killed (truncated)" or "incomplete"; for a table folder its rows,
+    // "16/16 rows" or "3/64 rows, incomplete" (read from its files).
     static QString status(const core::io::RunData& run);
+    // table.csv beside table.json or config.toml: what rlda simulate and sweeps write.
+    static bool isTableFolder(const core::io::RunData& run);
+    static QString tableStatusText(const core::sim::TableStatus& table); // "16/16 rows", ...
+    // The table status read when runs() were listed (or the run last opened); nullopt for a run
+    // that is not a table folder.
+    std::optional<core::sim::TableStatus> tableStatus(int index) const;
 
     // The transfer metrics shown, when exactly two learning runs are selected.
     std::optional<core::sim::TransferMetrics> transferMetrics() const { return transfer_; }
 
 Q_SIGNALS:
     void runOpened(const rlda::core::io::RunData& run);
+    void tableOpened(const QString& tableCsv); // "Open" on a table folder: its table.csv
     void overlayRequested(const QList<rlda::core::io::RunData>& runs);
 
 private:
     void onSelectionChanged();
-    void showSummary(const core::io::RunData* run);
+    void showSummary(const core::io::RunData* run, const core::sim::TableStatus* table = nullptr);
     void updateTransfer();
     void fillRow(int row, const core::io::RunData& run);
+    void readTable(int index); // tables_[index] from runs_[index]'s files
+    QList<core::io::RunData> overlayRuns() const; // the selected training runs
 
     QString root_;
     QList<core::io::RunData> runs_;
+    QList<std::optional<core::sim::TableStatus>> tables_; // one per run, set for table folders
     QStringList readErrors_; // folders find_runs() found that read_run() refused
     std::optional<core::sim::TransferMetrics> transfer_;
 

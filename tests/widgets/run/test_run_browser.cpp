@@ -1,7 +1,10 @@
-// RunBrowser: lists run folders (a killed one as truncated), shows problems, overlay and transfer.
+// RunBrowser: lists run folders (a killed one as truncated), shows problems, overlay and transfer;
+// simulation-table folders by their rows and best sequence, opened in the Tables page.
 #include "widgets/run/run_browser.h"
 
+#include "core/sim/build.h"
 #include "shots.h"
+#include "tests/common/tiny_sim.h"
 
 #include <QDirIterator>
 #include <QDoubleSpinBox>
@@ -18,6 +21,7 @@
 #include <QTest>
 
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 
 using rlda::core::io::RunData;
@@ -92,6 +96,16 @@ int indexOf(const RunBrowser& b, const QString& name)
     return -1;
 }
 
+// The header and the first `n` rows of a table file.
+std::string headAndRows(const QString& csv, int n)
+{
+    std::ifstream in(csv.toStdString());
+    std::string line, out;
+    for (int i = 0; i <= n && std::getline(in, line); ++i)
+        out += line + "\n";
+    return out;
+}
+
 QString cell(RunBrowser& b, const QString& name, int column)
 {
     auto* t = b.findChild<QTableWidget*>(QStringLiteral("runTable"));
@@ -107,11 +121,35 @@ class TestRunBrowser : public QObject {
     Q_OBJECT
 
     QTemporaryDir tmp_;
+    QTemporaryDir tables_; // table folders: the real 16-row build, and cut-down copies of it
 
 private Q_SLOTS:
     void initTestCase()
     {
         QVERIFY(tmp_.isValid());
+        QVERIFY(tables_.isValid());
+        // What rlda simulate writes (config.toml, table.json, table.csv, warm_start.pt), 16 rows.
+        namespace fs = std::filesystem;
+        const fs::path complete = tables_.filePath("tiny-table").toStdString();
+        QVERIFY(rlda::core::sim::build_table(rlda::test::tiny_config(), complete, false).complete());
+        const auto copy = [&](const QString& name) {
+            const fs::path to = tables_.filePath(name).toStdString();
+            fs::copy(complete, to, fs::copy_options::recursive);
+            return QString::fromStdString(to.string());
+        };
+        // Interrupted before the end: 3 of 16 rows.
+        const QString cut = copy("tiny-cut");
+        write(cut + "/table.csv", headAndRows(cut + "/table.csv", 3));
+        // A sweep still running: table.csv holds no row yet, its parts hold 5.
+        const QString sweep = copy("tiny-sweep");
+        const std::string rows = headAndRows(sweep + "/table.csv", 5);
+        write(sweep + "/table.csv", headAndRows(sweep + "/table.csv", 0));
+        write(sweep + "/parts/part-0-of-4.csv", rows);
+        // Only the table and its metadata, copied elsewhere.
+        const QString bare = tables_.filePath("bare");
+        QDir().mkpath(bare);
+        fs::copy(complete / "table.csv", bare.toStdString() + "/table.csv");
+        fs::copy(complete / "table.json", bare.toStdString() + "/table.json");
         trainingRun(tmp_.filePath("convnet2-fixed"), 0.81, true);
         trainingRun(tmp_.filePath("convnet2-killed"), 0.75, false);
         learningRun(tmp_.filePath("learn/scratch"), 0.5, 1, 200);
@@ -222,6 +260,53 @@ private Q_SLOTS:
         QVERIFY(b.findChild<QLabel*>(QStringLiteral("transferResult"))->text().contains(QStringLiteral("never")));
     }
 
+    void listsTables()
+    {
+        RunBrowser b;
+        b.setRoot(tables_.path());
+        QCOMPARE(b.runs().size(), 4);
+        const auto best = rlda::core::sim::SimulationTable::load(tables_.filePath("tiny-table/table.csv").toStdString()).optimal();
+        const QString bestText = QStringLiteral("best [%1] · acc %2")
+                                     .arg(QString::fromStdString(rlda::core::sim::sequence_string(best.actions)))
+                                     .arg(best.accuracy, 0, 'f', 3);
+        QCOMPARE(cell(b, "tiny-table", 1), QStringLiteral("simulation"));
+        QCOMPARE(cell(b, "tiny-table", 3), QStringLiteral("16/16 rows"));
+        QCOMPARE(cell(b, "tiny-table", 2), bestText);
+        QCOMPARE(cell(b, "tiny-cut", 3), QStringLiteral("3/16 rows, incomplete"));
+        QVERIFY(cell(b, "tiny-cut", 2).startsWith(QStringLiteral("best ")));
+        QCOMPARE(cell(b, "tiny-sweep", 3), QStringLiteral("5/16 rows, incomplete")); // its parts count
+        QCOMPARE(cell(b, "bare", 3), QStringLiteral("16/16 rows"));                  // no config.toml
+        QCOMPARE(cell(b, "bare", 2), bestText);
+
+        const int index = indexOf(b, "tiny-table");
+        const auto status = b.tableStatus(index);
+        QVERIFY(status && status->complete());
+        QCOMPARE(status->rows, std::int64_t(16));
+        QCOMPARE(RunBrowser::status(b.runs()[index]), QStringLiteral("16/16 rows"));
+        QVERIFY(!b.tableStatus(-1));
+
+        // Open: the Tables page gets the table; the Training page gets nothing.
+        QSignalSpy tables(&b, &RunBrowser::tableOpened);
+        QSignalSpy runs(&b, &RunBrowser::runOpened);
+        b.selectRuns({index});
+        auto* open = b.findChild<QPushButton*>(QStringLiteral("openButton"));
+        QVERIFY(open->isEnabled());
+        QTest::mouseClick(open, Qt::LeftButton);
+        QCOMPARE(tables.count(), 1);
+        QCOMPARE(runs.count(), 0);
+        QCOMPARE(QFileInfo(tables.at(0).at(0).toString()), QFileInfo(tables_.filePath("tiny-table/table.csv")));
+        QCOMPARE(b.root(), tables_.path());
+        const QString summary = b.findChild<QLabel*>(QStringLiteral("summaryLabel"))->text();
+        QVERIFY2(summary.contains(QStringLiteral("16/16 rows")) && summary.contains(QStringLiteral("Best sequence")) &&
+                     summary.contains(QStringLiteral("ConvNet2 on 3x12x12, 4 classes")),
+                 qPrintable(summary));
+        b.selectRuns({indexOf(b, "tiny-cut")});
+        QVERIFY(b.findChild<QLabel*>(QStringLiteral("summaryLabel"))->text().contains(QStringLiteral("rlda simulate")));
+        // Tables are not training runs: nothing to overlay.
+        b.selectRuns({indexOf(b, "tiny-table"), indexOf(b, "tiny-cut")});
+        QVERIFY(!b.findChild<QPushButton*>(QStringLiteral("overlayButton"))->isEnabled());
+    }
+
     void notARoot()
     {
         RunBrowser b;
@@ -245,6 +330,9 @@ private Q_SLOTS:
         b.selectRuns({indexOf(b, "scratch"), indexOf(b, "transfer")});
         b.findChild<QSpinBox*>(QStringLiteral("transferWindow"))->setValue(10);
         rlda::tests::shot(b, QStringLiteral("browser_transfer"));
+        b.setRoot(tables_.path());
+        b.selectRuns({indexOf(b, "tiny-sweep")});
+        rlda::tests::shot(b, QStringLiteral("browser_tables"));
     }
 };
 
