@@ -31,7 +31,7 @@ namespace {
 struct FiguresOptions {
     std::vector<std::string> tables;
     std::vector<std::string> runs;
-    std::string policy;
+    std::vector<std::string> policies;
     std::string model;
     std::string input;
     std::int64_t classes = 0;
@@ -206,16 +206,16 @@ int run_figures(const FiguresOptions& o)
             sources.push_back(std::move(s));
         }
     }
-    if (!o.policy.empty()) {
+    for (const auto& policy : o.policies) {
         std::error_code ec;
-        if (!fs::is_regular_file(o.policy, ec))
-            throw core::Error(fmt::format("--policy {}: no such file", o.policy));
+        if (!fs::is_regular_file(policy, ec))
+            throw core::Error(fmt::format("--policy {}: no such file", policy));
         Source s;
-        const fs::path p = fs::absolute(o.policy, ec);
+        const fs::path p = fs::absolute(policy, ec);
         s.agent = p.filename() == "policy.pt" && p.has_parent_path() ? p.parent_path().filename().string()
                                                                       : p.stem().string();
-        s.policy = o.policy;
-        s.tables = select_tables(o.model.empty() ? "all" : o.model, "--policy " + o.policy + " --model", index, o.model);
+        s.policy = policy;
+        s.tables = select_tables(o.model.empty() ? "all" : o.model, "--policy " + policy + " --model", index, o.model);
         // The same policy given as a --run too is drawn once, on the tables of both.
         const auto same = std::find_if(sources.begin(), sources.end(), [&](const Source& other) {
             std::error_code e;
@@ -279,7 +279,8 @@ std::function<int()> add_figures_command(CLI::App& app)
                     "Learning run RUN_DIR[:TABLES], repeatable: its curves (metrics/episodes.csv), and its "
                     "policy.pt evaluated on TABLES, a comma-separated list of table files, scenarios, models or "
                     "'all'");
-    cmd->add_option("--policy", o->policy, "A policy evaluated on every table of --model (all tables without it)");
+    cmd->add_option("--policy", o->policies,
+                    "A policy evaluated on every table of --model (all tables without it), repeatable");
     cmd->add_option("--model", o->model, "Model whose tables --policy is evaluated on; picks the model of a bare "
                                          "scenario in --run");
     cmd->add_option("--input", o->input, "Input shape of the tables' jobs; default: each table's metadata");

@@ -50,8 +50,9 @@ public:
     void on_rank(const core::sim::ReproducedRank& r) override
     {
         line_.end_line();
-        fmt::print("rank {} {} ({}): {}/{}, paper {}\n", r.model, r.scenario, r.trained_on, r.evaluation.rank,
-                   r.evaluation.sequences, r.paper_rank > 0 ? std::to_string(r.paper_rank) : "-");
+        fmt::print("rank {} {} ({}): {}/{}, paper {}, greedy {}\n", r.model, r.scenario, r.trained_on,
+                   r.evaluation.rank, r.evaluation.sequences, r.paper_rank > 0 ? std::to_string(r.paper_rank) : "-",
+                   core::sim::sequence_string(r.evaluation.greedy));
     }
     void on_stage(const core::sim::StageStart& s) override { line_.on_stage(s); }
     void on_episode(const core::sim::EpisodeRecord& r) override { line_.on_episode(r); }

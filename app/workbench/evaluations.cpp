@@ -5,6 +5,7 @@
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
 #include "core/sim/table.h"
+#include "core/sim/table_meta.h"
 #include "core/util/error.h"
 
 #include <QDir>
@@ -12,32 +13,45 @@
 
 #include <torch/csrc/autograd/grad_mode.h>
 
-#include <map>
 
 namespace rlda::app {
 
-TableIdentity identifyTable(const QString& tablePath, const QString& fallbackModel)
+namespace {
+
+// The table with its metadata's model, or the fallbacks when it has none.
+core::sim::OpenedTable openTable(const QString& path, const QString& fallbackModel, const core::model::Shape& input,
+                                 qint64 classes)
 {
-    const QFileInfo info(tablePath);
-    const QString index = info.dir().filePath(QStringLiteral("index.csv"));
-    if (QFileInfo::exists(index)) {
-        try {
-            for (const auto& entry : core::sim::load_table_index(index.toStdString()))
-                if (QFileInfo(QString::fromStdString(entry.file)).canonicalFilePath() == info.canonicalFilePath())
-                    return {QString::fromStdString(entry.model), QString::fromStdString(entry.scenario)};
-        } catch (const core::Error&) {
-            // An unreadable index only costs the names: the table itself is still judged.
-        }
+    const std::string file = core::sim::table_file(path.toStdString()).string();
+    if (core::sim::find_table_meta(file))
+        return core::sim::open_table(file);
+    return core::sim::open_table(file, {fallbackModel.toStdString(), input, classes});
+}
+
+} // namespace
+
+TableIdentity identifyTable(const QString& tablePath, const QString& fallbackModel,
+                            const core::model::Shape& fallbackInput, qint64 fallbackClasses)
+{
+    const auto file = core::sim::table_file(tablePath.toStdString());
+    try {
+        if (const auto meta = core::sim::find_table_meta(file))
+            return {QString::fromStdString(meta->model), QString::fromStdString(meta->scenario), meta->input,
+                    meta->classes, true};
+    } catch (const core::Error&) {
+        // Broken metadata only costs the names here; opening the table reports it.
     }
-    return {fallbackModel, info.completeBaseName()};
+    const QFileInfo info(QString::fromStdString(file.string()));
+    const QString name = info.fileName() == QStringLiteral("table.csv") ? info.dir().dirName() : info.completeBaseName();
+    return {fallbackModel, name, fallbackInput, fallbackClasses, false};
 }
 
 widgets::RankedTable rankedTable(const QString& tablePath, const QString& fallbackModel, const QString& agent,
                                  const core::sim::Evaluation& evaluation)
 {
-    const auto id = identifyTable(tablePath, fallbackModel);
-    const auto table = core::sim::SimulationTable::load(tablePath.toStdString());
-    return widgets::makeRankedTable(id.model, id.scenario, agent, table, evaluation);
+    const auto t = openTable(tablePath, fallbackModel, {3, 32, 32}, 10);
+    return widgets::makeRankedTable(QString::fromStdString(t.meta.model), QString::fromStdString(t.meta.scenario),
+                                    agent, t.table, evaluation);
 }
 
 std::vector<widgets::RankedTable> evaluatePolicy(const QString& policy, const QStringList& tables,
@@ -47,16 +61,12 @@ std::vector<widgets::RankedTable> evaluatePolicy(const QString& policy, const QS
     torch::NoGradGuard no_grad; // grad mode is per thread: this runs on the GUI thread
     auto learner = core::agent::PolicyLearner::load(policy.toStdString());
     const QString agent = QFileInfo(policy).dir().dirName() + QLatin1Char('/') + QFileInfo(policy).fileName();
-    std::map<QString, core::model::ModelSpec> models;
     std::vector<widgets::RankedTable> ranked;
     for (const QString& path : tables) {
-        const auto id = identifyTable(path, fallbackModel);
-        auto it = models.find(id.model);
-        if (it == models.end())
-            it = models.emplace(id.model, core::model::load_model(id.model.toStdString(), input, classes)).first;
-        const auto table = core::sim::SimulationTable::load(path.toStdString());
-        ranked.push_back(
-            widgets::makeRankedTable(id.model, id.scenario, agent, table, core::sim::evaluate(learner, table, it->second)));
+        const auto t = openTable(path, fallbackModel, input, classes);
+        ranked.push_back(widgets::makeRankedTable(QString::fromStdString(t.meta.model),
+                                                  QString::fromStdString(t.meta.scenario), agent, t.table,
+                                                  core::sim::evaluate(learner, t.table, t.model)));
     }
     return ranked;
 }

@@ -1,5 +1,5 @@
-// Policies judged on tables for the Policy page: each table's model and scenario (from an index.csv
-// beside it when there is one), and a saved policy's greedy sequence on each table.
+// Policies judged on tables for the Policy page: each table's model and scenario (from its
+// metadata), and a saved policy's greedy sequence on each table.
 #pragma once
 
 #include "core/model/spec.h"
@@ -13,18 +13,25 @@
 
 namespace rlda::app {
 
+// What a table says about itself (core/sim/table_meta.h: table.json, or the paper's index), or the
+// fallbacks for a table without metadata (`described` false).
 struct TableIdentity {
-    QString model;    // from index.csv, else `fallbackModel`
-    QString scenario; // from index.csv, else the file's base name
+    QString model;
+    QString scenario; // the table's scenario, else the file's base name
+    core::model::Shape input;
+    qint64 classes = 0;
+    bool described = false;
 };
-TableIdentity identifyTable(const QString& tablePath, const QString& fallbackModel);
+TableIdentity identifyTable(const QString& tablePath, const QString& fallbackModel,
+                            const core::model::Shape& fallbackInput = {3, 32, 32}, qint64 fallbackClasses = 10);
 
 // A ranked table from an evaluation already made (the end of a learning run). Throws core::Error.
 widgets::RankedTable rankedTable(const QString& tablePath, const QString& fallbackModel, const QString& agent,
                                  const core::sim::Evaluation& evaluation);
 
 // Loads `policy` once and evaluates it on every table (a policy trained on one model's table may be
-// judged on another's). Throws core::Error naming the file at fault.
+// judged on another's). Each table's model comes from its metadata; the fallbacks serve tables
+// without. Throws core::Error naming the file at fault.
 std::vector<widgets::RankedTable> evaluatePolicy(const QString& policy, const QStringList& tables,
                                                  const QString& fallbackModel, const core::model::Shape& input,
                                                  qint64 classes);

@@ -2,6 +2,7 @@
 #include "app/workbench/learning_page.h"
 
 #include "app/workbench/evaluations.h"
+#include "core/sim/table_meta.h"
 #include "widgets/plot/learning_view.h"
 
 #include <QDoubleSpinBox>
@@ -43,10 +44,10 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     auto* modelRow = new QHBoxLayout;
     model_ = new QLineEdit(this);
     model_->setObjectName(QStringLiteral("learnModel"));
-    model_->setToolTip(tr("The tables' starting model: a zoo name or a TOML model file"));
+    model_->setToolTip(tr("The table's starting model, from its metadata (table.json); set it only for a table without one"));
     input_ = new QLineEdit(this);
     input_->setObjectName(QStringLiteral("learnInput"));
-    input_->setToolTip(tr("Sample shape of the tables' job, CxHxW (the reference tables: CIFAR-10, 3x32x32)"));
+    input_->setToolTip(tr("Sample shape of the table's job, CxHxW, from its metadata (the paper's tables: CIFAR-10, 3x32x32)"));
     input_->setMaximumWidth(120);
     modelRow->addWidget(model_, 1);
     modelRow->addWidget(new QLabel(tr("Input"), this));
@@ -140,8 +141,18 @@ void LearningPage::setInput(const QString& shape) { input_->setText(shape); }
 void LearningPage::setTable(const QString& path)
 {
     table_->setText(path);
-    if (!path.isEmpty() && QFileInfo::exists(path))
-        model_->setText(identifyTable(path, model_->text()).model);
+    if (path.isEmpty() || !QFileInfo::exists(path))
+        return;
+    // A table says what it was built from; the fields then show that (a table without metadata
+    // keeps what they held: the experiment's model and input).
+    core::model::Shape input;
+    try {
+        input = core::model::parse_shape(input_->text().trimmed().toStdString());
+    } catch (const std::exception&) {
+        input = {3, 32, 32};
+    }
+    const auto id = identifyTable(path, model_->text(), input, classes_);
+    setModel(id.model, id.input, id.classes);
 }
 QString LearningPage::table() const { return table_->text().trimmed(); }
 void LearningPage::setEpisodes(qint64 episodes) { episodes_->setValue(static_cast<int>(episodes)); }
@@ -150,8 +161,8 @@ QString LearningPage::problem() const
 {
     if (table().isEmpty())
         return tr("Choose a simulation table to learn from.");
-    if (!QFileInfo(table()).isFile())
-        return tr("%1: no such table file").arg(table());
+    if (!QFileInfo(QString::fromStdString(core::sim::table_file(table().toStdString()).string())).isFile())
+        return tr("%1: no such table file or table folder").arg(table());
     const QString from = from_->text().trimmed();
     if (!from.isEmpty() && !QFileInfo(from).isFile())
         return tr("%1: no such policy file").arg(from);

@@ -4,7 +4,9 @@
 
 #include "core/agent/agent.h"
 #include "core/config/experiment_io.h"
+#include "core/data/catalog.h"
 #include "core/data/dataset.h"
+#include "core/model/zoo.h"
 #include "core/model/spec.h"
 #include "core/train/experiment.h"
 #include "core/train/trainer.h"
@@ -44,7 +46,8 @@ struct Job {
     int num_actions = 0;
 };
 
-Job make_job(const config::ExperimentConfig& c)
+// Settings that cannot build a table fail before anything is loaded.
+void check_table_settings(const config::ExperimentConfig& c)
 {
     if (c.trainer.max_decisions < 1)
         throw Error(
@@ -55,6 +58,11 @@ Job make_job(const config::ExperimentConfig& c)
     if (!has_up)
         throw Error("scheduler.events: a simulation table starts where the allocation goes up, but no \"up\" "
                     "event is configured (add e.g. { time = 70.0, change = \"up\" })");
+}
+
+Job make_job(const config::ExperimentConfig& c)
+{
+    check_table_settings(c);
     Job j{c, train::load_dataset(c.dataset, c.job.seed), {}, c.trainer.max_decisions, 0};
     j.spec = train::job_model(c, j.data);
     j.num_actions = model::original_block_count(j.spec) + 1;
@@ -369,7 +377,12 @@ void check_prepared(const config::ExperimentConfig& c, const fs::path& out)
 
 TableShape table_shape(const config::ExperimentConfig& c)
 {
-    return shape_of(make_job(c));
+    // The model at the dataset's sample shape, known without loading the data.
+    check_table_settings(c);
+    const auto sample = data::sample_shape(c.dataset);
+    const auto spec = model::load_model(c.job.model, sample.input, sample.classes, c.job.head);
+    const int actions = model::original_block_count(spec) + 1;
+    return {c.trainer.max_decisions, actions, SimulationTable(c.trainer.max_decisions, actions).sequences()};
 }
 
 std::int64_t part_size(std::int64_t sequences, int part, int parts)

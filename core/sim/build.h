@@ -69,7 +69,8 @@ struct TableShape {
     std::int64_t sequences = 0;
 };
 
-// The shape of the table these settings build (loads the dataset for the model's input shape).
+// The shape of the table these settings build (the model at the dataset kind's sample shape; nothing
+// is loaded).
 // Throws Error as build_table does for settings that cannot build a table.
 TableShape table_shape(const config::ExperimentConfig& c);
 

@@ -118,6 +118,11 @@ std::string shape_text(const model::Shape& s)
     return fmt::format("{}", fmt::join(s, "x"));
 }
 
+model::OutputHead head_of(const TableMeta& m)
+{
+    return model::parse_output_head(m.head).value_or(model::OutputHead::Relu);
+}
+
 // Two specs describe the same starting model when they print the same layers with the same blocks.
 bool same_model(const model::ModelSpec& a, const model::ModelSpec& b)
 {
@@ -164,7 +169,7 @@ std::optional<TableMeta> meta_from_config(const fs::path& config_toml, const std
 {
     const auto c = config::load_experiment(config_toml.string());
     const auto sample = data::sample_shape(c.dataset);
-    const auto spec = model::load_model(c.job.model, sample.input, sample.classes);
+    const auto spec = model::load_model(c.job.model, sample.input, sample.classes, c.job.head);
     const int k = header_decisions(header);
     TableMeta m = table_meta(c, spec, k > 0 ? k : c.trainer.max_decisions);
     m.source = config_toml.string();
@@ -190,6 +195,7 @@ TableMeta table_meta(const config::ExperimentConfig& c, const model::ModelSpec& 
         m.model = spec.name.empty() ? fs::path(c.job.model).stem().string() : spec.name;
         m.model_toml = read_capped(c.job.model, kMaxMetaBytes / 2);
     }
+    m.head = model::to_string(c.job.head);
     m.input = spec.input;
     m.classes = spec.classes;
     m.dataset = config::DatasetConfig{};
@@ -294,8 +300,11 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
     m.model = r.text(r.at(model, "name", "model"), "model.name");
     if (m.model.empty())
         r.fail("model.name", "empty");
-    if (const json& head = r.at(model, "head", "model", false); !head.is_null())
+    if (const json& head = r.at(model, "head", "model", false); !head.is_null()) {
         m.head = r.text(head, "model.head");
+        if (!model::parse_output_head(m.head))
+            r.fail("model.head", fmt::format("\"{}\": expected \"{}\"", m.head, fmt::join(model::output_head_names(), "\" or \"")));
+    }
     if (const json& toml = r.at(model, "toml", "model", false); !toml.is_null())
         m.model_toml = r.text(toml, "model.toml");
     const json& input = r.at(j, "input", "");
@@ -427,7 +436,7 @@ model::ModelSpec table_model(const TableMeta& m)
     if (!m.model_toml.empty())
         return model::parse_toml_model(m.model_toml, m.source.empty() ? m.model : m.source + " (model.toml)",
                                        m.input, m.classes);
-    return model::load_model(m.model, m.input, m.classes);
+    return model::load_model(m.model, m.input, m.classes, head_of(m));
 }
 
 fs::path table_file(const fs::path& folder_or_csv)
@@ -460,7 +469,7 @@ OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& o, b
                                     *o.classes, name, t.meta.classes));
         t.model = table_model(t.meta);
         if (!o.model.empty()) {
-            const auto given = model::load_model(o.model, t.meta.input, t.meta.classes);
+            const auto given = model::load_model(o.model, t.meta.input, t.meta.classes, head_of(t.meta));
             if (!same_model(given, t.model))
                 throw Error(fmt::format("{} {} does not match table {}, which was built from {}", o.what,
                                         o.model, name, t.meta.model));
