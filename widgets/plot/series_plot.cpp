@@ -270,6 +270,7 @@ struct SeriesPlot::Marker {
     double x = 0.0;
     QString label;
     MarkerKind kind = MarkerKind::Other;
+    QColor color; // the kind's, or the one addMarker() was given
     QCPItemStraightLine* line = nullptr;
     QCPItemText* text = nullptr;
 };
@@ -292,6 +293,7 @@ SeriesPlot::SeriesPlot(QWidget* parent)
     plot_->xAxis2->setVisible(false);
     plot_->yAxis2->setVisible(false);
 
+    plot_->setAutoAddPlottableToLegend(false); // rebuildLegend() decides what the legend shows
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
     plot_->legend->setWrap(6);
     plot_->legend->setBorderPen(Qt::NoPen);
@@ -432,47 +434,124 @@ void SeriesPlot::addSeries(const QString& name, const QString& axisId, const QCo
     s->name = name;
     s->label = label.isEmpty() ? name : label;
     s->axisId = axisId;
-    s->color = color;
-    s->style = style;
-
-    QColor lineColor = color;
-    lineColor.setAlpha(style.opacity);
-    QColor faint = color;
-    faint.setAlpha(std::max(30, style.opacity / 4));
 
     s->raw = plot_->addGraph(plot_->xAxis, valueAxis);
-    s->raw->setPen(QPen(faint, 1.0, style.pen));
     s->raw->setAdaptiveSampling(false);
     s->raw->setAntialiased(false); // faint and dense: antialiasing costs more than it shows
-    s->raw->removeFromLegend();
     s->raw->setVisible(false);
 
     s->graph = plot_->addGraph(plot_->xAxis, valueAxis);
     s->graph->setName(s->label);
-    s->graph->setPen(QPen(lineColor, style.width, style.pen));
     // Our own decimation already bounds the points; QCP's sampling would only re-scan them.
     s->graph->setAdaptiveSampling(false);
-    if (style.steps) {
-        s->graph->setLineStyle(QCPGraph::lsStepLeft);
-        s->raw->setLineStyle(QCPGraph::lsStepLeft);
-    }
-    if (!style.inLegend)
-        s->graph->removeFromLegend();
-    syncLegend();
 
     s->tracer = new QCPItemTracer(plot_);
     s->tracer->setLayer(kOverlayLayer);
     s->tracer->setStyle(QCPItemTracer::tsCircle);
     s->tracer->setSize(6);
-    s->tracer->setPen(QPen(color, 1.2));
     s->tracer->setBrush(Qt::white);
     s->tracer->setVisible(false);
 
-    if (smoothingOn() && style.smoothable)
-        recomputeSmoothing(*s);
+    applyStyle(*s, color, style);
     index_.insert(name, s.get());
     series_.push_back(std::move(s));
+    rebuildLegend();
     scheduleRefresh();
+}
+
+void SeriesPlot::applyStyle(Series& s, const QColor& color, const SeriesStyle& style)
+{
+    const bool wasSmoothable = s.style.smoothable;
+    s.color = color;
+    s.style = style;
+    QColor lineColor = color;
+    lineColor.setAlpha(style.opacity);
+    QColor faint = color;
+    faint.setAlpha(std::max(30, style.opacity / 4));
+    s.raw->setPen(QPen(faint, 1.0, style.pen));
+    s.graph->setPen(QPen(lineColor, style.width, style.pen));
+    const auto line = style.steps ? QCPGraph::lsStepLeft : QCPGraph::lsLine;
+    s.graph->setLineStyle(line);
+    s.raw->setLineStyle(line);
+    s.tracer->setPen(QPen(color, 1.2));
+    if (s.s.empty() || wasSmoothable != style.smoothable)
+        recomputeSmoothing(s);
+    s.dirty = true;
+}
+
+void SeriesPlot::setSeriesStyle(const QString& name, const QColor& color, const SeriesStyle& style)
+{
+    auto* s = find(name);
+    if (!s)
+        return;
+    const bool inLegend = s->style.inLegend;
+    applyStyle(*s, color, style);
+    if (style.inLegend != inLegend)
+        rebuildLegend();
+    scheduleRefresh();
+}
+
+QColor SeriesPlot::seriesColor(const QString& name) const
+{
+    auto* s = find(name);
+    return s ? s->color : QColor();
+}
+
+SeriesStyle SeriesPlot::seriesStyle(const QString& name) const
+{
+    auto* s = find(name);
+    return s ? s->style : SeriesStyle{};
+}
+
+void SeriesPlot::setLegendKeys(const QList<QList<LegendKey>>& rows)
+{
+    plot_->legend->clearItems(); // before the graphs its items point at go
+    for (QCPGraph* g : std::as_const(keyGraphs_))
+        plot_->removeGraph(g);
+    keyGraphs_.clear();
+    legendKeys_.clear();
+    for (const auto& row : rows) {
+        if (row.isEmpty())
+            continue;
+        legendKeys_ << row;
+        for (const LegendKey& key : row) {
+            // A graph without data draws nothing and is no series: it only lends the legend its pen.
+            QCPGraph* g = plot_->addGraph(plot_->xAxis, plot_->yAxis);
+            g->setName(key.label);
+            g->setPen(QPen(key.color, key.width, key.pen));
+            keyGraphs_ << g;
+        }
+    }
+    rebuildLegend();
+    scheduleRefresh();
+}
+
+void SeriesPlot::rebuildLegend()
+{
+    // While there are keys the legend shows them alone, row by row; without, one entry per series.
+    QCPLegend* legend = plot_->legend;
+    legend->clearItems();
+    legend->simplify();
+    if (legendKeys_.isEmpty()) {
+        for (const auto& s : series_)
+            if (s->style.inLegend)
+                s->graph->addToLegend(legend);
+    } else {
+        int k = 0;
+        for (int r = 0; r < legendKeys_.size(); ++r)
+            for (int c = 0; c < legendKeys_[r].size(); ++c)
+                legend->addElement(r, c, new QCPPlottableLegendItem(legend, keyGraphs_[k++]));
+    }
+    syncLegend();
+}
+
+QStringList SeriesPlot::legendLabels() const
+{
+    QStringList labels;
+    for (int i = 0; i < plot_->legend->elementCount(); ++i)
+        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot_->legend->elementAt(i)))
+            labels << item->plottable()->name();
+    return labels;
 }
 
 bool SeriesPlot::hasSeries(const QString& name) const { return find(name) != nullptr; }
@@ -601,11 +680,7 @@ void SeriesPlot::clearData()
         s->smoothBlocks.clear();
         s->dirty = true;
     }
-    for (auto& m : markers_) {
-        plot_->removeItem(m.line);
-        plot_->removeItem(m.text);
-    }
-    markers_.clear();
+    clearMarkers();
     hideCrosshair();
     follow_ = true;
     scheduleRefresh();
@@ -635,41 +710,55 @@ void SeriesPlot::recomputeSmoothing(Series& s)
     s.smoothBlocks.rebuild(s.s);
 }
 
-void SeriesPlot::addMarker(double x, const QString& label, MarkerKind kind)
+void SeriesPlot::addMarker(double x, const QString& label, MarkerKind kind, const QColor& color)
 {
     if (!std::isfinite(x))
         return;
     const MarkerLook look = lookOf(kind);
-    // Two events of the same side at the same time (several decisions in one step) share one
-    // line and one label instead of printing over each other.
+    const QColor c = color.isValid() ? color : look.color;
+    // Two events of the same side, colour and time (several decisions in one step) share one
+    // line and one label instead of printing over each other; another colour (another run's
+    // events) stacks its label below theirs.
+    const Marker* above = nullptr;
     for (auto& m : markers_)
         if (m.x == x && lookOf(m.kind).labelLeft == look.labelLeft) {
-            m.label += QStringLiteral(", ") + label;
-            m.text->setText(m.label);
-            scheduleRefresh();
-            return;
+            if (m.color == c) {
+                m.label += QStringLiteral(", ") + label;
+                m.text->setText(m.label);
+                scheduleRefresh();
+                return;
+            }
+            above = &m;
         }
 
     Marker m;
     m.x = x;
     m.label = label;
     m.kind = kind;
+    m.color = c;
     m.line = new QCPItemStraightLine(plot_);
-    m.line->setPen(QPen(look.color, 1.2, look.pen));
+    m.line->setPen(QPen(c, 1.2, look.pen));
     m.line->point1->setCoords(x, 0.0);
     m.line->point2->setCoords(x, 1.0);
     m.line->setSelectable(false);
 
     m.text = new QCPItemText(plot_);
     m.text->setText(label);
-    m.text->setColor(look.color);
+    m.text->setColor(c);
     QFont f = font();
     f.setPointSizeF(f.pointSizeF() * 0.85);
     m.text->setFont(f);
     m.text->setRotation(-90);
     m.text->position->setTypeX(QCPItemPosition::ptPlotCoords);
-    m.text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
-    m.text->position->setCoords(x, 0.015);
+    if (above) {
+        // Rotated -90°, the text's left end is its bottom: hang this label 4 px below that one.
+        m.text->position->setTypeY(QCPItemPosition::ptAbsolute);
+        m.text->position->setParentAnchorY(above->text->left);
+        m.text->position->setCoords(x, 4.0);
+    } else {
+        m.text->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        m.text->position->setCoords(x, 0.015);
+    }
     // Rotated -90°, the text's right end is its top and its top edge faces left: anchored at
     // (right, top) it runs down the right side of its line; (right, bottom) the left side.
     m.text->setPositionAlignment(Qt::AlignRight | (look.labelLeft ? Qt::AlignBottom : Qt::AlignTop));
@@ -681,6 +770,25 @@ void SeriesPlot::addMarker(double x, const QString& label, MarkerKind kind)
 }
 
 int SeriesPlot::markerCount() const { return static_cast<int>(markers_.size()); }
+
+QList<QColor> SeriesPlot::markerColors() const
+{
+    QList<QColor> colors;
+    for (const auto& m : markers_)
+        colors << m.color;
+    return colors;
+}
+
+void SeriesPlot::clearMarkers()
+{
+    // Later labels hang from earlier ones: remove the dependants first.
+    for (auto it = markers_.rbegin(); it != markers_.rend(); ++it) {
+        plot_->removeItem(it->line);
+        plot_->removeItem(it->text);
+    }
+    markers_.clear();
+    scheduleRefresh();
+}
 
 QStringList SeriesPlot::markerLabels() const
 {

@@ -6,6 +6,7 @@
 
 #include <QColor>
 #include <QHash>
+#include <QList>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -36,6 +37,14 @@ struct SeriesStyle {
     bool inLegend = true;
 };
 
+// A legend entry that stands for no one series: a run's colour, or a quantity's dash pattern.
+struct LegendKey {
+    QString label;
+    QColor color;
+    Qt::PenStyle pen = Qt::SolidLine;
+    double width = 1.6;
+};
+
 class SeriesPlot : public QWidget {
     Q_OBJECT
 public:
@@ -62,6 +71,16 @@ public:
     QString seriesLabel(const QString& name) const;
     void setSeriesVisible(const QString& name, bool visible);
     bool isSeriesVisible(const QString& name) const;
+    // Colour and style after addSeries(), the points kept: a series that changes role (a run that
+    // becomes one of several compared) changes look.
+    void setSeriesStyle(const QString& name, const QColor& color, const SeriesStyle& style);
+    QColor seriesColor(const QString& name) const;
+    SeriesStyle seriesStyle(const QString& name) const;
+
+    // The legend: one entry per series (inLegend), or, while keys are set, these keys alone, each
+    // inner list a row (e.g. runs by colour, then quantities by dash pattern). Empty: per series.
+    void setLegendKeys(const QList<QList<LegendKey>>& rows);
+    QStringList legendLabels() const; // what the legend shows, row by row
 
     // Data: appended at any rate; the display catches up from a ~30 ms single-shot timer.
     void append(const QString& name, double x, double y);
@@ -73,9 +92,13 @@ public:
     void setSmoothing(double alpha);
     double smoothing() const { return alpha_; }
 
-    void addMarker(double x, const QString& label, MarkerKind kind);
+    // A vertical line with a label at x, in the kind's colour unless `color` is given (an
+    // overlaid run's). Events of one colour at one x share a label; other colours stack below.
+    void addMarker(double x, const QString& label, MarkerKind kind, const QColor& color = {});
+    void clearMarkers();
     int markerCount() const;
     QStringList markerLabels() const;
+    QList<QColor> markerColors() const;
 
     // Fit every axis to the data and follow new data again (until the user zooms or drags).
     void fitAll();
@@ -104,6 +127,8 @@ private:
     struct Marker;
 
     Series* find(const QString& name) const;
+    void applyStyle(Series& s, const QColor& color, const SeriesStyle& style);
+    void rebuildLegend();
     void scheduleRefresh();
     void refresh();
     void updateDisplay(Series& s, int pixels);
@@ -123,6 +148,8 @@ private:
     std::vector<std::unique_ptr<Series>> series_;
     QHash<QString, Series*> index_; // append() looks a series up per point
     std::vector<Marker> markers_;
+    QList<QList<LegendKey>> legendKeys_;
+    QList<QCPGraph*> keyGraphs_; // dataless graphs behind the legend keys
     QCPItemStraightLine* crossLine_ = nullptr;
     QCPItemText* crossText_ = nullptr;
     double alpha_ = 0.0;

@@ -21,21 +21,34 @@ struct Quantity {
     const char* alias;   // another file name for the same quantity, or nullptr
     const char* label;   // legend and check box
     const char* axis;
-    QColor color;
+    QColor color;         // one run: the quantity's colour
+    Qt::PenStyle compare; // several runs (each its colour): the quantity's dash pattern
     bool steps; // piecewise constant between epochs: drawn as steps, never smoothed
 };
 
 const std::array<Quantity, 5>& quantities()
 {
+    // Compared, test accuracy (what runs are judged by) keeps the solid line.
     static const std::array<Quantity, 5> q{{
-        {"train_acc", nullptr, "train accuracy", "accuracy", QColor(0x1f, 0x77, 0xb4), false},
-        {"test_acc", nullptr, "test accuracy", "accuracy", QColor(0xff, 0x7f, 0x0e), false},
-        {"train_loss", "loss", "train loss", "loss", QColor(0xd6, 0x27, 0x28), false},
-        {"lr", nullptr, "learning rate", "lr", QColor(0x7f, 0x7f, 0x7f), true},
-        {"params", "parameters", "parameters", "parameters", QColor(0x2c, 0xa0, 0x2c), true},
+        {"train_acc", nullptr, "train accuracy", "accuracy", QColor(0x1f, 0x77, 0xb4), Qt::DashLine, false},
+        {"test_acc", nullptr, "test accuracy", "accuracy", QColor(0xff, 0x7f, 0x0e), Qt::SolidLine, false},
+        {"train_loss", "loss", "train loss", "loss", QColor(0xd6, 0x27, 0x28), Qt::DotLine, false},
+        {"lr", nullptr, "learning rate", "lr", QColor(0x7f, 0x7f, 0x7f), Qt::DashDotLine, true},
+        {"params", "parameters", "parameters", "parameters", QColor(0x2c, 0xa0, 0x2c), Qt::DashDotDotLine, true},
     }};
     return q;
 }
+
+// Compared runs: tab10 without its grey (the learning rate's) and olive (too pale on white).
+const std::array<QColor, 8>& runColors()
+{
+    static const std::array<QColor, 8> c{{QColor(0x1f, 0x77, 0xb4), QColor(0xff, 0x7f, 0x0e), QColor(0x2c, 0xa0, 0x2c),
+                                          QColor(0xd6, 0x27, 0x28), QColor(0x94, 0x67, 0xbd), QColor(0x8c, 0x56, 0x4b),
+                                          QColor(0xe3, 0x77, 0xc2), QColor(0x17, 0xbe, 0xcf)}};
+    return c;
+}
+
+constexpr int kRunsPerLegendRow = 4;
 
 const Quantity* quantityFor(const std::string& fileName)
 {
@@ -43,6 +56,25 @@ const Quantity* quantityFor(const std::string& fileName)
         if (fileName == q.id || (q.alias && fileName == q.alias))
             return &q;
     return nullptr;
+}
+
+// The run's points of quantity q (under its id or its alias); nullptr when it has none.
+const std::vector<core::io::SeriesPoint>* pointsOf(const core::io::RunData& run, const Quantity& q)
+{
+    for (const auto& [name, points] : run.series)
+        if (quantityFor(name) == &q)
+            return &points;
+    return nullptr;
+}
+
+void splitPoints(const std::vector<core::io::SeriesPoint>& points, std::vector<double>& xs, std::vector<double>& ys)
+{
+    xs.reserve(points.size());
+    ys.reserve(points.size());
+    for (const auto& p : points) {
+        xs.push_back(p.time);
+        ys.push_back(p.value);
+    }
 }
 
 SeriesStyle styleOf(const Quantity& q, Qt::PenStyle pen = Qt::SolidLine)
@@ -128,6 +160,69 @@ void TrainingView::setQuantityVisible(const QString& id, bool visible)
     plot_->setSeriesVisible(id, visible);
     for (const auto& run : std::as_const(overlays_))
         plot_->setSeriesVisible(run + QStringLiteral(": ") + id, visible);
+    updateLegend(); // compared runs list the quantities shown
+}
+
+QStringList TrainingView::runNames() const
+{
+    return QStringList{baseName_.isEmpty() ? tr("this run") : baseName_} + overlays_;
+}
+
+QColor TrainingView::runColor(int index)
+{
+    const auto& c = runColors();
+    return c[std::size_t(std::max(0, index)) % c.size()];
+}
+
+void TrainingView::addEvent(std::vector<Event>& into, double x, const QString& label, int kind, int run)
+{
+    into.push_back({x, label, kind});
+    plot_->addMarker(x, label, static_cast<MarkerKind>(kind), overlays_.isEmpty() ? QColor() : runColor(run));
+}
+
+void TrainingView::restyle()
+{
+    const bool comparing = !overlays_.isEmpty();
+    const QString base = runNames().front();
+    for (const auto& q : quantities()) {
+        const QString id = QString::fromLatin1(q.id);
+        plot_->setSeriesStyle(id, comparing ? runColor(0) : q.color, styleOf(q, comparing ? q.compare : Qt::SolidLine));
+        plot_->setSeriesLabel(id, comparing ? base + QStringLiteral(": ") + tr(q.label) : tr(q.label));
+        // An axis coloured like its curve says which curve it scales; compared, colours mean runs.
+        if (QString::fromLatin1(q.axis) != QLatin1String("accuracy"))
+            plot_->setAxisColor(QString::fromLatin1(q.axis), comparing ? QColor(Qt::black) : q.color.darker(115));
+    }
+    updateLegend();
+    // Markers again, each run's in its colour (one run: each kind's own).
+    plot_->clearMarkers();
+    std::vector<Event> events;
+    std::swap(events, baseEvents_);
+    for (const auto& e : events)
+        addEvent(baseEvents_, e.x, e.label, e.kind, 0);
+    for (int i = 0; i < overlays_.size(); ++i)
+        for (const auto& e : overlayEvents_.value(overlays_[i]))
+            plot_->addMarker(e.x, e.label, static_cast<MarkerKind>(e.kind), runColor(i + 1));
+}
+
+void TrainingView::updateLegend()
+{
+    if (overlays_.isEmpty()) {
+        plot_->setLegendKeys({}); // one entry per series
+        return;
+    }
+    QList<QList<LegendKey>> rows;
+    const QStringList names = runNames();
+    for (int i = 0; i < names.size(); ++i) {
+        if (i % kRunsPerLegendRow == 0)
+            rows.append(QList<LegendKey>{});
+        rows.back() << LegendKey{names[i], runColor(i), Qt::SolidLine, 3.0};
+    }
+    QList<LegendKey> shown;
+    for (const auto& q : quantities())
+        if (auto* box = visibility_.value(QString::fromLatin1(q.id)); !box || box->isChecked())
+            shown << LegendKey{tr(q.label), QColor(0x42, 0x42, 0x42), q.compare, 1.6};
+    rows << shown;
+    plot_->setLegendKeys(rows);
 }
 
 void TrainingView::addEpoch(const core::train::EpochMetrics& m)
@@ -135,7 +230,7 @@ void TrainingView::addEpoch(const core::train::EpochMetrics& m)
     if (m.final) {
         // The budget ran out: the same numbers as the last epoch, reported once more. Files keep
         // it as an event, not a point, and so does the plot.
-        plot_->addMarker(m.time, tr("final %1").arg(m.test_acc, 0, 'f', 3), MarkerKind::Final);
+        addEvent(baseEvents_, m.time, tr("final %1").arg(m.test_acc, 0, 'f', 3), int(MarkerKind::Final), 0);
         return;
     }
     plot_->append(QStringLiteral("train_acc"), m.time, m.train_acc);
@@ -155,18 +250,21 @@ void TrainingView::addAllocation(const core::train::AllocationRecord& r)
 {
     // "same" changes nothing the plot could show; a line per report would only hide the others.
     if (r.change == core::train::Allocation::Up)
-        plot_->addMarker(r.time, tr("up"), MarkerKind::AllocationUp);
+        addEvent(baseEvents_, r.time, tr("up"), int(MarkerKind::AllocationUp), 0);
     else if (r.change == core::train::Allocation::Down)
-        plot_->addMarker(r.time, tr("down"), MarkerKind::AllocationDown);
+        addEvent(baseEvents_, r.time, tr("down"), int(MarkerKind::AllocationDown), 0);
 }
 
 void TrainingView::addAdaptation(const core::train::AdaptationEvent& e)
 {
-    plot_->addMarker(e.time, adaptationLabel(e), e.did_nothing ? MarkerKind::DidNothing : MarkerKind::Adaptation);
+    addEvent(baseEvents_, e.time, adaptationLabel(e),
+             int(e.did_nothing ? MarkerKind::DidNothing : MarkerKind::Adaptation), 0);
 }
 
 void TrainingView::clear()
 {
+    baseEvents_.clear();
+    baseName_.clear();
     clearOverlays();
     plot_->clearData();
 }
@@ -174,19 +272,15 @@ void TrainingView::clear()
 void TrainingView::setRun(const core::io::RunData& run)
 {
     clear();
-    for (const auto& [name, points] : run.series) {
-        const Quantity* q = quantityFor(name);
-        if (!q)
-            continue; // a series this view has no axis for (e.g. a future metric)
+    baseName_ = QString::fromStdString(run.name);
+    for (const auto& q : quantities()) { // a series this view has no axis for (e.g. a future metric) stays out
+        const auto* points = pointsOf(run, q);
+        if (!points)
+            continue;
         std::vector<double> xs;
         std::vector<double> ys;
-        xs.reserve(points.size());
-        ys.reserve(points.size());
-        for (const auto& p : points) {
-            xs.push_back(p.time);
-            ys.push_back(p.value);
-        }
-        plot_->setSeriesData(QString::fromLatin1(q->id), std::move(xs), std::move(ys));
+        splitPoints(*points, xs, ys);
+        plot_->setSeriesData(QString::fromLatin1(q.id), std::move(xs), std::move(ys));
     }
     for (const auto& r : run.allocations)
         addAllocation(r);
@@ -195,35 +289,59 @@ void TrainingView::setRun(const core::io::RunData& run)
     plot_->fitAll();
 }
 
+void TrainingView::setRuns(const QList<core::io::RunData>& runs)
+{
+    if (runs.isEmpty()) {
+        clear();
+        return;
+    }
+    setRun(runs.front());
+    QStringList used = runNames();
+    for (qsizetype i = 1; i < runs.size(); ++i) {
+        const QString folder = QString::fromStdString(runs[i].name);
+        QString name = folder;
+        for (int k = 2; used.contains(name); ++k) // two runs/x and other/x
+            name = QStringLiteral("%1 (%2)").arg(folder).arg(k);
+        used << name;
+        addOverlay(name, runs[i]);
+    }
+}
+
 void TrainingView::addOverlay(const QString& runName, const core::io::RunData& run)
 {
-    // Each compared run gets its own dash pattern; the colour keeps saying which quantity it is.
-    static const std::array<Qt::PenStyle, 4> pens{Qt::DashLine, Qt::DotLine, Qt::DashDotLine, Qt::DashDotDotLine};
+    // A colour per run, a dash pattern per quantity: restyle() turns the base run the same way.
     const QString prefix = runName + QStringLiteral(": ");
     if (overlays_.contains(runName))
         for (const auto& q : quantities())
             plot_->removeSeries(prefix + QString::fromLatin1(q.id));
     else
         overlays_ << runName;
-    const Qt::PenStyle pen = pens[std::size_t(overlays_.indexOf(runName)) % pens.size()];
+    const QColor color = runColor(int(overlays_.indexOf(runName)) + 1);
 
-    for (const auto& [name, points] : run.series) {
-        const Quantity* q = quantityFor(name);
-        if (!q)
+    for (const auto& q : quantities()) { // in quantity order, as the base run's
+        const auto* points = pointsOf(run, q);
+        if (!points)
             continue;
-        const QString id = prefix + QString::fromLatin1(q->id);
-        plot_->addSeries(id, QString::fromLatin1(q->axis), q->color.darker(125), prefix + tr(q->label),
-                         styleOf(*q, pen));
+        const QString id = prefix + QString::fromLatin1(q.id);
+        plot_->addSeries(id, QString::fromLatin1(q.axis), color, prefix + tr(q.label), styleOf(q, q.compare));
         std::vector<double> xs;
         std::vector<double> ys;
-        for (const auto& p : points) {
-            xs.push_back(p.time);
-            ys.push_back(p.value);
-        }
+        splitPoints(*points, xs, ys);
         plot_->setSeriesData(id, std::move(xs), std::move(ys));
-        if (auto* box = visibility_.value(QString::fromLatin1(q->id)))
+        if (auto* box = visibility_.value(QString::fromLatin1(q.id)))
             plot_->setSeriesVisible(id, box->isChecked());
     }
+
+    std::vector<Event> events;
+    for (const auto& r : run.allocations)
+        if (r.change == core::train::Allocation::Up || r.change == core::train::Allocation::Down)
+            events.push_back({r.time, r.change == core::train::Allocation::Up ? tr("up") : tr("down"),
+                              int(r.change == core::train::Allocation::Up ? MarkerKind::AllocationUp
+                                                                          : MarkerKind::AllocationDown)});
+    for (const auto& e : run.adaptations)
+        events.push_back({e.time, adaptationLabel(e), int(e.did_nothing ? MarkerKind::DidNothing : MarkerKind::Adaptation)});
+    overlayEvents_.insert(runName, std::move(events));
+    restyle();
 }
 
 void TrainingView::clearOverlays()
@@ -231,7 +349,11 @@ void TrainingView::clearOverlays()
     for (const auto& run : std::as_const(overlays_))
         for (const auto& q : quantities())
             plot_->removeSeries(run + QStringLiteral(": ") + QString::fromLatin1(q.id));
+    const bool had = !overlays_.isEmpty();
     overlays_.clear();
+    overlayEvents_.clear();
+    if (had)
+        restyle(); // back to one run's looks
 }
 
 void TrainingView::fitAll() { plot_->fitAll(); }

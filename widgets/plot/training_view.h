@@ -1,11 +1,18 @@
 // The live training view: accuracy, loss, lr and parameter count over scheduler time, with the
 // allocation and adaptation events as markers; also reopens a finished run and overlays others.
+//
+// One run: a colour per quantity, its events in their kinds' colours. Several runs compared
+// (addOverlay(), setRuns()): a colour per run and a dash pattern per quantity, every run named in
+// the legend (a row of runs, a row of the quantities shown), and every run's allocations and
+// adaptations marked in its colour.
 #pragma once
 
 #include "core/io/run_reader.h"
 #include "core/train/events.h"
 
+#include <QColor>
 #include <QHash>
+#include <QList>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -34,6 +41,10 @@ public:
     static QStringList seriesIds();
     void setQuantityVisible(const QString& id, bool visible); // base run and overlays alike
     QStringList overlays() const { return overlays_; }
+    // Every run shown, the base run (setRun()'s, or "this run" for a live one) first.
+    QStringList runNames() const;
+    // The i-th run's colour while runs are compared (0 = the base run).
+    static QColor runColor(int index);
 
 public Q_SLOTS:
     void addEpoch(const rlda::core::train::EpochMetrics& m);
@@ -42,15 +53,30 @@ public Q_SLOTS:
     void addAdaptation(const rlda::core::train::AdaptationEvent& e);
     void clear(); // data, markers and overlays
     void setRun(const rlda::core::io::RunData& run);
+    // Compares runs: the first as the base run, the others overlaid, each named by its folder
+    // (made unique with " (2)", ...). One run is setRun().
+    void setRuns(const QList<rlda::core::io::RunData>& runs);
     void addOverlay(const QString& runName, const rlda::core::io::RunData& run);
     void clearOverlays();
     void fitAll();
 
 private:
+    struct Event {
+        double x = 0.0;
+        QString label;
+        int kind = 0; // MarkerKind
+    };
+    void addEvent(std::vector<Event>& into, double x, const QString& label, int kind, int run);
+    void restyle(); // one run or several: series looks, legend, axis colours and markers
+    void updateLegend();
+
     SeriesPlot* plot_ = nullptr;
     QSpinBox* smoothing_ = nullptr;
     QHash<QString, QCheckBox*> visibility_;
     QStringList overlays_;
+    QString baseName_;                            // setRun()'s run; empty for a live run
+    std::vector<Event> baseEvents_;               // the base run's markers
+    QHash<QString, std::vector<Event>> overlayEvents_; // by overlay name
 };
 
 } // namespace rlda::widgets

@@ -76,6 +76,7 @@ private Q_SLOTS:
     void epochsEventsAndAxes();
     void smoothingSpanAndVisibility();
     void setRunAndOverlay();
+    void threeRunsCompared();
 };
 
 void TestTrainingView::epochsEventsAndAxes()
@@ -185,6 +186,77 @@ void TestTrainingView::setRunAndOverlay()
     v.clearOverlays();
     QVERIFY(!p->hasSeries(QStringLiteral("no-adapt: test_acc")));
     QCOMPARE(p->pointCount(QStringLiteral("test_acc")), 24);
+}
+
+void TestTrainingView::threeRunsCompared()
+{
+    TrainingView v;
+    v.resize(1100, 560);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    auto a = run(24, 0.0);
+    a.name = "fixed-0-1";
+    auto b = run(24, 0.04);
+    b.name = "random";
+    b.adaptations.front().action = 2;
+    b.adaptations.push_back(adaptation(87.5, 0, true)); // a second decision, later
+    auto c = run(24, 0.08);
+    c.name = "fixed-0-1"; // the same folder name in another root
+    c.allocations.front().time = 62.5;
+    c.adaptations.front().time = 62.5;
+    v.setRuns({a, b, c});
+    SeriesPlot* p = v.plot();
+    p->flush();
+
+    const QStringList names{QStringLiteral("fixed-0-1"), QStringLiteral("random"), QStringLiteral("fixed-0-1 (2)")};
+    QCOMPARE(v.runNames(), names);
+    QCOMPARE(v.overlays(), names.mid(1));
+    // One colour per run, the first included, on every quantity of the run.
+    const QColor first = p->seriesColor(QStringLiteral("test_acc"));
+    const QColor second = p->seriesColor(QStringLiteral("random: test_acc"));
+    const QColor third = p->seriesColor(QStringLiteral("fixed-0-1 (2): test_acc"));
+    QCOMPARE(QSet<QRgb>({first.rgb(), second.rgb(), third.rgb()}).size(), 3);
+    QCOMPARE(first, TrainingView::runColor(0));
+    QCOMPARE(p->seriesColor(QStringLiteral("train_loss")), first);
+    QCOMPARE(p->seriesColor(QStringLiteral("random: params")), second);
+    // One dash pattern per quantity, the same in every run.
+    QCOMPARE(p->seriesStyle(QStringLiteral("test_acc")).pen, Qt::SolidLine);
+    QCOMPARE(p->seriesStyle(QStringLiteral("train_acc")).pen, p->seriesStyle(QStringLiteral("random: train_acc")).pen);
+    QVERIFY(p->seriesStyle(QStringLiteral("train_acc")).pen != p->seriesStyle(QStringLiteral("train_loss")).pen);
+    // Every run named: in the legend (a row of runs, then the quantities) and in its series' labels.
+    const QStringList legend = p->legendLabels();
+    for (const QString& name : names)
+        QVERIFY2(legend.contains(name), qPrintable(legend.join(QStringLiteral(" | "))));
+    QVERIFY(legend.contains(QStringLiteral("test accuracy")));
+    QCOMPARE(p->seriesLabel(QStringLiteral("test_acc")), QStringLiteral("fixed-0-1: test accuracy"));
+    // Every run's allocation and adaptations, in its colour: a: up + deepen 1 (at 50); b: the same
+    // x, its own lines, and do nothing at 87.5; c: up + deepen 1 at 62.5.
+    const auto colors = p->markerColors();
+    QCOMPARE(p->markerCount(), 7);
+    QCOMPARE(colors.count(first), 2);
+    QCOMPARE(colors.count(second), 3);
+    QCOMPARE(colors.count(third), 2);
+    QCOMPARE(p->markerLabels().count(QStringLiteral("deepen 1")), 2);
+    QVERIFY(p->markerLabels().contains(QStringLiteral("deepen 2")));
+    QVERIFY(p->markerLabels().contains(QStringLiteral("do nothing")));
+
+    // Hiding a quantity drops it from the legend's key row.
+    v.setQuantityVisible(QStringLiteral("lr"), false);
+    QVERIFY(!p->legendLabels().contains(QStringLiteral("learning rate")));
+    v.setQuantityVisible(QStringLiteral("params"), false);
+    v.setQuantityVisible(QStringLiteral("train_acc"), false);
+    p->flush();
+    shoot(v, QStringLiteral("training-compare"));
+
+    // Back to one run: the quantities' own colours, one legend entry per series, kinds' colours.
+    v.clearOverlays();
+    QCOMPARE(v.runNames(), QStringList{QStringLiteral("fixed-0-1")});
+    QVERIFY(p->seriesColor(QStringLiteral("test_acc")) != first);
+    QCOMPARE(p->seriesLabel(QStringLiteral("test_acc")), QStringLiteral("test accuracy"));
+    QVERIFY(p->legendLabels().contains(QStringLiteral("test accuracy")));
+    QVERIFY(!p->legendLabels().contains(QStringLiteral("fixed-0-1")));
+    QCOMPARE(p->markerCount(), 2);
+    QVERIFY(!p->markerColors().contains(first));
 }
 
 QTEST_MAIN(TestTrainingView)
