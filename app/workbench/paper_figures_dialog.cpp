@@ -280,8 +280,8 @@ void PaperFiguresDialog::onFinished(bool ok, const QString& error)
     progress_->setValue(ok ? 1 : 0);
     draw_->setEnabled(true);
     open_->setEnabled(ok || !written_.isEmpty());
-    status_->setText(ok ? tr("%n file(s) written to %1", nullptr, static_cast<int>(written_.size())).arg(outputFolder())
-                        : tr("Failed: %1").arg(error));
+    const QString files = written_.size() == 1 ? tr("1 file") : tr("%1 files").arg(written_.size());
+    status_->setText(ok ? tr("%1 written to %2").arg(files, outputFolder()) : tr("Failed: %1").arg(error));
     Q_EMIT finished(ok);
 }
 

@@ -89,6 +89,19 @@ private Q_SLOTS:
         QCOMPARE(p.out.count("(c2_early): greedy"), 5);
     }
 
+    void onePolicyGivenTwiceIsDrawnOnce()
+    {
+        // The run's policy named again with --policy: one agent per table, on the tables of both.
+        const QString out = dir_.filePath("once");
+        const Result r = rlda({"figures", "--tables", tables + "/convnet2_early.csv", "--tables",
+                               tables + "/convnet3_late.csv", "--run", run_ + ":convnet2_early", "--policy",
+                               run_ + "/policy.pt", "--out", out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.out.count("(c2_early): greedy"), 2); // convnet2_early once, and convnet3_late
+        QCOMPARE(r.out.count("ConvNet2 early (c2_early)"), 1);
+        QVERIFY(QFile::exists(out + "/fig11_ranks_ConvNet3.png"));
+    }
+
     void errorsNameWhatIsWrong_data()
     {
         QTest::addColumn<QStringList>("args");
