@@ -10,6 +10,7 @@
 #include "app/workbench/policy_page.h"
 #include "app/workbench/sweep_page.h"
 #include "core/config/experiment_io.h"
+#include "core/data/catalog.h"
 #include "core/io/run_reader.h"
 #include "core/sim/table.h"
 #include "widgets/figures/rank_view.h"
@@ -67,17 +68,21 @@ RunControl::State controlState(RunState s)
 }
 
 // The sample shape and class count a config's dataset gives the model: what tables of this job
-// were built with, and what a policy for it sees.
-core::model::Shape inputOf(const core::config::DatasetConfig& d)
+// were built with, what a policy for it sees and what its parameters are counted at. The dataset
+// catalog says (core::data::sample_shape); a kind it does not know (the editor marks it) leaves the
+// configured shape, so that a half-edited experiment never throws here.
+core::data::SampleShape sampleOf(const core::config::DatasetConfig& d)
 {
-    if (d.kind == "synthetic")
-        return d.shape;
-    if (d.kind == "cifar10")
-        return {3, 32, 32};
-    return {1, 28, 28}; // mnist, fashion-mnist
+    try {
+        return core::data::sample_shape(d);
+    } catch (const std::exception&) {
+        return {d.shape, d.classes};
+    }
 }
 
-qint64 classesOf(const core::config::DatasetConfig& d) { return d.kind == "synthetic" ? d.classes : 10; }
+core::model::Shape inputOf(const core::config::DatasetConfig& d) { return sampleOf(d).input; }
+
+qint64 classesOf(const core::config::DatasetConfig& d) { return sampleOf(d).classes; }
 
 } // namespace
 
@@ -138,9 +143,13 @@ void MainWindow::buildPages()
             learning_->setTable(table);
     });
     connect(runs_, &widgets::RunBrowser::runOpened, this, &MainWindow::showRun);
+    connect(runs_, &widgets::RunBrowser::tableOpened, this, &MainWindow::openTable);
     connect(pages_, &QTabWidget::currentChanged, this, [this] {
-        if (currentPage() == Page::Runs && runs_->root() != runsRoot_)
+        // Only a new runs root moves the Runs page; a folder chosen there stays chosen.
+        if (currentPage() == Page::Runs && runsListed_ != runsRoot_) {
+            runsListed_ = runsRoot_;
             runs_->setRoot(runsRoot_);
+        }
     });
     connect(runs_, &widgets::RunBrowser::overlayRequested, this, &MainWindow::overlayRuns);
 }
@@ -378,8 +387,10 @@ void MainWindow::setRunsRoot(const QString& dir)
     sweeps_->setRunsRoot(dir);
     // Listing reads every run, which takes a while under a folder of long runs: it waits until
     // the Runs page is shown.
-    if (currentPage() == Page::Runs)
+    if (currentPage() == Page::Runs) {
+        runsListed_ = dir;
         runs_->setRoot(dir);
+    }
 }
 
 QString MainWindow::newRunFolder(const QString& name) const
@@ -467,6 +478,14 @@ bool MainWindow::openRun(const QString& dir)
     }
 }
 
+void MainWindow::previewModel(const QString& nameOrPath, const QString& input, int classes)
+{
+    const auto sample = sampleOf(editor_->config().dataset);
+    models_->setInputShape(input.isEmpty() ? QString::fromStdString(core::model::shape_string(sample.input)) : input);
+    models_->setClasses(classes > 0 ? classes : int(sample.classes));
+    models_->showModel(nameOrPath);
+}
+
 void MainWindow::showRun(const core::io::RunData& run)
 {
     for (const auto& p : run.problems)
@@ -491,9 +510,7 @@ void MainWindow::overlayRuns(const QList<core::io::RunData>& runs)
 {
     if (runs.isEmpty())
         return;
-    training_->setRun(runs.front());
-    for (qsizetype i = 1; i < runs.size(); ++i)
-        training_->addOverlay(QString::fromStdString(runs[i].name), runs[i]);
+    training_->setRuns(runs); // a colour and a legend entry per run, the first included
     showPage(Page::Training);
 }
 

@@ -68,6 +68,10 @@ public:
     bool startLearning(); // the Learning page's settings
     bool openTable(const QString& path);
     bool openRun(const QString& dir); // read-only, into the pages that fit its kind
+    // The Models page on a zoo name or TOML model file at `input` (CxHxW) and `classes`, or at the
+    // experiment's input shape and classes (core::data::sample_shape) when those are empty and 0;
+    // its parameter count goes to the status bar.
+    void previewModel(const QString& nameOrPath, const QString& input = {}, int classes = 0);
 
     // The plot of `page` (Training, Policy, Learning, Tables); an empty string or the reason.
     QString exportPlot(Page page, const QString& path, const widgets::ExportSettings& settings);
@@ -109,6 +113,7 @@ private:
     QPlainTextEdit* log_ = nullptr;
     QAction* pauseAction_ = nullptr;
     QString runsRoot_;
+    QString runsListed_; // the runs root the Runs page last listed; a folder chosen there stays
     QString currentRun_;
     QString learningTable_;       // the table of the learning run in progress
     qint64 stageFirstEpisode_ = 0; // for the progress bar of a learning stage
