@@ -3,18 +3,30 @@
 #include "app/workbench/learning_page.h"
 #include "app/workbench/main_window.h"
 #include "app/workbench/policy_page.h"
+#include "core/config/experiment_io.h"
 #include "core/io/run_reader.h"
+#include "core/model/zoo.h"
+#include "core/sim/build.h"
+#include "core/train/experiment.h"
 #include "tests/common/synthetic_table.h"
+#include "tests/common/tiny_sim.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
+#include "widgets/inspect/table_explorer.h"
 #include "widgets/plot/learning_view.h"
 #include "widgets/plot/series_plot.h"
 #include "widgets/plot/training_view.h"
 #include "widgets/run/experiment_editor.h"
+#include "widgets/run/run_browser.h"
 #include "widgets/run/run_control.h"
 
+#include <QLineEdit>
+#include <QPushButton>
+#include <QRegularExpression>
 #include <QSignalSpy>
+#include <QStatusBar>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QXmlStreamReader>
 #include <QtTest/QtTest>
@@ -49,6 +61,31 @@ bool svgParses(const QString& path)
         if (xml.readNext() == QXmlStreamReader::StartElement && !root)
             root = xml.name() == QLatin1String("svg");
     return root && !xml.hasError();
+}
+
+// The row of `name` in the Runs page's table, and the text of one of its cells.
+int runIndex(widgets::RunBrowser& b, const QString& name)
+{
+    for (int i = 0; i < b.runs().size(); ++i)
+        if (QString::fromStdString(b.runs()[i].name) == name)
+            return i;
+    return -1;
+}
+
+QString runCell(widgets::RunBrowser& b, const QString& name, int column)
+{
+    auto* t = b.findChild<QTableWidget*>(QStringLiteral("runTable"));
+    for (int r = 0; r < t->rowCount(); ++r)
+        if (t->item(r, 0)->text() == name)
+            return t->item(r, column)->text();
+    return {};
+}
+
+void click(QWidget& parent, const char* button)
+{
+    auto* b = parent.findChild<QPushButton*>(QLatin1String(button));
+    QVERIFY2(b && b->isEnabled(), button);
+    QTest::mouseClick(b, Qt::LeftButton);
 }
 
 // The run folder's only child of `root`.
@@ -173,7 +210,104 @@ private Q_SLOTS:
         QVERIFY(data.series.at("test_acc").size() >= 2);
         QVERIFY(data.problems.empty());
     }
+
+    void runs_page_tables_overlays_and_a_chosen_folder();
+    void parameter_count_at_the_experiments_input();
 };
+
+void TestMainWindow::runs_page_tables_overlays_and_a_chosen_folder()
+{
+    QTemporaryDir tmp;
+    const QString root = tmp.filePath(QStringLiteral("runs"));
+    const QString chosen = tmp.filePath(QStringLiteral("elsewhere"));
+    // What rlda simulate writes, 16 rows, under the runs root; three small training runs elsewhere.
+    QVERIFY(core::sim::build_table(test::tiny_config(), (root + "/tiny-table").toStdString(), false).complete());
+    auto c = core::config::load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
+    const std::vector<std::pair<QString, std::vector<int>>> agents{
+        {QStringLiteral("fixed-0-1"), {0, 1}}, {QStringLiteral("fixed-1-0"), {1, 0}}, {QStringLiteral("none"), {3, 3}}};
+    for (const auto& [name, sequence] : agents) {
+        c.agent.sequence = sequence;
+        core::train::run_experiment(c, (chosen + "/" + name).toStdString(), false);
+    }
+
+    MainWindow w;
+    w.setRunsRoot(root);
+    w.show();
+    w.showPage(MainWindow::Page::Runs);
+    widgets::RunBrowser& runs = *w.runs();
+    QCOMPARE(runs.root(), root);
+    QCOMPARE(runCell(runs, "tiny-table", 3), QStringLiteral("16/16 rows")); // complete, not "incomplete"
+    QVERIFY(runCell(runs, "tiny-table", 2).startsWith(QStringLiteral("best [")));
+
+    // Open on a table: the Tables page shows its 16 rows.
+    runs.selectRuns({runIndex(runs, "tiny-table")});
+    click(runs, "openButton");
+    QCOMPARE(w.currentPage(), MainWindow::Page::Tables);
+    QVERIFY(w.tables()->table().has_value());
+    QCOMPARE(w.tables()->table()->rows().size(), std::size_t(16));
+
+    // A folder chosen on the Runs page (typed, as Choose… sets it) survives Open, Overlay and
+    // showing the page again.
+    w.showPage(MainWindow::Page::Runs);
+    auto* edit = runs.findChild<QLineEdit*>(QStringLiteral("rootEdit"));
+    edit->clear();
+    QTest::keyClicks(edit, chosen);
+    QTest::keyClick(edit, Qt::Key_Return);
+    QCOMPARE(runs.root(), chosen);
+    QCOMPARE(runs.runs().size(), 3);
+    runs.selectRuns({runIndex(runs, "fixed-0-1")});
+    click(runs, "openButton");
+    QCOMPARE(w.currentPage(), MainWindow::Page::Training);
+    w.showPage(MainWindow::Page::Runs);
+    QCOMPARE(runs.root(), chosen);
+    QCOMPARE(edit->text(), chosen);
+
+    runs.selectRuns({0, 1, 2});
+    click(runs, "overlayButton");
+    QCOMPARE(w.currentPage(), MainWindow::Page::Training);
+    const QStringList names{QStringLiteral("fixed-0-1"), QStringLiteral("fixed-1-0"), QStringLiteral("none")};
+    QCOMPARE(w.training()->runNames(), names);
+    widgets::SeriesPlot* plot = w.training()->plot();
+    const QSet<QRgb> colours{plot->seriesColor(QStringLiteral("test_acc")).rgb(),
+                             plot->seriesColor(QStringLiteral("fixed-1-0: test_acc")).rgb(),
+                             plot->seriesColor(QStringLiteral("none: test_acc")).rgb()};
+    QCOMPARE(colours.size(), 3);
+    for (const QString& name : names)
+        QVERIFY2(plot->legendLabels().contains(name), qPrintable(plot->legendLabels().join(QStringLiteral(" | "))));
+    // Each run's "up" is marked in its colour (the three share its time; the labels stack).
+    QSet<QRgb> marked;
+    for (const QColor& m : plot->markerColors())
+        marked << m.rgb();
+    QVERIFY(QSet<QRgb>(colours).subtract(marked).isEmpty());
+    w.showPage(MainWindow::Page::Runs);
+    QCOMPARE(runs.root(), chosen);
+
+    // A new runs root moves the page again.
+    w.setRunsRoot(root);
+    QCOMPARE(runs.root(), root);
+}
+
+void TestMainWindow::parameter_count_at_the_experiments_input()
+{
+    MainWindow w;
+    QVERIFY(w.openExperiment(RLDA_SOURCE_DIR "/config/default.toml")); // ConvNet2 on Fashion-MNIST: 1x28x28
+    QCOMPARE(w.editor()->config().dataset.kind, std::string("fashion-mnist"));
+    const auto count = [&w] {
+        const auto m = QRegularExpression(QStringLiteral(": ([^:]*) parameters"))
+                           .match(w.statusBar()->currentMessage());
+        return m.hasMatch() ? m.captured(1).remove(QRegularExpression(QStringLiteral("[^0-9]"))) : QString();
+    };
+    w.previewModel(QStringLiteral("ConvNet2"));
+    QCOMPARE(count(), QStringLiteral("10026"));
+    // An input given explicitly wins: CIFAR-10's shape gives the reference's count.
+    w.previewModel(QStringLiteral("ConvNet2"), QStringLiteral("3x32x32"));
+    QCOMPARE(count(), QStringLiteral("10602"));
+    // Another experiment, another shape: synthetic 3x16x16 with 4 classes.
+    QVERIFY(w.openExperiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml"));
+    w.previewModel(QStringLiteral("ConvNet2"));
+    const auto spec = core::model::load_model("ConvNet2", {3, 16, 16}, 4);
+    QCOMPARE(count(), QString::number(core::model::summarize(spec).parameters));
+}
 
 QTEST_MAIN(TestMainWindow)
 #include "test_main_window.moc"
