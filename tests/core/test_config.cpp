@@ -637,18 +637,19 @@ private Q_SLOTS:
         QVERIFY(d.warnings.empty());
         QCOMPARE(d.job.model, std::string("ConvNet2"));
         QCOMPARE(d.dataset.kind, std::string("fashion-mnist"));
-        QCOMPARE(d.dataset.train_subset, std::int64_t{6000});
-        QCOMPARE(d.dataset.test_subset, std::int64_t{1000});
-        QCOMPARE(d.job.batch_size, std::int64_t{64});
+        QVERIFY(d.job.head == model::OutputHead::Logits);
+        QCOMPARE(d.dataset.train_subset, std::int64_t{10000});
+        QCOMPARE(d.dataset.test_subset, std::int64_t{0}); // the whole test set
+        QCOMPARE(d.job.batch_size, std::int64_t{32});
         QCOMPARE(d.job.optimizer, std::string("adam"));
-        QCOMPARE(d.job.lr, 0.01);
+        QCOMPARE(d.job.lr, 0.002);
         QCOMPARE(d.job.lr_decay, 0.9);
         QCOMPARE(d.scheduler.clock, std::string("virtual"));
         QCOMPARE(d.scheduler.budget, 60.0);
-        QCOMPARE(d.scheduler.step_cost, 0.05);
+        QCOMPARE(d.scheduler.step_cost, 0.025);
         QCOMPARE(d.scheduler.events, (std::vector<AllocationEventConfig>{{20.0, Change::Up}}));
         QCOMPARE(d.agent.kind, std::string("fixed"));
-        QCOMPARE(d.agent.sequence, (std::vector<int>{0, 2, 3}));
+        QCOMPARE(d.agent.sequence, (std::vector<int>{1, 2, 3}));
         const auto q = load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
         QVERIFY(q.warnings.empty());
         QCOMPARE(q.dataset.kind, std::string("synthetic"));

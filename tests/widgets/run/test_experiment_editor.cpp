@@ -223,7 +223,7 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("bad.toml:2")) && error.contains(QStringLiteral("job.lr")),
                  qPrintable(error));
         QCOMPARE(e.fileName(), kDefault); // the form kept what it had
-        QCOMPARE(e.config().job.lr, 0.01);
+        QCOMPARE(e.config().job.lr, 0.002);
     }
 
     void enabledByKind()
