@@ -70,6 +70,7 @@ public:
     {
         close_line();
         fmt::print("allocation {} at {:.1f} s: {}\n", core::train::to_string(r.change), r.time, r.effect);
+        std::fflush(stdout); // events show when they happen, also through a pipe
     }
 
     void on_adaptation(const core::train::AdaptationEvent& e) override
@@ -79,6 +80,7 @@ public:
         fmt::print("decision {} at {:.1f} s ({}): action {}{} -> {} parameters{}\n", e.decision, e.time, e.agent,
                    e.action, e.did_nothing ? " (do nothing)" : "", e.after.parameters,
                    e.max_abs_diff >= 0 ? fmt::format(", max_abs_diff {:.3g}", e.max_abs_diff) : "");
+        std::fflush(stdout);
     }
 
     void on_message(const std::string& text) override
@@ -133,6 +135,7 @@ int run_train(const TrainOptions& o)
     ProgressPrinter printer(isatty(STDOUT_FILENO) != 0);
     if (o.compare.empty()) {
         fmt::print("run folder: {}\n", out);
+        std::fflush(stdout);
         const auto result = core::train::run_experiment(config, out, o.force, &printer);
         fmt::print("actions: [{}]\nfinal_test_acc: {:.4f}\n", actions_text(result), result.final_test_acc);
         return result.cancelled ? 130 : 0;
@@ -140,6 +143,7 @@ int run_train(const TrainOptions& o)
 
     fmt::print("run folder: {}\nrun folder without adaptation: {}\n", out,
                core::train::baseline_folder(out).string());
+    std::fflush(stdout);
     const auto c = core::train::run_comparison(config, out, o.force, &printer);
     fmt::print("actions: [{}]\nfinal_test_acc: {:.4f}\n", actions_text(c.adapted), c.adapted.final_test_acc);
     if (!c.baseline_ran || c.baseline.cancelled)
