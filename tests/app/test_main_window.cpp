@@ -10,6 +10,7 @@
 #include "core/train/experiment.h"
 #include "tests/common/synthetic_table.h"
 #include "tests/common/tiny_sim.h"
+#include "tests/widgets/run/shots.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
@@ -17,6 +18,7 @@
 #include "widgets/plot/learning_view.h"
 #include "widgets/plot/series_plot.h"
 #include "widgets/plot/training_view.h"
+#include "widgets/qcp.h"
 #include "widgets/run/experiment_editor.h"
 #include "widgets/run/run_browser.h"
 #include "widgets/run/run_control.h"
@@ -241,6 +243,7 @@ void TestMainWindow::runs_page_tables_overlays_and_a_chosen_folder()
 
     // Open on a table: the Tables page shows its 16 rows.
     runs.selectRuns({runIndex(runs, "tiny-table")});
+    rlda::tests::shot(w, QStringLiteral("window_runs_table"));
     click(runs, "openButton");
     QCOMPARE(w.currentPage(), MainWindow::Page::Tables);
     QVERIFY(w.tables()->table().has_value());
@@ -265,6 +268,9 @@ void TestMainWindow::runs_page_tables_overlays_and_a_chosen_folder()
     runs.selectRuns({0, 1, 2});
     click(runs, "overlayButton");
     QCOMPARE(w.currentPage(), MainWindow::Page::Training);
+    w.training()->plot()->flush();
+    w.training()->plot()->plot()->replot(); // now, not queued: the shot sees this overlay
+    rlda::tests::shot(w, QStringLiteral("window_overlay"));
     const QStringList names{QStringLiteral("fixed-0-1"), QStringLiteral("fixed-1-0"), QStringLiteral("none")};
     QCOMPARE(w.training()->runNames(), names);
     widgets::SeriesPlot* plot = w.training()->plot();
