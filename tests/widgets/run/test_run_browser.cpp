@@ -6,6 +6,7 @@
 #include "shots.h"
 #include "tests/common/tiny_sim.h"
 
+#include <QAbstractItemModelTester>
 #include <QDirIterator>
 #include <QDoubleSpinBox>
 #include <QGroupBox>
@@ -263,6 +264,9 @@ private Q_SLOTS:
     void listsTables()
     {
         RunBrowser b;
+        // The run table's model stays consistent while table rows are listed, refilled and reopened.
+        QAbstractItemModelTester tester(b.findChild<QTableWidget*>(QStringLiteral("runTable"))->model(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         b.setRoot(tables_.path());
         QCOMPARE(b.runs().size(), 4);
         const auto best = rlda::core::sim::SimulationTable::load(tables_.filePath("tiny-table/table.csv").toStdString()).optimal();
