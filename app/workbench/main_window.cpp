@@ -7,12 +7,18 @@
 #include "app/workbench/export_dialog.h"
 #include "app/workbench/learning_page.h"
 #include "app/workbench/models_page.h"
+#include "app/workbench/paper_figures_dialog.h"
 #include "app/workbench/policy_page.h"
+#include "app/workbench/reproduce_dialog.h"
 #include "app/workbench/sweep_page.h"
 #include "core/config/experiment_io.h"
 #include "core/data/catalog.h"
 #include "core/io/run_reader.h"
 #include "core/sim/table.h"
+#include "core/sim/table_meta.h"
+#include "core/train/experiment.h"
+#include "core/util/data_dir.h"
+#include "core/util/error.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
@@ -44,6 +50,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTime>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <exception>
@@ -227,6 +234,22 @@ void MainWindow::buildMenus()
         if (!path.isEmpty())
             openTable(path);
     });
+    // The original system's published tables ship with the program (data/paper/tables).
+    auto* paper = file->addMenu(tr("Open the &paper's tables"));
+    paper->setObjectName(QStringLiteral("paperTablesMenu"));
+    try {
+        for (const auto& e : core::sim::load_table_index((core::paper_tables_dir() / "index.csv").string())) {
+            const QString path = QString::fromStdString(e.file);
+            paper->addAction(tr("%1 %2 (up at %3 s of %4 s)")
+                                 .arg(QString::fromStdString(e.model), QString::fromStdString(e.scenario))
+                                 .arg(e.adaptation_start)
+                                 .arg(e.budget),
+                             this, [this, path] { openTable(path); });
+        }
+    } catch (const std::exception& e) {
+        paper->setEnabled(false);
+        paper->setToolTip(QString::fromUtf8(e.what()));
+    }
     file->addSeparator();
     file->addAction(tr("&Export plot…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPlotWithDialog);
     file->addAction(tr("Export &all plots and data…"), this, &MainWindow::exportAllWithDialog);
@@ -236,6 +259,8 @@ void MainWindow::buildMenus()
 
     auto* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Train the experiment"), QKeySequence(Qt::Key_F5), this, &MainWindow::startTraining);
+    run->addAction(tr("Train and &compare with no adaptation"), QKeySequence(Qt::CTRL | Qt::Key_F5), this,
+                   &MainWindow::startComparison);
     run->addAction(tr("&Learn from the table"), QKeySequence(Qt::Key_F6), this, &MainWindow::startLearning);
     pauseAction_ = run->addAction(tr("&Pause / resume"), QKeySequence(Qt::Key_F7), this, [this] {
         if (controller_.state() == RunState::Paused)
@@ -244,6 +269,8 @@ void MainWindow::buildMenus()
             controller_.pause();
     });
     run->addAction(tr("&Cancel"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &controller_, &RunController::cancel);
+    run->addSeparator();
+    run->addAction(tr("&Reproduce the paper…"), this, &MainWindow::reproduceWithDialog);
 
     auto* view = menuBar()->addMenu(tr("&View"));
     for (int i = 0; i < pages_->count(); ++i)
@@ -319,6 +346,8 @@ void MainWindow::onStateChanged(RunState state, const QString& message)
         log(tr("Run %1: %2").arg(runStateName(state), currentRun_));
         if (runs_->root() == runsRoot_)
             runs_->refresh();
+        if (comparison_)
+            continueComparison(state);
     }
 }
 
@@ -430,6 +459,61 @@ bool MainWindow::startTraining()
     return true;
 }
 
+bool MainWindow::startComparison()
+{
+    if (!startTraining())
+        return false;
+    comparison_ = PendingComparison{editor_->config(), currentRun_, false};
+    log(tr("Comparing: %1 with adaptation, then the same job without it in %2")
+            .arg(currentRun_, QString::fromStdString(core::train::baseline_folder(currentRun_.toStdString()).string())));
+    return true;
+}
+
+void MainWindow::continueComparison(RunState state)
+{
+    if (state != RunState::Finished) {
+        log(tr("Comparison stopped: the run did not finish"));
+        comparison_.reset();
+        return;
+    }
+    if (!comparison_->baseline) {
+        comparison_->baseline = true;
+        const QString baseline =
+            QString::fromStdString(core::train::baseline_folder(comparison_->adapted.toStdString()).string());
+        const auto config = core::train::without_adaptation(comparison_->config);
+        // After this state change has reached everyone: the controller starts the next run from Idle.
+        QTimer::singleShot(0, this, [this, config, baseline] {
+            currentRun_ = baseline;
+            training_->clear();
+            runControl_->reset();
+            if (controller_.startTraining(config, baseline))
+                runControl_->setState(RunControl::State::Running);
+            else
+                comparison_.reset();
+        });
+        return;
+    }
+    const QString adapted = comparison_->adapted;
+    comparison_.reset();
+    try {
+        const auto with = core::io::read_run(adapted.toStdString());
+        const auto without = core::io::read_run(core::train::baseline_folder(adapted.toStdString()));
+        overlayRuns({with, without});
+        const auto a = core::io::final_accuracy(with), b = core::io::final_accuracy(without);
+        if (!a || !b)
+            throw core::Error("a run of the comparison has no final test accuracy");
+        comparisonSummary_ = tr("adaptation: %1 final test accuracy; no adaptation: %2; difference: %3%4")
+                                 .arg(*a, 0, 'f', 4)
+                                 .arg(*b, 0, 'f', 4)
+                                 .arg(*a - *b >= 0 ? QStringLiteral("+") : QString())
+                                 .arg(*a - *b, 0, 'f', 4);
+        log(comparisonSummary_);
+        statusBar()->showMessage(comparisonSummary_);
+    } catch (const std::exception& e) {
+        log(tr("Comparison: %1").arg(QString::fromUtf8(e.what())));
+    }
+}
+
 bool MainWindow::startLearning()
 {
     if (controller_.isActive()) {
@@ -442,6 +526,7 @@ bool MainWindow::startLearning()
         return false;
     }
     currentRun_ = newRunFolder(QStringLiteral("learn-%1").arg(QFileInfo(learning_->table()).completeBaseName()));
+    learningRun_ = currentRun_;
     learning_->clear();
     runControl_->reset();
     showPage(Page::Learning);
@@ -454,9 +539,19 @@ bool MainWindow::startLearning()
 bool MainWindow::openTable(const QString& path)
 {
     try {
-        tables_->setTable(core::sim::SimulationTable::load(path.toStdString()), QFileInfo(path).completeBaseName());
+        // A table folder means its table.csv; its metadata names it, and a partial one still shows.
+        const auto t = core::sim::open_table(path.toStdString(), {}, /*allow_incomplete=*/true);
+        const QString name = t.described ? QStringLiteral("%1 %2").arg(QString::fromStdString(t.meta.model),
+                                                                        QString::fromStdString(t.meta.scenario))
+                                         : QFileInfo(path).completeBaseName();
+        tables_->setTable(t.table, t.complete() ? name
+                                                : tr("%1 (incomplete: %2 of %3 rows)")
+                                                      .arg(name)
+                                                      .arg(t.table.rows().size())
+                                                      .arg(t.table.sequences()));
+        tablePath_ = QString::fromStdString(t.file.string());
         if (learning_->table().isEmpty() || !controller_.isActive())
-            learning_->setTable(path);
+            learning_->setTable(tablePath_);
         showPage(Page::Tables);
         return true;
     } catch (const std::exception& e) {
@@ -581,30 +676,54 @@ void MainWindow::exportAllWithDialog()
     statusBar()->showMessage(tr("Exported the plots and data to %1/export").arg(dir));
 }
 
+PaperFiguresDialog* MainWindow::paperFiguresDialog()
+{
+    if (!paperFigures_) {
+        paperFigures_ = new PaperFiguresDialog(this);
+        connect(paperFigures_, &PaperFiguresDialog::finished, this, [this](bool ok) {
+            log(ok ? tr("Paper figures written to %1").arg(paperFigures_->outputFolder())
+                   : tr("Paper figures: %1").arg(paperFigures_->status()));
+        });
+    }
+    return paperFigures_;
+}
+
 void MainWindow::paperFiguresWithDialog()
 {
-    const QString tables = QFileDialog::getExistingDirectory(
-        this, tr("Folder of simulation tables (with index.csv)"), QString());
-    if (tables.isEmpty())
-        return;
-    const QString out = QFileDialog::getExistingDirectory(this, tr("Write the figures into"), runsRoot_);
-    if (out.isEmpty())
-        return;
-    // `rlda figures` does the work in its own process, so that the window stays responsive and
-    // the figures are exactly those of the command line.
-    QStringList args{QStringLiteral("figures"), QStringLiteral("--tables"), tables, QStringLiteral("--out"), out};
+    // What is open now is what a user most likely wants drawn: preselected, the rest one click away.
+    auto* dialog = paperFiguresDialog();
+    QStringList tables{tablePath_, learning_->table()};
+    tables.removeAll(QString());
+    dialog->addTables(tables);
+    QStringList runs;
     for (const auto& run : runs_->selectedRuns())
         if (run.kind == core::io::RunKind::Learning)
-            args << QStringLiteral("--run") << QString::fromStdString(run.path.string());
-    auto* process = new QProcess(this);
-    process->setProcessChannelMode(QProcess::MergedChannels);
-    connect(process, &QProcess::finished, this, [this, process, out](int code) {
-        log(QString::fromUtf8(process->readAll()).trimmed());
-        log(code == 0 ? tr("Paper figures written to %1").arg(out) : tr("rlda figures failed (exit %1)").arg(code));
-        process->deleteLater();
-    });
-    log(tr("rlda %1").arg(args.join(QLatin1Char(' '))));
-    process->start(QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("rlda")), args);
+            runs << QString::fromStdString(run.path.string());
+    if (!learningRun_.isEmpty() && QFileInfo::exists(learningRun_ + QStringLiteral("/policy.pt")))
+        runs << learningRun_;
+    dialog->addRuns(runs);
+    if (dialog->outputFolder().isEmpty())
+        dialog->setOutputFolder(QDir(runsRoot_).filePath(QStringLiteral("figures")));
+    dialog->show();
+    dialog->raise();
+}
+
+ReproduceDialog* MainWindow::reproduceDialog()
+{
+    if (!reproduce_) {
+        reproduce_ = new ReproduceDialog(this);
+        connect(reproduce_, &ReproduceDialog::finished, this, [this](bool) { log(reproduce_->status()); });
+    }
+    return reproduce_;
+}
+
+void MainWindow::reproduceWithDialog()
+{
+    auto* dialog = reproduceDialog();
+    if (!dialog->isRunning())
+        dialog->setOutputFolder(newRunFolder(QStringLiteral("reproduce")));
+    dialog->show();
+    dialog->raise();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event)

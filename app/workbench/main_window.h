@@ -8,6 +8,8 @@
 #include <QMainWindow>
 #include <QString>
 
+#include <optional>
+
 class QAction;
 class QPlainTextEdit;
 class QTabWidget;
@@ -28,7 +30,9 @@ namespace rlda::app {
 
 class LearningPage;
 class ModelsPage;
+class PaperFiguresDialog;
 class PolicyPage;
+class ReproduceDialog;
 class SweepPage;
 
 class MainWindow : public QMainWindow {
@@ -65,8 +69,18 @@ public:
     bool reattachSweeps();
 
     bool startTraining(); // the editor's experiment; false (with the reason shown) when it cannot start
+    // What adaptation is worth: the editor's experiment, then the same job without adaptation into
+    // <run>-none (core::train::baseline_folder), both overlaid on the Training page at the end and
+    // the difference in final test accuracy stated in the status bar and the log.
+    bool startComparison();
+    QString comparisonSummary() const { return comparisonSummary_; } // the last one stated
     bool startLearning(); // the Learning page's settings
-    bool openTable(const QString& path);
+    bool openTable(const QString& path); // a table file or table folder, into the Tables page
+    // File -> Paper figures… and Run -> Reproduce the paper…, made on first use.
+    PaperFiguresDialog* paperFiguresDialog();
+    ReproduceDialog* reproduceDialog();
+    void paperFiguresWithDialog(); // preselects the open table and learning runs, then shows it
+    void reproduceWithDialog();
     bool openRun(const QString& dir); // read-only, into the pages that fit its kind
     // The Models page on a zoo name or TOML model file at `input` (CxHxW) and `classes`, or at the
     // experiment's input shape and classes (core::data::sample_shape) when those are empty and 0;
@@ -88,6 +102,7 @@ private:
     void buildMenus();
     void connectWorker();
     void onStateChanged(RunState state, const QString& message);
+    void continueComparison(RunState state);
     void showRun(const core::io::RunData& run);
     void overlayRuns(const QList<core::io::RunData>& runs);
     void log(const QString& text);
@@ -96,7 +111,6 @@ private:
     void saveExperiment(bool askForName);
     void exportPlotWithDialog();
     void exportAllWithDialog();
-    void paperFiguresWithDialog();
 
     RunController controller_;
     QTabWidget* pages_ = nullptr;
@@ -115,7 +129,19 @@ private:
     QString runsRoot_;
     QString runsListed_; // the runs root the Runs page last listed; a folder chosen there stays
     QString currentRun_;
+    // A comparison under way: the adapted run's config and folder; `baseline` once that runs.
+    struct PendingComparison {
+        core::config::ExperimentConfig config;
+        QString adapted;
+        bool baseline = false;
+    };
+    std::optional<PendingComparison> comparison_;
+    QString comparisonSummary_;
     QString learningTable_;       // the table of the learning run in progress
+    QString learningRun_;         // the folder of the last learning run started here
+    QString tablePath_;           // the table the Tables page shows
+    PaperFiguresDialog* paperFigures_ = nullptr;
+    ReproduceDialog* reproduce_ = nullptr;
     qint64 stageFirstEpisode_ = 0; // for the progress bar of a learning stage
     qint64 stageEpisodes_ = 0;
 };

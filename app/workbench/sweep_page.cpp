@@ -6,6 +6,7 @@
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
 #include "core/sim/table.h"
+#include "core/sim/table_meta.h"
 #include "core/sweep/local.h"
 #include "core/sweep/slurm.h"
 #include "widgets/run/sweep_panel.h"
@@ -39,10 +40,24 @@ bool tableComplete(const QString& folder)
     if (!QFileInfo::exists(table))
         return false;
     try {
+        // The table's metadata (table.json) says how many rows make it whole.
+        const auto status = core::sim::table_status(table.toStdString());
+        if (status.expected > 0)
+            return status.complete() && core::sim::SimulationTable::load(table.toStdString(), status.meta->actions)
+                                            .complete();
         return core::sim::SimulationTable::load(table.toStdString()).complete();
     } catch (const std::exception&) {
         return false; // being rewritten, or torn: not complete yet
     }
+}
+
+// The table's shape: from its metadata once the sweep wrote it, else from the settings.
+core::sim::TableShape shapeOf(const QString& folder, const core::config::ExperimentConfig& config)
+{
+    const auto meta = core::sim::find_table_meta(std::filesystem::path(folder.toStdString()) / "table.csv");
+    if (meta && meta->source.ends_with(".json"))
+        return {meta->decisions, meta->actions, meta->rows};
+    return core::sim::table_shape(config);
 }
 
 } // namespace
@@ -213,7 +228,7 @@ void SweepPage::poll()
             status = core::sweep::SlurmSweep::attach(dir).poll();
         } else {
             if (!shape_)
-                shape_ = core::sim::table_shape(config_);
+                shape_ = shapeOf(folder_, config_);
             status = core::sweep::status(dir, *shape_, parts_);
             if (alive)
                 for (auto& t : status.tasks)

@@ -1,0 +1,43 @@
+// Run -> Train and compare with no adaptation: the experiment, then the same job without
+// adaptation beside it (<run>-none, as `rlda train --compare none` names it), both overlaid, and
+// the difference in final test accuracy stated.
+#include "app/workbench/main_window.h"
+#include "core/io/run_reader.h"
+#include "core/train/experiment.h"
+#include "widgets/plot/training_view.h"
+
+#include <QStatusBar>
+#include <QtTest/QtTest>
+
+using namespace rlda;
+
+class TestCompareRuns : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void compares_a_run_with_the_same_job_without_adaptation()
+    {
+        QTemporaryDir tmp;
+        app::MainWindow w;
+        w.setRunsRoot(tmp.filePath(QStringLiteral("runs")));
+        QVERIFY(w.openExperiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml"));
+        QVERIFY(w.startComparison());
+        const QString adapted = w.currentRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.comparisonSummary().isEmpty(), 120000);
+        const QString baseline = QString::fromStdString(core::train::baseline_folder(adapted.toStdString()).string());
+        QVERIFY(baseline.endsWith("-none"));
+        const auto with = core::io::read_run(adapted.toStdString());
+        const auto without = core::io::read_run(baseline.toStdString());
+        QVERIFY(!with.adaptations.empty());
+        // Without adaptation every decision is Do Nothing (ConvNet2: action 3).
+        for (const auto& a : without.adaptations)
+            QCOMPARE(a.action, 3);
+        const double a = *core::io::final_accuracy(with), b = *core::io::final_accuracy(without);
+        QVERIFY2(w.comparisonSummary().contains(QString::number(a - b, 'f', 4)), qPrintable(w.comparisonSummary()));
+        QVERIFY(w.statusBar()->currentMessage().startsWith("adaptation: "));
+        QCOMPARE(w.currentPage(), app::MainWindow::Page::Training);
+    }
+};
+
+QTEST_MAIN(TestCompareRuns)
+#include "test_compare_runs.moc"
