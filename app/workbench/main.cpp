@@ -40,9 +40,11 @@ int main(int argc, char* argv[])
     const QCommandLineOption model(QStringLiteral("model"),
                                    QStringLiteral("Models page: a zoo name or a TOML model file."),
                                    QStringLiteral("NAME"), QStringLiteral("ConvNet2"));
-    const QCommandLineOption input(QStringLiteral("input"), QStringLiteral("Models page: input shape CxHxW."),
-                                   QStringLiteral("SHAPE"), QStringLiteral("3x32x32"));
-    const QCommandLineOption classes(QStringLiteral("classes"), QStringLiteral("Models page: number of classes."),
+    const QCommandLineOption input(QStringLiteral("input"),
+                                   QStringLiteral("Models page: input shape CxHxW (default: the experiment's)."),
+                                   QStringLiteral("SHAPE"));
+    const QCommandLineOption classes(QStringLiteral("classes"),
+                                     QStringLiteral("Models page: number of classes (default: the experiment's)."),
                                      QStringLiteral("N"), QStringLiteral("10"));
     const QCommandLineOption deepen(QStringLiteral("deepen"),
                                     QStringLiteral("Models page: deepen actions to preview, e.g. \"0 2\"."),
@@ -77,11 +79,11 @@ int main(int argc, char* argv[])
         std::fprintf(stderr, "rlda-workbench: %s: cannot open the experiment (see the log)\n",
                      qPrintable(parser.positionalArguments().front()));
     }
-    auto* models = window.models();
-    models->setInputShape(parser.value(input));
-    models->setClasses(classCount);
-    models->setDeepenActions(parser.value(deepen));
-    models->showModel(parser.value(model));
+    window.models()->setDeepenActions(parser.value(deepen));
+    // At the experiment's input shape and classes unless --input/--classes say otherwise: the
+    // parameter count in the status bar is then the experiment's model's.
+    window.previewModel(parser.value(model), parser.isSet(input) ? parser.value(input) : QString(),
+                        parser.isSet(classes) ? classCount : 0);
     if (parser.isSet(table))
         window.openTable(parser.value(table));
     if (parser.isSet(run))

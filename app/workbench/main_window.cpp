@@ -406,6 +406,16 @@ void MainWindow::syncModelFromExperiment()
     policy_->setDefaultModel(model, inputOf(c.dataset), classesOf(c.dataset));
     if (!c.simulation.table.empty() && learning_->table().isEmpty())
         learning_->setTable(QString::fromStdString(c.simulation.table));
+    // The Models page (and the status bar's parameter count) follow the experiment's model and
+    // input when either changes; a model picked there meanwhile stays until then.
+    const QString key = model + QLatin1Char('|') +
+                        QString::fromStdString(core::model::shape_string(inputOf(c.dataset))) + QLatin1Char('|') +
+                        QString::number(classesOf(c.dataset)) + QLatin1Char('|') +
+                        QString::fromStdString(core::model::to_string(c.job.head));
+    if (key != modelSynced_) {
+        modelSynced_ = key;
+        previewModel(model);
+    }
 }
 
 bool MainWindow::reattachSweeps() { return sweeps_->reattach(); }

@@ -137,6 +137,7 @@ private:
     };
     std::optional<PendingComparison> comparison_;
     QString comparisonSummary_;
+    QString modelSynced_; // the experiment model, input, classes and head the Models page last showed
     QString learningTable_;       // the table of the learning run in progress
     QString learningRun_;         // the folder of the last learning run started here
     QString tablePath_;           // the table the Tables page shows
