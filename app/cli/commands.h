@@ -2,6 +2,8 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace CLI {
 class App;
@@ -11,7 +13,16 @@ namespace rlda::core::sweep {
 class SlurmSweep;
 }
 
+namespace rlda::core::config {
+struct ExperimentConfig;
+}
+
 namespace rlda::app {
+
+// `--dataset KIND` and every `--set section.key=value` of `train` and `simulate`, applied together
+// and then validated once (core::config::apply_overrides), so that their order never matters.
+void apply_command_line(core::config::ExperimentConfig& config, const std::string& dataset,
+                        const std::vector<std::string>& overrides);
 
 // Registers `rlda model show …`. The returned callable runs the command and gives its exit code.
 std::function<int()> add_model_command(CLI::App& app);

@@ -173,10 +173,7 @@ int run_slurm(const core::config::ExperimentConfig& config, const std::string& o
 int run_simulate(const SimulateOptions& o)
 {
     auto config = core::config::load_experiment(o.config);
-    if (!o.dataset.empty())
-        core::config::apply_override(config, fmt::format("dataset.kind=\"{}\"", o.dataset));
-    for (const auto& assignment : o.overrides)
-        core::config::apply_override(config, assignment);
+    apply_command_line(config, o.dataset, o.overrides);
     if (!o.backend.empty()) {
         const auto& names = core::config::sweep_backends();
         if (std::find(names.begin(), names.end(), o.backend) == names.end())

@@ -120,15 +120,25 @@ std::string actions_text(const core::train::RunResult& r)
     return actions;
 }
 
+} // namespace
+
+void apply_command_line(core::config::ExperimentConfig& config, const std::string& dataset,
+                        const std::vector<std::string>& overrides)
+{
+    // All overrides first, then one validation: their order does not matter.
+    std::vector<std::string> assignments;
+    if (!dataset.empty())
+        assignments.push_back(fmt::format("dataset.kind=\"{}\"", dataset));
+    assignments.insert(assignments.end(), overrides.begin(), overrides.end());
+    core::config::apply_overrides(config, assignments);
+}
+
+namespace {
+
 int run_train(const TrainOptions& o)
 {
     auto config = core::config::load_experiment(o.config);
-    // All overrides first, then one validation: their order does not matter.
-    std::vector<std::string> assignments;
-    if (!o.dataset.empty())
-        assignments.push_back(fmt::format("dataset.kind=\"{}\"", o.dataset));
-    assignments.insert(assignments.end(), o.overrides.begin(), o.overrides.end());
-    core::config::apply_overrides(config, assignments);
+    apply_command_line(config, o.dataset, o.overrides);
     if (!o.compare.empty() && config.agent.kind == "none")
         throw core::Error("--compare none: the configured run does not adapt either (agent.kind \"none\")");
     const std::string out = o.out.empty() ? default_out(config.name) : o.out;

@@ -4,7 +4,9 @@
 
 #include "app/workbench/learning_page.h"
 #include "app/workbench/main_window.h"
+#include "app/workbench/paper_figures_dialog.h"
 #include "app/workbench/policy_page.h"
+#include "app/workbench/reproduce_dialog.h"
 #include "app/workbench/sweep_page.h"
 #include "core/sim/table.h"
 #include "widgets/inspect/architecture_inspector.h"
@@ -14,6 +16,7 @@
 #include "widgets/run/sweep_panel.h"
 
 #include <QCoreApplication>
+#include <QDir>
 #include <QFileInfo>
 #include <QTimer>
 
@@ -31,18 +34,7 @@ Tour::Tour(MainWindow& window, const QString& outDir, const QString& table, QObj
 {
 }
 
-void Tour::shoot(const QString& name)
-{
-    if (failed_)
-        return;
-    QCoreApplication::processEvents();
-    const QString file = out_.filePath(name + QStringLiteral(".png"));
-    if (!window_.grab().save(file, "PNG"))
-        return fail(QStringLiteral("%1: cannot write the screenshot").arg(file));
-    ++shots_;
-    std::printf("screenshot: %s\n", qPrintable(file));
-    std::fflush(stdout);
-}
+void Tour::shoot(const QString& name) { shootWidget(window_, name); }
 
 void Tour::fail(const QString& why)
 {
@@ -178,8 +170,10 @@ void Tour::compareRuns()
             window_.runs()->refresh();
             shootPage(static_cast<int>(Page::Runs), QStringLiteral("12-run-browser"), [this] {
                 shootPage(static_cast<int>(Page::Models), QStringLiteral("13-models"), [this] {
-                    std::printf("tour: %d screenshots in %s\n", shots_, qPrintable(out_.path()));
-                    Q_EMIT finished(0);
+                    dialogs([this] {
+                        std::printf("tour: %d screenshots in %s\n", shots_, qPrintable(out_.path()));
+                        Q_EMIT finished(0);
+                    });
                 });
             });
         });
@@ -189,6 +183,53 @@ void Tour::compareRuns()
     runs->selectRuns(training);
     Q_EMIT runs->overlayRequested(runs->selectedRuns()); // what the Overlay button does
     shootPage(static_cast<int>(Page::Training), QStringLiteral("10-overlay"), last);
+}
+
+void Tour::dialogs(const std::function<void()>& next)
+{
+    // File -> Paper figures…: what is open preselected, the paper's tables added, drawn.
+    window_.paperFiguresWithDialog();
+    auto* figures = window_.paperFiguresDialog();
+    figures->addPaperTables();
+    figures->setOutputFolder(QFileInfo(window_.currentRun()).dir().filePath(QStringLiteral("figures")));
+    connect(figures, &PaperFiguresDialog::finished, this, [this, figures, next](bool ok) {
+        if (!ok)
+            return fail(QStringLiteral("paper figures: %1").arg(figures->status()));
+        QTimer::singleShot(kSettleMs, this, [this, figures, next] {
+            shootWidget(*figures, QStringLiteral("14-paper-figures"));
+            figures->hide();
+            // Run -> Reproduce the paper…, a quick look at 3,000 episodes a run.
+            window_.reproduceWithDialog();
+            auto* reproduce = window_.reproduceDialog();
+            reproduce->setEpisodes(3000);
+            connect(reproduce, &ReproduceDialog::finished, this, [this, reproduce, next](bool done) {
+                if (!done)
+                    return fail(QStringLiteral("reproduce: %1").arg(reproduce->status()));
+                QTimer::singleShot(kSettleMs, this, [this, reproduce, next] {
+                    shootWidget(*reproduce, QStringLiteral("15-reproduce"));
+                    reproduce->hide();
+                    next();
+                });
+            });
+            if (!reproduce->start())
+                fail(QStringLiteral("reproduce did not start: %1").arg(reproduce->status()));
+        });
+    });
+    if (!figures->draw())
+        fail(QStringLiteral("paper figures did not start: %1").arg(figures->status()));
+}
+
+void Tour::shootWidget(QWidget& widget, const QString& name)
+{
+    if (failed_)
+        return;
+    QCoreApplication::processEvents();
+    const QString file = out_.filePath(name + QStringLiteral(".png"));
+    if (!widget.grab().save(file, "PNG"))
+        return fail(QStringLiteral("%1: cannot write the screenshot").arg(file));
+    ++shots_;
+    std::printf("screenshot: %s\n", qPrintable(file));
+    std::fflush(stdout);
 }
 
 void Tour::sweep(const std::function<void()>& next)

@@ -1,7 +1,7 @@
 // The screenshot tour (rlda-workbench --tour DIR, run by scripts/screenshots): trains the open
 // experiment, learns from a table, judges the learned policy on the tables beside it, trains again
-// with that policy as the agent, compares the runs, and saves a screenshot of every page in a real
-// run state.
+// with that policy as the agent, compares the runs, draws the paper's figures, reproduces the paper
+// quickly, and saves a screenshot of every page and of both dialogs in a real run state.
 #pragma once
 
 #include <QDir>
@@ -9,6 +9,8 @@
 #include <QString>
 
 #include <functional>
+
+class QWidget;
 
 namespace rlda::app {
 
@@ -37,7 +39,10 @@ private:
     void compareRuns();
     // Starts a local sweep of the experiment, shoots it with rows in progress, cancels it.
     void sweep(const std::function<void()>& next);
-    void shoot(const QString& name);
+    // The Paper figures dialog drawing from the paper's tables, then a quick reproduction.
+    void dialogs(const std::function<void()>& next);
+    void shoot(const QString& name); // the window
+    void shootWidget(QWidget& widget, const QString& name);
     void fail(const QString& why);
 
     MainWindow& window_;

@@ -69,7 +69,7 @@ private Q_SLOTS:
         QCOMPARE(policy.episode(), std::int64_t{30});
         const QString out = dir.filePath("run");
         QProcess train;
-        // The file first: each override is checked as it comes, and a policy agent needs one.
+        // The policy file first, then the kind (the new-user suite gives them the other way round).
         train.start(rlda_bin, {"train", RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--set",
                                QString("agent.policy=\"%1\"").arg(dir.filePath("learn/policy.pt")), "--set",
                                "agent.kind=\"policy\"", "--out", out});
