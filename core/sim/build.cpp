@@ -12,6 +12,7 @@
 #include "core/train/trainer.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
+#include "core/util/line_appender.h"
 
 #include <ATen/Parallel.h>
 #include <fmt/format.h>
@@ -135,34 +136,6 @@ bool drop_torn_line(const fs::path& file)
     return true;
 }
 
-// Appends rows one whole line per write, flushed, so a kill leaves every finished row readable.
-class RowAppender {
-public:
-    RowAppender(const fs::path& file, int decisions) : file_(file)
-    {
-        const bool fresh = !fs::exists(file) || fs::file_size(file) == 0;
-        out_.open(file, std::ios::binary | std::ios::app);
-        if (fresh)
-            out_ << table_header(decisions);
-        check();
-    }
-    void append(const TableRow& row)
-    {
-        out_ << table_line(row);
-        check();
-    }
-
-private:
-    void check()
-    {
-        out_.flush();
-        if (!out_)
-            throw Error(fmt::format("{}: cannot write", file_.string()));
-    }
-    fs::path file_;
-    std::ofstream out_;
-};
-
 // Ends the trunk once the first allocation event was handled: the checkpoint is on disk by then.
 class StopAtAllocation final : public train::TrainObserver {
 public:
@@ -263,35 +236,6 @@ public:
 
 private:
     int before_;
-};
-
-// Appends to a part file with one write(2) per row: a kill leaves at most the last line torn,
-// and two writers of one part (a retry racing a slow kill) never interleave within a line.
-class LineAppender {
-public:
-    LineAppender(const fs::path& file, const std::string& header) : file_(file)
-    {
-        fd_ = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (fd_ < 0)
-            throw Error(fmt::format("{}: cannot open for writing: {}", file.string(), std::strerror(errno)));
-        if (fs::file_size(file) == 0)
-            append(header);
-    }
-    ~LineAppender() { ::close(fd_); }
-    LineAppender(const LineAppender&) = delete;
-    LineAppender& operator=(const LineAppender&) = delete;
-
-    void append(const std::string& line)
-    {
-        const ssize_t n = ::write(fd_, line.data(), line.size());
-        if (n != static_cast<ssize_t>(line.size()))
-            throw Error(fmt::format("{}: cannot write: {}", file_.string(),
-                                    n < 0 ? std::strerror(errno) : "short write"));
-    }
-
-private:
-    fs::path file_;
-    int fd_ = -1;
 };
 
 std::int64_t code_of(const std::vector<int>& seq, int num_actions)
@@ -578,7 +522,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
 
     const auto rows_started = std::chrono::steady_clock::now();
     {
-        RowAppender appender(file, j.decisions);
+        LineAppender appender(file, table_header(j.decisions));
         for (std::int64_t code = 0; code < table.sequences() && !stop.stop_requested(); ++code) {
             const auto seq = sequence_of(code, j.decisions, j.num_actions);
             if (table.find(seq))
@@ -586,7 +530,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
             auto row = branch(j, checkpoint, seq, stop, observer);
             if (!row)
                 break;
-            appender.append(*row);
+            appender.append(table_line(*row));
             table.add(*row);
             ++p.done;
             ++p.computed;

@@ -7,12 +7,12 @@
 #include "core/util/csv.h"
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
+#include "core/util/line_appender.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
-#include <fstream>
 
 namespace rlda::core::sim {
 namespace {
@@ -61,33 +61,14 @@ int paper_rank(const std::vector<PaperRank>& ranks, const std::string& trained_o
     return 0;
 }
 
-// out/ranks.csv, one flushed line per rank, so that a killed reproduction keeps what it judged.
-class RankFile {
-public:
-    explicit RankFile(const fs::path& file) : file_(file), out_(file, std::ios::binary | std::ios::trunc)
-    {
-        out_ << "trained_on,model,scenario,table,run,rank,paper_rank,sequences,greedy,accuracy,optimal\n";
-        check();
-    }
-    void add(const ReproducedRank& r)
-    {
-        const auto& e = r.evaluation;
-        out_ << fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", r.trained_on, r.model, r.scenario,
-                            fs::path(r.table).filename().string(), r.run, e.rank, r.paper_rank, e.sequences,
-                            sequence_string(e.greedy), e.accuracy, e.optimal);
-        check();
-    }
-
-private:
-    void check()
-    {
-        out_.flush();
-        if (!out_)
-            throw Error(fmt::format("{}: cannot write", file_.string()));
-    }
-    fs::path file_;
-    std::ofstream out_;
-};
+// One line of out/ranks.csv.
+std::string rank_line(const ReproducedRank& r)
+{
+    const auto& e = r.evaluation;
+    return fmt::format("{},{},{},{},{},{},{},{},{},{},{}\n", r.trained_on, r.model, r.scenario,
+                       fs::path(r.table).filename().string(), r.run, e.rank, r.paper_rank, e.sequences,
+                       sequence_string(e.greedy), e.accuracy, e.optimal);
+}
 
 } // namespace
 
@@ -157,9 +138,11 @@ ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out,
     fs::create_directories(out, ec);
     if (ec)
         throw Error(fmt::format("{}: cannot create the folder: {}", out.string(), ec.message()));
-    RankFile ranks(out / "ranks.csv");
+    // One flushed line per rank, so that a killed reproduction keeps what it judged.
+    LineAppender ranks(out / "ranks.csv",
+                       "trained_on,model,scenario,table,run,rank,paper_rank,sequences,greedy,accuracy,optimal\n");
     const auto judged = [&](ReproducedRank r) {
-        ranks.add(r);
+        ranks.append(rank_line(r));
         if (observer)
             observer->on_rank(r);
         result.ranks.push_back(std::move(r));
