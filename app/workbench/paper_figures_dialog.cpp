@@ -1,6 +1,7 @@
 // The Paper figures dialog: three checkable lists, an output folder, and `rlda figures` behind it.
 #include "app/workbench/paper_figures_dialog.h"
 
+#include "app/workbench/folder_field.h"
 #include "app/workbench/rlda_process.h"
 #include "core/sim/table.h"
 #include "core/util/data_dir.h"
@@ -88,17 +89,7 @@ PaperFiguresDialog::PaperFiguresDialog(QWidget* parent) : QDialog(parent)
     lists->addWidget(group(tr("Learning runs (figs. 7-9; their policies on the tables)"), runs_, {addRun}, this), 1);
     lists->addWidget(group(tr("Policies (on the tables)"), policies_, {addPolicy}, this), 1);
 
-    out_ = new QLineEdit(this);
-    out_->setObjectName(QStringLiteral("figureOut"));
-    auto* choose = new QPushButton(tr("Choose…"), this);
-    connect(choose, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Write the figures into"), outputFolder());
-        if (!dir.isEmpty())
-            setOutputFolder(dir);
-    });
-    auto* outRow = new QHBoxLayout;
-    outRow->addWidget(out_, 1);
-    outRow->addWidget(choose);
+    out_ = new FolderField(tr("Write the figures into"), QStringLiteral("figureOut"), this);
     png_ = new QCheckBox(QStringLiteral("PNG"), this);
     png_->setChecked(true);
     pdf_ = new QCheckBox(QStringLiteral("PDF"), this);
@@ -108,7 +99,7 @@ PaperFiguresDialog::PaperFiguresDialog(QWidget* parent) : QDialog(parent)
         formats->addWidget(c);
     formats->addStretch(1);
     auto* form = new QFormLayout;
-    form->addRow(tr("Output folder"), outRow);
+    form->addRow(tr("Output folder"), out_);
     form->addRow(tr("Formats"), formats);
 
     progress_ = new QProgressBar(this);
@@ -195,8 +186,8 @@ void PaperFiguresDialog::addPaperTables()
     }
 }
 
-void PaperFiguresDialog::setOutputFolder(const QString& dir) { out_->setText(dir); }
-QString PaperFiguresDialog::outputFolder() const { return out_->text().trimmed(); }
+void PaperFiguresDialog::setOutputFolder(const QString& dir) { out_->setFolder(dir); }
+QString PaperFiguresDialog::outputFolder() const { return out_->folder(); }
 
 QStringList PaperFiguresDialog::checked(const QListWidget* list)
 {

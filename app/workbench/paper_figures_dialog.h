@@ -7,7 +7,6 @@
 
 class QCheckBox;
 class QLabel;
-class QLineEdit;
 class QListWidget;
 class QPlainTextEdit;
 class QProgressBar;
@@ -15,6 +14,7 @@ class QPushButton;
 
 namespace rlda::app {
 
+class FolderField;
 class RldaProcess;
 
 class PaperFiguresDialog : public QDialog {
@@ -55,7 +55,7 @@ private:
     QListWidget* tables_ = nullptr;
     QListWidget* runs_ = nullptr;
     QListWidget* policies_ = nullptr;
-    QLineEdit* out_ = nullptr;
+    FolderField* out_ = nullptr;
     QCheckBox* png_ = nullptr;
     QCheckBox* pdf_ = nullptr;
     QCheckBox* svg_ = nullptr;

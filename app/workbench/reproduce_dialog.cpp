@@ -3,6 +3,7 @@
 // (TRAINED_ON): R/S, paper P, greedy A B C", "wrote FILE").
 #include "app/workbench/reproduce_dialog.h"
 
+#include "app/workbench/folder_field.h"
 #include "app/workbench/rlda_process.h"
 
 #include <QColor>
@@ -49,21 +50,11 @@ ReproduceDialog::ReproduceDialog(QWidget* parent) : QDialog(parent)
     seed_ = new QSpinBox(this);
     seed_->setRange(0, 1'000'000'000);
     seed_->setValue(42);
-    out_ = new QLineEdit(this);
-    out_->setObjectName(QStringLiteral("reproduceOut"));
-    auto* choose = new QPushButton(tr("Choose…"), this);
-    connect(choose, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("An empty folder for the runs"), outputFolder());
-        if (!dir.isEmpty())
-            setOutputFolder(dir);
-    });
-    auto* outRow = new QHBoxLayout;
-    outRow->addWidget(out_, 1);
-    outRow->addWidget(choose);
+    out_ = new FolderField(tr("An empty folder for the runs"), QStringLiteral("reproduceOut"), this);
     auto* form = new QFormLayout;
     form->addRow(tr("Episodes"), episodes_);
     form->addRow(tr("Seed"), seed_);
-    form->addRow(tr("Output folder"), outRow);
+    form->addRow(tr("Output folder"), out_);
 
     progress_ = new QProgressBar(this);
     progress_->setRange(0, 1000);
@@ -111,8 +102,8 @@ ReproduceDialog::ReproduceDialog(QWidget* parent) : QDialog(parent)
 }
 
 void ReproduceDialog::setEpisodes(int episodes) { episodes_->setValue(episodes); }
-void ReproduceDialog::setOutputFolder(const QString& dir) { out_->setText(dir); }
-QString ReproduceDialog::outputFolder() const { return out_->text().trimmed(); }
+void ReproduceDialog::setOutputFolder(const QString& dir) { out_->setFolder(dir); }
+QString ReproduceDialog::outputFolder() const { return out_->folder(); }
 bool ReproduceDialog::isRunning() const { return process_->isRunning(); }
 QString ReproduceDialog::status() const { return status_->text(); }
 

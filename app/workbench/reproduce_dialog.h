@@ -6,7 +6,6 @@
 #include <QDialog>
 
 class QLabel;
-class QLineEdit;
 class QPlainTextEdit;
 class QProgressBar;
 class QPushButton;
@@ -15,6 +14,7 @@ class QTableWidget;
 
 namespace rlda::app {
 
+class FolderField;
 class RldaProcess;
 
 class ReproduceDialog : public QDialog {
@@ -44,7 +44,7 @@ private:
 
     QSpinBox* episodes_ = nullptr;
     QSpinBox* seed_ = nullptr;
-    QLineEdit* out_ = nullptr;
+    FolderField* out_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QLabel* status_ = nullptr;
     QTableWidget* ranks_ = nullptr;
