@@ -1,5 +1,6 @@
 // The table builder: one warm-start trunk, then one branch run per action sequence, resumable.
 #include "core/sim/build.h"
+#include "core/sim/sequences.h"
 #include "core/sim/table_meta.h"
 
 #include "core/agent/agent.h"
@@ -238,22 +239,31 @@ private:
     int before_;
 };
 
-std::int64_t code_of(const std::vector<int>& seq, int num_actions)
+// Trains, in code order, every sequence of part `part` of `parts` that `table` lacks, appending
+// each row to `file` as one line and to `table`, counting it in `p` and reporting; ends early at
+// a stop request. build_table trains part 0 of 1.
+void train_missing(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts,
+                   const fs::path& file, BuildProgress& p, const std::function<void()>& report,
+                   const std::stop_token& stop, train::TrainObserver* observer)
 {
-    std::int64_t code = 0;
-    for (int a : seq)
-        code = code * num_actions + a;
-    return code;
-}
-
-std::vector<int> sequence_of(std::int64_t code, int decisions, int num_actions)
-{
-    std::vector<int> seq(static_cast<std::size_t>(decisions));
-    for (int& a : std::ranges::reverse_view(seq)) {
-        a = static_cast<int>(code % num_actions);
-        code /= num_actions;
+    const auto rows_started = std::chrono::steady_clock::now();
+    LineAppender appender(file, table_header(j.decisions));
+    for (std::int64_t code = part; code < table.sequences() && !stop.stop_requested(); code += parts) {
+        const auto seq = sequence_of(code, j.decisions, j.num_actions);
+        if (table.find(seq))
+            continue;
+        auto row = branch(j, checkpoint, seq, stop, observer);
+        if (!row)
+            break;
+        appender.append(table_line(*row));
+        table.add(*row);
+        ++p.done;
+        ++p.computed;
+        p.row = std::move(row);
+        const double per_row = Seconds(std::chrono::steady_clock::now() - rows_started).count() / p.computed;
+        p.eta = per_row * (p.total - p.done);
+        report();
     }
-    return seq;
 }
 
 TableShape shape_of(const Job& j)
@@ -282,11 +292,10 @@ SimulationTable merge_rows(const Job& j, const fs::path& out)
     std::map<std::int64_t, std::pair<TableRow, fs::path>> rows;
     for (const auto& file : files) {
         for (auto& row : read_whole_rows(file, j.decisions)) {
-            const bool fits = std::ranges::all_of(row.actions, [&](int a) { return a >= 0 && a < j.num_actions; });
-            if (!fits)
+            const auto code = sequence_code(row.actions, j.num_actions);
+            if (code < 0)
                 throw Error(fmt::format("{}: row [{}]: an action outside 0..{}", file.string(),
                                         fmt::join(row.actions, " "), j.num_actions - 1));
-            const auto code = code_of(row.actions, j.num_actions);
             const auto [it, fresh] = rows.try_emplace(code, row, file);
             if (!fresh && !(it->second.first == row))
                 throw Error(fmt::format("{}: row [{}] differs from the same sequence in {} (accuracy {} vs {}); "
@@ -445,9 +454,12 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
 
     SimulationTable rows(j.decisions, j.num_actions);
     const auto keep = [&](std::vector<TableRow> found) {
-        for (auto& r : found)
-            if (code_of(r.actions, j.num_actions) % parts == part && !rows.find(r.actions))
+        for (auto& r : found) {
+            const auto code = sequence_code(r.actions, j.num_actions);
+            // A row with an action out of range (code -1) is not skipped: add() throws for it.
+            if ((code < 0 || in_part(code, part, parts)) && !rows.find(r.actions))
                 rows.add(std::move(r));
+        }
     };
     keep(read_whole_rows(out / "table.csv", j.decisions));
     keep(read_whole_rows(file, j.decisions));
@@ -464,25 +476,7 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
     };
     report();
 
-    const fs::path checkpoint = out / "warm_start.pt";
-    const auto rows_started = std::chrono::steady_clock::now();
-    LineAppender appender(file, table_header(j.decisions));
-    for (std::int64_t code = part; code < rows.sequences() && !stop.stop_requested(); code += parts) {
-        const auto seq = sequence_of(code, j.decisions, j.num_actions);
-        if (rows.find(seq))
-            continue;
-        auto row = branch(j, checkpoint, seq, stop, observer);
-        if (!row)
-            break;
-        appender.append(table_line(*row));
-        rows.add(*row);
-        ++p.done;
-        ++p.computed;
-        p.row = std::move(row);
-        const double per_row = Seconds(std::chrono::steady_clock::now() - rows_started).count() / p.computed;
-        p.eta = per_row * (p.total - p.done);
-        report();
-    }
+    train_missing(j, out / "warm_start.pt", rows, part, parts, file, p, report, stop, observer);
     return rows;
 }
 
@@ -520,27 +514,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     };
     report();
 
-    const auto rows_started = std::chrono::steady_clock::now();
-    {
-        LineAppender appender(file, table_header(j.decisions));
-        for (std::int64_t code = 0; code < table.sequences() && !stop.stop_requested(); ++code) {
-            const auto seq = sequence_of(code, j.decisions, j.num_actions);
-            if (table.find(seq))
-                continue;
-            auto row = branch(j, checkpoint, seq, stop, observer);
-            if (!row)
-                break;
-            appender.append(table_line(*row));
-            table.add(*row);
-            ++p.done;
-            ++p.computed;
-            p.row = std::move(row);
-            const double per_row =
-                Seconds(std::chrono::steady_clock::now() - rows_started).count() / p.computed;
-            p.eta = per_row * (p.total - p.done);
-            report();
-        }
-    }
+    train_missing(j, checkpoint, table, 0, 1, file, p, report, stop, observer); // the whole table is part 0 of 1
     table.save(file.string());
     return table;
 }

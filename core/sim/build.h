@@ -59,8 +59,8 @@ SimulationTable build_table(const config::ExperimentConfig& c, const std::filesy
 //
 // A sweep folder holds config.toml, table.json, warm_start.pt, table.csv (the rows collected so far, sorted) and
 // parts/part-<i>-of-<N>.csv: the rows part i of N trained, appended one whole line per row. Part i
-// of N is every sequence whose lexicographic index (its base-(n+1) value) is i modulo N, so parts
-// are equally long and each mixes cheap and costly sequences.
+// of N is every sequence whose code (its lexicographic index) is i modulo N: sequence_code and
+// in_part in core/sim/sequences.h.
 
 // k decisions over n+1 actions: (n+1)^k sequences.
 struct TableShape {

@@ -1,5 +1,6 @@
 // Reading, checking, querying and writing simulation tables in the reference CSV format.
 #include "core/sim/table.h"
+#include "core/sim/sequences.h"
 
 #include "core/util/atomic_file.h"
 #include "core/util/csv.h"
@@ -187,13 +188,7 @@ std::int64_t SimulationTable::code(const std::vector<int>& seq) const
 {
     if (static_cast<int>(seq.size()) != decisions_)
         return -1;
-    std::int64_t c = 0;
-    for (int a : seq) {
-        if (a < 0 || a >= num_actions_)
-            return -1;
-        c = c * num_actions_ + a;
-    }
-    return c;
+    return sequence_code(seq, num_actions_);
 }
 
 void SimulationTable::add(TableRow row)

@@ -16,8 +16,8 @@ struct TableRow {
     bool operator==(const TableRow&) const = default;
 };
 
-// Rows are kept in lexicographic action order; a sequence is found by its value as a base-(n+1)
-// number, so lookups during learning cost O(1).
+// Rows are kept in lexicographic action order; a sequence is found by its code (its value as a
+// base-(n+1) number, core/sim/sequences.h), so lookups during learning cost O(1).
 class SimulationTable {
 public:
     // An empty table of `decisions` decisions over `num_actions` actions each (Do Nothing
@@ -69,7 +69,7 @@ public:
     double expected_random() const;
 
 private:
-    // Base-(num_actions) value of a sequence; -1 for one that does not fit the table.
+    // sequence_code (sequences.h) of a sequence; -1 for one that does not fit the table.
     std::int64_t code(const std::vector<int>& seq) const;
 
     int decisions_;

@@ -1,26 +1,18 @@
-// Worker processes for a sweep's parts: posix_spawn, a process group each, waitpid polling, retries.
+// Worker processes for a sweep's parts (core/sweep/process.h): one each, polled, retried, stopped.
 #include "core/sweep/local.h"
 
 #include "core/config/experiment_io.h"
+#include "core/sim/sequences.h"
+#include "core/sweep/process.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>
 
-#include <fcntl.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <cstring>
 #include <fstream>
 #include <set>
 #include <thread>
-
-extern char** environ;
 
 namespace rlda::core::sweep {
 namespace {
@@ -40,14 +32,6 @@ bool same(const SweepStatus& a, const SweepStatus& b)
     return true;
 }
 
-std::int64_t code_of(const std::vector<int>& seq, int num_actions)
-{
-    std::int64_t code = 0;
-    for (int a : seq)
-        code = code * num_actions + a;
-    return code;
-}
-
 fs::path log_file(const fs::path& out, int part, int parts)
 {
     return out / "parts" / fmt::format("part-{}-of-{}.log", part, parts);
@@ -65,80 +49,11 @@ std::string last_line(const fs::path& file)
     return last;
 }
 
-// One worker process.
-struct Child {
-    pid_t pid = -1;
-};
-
-pid_t spawn_part(const fs::path& program, const fs::path& out, int part, int parts)
+Process spawn_part(const fs::path& program, const fs::path& out, int part, int parts)
 {
-    const fs::path log = log_file(out, part, parts);
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
-    posix_spawn_file_actions_adddup2(&actions, STDOUT_FILENO, STDERR_FILENO);
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    // Its own process group: a terminal's Ctrl-C reaches the parent only, which stops the
-    // children in order; and a stop kills whatever a child may have started too.
-    posix_spawnattr_setpgroup(&attr, 0);
-    sigset_t none;
-    sigemptyset(&none);
-    posix_spawnattr_setsigmask(&attr, &none);
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGINT);
-    sigaddset(&defaults, SIGTERM);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF);
-
-    const std::vector<std::string> args{program.string(), "simulate", (out / "config.toml").string(), "--out",
-                                        out.string(), "--part", fmt::format("{}/{}", part, parts)};
-    std::vector<char*> argv;
-    for (const auto& a : args)
-        argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    pid_t pid = -1;
-    const int rc = posix_spawn(&pid, program.c_str(), &actions, &attr, argv.data(), environ);
-    posix_spawn_file_actions_destroy(&actions);
-    posix_spawnattr_destroy(&attr);
-    if (rc != 0)
-        throw Error(fmt::format("{}: cannot start a worker process: {}", program.string(), std::strerror(rc)));
-    return pid;
-}
-
-// "exit code 1", "killed by signal 9 (Killed)".
-std::string how_it_ended(int wait_status)
-{
-    if (WIFEXITED(wait_status))
-        return fmt::format("exit code {}", WEXITSTATUS(wait_status));
-    if (WIFSIGNALED(wait_status))
-        return fmt::format("killed by signal {} ({})", WTERMSIG(wait_status), strsignal(WTERMSIG(wait_status)));
-    return "ended";
-}
-
-// SIGTERM to every child's group, SIGKILL to those still there after `grace`; reaps them all.
-void stop_children(std::vector<Child>& children, std::chrono::milliseconds grace)
-{
-    for (const auto& c : children)
-        if (c.pid > 0)
-            ::kill(-c.pid, SIGTERM);
-    const auto deadline = std::chrono::steady_clock::now() + grace;
-    for (auto& c : children) {
-        while (c.pid > 0) {
-            int st = 0;
-            const pid_t r = ::waitpid(c.pid, &st, WNOHANG);
-            if (r == c.pid || (r < 0 && errno == ECHILD)) {
-                c.pid = -1;
-            } else if (std::chrono::steady_clock::now() >= deadline) {
-                ::kill(-c.pid, SIGKILL);
-                ::waitpid(c.pid, &st, 0);
-                c.pid = -1;
-            } else {
-                std::this_thread::sleep_for(std::chrono::milliseconds(20));
-            }
-        }
-    }
+    return Process::start({program.string(), "simulate", (out / "config.toml").string(), "--out", out.string(),
+                           "--part", fmt::format("{}/{}", part, parts)},
+                          log_file(out, part, parts));
 }
 
 } // namespace
@@ -151,10 +66,10 @@ SweepStatus status(const fs::path& out, const sim::TableShape& shape, int parts)
     s.rows_total = static_cast<int>(shape.sequences);
     std::set<std::int64_t> codes;
     for (const auto& r : sim::read_whole_rows(out / "table.csv", shape.decisions))
-        codes.insert(code_of(r.actions, shape.num_actions));
+        codes.insert(sim::sequence_code(r.actions, shape.num_actions));
     for (int i = 0; i < parts; ++i)
         for (const auto& r : sim::read_whole_rows(sim::part_file(out, i, parts), shape.decisions))
-            codes.insert(code_of(r.actions, shape.num_actions));
+            codes.insert(sim::sequence_code(r.actions, shape.num_actions));
     for (int i = 0; i < parts; ++i) {
         TaskStatus t;
         t.part = i;
@@ -165,7 +80,7 @@ SweepStatus status(const fs::path& out, const sim::TableShape& shape, int parts)
         if (code < 0 || code >= shape.sequences)
             continue;
         ++s.rows_done;
-        ++s.tasks[static_cast<std::size_t>(code % parts)].rows_done;
+        ++s.tasks[static_cast<std::size_t>(sim::part_of(code, parts))].rows_done;
     }
     for (auto& t : s.tasks)
         t.state = t.rows_done == t.rows_total ? TaskState::Done : TaskState::Pending;
@@ -188,7 +103,7 @@ SweepStatus run_parts(const fs::path& out, const sim::TableShape& shape, const L
     const auto poll = std::chrono::duration<double>(std::max(0.01, o.poll_seconds));
 
     SweepStatus s = status(out, shape, parts);
-    std::vector<Child> children(static_cast<std::size_t>(parts));
+    std::vector<Process> children(static_cast<std::size_t>(parts));
     std::vector<TaskStatus> runner = s.tasks; // states and attempts as this runner knows them
     SweepStatus reported;
     const auto refresh = [&] {
@@ -207,9 +122,9 @@ SweepStatus run_parts(const fs::path& out, const sim::TableShape& shape, const L
         reported = s;
     };
     const auto start = [&](std::size_t i) {
-        children[i].pid = spawn_part(program, out, static_cast<int>(i), parts);
+        children[i] = spawn_part(program, out, static_cast<int>(i), parts);
         ++runner[i].attempts;
-        runner[i].id = std::to_string(children[i].pid);
+        runner[i].id = std::to_string(children[i].pid());
         runner[i].state = TaskState::Running;
     };
 
@@ -217,9 +132,9 @@ SweepStatus run_parts(const fs::path& out, const sim::TableShape& shape, const L
         if (runner[i].state != TaskState::Done)
             start(i);
     refresh();
-    while (std::ranges::any_of(children, [](const Child& c) { return c.pid > 0; })) {
+    while (std::ranges::any_of(children, &Process::running)) {
         if (stop.stop_requested()) {
-            stop_children(children, std::chrono::seconds(5));
+            Process::terminate_all(children, std::chrono::seconds(5));
             for (auto& t : runner)
                 if (t.state == TaskState::Running)
                     t.state = TaskState::Pending;
@@ -229,21 +144,17 @@ SweepStatus run_parts(const fs::path& out, const sim::TableShape& shape, const L
         }
         bool ended = false;
         for (std::size_t i = 0; i < children.size(); ++i) {
-            if (children[i].pid <= 0)
+            const auto exit = children[i].poll();
+            if (!exit)
                 continue;
-            int st = 0;
-            const pid_t r = ::waitpid(children[i].pid, &st, WNOHANG);
-            if (r == 0)
-                continue;
-            children[i].pid = -1;
             ended = true;
             const auto on_disk = status(out, shape, parts).tasks[i];
-            if (r > 0 && WIFEXITED(st) && WEXITSTATUS(st) == 0 && on_disk.rows_done == on_disk.rows_total) {
+            if (exit->success() && on_disk.rows_done == on_disk.rows_total) {
                 runner[i].state = TaskState::Done;
                 runner[i].detail.clear();
                 continue;
             }
-            const std::string why = r < 0 ? std::string("lost: ") + std::strerror(errno) : how_it_ended(st);
+            const std::string why = exit->describe();
             const std::string said = last_line(log_file(out, static_cast<int>(i), parts));
             runner[i].detail = said.empty() ? why : fmt::format("{}: {}", why, said);
             if (runner[i].attempts <= o.max_retries)

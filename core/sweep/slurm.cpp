@@ -3,6 +3,8 @@
 
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
+#include "core/sim/sequences.h"
+#include "core/sweep/process.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 
@@ -11,11 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <sys/file.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -28,106 +26,29 @@
 #include <sstream>
 #include <thread>
 
-extern char** environ;
-
 namespace rlda::core::sweep {
 namespace fs = std::filesystem;
 namespace {
 
 // ---- external commands --------------------------------------------------------------------------
 
-struct CommandResult {
-    int status = 0; // exit code; 128 + signal when killed
-    std::string out;
-    std::string err;
-};
-
 std::string command_line(const std::vector<std::string>& argv)
 {
     return fmt::format("{}", fmt::join(argv, " "));
 }
 
-// Runs argv (looked up on PATH) without a shell, stdin from /dev/null, collecting stdout and
-// stderr. Error when the program cannot be started (missing: says so, since that is the usual
-// reason on a machine without Slurm).
+// Runs a Slurm command (looked up on PATH) without a shell, in its own process group
+// (core/sweep/process.h). Error when it cannot be started; missing says so, since that is the
+// usual reason on a machine without Slurm.
 CommandResult run(const std::vector<std::string>& argv)
 {
-    int out_pipe[2];
-    int err_pipe[2];
-    if (pipe2(out_pipe, O_CLOEXEC) != 0)
-        throw Error(fmt::format("{}: pipe: {}", argv[0], std::strerror(errno)));
-    if (pipe2(err_pipe, O_CLOEXEC) != 0) {
-        close(out_pipe[0]);
-        close(out_pipe[1]);
-        throw Error(fmt::format("{}: pipe: {}", argv[0], std::strerror(errno)));
-    }
-    posix_spawn_file_actions_t actions;
-    posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
-    std::vector<char*> args;
-    for (const auto& a : argv)
-        args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    // Its own process group: a Ctrl-C meant for rlda (which detaches from the sweep) must not kill
-    // an sbatch or scancel half way. Default signal dispositions whatever rlda ignores.
-    posix_spawnattr_t attr;
-    posix_spawnattr_init(&attr);
-    sigset_t defaults;
-    sigemptyset(&defaults);
-    sigaddset(&defaults, SIGINT);
-    sigaddset(&defaults, SIGTERM);
-    sigaddset(&defaults, SIGPIPE);
-    posix_spawnattr_setsigdefault(&attr, &defaults);
-    posix_spawnattr_setpgroup(&attr, 0);
-    posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-    pid_t pid = 0;
-    const int rc = posix_spawnp(&pid, argv[0].c_str(), &actions, &attr, args.data(), environ);
-    posix_spawnattr_destroy(&attr);
-    posix_spawn_file_actions_destroy(&actions);
-    close(out_pipe[1]);
-    close(err_pipe[1]);
-    if (rc != 0) {
-        close(out_pipe[0]);
-        close(err_pipe[0]);
-        if (rc == ENOENT)
+    try {
+        return run_command(argv);
+    } catch (const SpawnError& e) {
+        if (e.error() == ENOENT)
             throw Error(fmt::format("{}: command not found (is Slurm installed here and on PATH?)", argv[0]));
-        throw Error(fmt::format("{}: cannot run: {}", argv[0], std::strerror(rc)));
+        throw;
     }
-    CommandResult r;
-    // Both pipes at once: a child that fills one while we block on the other would never end.
-    pollfd fds[2] = {{out_pipe[0], POLLIN, 0}, {err_pipe[0], POLLIN, 0}};
-    std::string* sinks[2] = {&r.out, &r.err};
-    int open_fds = 2;
-    char buf[4096];
-    while (open_fds > 0) {
-        if (::poll(fds, 2, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            break;
-        }
-        for (int i = 0; i < 2; ++i) {
-            if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
-                continue;
-            const ssize_t n = read(fds[i].fd, buf, sizeof buf);
-            if (n > 0) {
-                sinks[i]->append(buf, static_cast<std::size_t>(n));
-            } else if (n == 0 || errno != EINTR) {
-                close(fds[i].fd);
-                fds[i].fd = -1;
-                --open_fds;
-            }
-        }
-    }
-    for (auto& f : fds)
-        if (f.fd >= 0)
-            close(f.fd);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-    }
-    r.status = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-    return r;
 }
 
 std::string one_line(std::string s)
@@ -142,7 +63,8 @@ std::string one_line(std::string s)
 [[noreturn]] void command_failed(const std::vector<std::string>& argv, const CommandResult& r)
 {
     const std::string err = one_line(r.err.empty() ? r.out : r.err);
-    throw Error(fmt::format("{} failed (exit {}){}{}", command_line(argv), r.status, err.empty() ? "" : ": ", err));
+    throw Error(fmt::format("{} failed (exit {}){}{}", command_line(argv), r.status.shell_code(), err.empty() ? "" : ": ",
+                            err));
 }
 
 // ---- the sbatch script ----------------------------------------------------------------------------
@@ -184,15 +106,6 @@ bool is_active(const std::string& state)
                                               "RESIZING",   "SIGNALING", "STAGE_OUT",   "STOPPED",
                                               "RESV_DEL_HOLD"};
     return active.contains(state);
-}
-
-// The lexicographic index of a sequence: its value in base num_actions. Parts are index mod N.
-std::int64_t sequence_index(const std::vector<int>& actions, int num_actions)
-{
-    std::int64_t code = 0;
-    for (int a : actions)
-        code = code * num_actions + a;
-    return code;
 }
 
 } // namespace
@@ -317,7 +230,7 @@ std::string SlurmSweep::sbatch(const std::vector<std::string>& argv) const
     std::vector<std::string> args{argv[0], "--chdir=" + dir_.string()};
     args.insert(args.end(), argv.begin() + 1, argv.end());
     const auto r = run(args);
-    if (r.status != 0)
+    if (!r.status.success())
         command_failed(args, r);
     // --parsable: "JOBID" or "JOBID;CLUSTER".
     std::string id = one_line(r.out);
@@ -401,7 +314,7 @@ std::map<std::string, std::string> SlurmSweep::queue(bool active_only) const
     if (!active_only)
         argv.insert(argv.begin() + 3, {"-t", "all"});
     const auto r = run(argv);
-    if (r.status != 0) {
+    if (!r.status.success()) {
         // One job id that squeue no longer knows makes it fail instead of printing nothing.
         if (r.err.find("Invalid job id") != std::string::npos)
             return states;
@@ -428,7 +341,7 @@ std::map<std::string, std::string> SlurmSweep::accounting() const
     } catch (const Error&) {
         return states;
     }
-    if (r.status != 0)
+    if (!r.status.success())
         return states;
     std::istringstream lines(r.out);
     std::string line;
@@ -450,8 +363,10 @@ std::vector<int> SlurmSweep::rows_done() const
     std::vector<std::set<std::int64_t>> seen(static_cast<std::size_t>(parts_));
     auto count = [&](const std::vector<sim::TableRow>& rows, int only_part) {
         for (const auto& row : rows) {
-            const auto code = sequence_index(row.actions, num_actions_);
-            const int part = static_cast<int>(code % parts_);
+            const auto code = sim::sequence_code(row.actions, num_actions_);
+            if (code < 0 || code >= sequences_)
+                continue; // not a row of this table
+            const int part = sim::part_of(code, parts_);
             if (only_part < 0 || part == only_part)
                 seen[static_cast<std::size_t>(part)].insert(code);
         }
@@ -597,7 +512,7 @@ void SlurmSweep::cancel(double timeout_seconds)
         std::vector<std::string> argv{"scancel"};
         argv.insert(argv.end(), jobs_.begin(), jobs_.end());
         const auto r = run(argv);
-        if (r.status != 0 && r.err.find("Invalid job id") == std::string::npos)
+        if (!r.status.success() && r.err.find("Invalid job id") == std::string::npos)
             command_failed(argv, r);
     }
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout_seconds);
