@@ -51,15 +51,28 @@ struct StageStart {
     double temperature = 0.0;       // what the stage starts at
 };
 
-// Called on the learning thread. on_episode() (from LearnObserver) comes after every update; a
-// slow observer slows learning, and may block it (the workbench pauses there).
+// What run_learning tells its observer, in the order it happens:
+//
+//   on_message(text)        Before anything is written: a warning per table without metadata, whose
+//                           model, input and classes were assumed.
+//   on_stage(start)         At the start of each stage that runs, after its "stage" event is written
+//                           and before its first episode. A stage a stop request prevents gets none.
+//   on_episode(record)      After every episode's update, once its row is in metrics/episodes.csv
+//                           (see LearnObserver).
+//   on_greedy(episode, e)   Every report_every episodes of a stage and when the stage ends (a stop
+//                           included), after the "greedy" event is written and policy.pt saved if it
+//                           was due: the greedy sequence on the stage's table. `episode` is the
+//                           policy's counter.
+//
+// There is no final hook: the final evaluation is in the LearnRunResult. Every hook runs on the
+// thread that called run_learning, one at a time, and may block, learning waiting for it (the
+// workbench pauses in on_episode); a stop is seen between episodes. An exception thrown from a hook
+// propagates unchanged out of run_learning: the run ends there with no further hooks and no
+// "finished" event, the folder keeping what was written and policy.pt its last save.
 class LearnRunObserver : public LearnObserver {
 public:
     virtual void on_stage(const StageStart&) {}
-    // Every report_every episodes and at the end of each stage: where the greedy sequence stands on
-    // the stage's table.
     virtual void on_greedy(std::int64_t /*episode*/, const Evaluation&) {}
-    // A warning before the run starts, e.g. a table without metadata whose model was assumed.
     virtual void on_message(const std::string&) {}
 };
 

@@ -19,6 +19,15 @@ struct EpisodeRecord {
     std::vector<std::vector<double>> probabilities; // per decision
 };
 
+// What sim::learn tells its observer. on_episode(record) comes after every episode's policy update,
+// on the thread that called learn (or run_learning, which adds the hooks of LearnRunObserver), one
+// call at a time; record.episode counts over the policy's whole life, so a policy continued from a
+// file goes on from its counter and nothing is replayed.
+// Blocking: the hook may block, and learning waits; the workbench pauses learning this way. A stop
+// requested meanwhile is seen before the next episode, so a blocking hook should wake on the same
+// stop token.
+// Exceptions: one thrown from the hook propagates unchanged out of learn (or run_learning); learning
+// ends there with no further hooks, and the policy keeps the update of that episode.
 class LearnObserver {
 public:
     virtual ~LearnObserver() = default;

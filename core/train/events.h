@@ -10,7 +10,7 @@
 
 namespace rlda::core::train {
 
-// After every completed epoch (and once more, `final = true`, when the budget runs out).
+// After every completed epoch, and once more, `final = true`, when the run ends (see TrainObserver).
 struct EpochMetrics {
     int epoch = 0;          // 1-based count of completed epochs
     double time = 0.0;      // scheduler time (start_time + clock), seconds
@@ -73,7 +73,46 @@ struct RunStart {
     std::int64_t batches_per_epoch = 0;
 };
 
-// Hooks called on the training thread. The workbench forwards them as queued Qt signals.
+// What a training run tells its observers, and when. Every hook has an empty default, so an
+// observer overrides only what it needs. In the order a run makes them:
+//
+//   on_message(text)     A warning or note worth a log line: from the Trainer's constructor (a CUDA
+//                        device asked for and not there), and from run_experiment (the config's
+//                        warnings, the agent's notes). It may come before on_start.
+//   on_start(RunStart)   Once, when the data and model are loaded and nothing has trained yet. Sent
+//                        by run_experiment (it knows the run folder), not by Trainer itself: code
+//                        that drives a Trainer directly gets none.
+//   on_epoch(metrics)    The replay: resume_from() calls it once for every epoch in the checkpoint's
+//                        history, in order, with the values recorded then (none `final`), before it
+//                        returns, so that an observer of a branch sees the same series as one of the
+//                        unbroken run. Only epochs are replayed: the allocation and adaptations
+//                        before the checkpoint are not reported again.
+//   on_adaptation(e)     After each consultation of the agent while adapting (at most
+//                        trainer.max_decisions after an "up"), before the epoch it affects: the model
+//                        is already deepened (or not: did_nothing) and the optimizer fresh.
+//   on_progress(p)       After every training step. p.epoch counts epochs started, interrupted ones
+//                        included, so after an allocation it runs ahead of EpochMetrics::epoch.
+//   on_allocation(r)     When the scheduler reports a change, between two batches, after the trainer
+//                        acted on it (r.effect) and after the warm-start checkpoint, if any, was
+//                        written. The epoch in progress ends there and is reported by no on_epoch.
+//   on_epoch(metrics)    After every completed epoch, with its test accuracy.
+//   on_epoch(final)      Once, when the budget is spent or the run is cancelled: `final = true`. It
+//                        is not an epoch: nothing trained since the last report, `epoch` repeats the
+//                        count of completed epochs, train_loss and train_acc are 0, and test_acc is
+//                        a fresh evaluation of the model as it ends (which costs eval_cost on the
+//                        virtual clock). Whoever counts epochs skips it.
+//   on_finished(result)  Last, once, cancelled runs included.
+//
+// Thread: every hook runs synchronously on the thread that called the constructor, resume_from(),
+// run() or run_experiment(), one at a time; hooks are never called concurrently.
+// Blocking: a hook may block as long as it likes and the run waits for it; the workbench pauses a
+// run this way (its Worker blocks in on_progress). With a WallClock the time blocked
+// counts against the budget; with the VirtualClock it does not. A stop requested meanwhile is seen
+// at the next check between batches, so a blocking hook should wake on the same stop token.
+// Exceptions: an exception thrown from a hook propagates unchanged out of the call that fired it
+// (the constructor, resume_from(), run(), run_experiment()): the run is abandoned there, with no
+// further hooks, no final report and no on_finished, and that Trainer must not be run again. What
+// was written before stays (the warm-start checkpoint, a RunFolder's records).
 class TrainObserver {
 public:
     virtual ~TrainObserver() = default;
@@ -86,7 +125,8 @@ public:
     virtual void on_finished(const RunResult&) {}
 };
 
-// Fans every call out to several observers, in order.
+// Fans every call out to several observers, in the order they were added. An observer that throws
+// stops that call's fan-out: those after it miss the call, and the exception goes on to the run.
 class ObserverList final : public TrainObserver {
 public:
     void add(TrainObserver* o)

@@ -5,6 +5,7 @@
 #include "core/data/dataset.h"
 #include "core/data/sampler.h"
 #include "core/model/net.h"
+#include "core/train/checkpoint.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 
@@ -13,8 +14,6 @@
 #include <torch/nn/functional/loss.h>
 #include <torch/optim/adam.h>
 #include <torch/optim/sgd.h>
-#include <torch/serialize.h>
-#include <torch/serialize/input-archive.h>
 #include <torch/serialize/output-archive.h>
 
 #include <fmt/format.h>
@@ -38,46 +37,6 @@ torch::Device parse_device(const std::string& name, TrainObserver& obs)
         return torch::Device(name);
     }
     throw Error(fmt::format("job.device: unknown device \"{}\" (cpu, cuda or cuda:N)", name));
-}
-
-torch::Tensor ints(const std::vector<int>& v)
-{
-    std::vector<std::int64_t> w(v.begin(), v.end());
-    return torch::tensor(w, torch::kLong);
-}
-
-std::vector<int> to_ints(const torch::Tensor& t)
-{
-    std::vector<int> v;
-    auto c = t.contiguous();
-    for (std::int64_t i = 0; i < c.numel(); ++i)
-        v.push_back(static_cast<int>(c[i].item<std::int64_t>()));
-    return v;
-}
-
-constexpr int kHistoryColumns = 10;
-
-std::vector<double> history_row(const EpochMetrics& m)
-{
-    return {double(m.epoch), m.time,  m.time_left, m.train_loss,          m.train_acc,
-            m.test_acc,      m.lr,    double(m.parameters), double(m.steps), m.final ? 1.0 : 0.0};
-}
-
-EpochMetrics history_metrics(const torch::Tensor& row)
-{
-    auto r = [&](int i) { return row[i].item<double>(); };
-    EpochMetrics m;
-    m.epoch = static_cast<int>(r(0));
-    m.time = r(1);
-    m.time_left = r(2);
-    m.train_loss = r(3);
-    m.train_acc = r(4);
-    m.test_acc = r(5);
-    m.lr = r(6);
-    m.parameters = static_cast<std::int64_t>(r(7));
-    m.steps = static_cast<std::int64_t>(r(8));
-    m.final = r(9) != 0.0;
-    return m;
 }
 
 } // namespace
@@ -143,13 +102,14 @@ struct Trainer::Impl {
         n->set_channels_last(device.is_cpu());
     }
 
-    void make_optimizer()
+    void make_optimizer() { opt = make_optimizer(net, lr); }
+
+    std::unique_ptr<torch::optim::Optimizer> make_optimizer(model::Net& n, double rate) const
     {
         if (s.job.optimizer == "sgd")
-            opt = std::make_unique<torch::optim::SGD>(net->parameters(),
-                                                      torch::optim::SGDOptions(lr).momentum(s.job.momentum));
-        else
-            opt = std::make_unique<torch::optim::Adam>(net->parameters(), torch::optim::AdamOptions(lr));
+            return std::make_unique<torch::optim::SGD>(n->parameters(),
+                                                       torch::optim::SGDOptions(rate).momentum(s.job.momentum));
+        return std::make_unique<torch::optim::Adam>(n->parameters(), torch::optim::AdamOptions(rate));
     }
 
     void set_lr(double value)
@@ -374,101 +334,70 @@ struct Trainer::Impl {
 
     void save_checkpoint(const std::filesystem::path& file)
     {
-        torch::serialize::OutputArchive a;
-        torch::serialize::OutputArchive model_archive, opt_archive;
-        net->save(model_archive);
-        opt->save(opt_archive);
-        a.write("model", model_archive);
-        a.write("optimizer", opt_archive);
-        a.write("meta/model_name", c10::IValue(base.name));
-        a.write("meta/input", torch::tensor(base.input, torch::kLong));
-        a.write("meta/classes", torch::tensor(base.classes, torch::kLong));
-        a.write("meta/deepened", ints(deepened));
-        a.write("meta/chosen", ints(chosen));
-        const ClockState cs = clock.state();
-        a.write("meta/clock", torch::tensor({cs.seconds}, torch::kFloat64));
-        a.write("meta/clock_counts", torch::tensor({static_cast<std::int64_t>(cs.steps),
-                                                    static_cast<std::int64_t>(cs.evaluations)},
-                                                   torch::kLong));
-        a.write("meta/counters",
-                torch::tensor({static_cast<std::int64_t>(sched.reported()), std::int64_t{epochs_started},
-                               std::int64_t{epochs_completed}, steps, std::int64_t{adapting ? 1 : 0},
-                               std::int64_t{decisions}},
-                              torch::kLong));
-        a.write("meta/lr", torch::tensor({lr}, torch::kFloat64));
-        auto hist = torch::zeros({static_cast<std::int64_t>(history.size()), kHistoryColumns}, torch::kFloat64);
-        for (std::size_t i = 0; i < history.size(); ++i) {
-            const auto row = history_row(history[i]);
-            hist[static_cast<std::int64_t>(i)] = torch::tensor(row, torch::kFloat64);
-        }
-        a.write("meta/history", hist);
-        replace_atomically(file, [&](const std::filesystem::path& tmp) { a.save_to(tmp.string()); });
+        CheckpointMeta m;
+        m.model_name = base.name;
+        m.input = base.input;
+        m.classes = base.classes;
+        m.deepened = deepened;
+        m.chosen = chosen;
+        m.clock = clock.state();
+        m.scheduler_reported = static_cast<std::int64_t>(sched.reported());
+        m.epochs_started = epochs_started;
+        m.epochs_completed = epochs_completed;
+        m.steps = steps;
+        m.adapting = adapting;
+        m.decisions = decisions;
+        m.lr = lr;
+        m.history = history;
+        train::save_checkpoint(file, m, *net, *opt);
     }
 
+    // Everything is read and checked before any of the trainer's state changes, so a file that
+    // fails leaves the trainer as it was.
     void resume(const std::filesystem::path& file)
     {
-        torch::serialize::InputArchive a;
-        try {
-            a.load_from(file.string());
-        } catch (const c10::Error& e) {
-            throw Error(fmt::format("{}: not a readable checkpoint", file.string()));
-        }
-        c10::IValue name;
-        torch::Tensor input, classes, t;
-        try {
-            a.read("meta/model_name", name);
-            a.read("meta/input", input);
-            a.read("meta/classes", classes);
-        } catch (const c10::Error&) {
-            throw Error(fmt::format("{}: not a warm-start checkpoint of rlda", file.string()));
-        }
-        std::vector<std::int64_t> in_shape(input.data_ptr<std::int64_t>(),
-                                           input.data_ptr<std::int64_t>() + input.numel());
-        if (name.toStringRef() != base.name || in_shape != base.input ||
-            classes.item<std::int64_t>() != base.classes)
+        CheckpointReader reader(file);
+        const CheckpointMeta& m = reader.meta();
+        if (m.model_name != base.name || m.input != base.input || m.classes != base.classes)
             throw Error(fmt::format("{}: the checkpoint is of {} ({}, {} classes), this job trains {} "
                                     "({}, {} classes)",
-                                    file.string(), name.toStringRef(), model::shape_string(in_shape),
-                                    classes.item<std::int64_t>(), base.name, model::shape_string(base.input),
-                                    base.classes));
-        a.read("meta/deepened", t);
-        deepened = to_ints(t);
-        a.read("meta/chosen", t);
-        chosen = to_ints(t);
+                                    file.string(), m.model_name, model::shape_string(m.input), m.classes,
+                                    base.name, model::shape_string(base.input), base.classes));
         model::ModelSpec spec = base;
-        for (int action : deepened)
-            model::deepen_spec(spec, action);
-        net = model::Net(spec);
-        place(net);
-        torch::serialize::InputArchive model_archive, opt_archive;
-        a.read("model", model_archive);
-        net->load(model_archive);
-        net->train();
+        for (int action : m.deepened)
+            guarded_deepen(file, spec, action);
+        model::Net restored(spec);
+        place(restored);
+        reader.load_model(*restored);
+        restored->train();
+        auto restored_opt = make_optimizer(restored, m.lr);
+        reader.load_optimizer(*restored_opt, *restored);
 
-        torch::Tensor clock_s, clock_counts, counters, lr_t, hist;
-        a.read("meta/clock", clock_s);
-        a.read("meta/clock_counts", clock_counts);
-        a.read("meta/counters", counters);
-        a.read("meta/lr", lr_t);
-        a.read("meta/history", hist);
-        clock.restore({clock_s[0].item<double>(), clock_counts[0].item<std::int64_t>(),
-                       clock_counts[1].item<std::int64_t>()});
-        sched.restore(static_cast<std::size_t>(counters[0].item<std::int64_t>()));
-        epochs_started = static_cast<int>(counters[1].item<std::int64_t>());
-        epochs_completed = static_cast<int>(counters[2].item<std::int64_t>());
-        steps = counters[3].item<std::int64_t>();
-        adapting = counters[4].item<std::int64_t>() != 0;
-        decisions = static_cast<int>(counters[5].item<std::int64_t>());
-        lr = lr_t[0].item<double>();
-        make_optimizer();
-        a.read("optimizer", opt_archive);
-        opt->load(opt_archive);
-        set_lr(lr);
+        net = restored;
+        opt = std::move(restored_opt);
+        deepened = m.deepened;
+        chosen = m.chosen;
+        clock.restore(m.clock);
+        sched.restore(static_cast<std::size_t>(m.scheduler_reported));
+        epochs_started = m.epochs_started;
+        epochs_completed = m.epochs_completed;
+        steps = m.steps;
+        adapting = m.adapting;
+        decisions = m.decisions;
+        set_lr(m.lr);
+        teacher = model::Net(nullptr);
         checkpoint_saved = true; // a branch never overwrites the checkpoint it started from
-        history.clear();
-        for (std::int64_t i = 0; i < hist.size(0); ++i) {
-            history.push_back(history_metrics(hist[i]));
-            obs.on_epoch(history.back());
+        history = m.history;
+        for (const EpochMetrics& e : history) // the replay: see TrainObserver
+            obs.on_epoch(e);
+    }
+
+    static void guarded_deepen(const std::filesystem::path& file, model::ModelSpec& spec, int action)
+    {
+        try {
+            model::deepen_spec(spec, action);
+        } catch (const Error& e) {
+            throw Error(fmt::format("{}: meta/deepened does not fit the model: {}", file.string(), e.what()));
         }
     }
 };

@@ -32,7 +32,8 @@ struct TrainerSettings {
 
 class Trainer {
 public:
-    // `data`, `scheduler`, `clock`, `agent` and `observer` must outlive the trainer.
+    // `data`, `scheduler`, `clock`, `agent` and `observer` must outlive the trainer. The observer's
+    // contract (threads, blocking, exceptions, the replay, the final report) is in events.h.
     Trainer(TrainerSettings settings, model::ModelSpec base, const data::DatasetSplit& data,
             Scheduler& scheduler, Clock& clock, agent::Agent& agent, TrainObserver* observer = nullptr);
     ~Trainer();
@@ -41,7 +42,9 @@ public:
 
     // Continues from a warm-start checkpoint instead of starting fresh: model, optimizer, clock,
     // scheduler, data order and metrics so far. The next step is the agent's first consultation.
-    // Throws Error for a file that does not fit this job.
+    // Replays the checkpoint's epochs to the observer as on_epoch calls before returning (events.h).
+    // Reads both checkpoint layouts (checkpoint.h). A file that is not a checkpoint, or one of
+    // another job, is an Error of one line naming the file, and leaves the trainer as it was.
     void resume_from(const std::filesystem::path& checkpoint);
 
     // Runs until the budget is spent or `stop` is requested (checked between batches).

@@ -9,6 +9,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 using namespace rlda::core;
 namespace fs = std::filesystem;
@@ -54,6 +55,35 @@ struct StopAfter final : sim::LearnRunObserver {
             source.request_stop();
     }
     void on_greedy(std::int64_t, const sim::Evaluation&) override { ++greedy_reports; }
+};
+
+// Every hook of LearnRunObserver as a line, in the order they came.
+struct LearnLog final : sim::LearnRunObserver {
+    std::vector<std::string> hooks;
+    std::vector<sim::StageStart> stages;
+    std::vector<std::int64_t> episodes;
+    std::vector<std::int64_t> greedy;
+    std::int64_t throw_at = -1;
+    void on_stage(const sim::StageStart& s) override
+    {
+        hooks.push_back("stage");
+        stages.push_back(s);
+    }
+    void on_episode(const sim::EpisodeRecord& r) override
+    {
+        if (hooks.empty() || hooks.back() != "episode")
+            hooks.push_back("episode");
+        episodes.push_back(r.episode);
+        if (r.episode == throw_at)
+            throw std::runtime_error("observer stops at episode " + std::to_string(r.episode));
+    }
+    void on_greedy(std::int64_t episode, const sim::Evaluation& e) override
+    {
+        hooks.push_back("greedy");
+        greedy.push_back(episode);
+        QCOMPARE(static_cast<int>(e.greedy.size()), 3); // the synthetic table's decisions
+    }
+    void on_message(const std::string&) override { hooks.push_back("message"); }
 };
 
 } // namespace
@@ -130,6 +160,56 @@ private Q_SLOTS:
         QVERIFY(!fs::exists(out));
         QVERIFY_THROWS_EXCEPTION(Error, sim::parse_stage("t.csv:ten"));
         QCOMPARE(sim::parse_stage("t.csv:10:2.5"), (sim::LearnStage{"t.csv", 10, 2.5}));
+    }
+
+    // on_message, on_stage, on_episode and on_greedy fire as learn_run.h states, over two stages (seed 7).
+    void every_learning_hook_fires_in_order()
+    {
+        QTemporaryDir tmp;
+        auto s = settings(30);
+        s.stages.push_back({reference_table, 15, 2.0});
+        s.report_every = 10;
+        LearnLog log;
+        const auto r = sim::run_learning(s, fs::path(tmp.path().toStdString()) / "run", false, &log);
+        QCOMPARE(r.episodes, std::int64_t{45});
+        std::string hooks;
+        for (const auto& h : log.hooks)
+            hooks += (hooks.empty() ? "" : " ") + h;
+        QCOMPARE(QString::fromStdString(hooks),
+                 QString("message message " // the test table has no metadata: one note per stage's table, first
+                         "stage episode greedy episode greedy episode greedy stage episode greedy episode greedy"));
+        QCOMPARE(log.stages.size(), std::size_t{2});
+        QCOMPARE(log.stages[0].index, 0);
+        QCOMPARE(log.stages[0].count, 2);
+        QCOMPARE(log.stages[0].first_episode, std::int64_t{0});
+        QCOMPARE(log.stages[1].index, 1);
+        QCOMPARE(log.stages[1].first_episode, std::int64_t{30});
+        QCOMPARE(log.stages[1].temperature, 2.0);
+        // Every 10 episodes of a stage, and at each stage's end (30 + 15 = 45).
+        QCOMPARE(log.greedy, (std::vector<std::int64_t>{10, 20, 30, 40, 45}));
+        QCOMPARE(log.episodes.size(), std::size_t{45});
+        for (std::size_t i = 0; i < log.episodes.size(); ++i)
+            QCOMPARE(log.episodes[i], static_cast<std::int64_t>(i + 1));
+
+        // An exception from a hook ends the run with that exception, and no "finished" event.
+        LearnLog thrower;
+        thrower.throw_at = 12;
+        const fs::path out = fs::path(tmp.path().toStdString()) / "thrown";
+        auto every10 = settings(30);
+        every10.report_every = 10;
+        try {
+            sim::run_learning(every10, out, false, &thrower);
+            QFAIL("the observer's exception was swallowed");
+        } catch (const std::runtime_error& e) {
+            QCOMPARE(std::string(e.what()), std::string("observer stops at episode 12"));
+        }
+        QCOMPARE(thrower.episodes.size(), std::size_t{12});
+        QCOMPARE(thrower.greedy, std::vector<std::int64_t>{10});
+        std::ifstream events(out / "events.jsonl");
+        std::stringstream text;
+        text << events.rdbuf();
+        QVERIFY(text.str().find("\"finished\"") == std::string::npos);
+        QCOMPARE(episode_rows(out).size(), std::size_t{13}); // the header and every episode until then
     }
 };
 
