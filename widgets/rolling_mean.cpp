@@ -1,34 +1,17 @@
-// RollingMean: a running sum with an exact re-sum now and then.
+// RollingMean: the values and means of a series, each mean core::RollingMean's.
 #include "widgets/rolling_mean.h"
 
 #include <algorithm>
 #include <cstddef>
 
 namespace rlda::widgets {
-namespace {
-
-// Adding and subtracting for ever drifts; an exact re-sum this often keeps it at rounding level.
-constexpr std::size_t kResumEvery = 4096;
-
-} // namespace
 
 double RollingMean::push(double v)
 {
     values_.push_back(v);
-    const std::size_t n = values_.size();
-    const std::size_t w = static_cast<std::size_t>(window_);
-    sum_ += v;
-    if (n > w)
-        sum_ -= values_[n - 1 - w];
-    const std::size_t count = std::min(n, w);
-    if (n % kResumEvery == 0) {
-        sum_ = 0.0;
-        for (std::size_t i = n - count; i < n; ++i)
-            sum_ += values_[i];
-    }
-    const double mean = sum_ / static_cast<double>(count);
-    means_.push_back(mean);
-    return mean;
+    mean_.add(v);
+    means_.push_back(mean_.mean());
+    return means_.back();
 }
 
 void RollingMean::setWindow(int window)
@@ -37,7 +20,7 @@ void RollingMean::setWindow(int window)
     std::vector<double> values;
     values.swap(values_);
     means_.clear();
-    sum_ = 0.0;
+    mean_ = core::RollingMean(static_cast<std::size_t>(window_));
     values_.reserve(values.size());
     means_.reserve(values.size());
     for (double v : values)
@@ -48,7 +31,7 @@ void RollingMean::clear()
 {
     values_.clear();
     means_.clear();
-    sum_ = 0.0;
+    mean_.reset();
 }
 
 std::vector<double> rollingMean(const std::vector<double>& values, int window)

@@ -1,5 +1,9 @@
 // Rolling means of a series: kept incrementally for live views, or computed at once for figures.
+// Every mean is core::RollingMean's (core/util/rolling_mean.h), which states the contract; this
+// adds the series of values and means that plots need.
 #pragma once
+
+#include "core/util/rolling_mean.h"
 
 #include <vector>
 
@@ -9,7 +13,7 @@ namespace rlda::widgets {
 // The first window-1 means average the values seen so far, so the curve starts at episode 1.
 class RollingMean {
 public:
-    explicit RollingMean(int window = 75) : window_(window < 1 ? 1 : window) {}
+    explicit RollingMean(int window = 75) : window_(window < 1 ? 1 : window), mean_(window_) {}
     double push(double v);
     void setWindow(int window); // recomputes every mean
     void clear();
@@ -19,7 +23,7 @@ public:
 
 private:
     int window_;
-    double sum_ = 0.0;
+    core::RollingMean mean_;
     std::vector<double> values_;
     std::vector<double> means_;
 };

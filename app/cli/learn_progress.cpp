@@ -21,12 +21,7 @@ void LearnProgress::on_stage(const core::sim::StageStart& s)
 void LearnProgress::on_episode(const core::sim::EpisodeRecord& r)
 {
     ++done_;
-    sum_ += r.objective;
-    recent_.push_back(r.objective);
-    if (recent_.size() > window_) {
-        sum_ -= recent_.front();
-        recent_.pop_front();
-    }
+    recent_.add(r.objective);
     temperature_ = r.temperature;
     const auto now = Clock::now();
     if (now - last_print_ > (tty_ ? std::chrono::milliseconds(250) : std::chrono::seconds(10)) ||
@@ -58,8 +53,8 @@ void LearnProgress::print()
     const double seconds = std::chrono::duration<double>(Clock::now() - start_).count();
     const std::string line =
         fmt::format("episode {:>6}/{} {:>7.0f} eps/s  objective(mean of {}) {:>9.2f}  T {:.3g}  greedy {}",
-                    done_, total_, static_cast<double>(done_) / std::max(seconds, 1e-9), recent_.size(),
-                    sum_ / static_cast<double>(recent_.size()), temperature_, greedy_);
+                    done_, total_, static_cast<double>(done_) / std::max(seconds, 1e-9), recent_.count(),
+                    recent_.mean(), temperature_, greedy_);
     if (tty_)
         fmt::print("\r\033[K{}", line);
     else

@@ -3,10 +3,10 @@
 
 #include "core/sim/learn_run.h"
 #include "core/sim/results.h"
+#include "core/util/rolling_mean.h"
 
 #include <chrono>
 #include <cstdint>
-#include <deque>
 #include <string>
 
 namespace rlda::app {
@@ -15,7 +15,7 @@ namespace rlda::app {
 // a terminal, a plain line every 10 s otherwise. Warnings go to stderr.
 class LearnProgress final : public core::sim::LearnRunObserver {
 public:
-    LearnProgress(std::size_t window, bool tty) : window_(window), tty_(tty) {}
+    LearnProgress(std::size_t window, bool tty) : recent_(window), tty_(tty) {}
 
     void on_stage(const core::sim::StageStart& s) override;
     void on_episode(const core::sim::EpisodeRecord& r) override;
@@ -28,12 +28,11 @@ private:
     using Clock = std::chrono::steady_clock;
     void print();
 
-    std::size_t window_;
+    core::RollingMean recent_; // the objective over the last `window` episodes
     bool tty_;
     Clock::time_point start_ = Clock::now(), last_print_ = start_;
     std::int64_t total_ = 0, done_ = 0;
-    std::deque<double> recent_;
-    double sum_ = 0.0, temperature_ = 0.0;
+    double temperature_ = 0.0;
     std::string greedy_ = "(after the first report)";
 };
 

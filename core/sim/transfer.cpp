@@ -1,6 +1,8 @@
 // Transfer metrics: jumpstart and time to threshold of a transferred policy against a fresh one.
 #include "core/sim/transfer.h"
 
+#include "core/util/rolling_mean.h"
+
 #include <algorithm>
 
 namespace rlda::core::sim {
@@ -19,17 +21,12 @@ std::optional<double> mean_of_first(const std::vector<double>& series, std::size
 std::optional<std::int64_t> episodes_to_threshold(const std::vector<double>& series, std::size_t window,
                                                   double threshold)
 {
-    const std::size_t w = std::max<std::size_t>(window, 1);
-    if (series.size() < w)
-        return std::nullopt;
-    // A running sum in long double: 75,000 episodes of adds and subtracts stay exact enough that a
-    // window mean equal to the threshold is not lost to drift.
-    long double sum = 0.0L;
+    // core::RollingMean keeps its long double sum exact enough over 75,000 episodes that a window
+    // mean equal to the threshold is not lost to drift.
+    RollingMean mean(window);
     for (std::size_t i = 0; i < series.size(); ++i) {
-        sum += series[i];
-        if (i >= w)
-            sum -= series[i - w];
-        if (i + 1 >= w && static_cast<double>(sum / static_cast<long double>(w)) >= threshold)
+        mean.add(series[i]);
+        if (mean.full() && mean.mean() >= threshold)
             return static_cast<std::int64_t>(i + 1);
     }
     return std::nullopt;

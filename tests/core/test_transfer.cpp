@@ -1,10 +1,14 @@
-// Transfer metrics: jumpstart, episodes to a threshold of the rolling mean, and their difference.
+// Transfer metrics: jumpstart, episodes to a threshold of the rolling mean, and their difference;
+// and core::RollingMean, the one rolling mean they (and the views and the progress line) use.
 #include "core/sim/transfer.h"
+#include "core/util/rolling_mean.h"
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <vector>
 
 using namespace rlda::core::sim;
 
@@ -12,6 +16,66 @@ class TestTransfer : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // The contract in core/util/rolling_mean.h: means of what was added until the window is full,
+    // then of the last `window` values; count, added, full; window 0 counts as 1; reset.
+    void rollingMeanContract()
+    {
+        rlda::core::RollingMean m(3);
+        QCOMPARE(m.window(), std::size_t(3));
+        QCOMPARE(m.count(), std::size_t(0));
+        QCOMPARE(m.mean(), 0.0); // no values
+        QVERIFY(!m.full());
+        const std::vector<double> want{1, 1.5, 2, 3, 4, 5};
+        for (int i = 0; i < 6; ++i) {
+            m.add(i + 1.0);
+            QCOMPARE(m.mean(), want[static_cast<std::size_t>(i)]);
+            QCOMPARE(m.count(), std::size_t(std::min(i + 1, 3)));
+            QCOMPARE(m.added(), std::size_t(i + 1));
+            QCOMPARE(m.full(), i >= 2);
+        }
+        m.reset();
+        QCOMPARE(m.count(), std::size_t(0));
+        QCOMPARE(m.added(), std::size_t(0));
+        QCOMPARE(m.window(), std::size_t(3));
+        m.add(-2.0);
+        QCOMPARE(m.mean(), -2.0);
+
+        rlda::core::RollingMean one(0);
+        QCOMPARE(one.window(), std::size_t(1));
+        one.add(4);
+        one.add(2);
+        QCOMPARE(one.mean(), 2.0);
+        QVERIFY(one.full());
+    }
+
+    // Over a long run the running sum does not drift: every mean is the window summed afresh (in
+    // long double, oldest first), to the last bits of a double; exactly so right after a re-sum.
+    void rollingMeanStaysExact()
+    {
+        std::mt19937 rng(11); // seeded; the bound is a rounding bound, not statistical
+        std::uniform_real_distribution<double> value(-1000.0, 1000.0);
+        for (std::size_t w : {1u, 7u, 75u, 1000u}) {
+            rlda::core::RollingMean m(w);
+            std::vector<double> s;
+            for (std::size_t i = 0; i < 20000; ++i) {
+                s.push_back(value(rng));
+                m.add(s.back());
+                if (i % 97 != 0 && (i + 1) % 4096 != 0)
+                    continue;
+                const std::size_t from = i + 1 >= w ? i + 1 - w : 0;
+                long double sum = 0;
+                for (std::size_t j = from; j <= i; ++j)
+                    sum += s[j];
+                const double plain = static_cast<double>(sum / static_cast<long double>(i + 1 - from));
+                if ((i + 1) % 4096 == 0)
+                    QCOMPARE(m.mean(), plain);
+                else
+                    QVERIFY2(std::abs(m.mean() - plain) <= 1e-12 * 1000.0,
+                             qPrintable(QString("w %1 i %2: %3 vs %4").arg(w).arg(i).arg(m.mean()).arg(plain)));
+            }
+        }
+    }
+
     void meanOfFirst()
     {
         QVERIFY(!mean_of_first({}, 3));
