@@ -63,7 +63,6 @@ public:
     bool openExperiment(const QString& path); // errors go to the status bar and the log
     // Where new runs go: <root>/<experiment name>-<date>-<time>.
     void setRunsRoot(const QString& dir);
-    QString runsRoot() const { return runsRoot_; }
     QString currentRun() const { return currentRun_; } // the run started last
     // Shows a sweep under the runs root that has not finished, following it again; false if none.
     bool reattachSweeps();

@@ -43,7 +43,6 @@ public:
     int parts() const { return parts_; }
     // Every array job id submitted for this sweep, the first one first.
     std::vector<std::string> job_ids() const;
-    const SweepStatus& last_status() const { return status_; }
 
 private:
     struct Task {

@@ -47,9 +47,4 @@ Allocation Scheduler::allocation()
     return Allocation::Same;
 }
 
-const AllocationEvent* Scheduler::last_reported() const
-{
-    return next_ == 0 ? nullptr : &events_[next_ - 1];
-}
-
 } // namespace rlda::core::train

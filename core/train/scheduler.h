@@ -31,7 +31,6 @@ public:
     // Up or Down for the earliest event that is due and not yet reported, else Same. Each event is
     // reported exactly once, in time order.
     Allocation allocation();
-    const AllocationEvent* last_reported() const;
 
     // Checkpointing: how many events were reported.
     std::size_t reported() const { return next_; }

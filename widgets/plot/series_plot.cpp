@@ -409,8 +409,6 @@ void SeriesPlot::setAxisColor(const QString& id, const QColor& color)
     }
 }
 
-bool SeriesPlot::hasAxis(const QString& id) const { return axes_.contains(id); }
-
 QString SeriesPlot::axisTitle(const QString& id) const
 {
     auto* ax = axes_.value(id);
@@ -655,19 +653,6 @@ void SeriesPlot::setSeriesData(const QString& name, std::vector<double> xs, std:
     recomputeSmoothing(*s);
     s->dirty = true;
     scheduleRefresh();
-}
-
-void SeriesPlot::clearSeries(const QString& name)
-{
-    if (auto* s = find(name)) {
-        s->x.clear();
-        s->y.clear();
-        s->s.clear();
-        s->rawBlocks.clear();
-        s->smoothBlocks.clear();
-        s->dirty = true;
-        scheduleRefresh();
-    }
 }
 
 void SeriesPlot::clearData()

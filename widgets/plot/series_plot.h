@@ -56,7 +56,6 @@ public:
     QString xAxisTitle() const;
     void addAxis(const QString& id, const QString& title, AxisSide side = AxisSide::Left);
     void setAxisColor(const QString& id, const QColor& color); // title and tick labels: which curve it scales
-    bool hasAxis(const QString& id) const;
     QString axisTitle(const QString& id) const;
     QCPAxis* axis(const QString& id) const;
     QStringList axisIds() const;
@@ -85,7 +84,6 @@ public:
     // Data: appended at any rate; the display catches up from a ~30 ms single-shot timer.
     void append(const QString& name, double x, double y);
     void setSeriesData(const QString& name, std::vector<double> xs, std::vector<double> ys);
-    void clearSeries(const QString& name);
     void clearData(); // every series' points and every marker; series and axes stay
 
     // EMA on the full-resolution data: s0 = y0, s_i = a*y_i + (1-a)*s_{i-1}. 0 (or 1) = off.
