@@ -53,26 +53,13 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <chrono>
 #include <exception>
 
 namespace rlda::app {
 namespace {
 
 using widgets::RunControl;
-
-RunControl::State controlState(RunState s)
-{
-    switch (s) {
-    case RunState::Idle: return RunControl::State::Idle;
-    case RunState::Running: return RunControl::State::Running;
-    case RunState::Paused: return RunControl::State::Paused;
-    case RunState::Cancelling: return RunControl::State::Cancelling;
-    case RunState::Finished: return RunControl::State::Finished;
-    case RunState::Cancelled: return RunControl::State::Cancelled;
-    case RunState::Failed: return RunControl::State::Failed;
-    }
-    return RunControl::State::Idle;
-}
 
 // The sample shape and class count a config's dataset gives the model: what tables of this job
 // were built with, what a policy for it sees and what its parameters are counted at. The dataset
@@ -334,7 +321,7 @@ void MainWindow::connectWorker()
 
 void MainWindow::onStateChanged(RunState state, const QString& message)
 {
-    runControl_->setState(controlState(state), message);
+    runControl_->setState(state, message); // one enum: app::RunState is RunControl::State
     const bool active = controller_.isActive();
     learning_->setRunning(active);
     editor_->setEnabled(!active);
@@ -738,12 +725,25 @@ void MainWindow::reproduceWithDialog()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    // The run stops at its next batch or episode, well within this; a step it cannot leave (loading
+    // a dataset, a long evaluation) must not freeze the window.
+    constexpr auto kStopBound = std::chrono::seconds(5);
     if (controller_.isActive()) {
         statusBar()->showMessage(tr("Cancelling the run before closing…"));
         log(tr("Closing: the run is cancelled; its folder keeps everything written so far"));
     }
-    controller_.shutdown(); // waits for the run to stop between two batches
-    event->accept();
+    if (controller_.shutdown(kStopBound)) {
+        event->accept();
+        return;
+    }
+    // Nothing is killed: the run stops at its next check and writes its end; the window waits open.
+    event->ignore();
+    const QString text = tr("Closing: the run did not stop within %1 s (it is inside one step); the window "
+                            "closes when it stops, with everything written kept")
+                             .arg(kStopBound.count());
+    statusBar()->showMessage(text);
+    log(text);
+    connect(&controller_, &RunController::stopped, this, &QWidget::close, Qt::SingleShotConnection);
 }
 
 } // namespace rlda::app

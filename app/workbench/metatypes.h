@@ -7,14 +7,15 @@
 #include "core/sim/learn_run.h"
 #include "core/sim/results.h"
 #include "core/train/events.h"
+#include "widgets/run/run_control.h"
 
 #include <QMetaType>
 
 namespace rlda::app {
-enum class RunState { Idle, Running, Paused, Cancelling, Finished, Cancelled, Failed };
+// One enum for the worker and the control that shows it; its Q_ENUM declares it to Qt already.
+using RunState = widgets::RunControl::State;
 }
 
-Q_DECLARE_METATYPE(rlda::app::RunState)
 Q_DECLARE_METATYPE(rlda::core::config::ExperimentConfig)
 Q_DECLARE_METATYPE(rlda::core::sim::LearnRunSettings)
 Q_DECLARE_METATYPE(rlda::core::train::RunStart)

@@ -3,6 +3,7 @@
 // file beside its folder (<folder>.sweep.json) to find it again.
 #include "app/workbench/sweep_page.h"
 
+#include "app/workbench/rlda_process.h"
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
 #include "core/sim/table.h"
@@ -11,7 +12,6 @@
 #include "core/sweep/slurm.h"
 #include "widgets/run/sweep_panel.h"
 
-#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QFile>
@@ -29,8 +29,6 @@
 
 namespace rlda::app {
 namespace {
-
-QString rldaProgram() { return QDir(QCoreApplication::applicationDirPath()).filePath(QStringLiteral("rlda")); }
 
 QString markerOf(const QString& folder) { return folder + QStringLiteral(".sweep.json"); }
 
@@ -93,13 +91,13 @@ bool SweepPage::followerAlive() const
 bool SweepPage::startFollower(const QStringList& args)
 {
     QProcess process;
-    process.setProgram(rldaProgram());
+    process.setProgram(RldaProcess::program());
     process.setArguments(args);
     process.setStandardOutputFile(folder_ + QStringLiteral(".log"), QIODevice::Append);
     process.setStandardErrorFile(folder_ + QStringLiteral(".log"), QIODevice::Append);
     process.setStandardInputFile(QProcess::nullDevice());
     if (!process.startDetached(&pid_)) {
-        panel_->setMessage(tr("%1: cannot start: %2").arg(rldaProgram(), process.errorString()));
+        panel_->setMessage(tr("%1: cannot start: %2").arg(RldaProcess::program(), process.errorString()));
         return false;
     }
     writeMarker();
@@ -264,7 +262,14 @@ void SweepPage::cancel()
         return;
     if (backend_ == QLatin1String("slurm") && QFileInfo::exists(QDir(folder_).filePath(QStringLiteral("sweep.json")))) {
         // scancel and wait for the queue to empty, off the GUI thread; the follower only detaches.
-        QProcess::startDetached(rldaProgram(), {QStringLiteral("sweep"), QStringLiteral("cancel"), folder_});
+        QProcess process;
+        process.setProgram(RldaProcess::program());
+        process.setArguments({QStringLiteral("sweep"), QStringLiteral("cancel"), folder_});
+        if (!process.startDetached()) { // the jobs stay queued and followed: nothing else is stopped
+            panel_->setMessage(
+                tr("Not cancelled: %1: cannot start: %2").arg(RldaProcess::program(), process.errorString()));
+            return;
+        }
     }
     if (followerAlive())
         ::kill(static_cast<pid_t>(pid_), SIGTERM); // local: stops its workers, keeps whole rows

@@ -104,11 +104,7 @@ private:
     std::vector<core::sim::EpisodeRecord> pending_;
 };
 
-void Worker::pause()
-{
-    paused_ = true;
-    Q_EMIT stateChanged(RunState::Paused, {});
-}
+void Worker::pause() { paused_ = true; } // reported by the run when it stops: waitWhilePaused()
 
 void Worker::resume()
 {
@@ -136,8 +132,10 @@ void Worker::close()
 
 void Worker::waitWhilePaused()
 {
-    if (!paused_)
+    if (!paused_ || stop_.stop_requested())
         return;
+    // From here, so that Paused means the run has stopped; a resume needs it (RunController).
+    Q_EMIT stateChanged(RunState::Paused, {});
     std::unique_lock lock(mutex_);
     resumed_.wait(lock, stop_.get_token(), [this] { return !paused_.load(); });
 }
@@ -194,7 +192,6 @@ void Worker::runTraining(const core::config::ExperimentConfig& config, const QSt
 void Worker::runLearning(const core::sim::LearnRunSettings& settings, const QString& out)
 {
     guarded([&](WorkerObserver& observer) {
-        Q_EMIT learningStarted(out);
         const auto result = core::sim::run_learning(settings, out.toStdString(), false, &observer, stop_.get_token());
         observer.flushEpisodes();
         Q_EMIT learningFinished(result);
@@ -208,11 +205,19 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Wor
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &Worker::stateChanged, this, [this](RunState s, const QString& message) {
-        // A late "paused" after the run ended (a click racing the finish) must not stick.
-        if (s == RunState::Paused && !isActive())
+        // A late "paused" after a cancel or the run's end (a click racing them) must not stick.
+        if (s == RunState::Paused && state_ != RunState::Running)
             return;
         state_ = s;
         Q_EMIT stateChanged(s, message);
+    });
+    // Queued: emitted on the worker's thread as it ends, after the run's last state change.
+    connect(&thread_, &QThread::finished, this, [this] {
+        if (isActive()) {
+            state_ = RunState::Cancelled;
+            Q_EMIT stateChanged(state_, {});
+        }
+        Q_EMIT stopped();
     });
     thread_.setObjectName(QStringLiteral("rlda-worker"));
     thread_.start();
@@ -230,8 +235,8 @@ bool RunController::startTraining(const core::config::ExperimentConfig& config, 
     if (isActive() || !thread_.isRunning())
         return false;
     state_ = RunState::Running; // at once, so that a second click before the worker starts is refused
-    QMetaObject::invokeMethod(worker_, "runTraining", Qt::QueuedConnection,
-                              Q_ARG(rlda::core::config::ExperimentConfig, config), Q_ARG(QString, out));
+    QMetaObject::invokeMethod(
+        worker_, [w = worker_, config, out] { w->runTraining(config, out); }, Qt::QueuedConnection);
     return true;
 }
 
@@ -240,8 +245,8 @@ bool RunController::startLearning(const core::sim::LearnRunSettings& settings, c
     if (isActive() || !thread_.isRunning())
         return false;
     state_ = RunState::Running;
-    QMetaObject::invokeMethod(worker_, "runLearning", Qt::QueuedConnection,
-                              Q_ARG(rlda::core::sim::LearnRunSettings, settings), Q_ARG(QString, out));
+    QMetaObject::invokeMethod(
+        worker_, [w = worker_, settings, out] { w->runLearning(settings, out); }, Qt::QueuedConnection);
     return true;
 }
 
@@ -263,18 +268,20 @@ void RunController::cancel()
         worker_->cancel();
 }
 
-void RunController::shutdown()
+bool RunController::shutdown(QDeadlineTimer deadline)
 {
     if (!thread_.isRunning())
-        return;
+        return true;
     worker_->close();
     thread_.quit(); // after the run in progress returns to the thread's event loop
-    thread_.wait();
+    if (!thread_.wait(deadline))
+        return false; // the thread's finished() brings the last state and stopped()
     // The worker's last state change is still queued for this thread; the run is over now.
     if (isActive()) {
         state_ = RunState::Cancelled;
         Q_EMIT stateChanged(state_, {});
     }
+    return true;
 }
 
 } // namespace rlda::app

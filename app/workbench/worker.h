@@ -1,11 +1,12 @@
 // The engine off the GUI thread: a Worker lives in its own QThread, runs one training or learning
 // run at a time, and turns core's observer calls into queued signals carrying value types.
 // Pause and cancel are thread-safe calls from the GUI thread; the run checks them between batches
-// (training) or episodes (learning).
+// (training) or episodes (learning), and reports Paused from there, once it has stopped.
 #pragma once
 
 #include "app/workbench/metatypes.h"
 
+#include <QDeadlineTimer>
 #include <QObject>
 #include <QString>
 #include <QThread>
@@ -23,17 +24,16 @@ QString runStateName(RunState state);
 class Worker : public QObject {
     Q_OBJECT
 public:
-    // Thread-safe: callable from any thread while a run is in progress.
+    // Thread-safe: callable from any thread while a run is in progress. After pause() the run
+    // stops at its next batch (or episode) and emits stateChanged(Paused) from there.
     void pause();
     void resume();
     void cancel();
     // Cancels and refuses every later run: the window is closing.
     void close();
-    bool isPaused() const { return paused_.load(); }
 
-public Q_SLOTS:
-    // Each runs to the end on the worker's thread; `out` is the run folder (created, never
-    // overwritten: an existing non-empty folder fails the run).
+    // Each runs to the end on the worker's thread (RunController queues the call there); `out` is
+    // the run folder (created, never overwritten: an existing non-empty folder fails the run).
     void runTraining(const rlda::core::config::ExperimentConfig& config, const QString& out);
     void runLearning(const rlda::core::sim::LearnRunSettings& settings, const QString& out);
 
@@ -46,7 +46,6 @@ Q_SIGNALS:
     void allocation(const rlda::core::train::AllocationRecord& record);
     void message(const QString& text);
     void trainingFinished(const rlda::core::train::RunResult& result);
-    void learningStarted(const QString& runDir);
     void stageStarted(const rlda::core::sim::StageStart& stage);
     void episodes(const std::vector<rlda::core::sim::EpisodeRecord>& batch); // batched, every 50 ms
     void greedy(qint64 episode, const rlda::core::sim::Evaluation& evaluation);
@@ -85,12 +84,16 @@ public:
     void pause();
     void resume();
     void cancel();
-    // Cancels a run in progress and waits for it to end: what it wrote stays on disk. The
-    // controller cannot start runs afterwards.
-    void shutdown();
+    // Cancels a run in progress and waits until `deadline` for it to end: the run stops at its
+    // next batch (or episode) and what it wrote stays on disk. False when it is still running at
+    // the deadline (inside one step: loading a dataset, an evaluation, a save): it is left to stop
+    // on its own, and stopped() follows when it has. The controller cannot start runs afterwards.
+    bool shutdown(QDeadlineTimer deadline = QDeadlineTimer(QDeadlineTimer::Forever));
 
 Q_SIGNALS:
     void stateChanged(rlda::app::RunState state, const QString& message);
+    // The worker's thread has ended after shutdown(), its run's last state reported.
+    void stopped();
 
 private:
     QThread thread_;

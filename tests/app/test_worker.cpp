@@ -1,5 +1,5 @@
 // The worker behind the GUI: a whole tiny run observed with QSignalSpy, pause and resume, a cancel
-// in the middle, and shutting down mid-run; every run leaves files that parse.
+// in the middle, and shutting down mid-run, waiting or not; every run leaves files that parse.
 #include "app/workbench/worker.h"
 
 #include "core/config/experiment_io.h"
@@ -13,12 +13,7 @@
 #include <filesystem>
 
 using namespace rlda;
-using app::RunState;
-
-namespace rlda::app {
-// For QCOMPARE's failure messages.
-char* toString(RunState s) { return qstrdup(qPrintable(runStateName(s))); }
-} // namespace rlda::app
+using app::RunState; // a Q_ENUM: QCOMPARE prints its keys
 
 namespace {
 
@@ -90,11 +85,13 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(epochSpy.count() >= 1, 60000);
 
         controller.pause();
+        // Paused is reported by the run once it waits between two batches: every epoch it sent
+        // before is counted already (the spy is connected directly, on the worker's thread).
         QTRY_COMPARE(controller.state(), RunState::Paused);
-        QTest::qWait(100); // let an epoch in flight finish
         const int epochsWhenPaused = epochSpy.count();
-        QTest::qWait(500);
+        QCoreApplication::processEvents(); // whatever was queued before the pause is delivered
         QCOMPARE(epochSpy.count(), epochsWhenPaused); // nothing moves while paused
+        QCOMPARE(controller.state(), RunState::Paused);
         controller.resume();
         QTRY_COMPARE(controller.state(), RunState::Running);
         QTRY_VERIFY_WITH_TIMEOUT(epochSpy.count() > epochsWhenPaused, 60000);
@@ -136,6 +133,29 @@ private Q_SLOTS:
         const auto run = core::io::read_run(out.toStdString());
         QVERIFY(run.finished.has_value() && run.finished->cancelled);
         QVERIFY(run.series.at("test_acc").size() >= 2);
+        QVERIFY(std::filesystem::exists(out.toStdString() + "/model.pt"));
+        QVERIFY(run.problems.empty());
+    }
+
+    // Closing the window waits a bounded time; a run still inside a step at the deadline is left to
+    // stop on its own, and ends as a cancelled run with its files whole.
+    void shutdown_past_its_deadline_lets_the_run_stop()
+    {
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath(QStringLiteral("run"));
+        app::RunController controller;
+        QSignalSpy epochSpy(controller.worker(), &app::Worker::epoch);
+        QSignalSpy stoppedSpy(&controller, &app::RunController::stopped);
+        QVERIFY(controller.startTraining(quick(1000.0), out));
+        QTRY_VERIFY_WITH_TIMEOUT(epochSpy.count() >= 1, 60000);
+        QVERIFY(!controller.shutdown(QDeadlineTimer(0))); // mid-batch: not stopped yet
+        QVERIFY(controller.isActive());
+        QVERIFY(!controller.startTraining(quick(), tmp.filePath(QStringLiteral("other"))));
+        QVERIFY(stoppedSpy.wait(30000));
+        QCOMPARE(controller.state(), RunState::Cancelled);
+        QVERIFY(controller.shutdown(QDeadlineTimer(0))); // nothing left to wait for
+        const auto run = core::io::read_run(out.toStdString());
+        QVERIFY(run.finished.has_value() && run.finished->cancelled);
         QVERIFY(std::filesystem::exists(out.toStdString() + "/model.pt"));
         QVERIFY(run.problems.empty());
     }

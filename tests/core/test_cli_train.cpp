@@ -98,9 +98,16 @@ private Q_SLOTS:
         p.start(rlda_bin, {"train", RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--set", "scheduler.clock=\"wall\"",
                            "--set", "scheduler.budget=600", "--set", "scheduler.events=[]", "--out", out});
         QVERIFY(p.waitForStarted());
-        const QString test_acc = out + "/metrics/test_acc.csv";
-        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(test_acc) && QFileInfo(test_acc).size() > 40, 60000);
-        QTest::qWait(137); // most likely mid-epoch now
+        // Two whole epochs in every series: the run is in its third epoch now, most likely mid-batch.
+        const auto rows_everywhere = [&out](int rows) {
+            for (const char* series : {"train_loss", "train_acc", "test_acc", "lr", "params"}) {
+                QFile f(QString("%1/metrics/%2.csv").arg(out, series));
+                if (!f.open(QIODevice::ReadOnly) || f.readAll().count('\n') < rows + 1) // and the header
+                    return false;
+            }
+            return true;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(rows_everywhere(2), 60000);
         ::kill(static_cast<pid_t>(p.processId()), SIGKILL);
         QVERIFY(p.waitForFinished(10000));
 

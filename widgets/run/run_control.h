@@ -17,6 +17,9 @@ namespace rlda::widgets {
 class RunControl : public QWidget {
     Q_OBJECT
 public:
+    // A run's state: what this control shows, and what the app's worker reports (the app reuses
+    // this enum as app::RunState, app/workbench/metatypes.h). Q_ENUM declares it to Qt's
+    // meta-type system, for queued signals, and names its keys.
     enum class State { Idle, Running, Paused, Cancelling, Finished, Cancelled, Failed };
     Q_ENUM(State)
 
