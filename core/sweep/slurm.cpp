@@ -3,7 +3,7 @@
 
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
-#include "core/sim/sequences.h"
+#include "core/sweep/local.h"
 #include "core/sweep/process.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
@@ -357,26 +357,13 @@ std::map<std::string, std::string> SlurmSweep::accounting() const
     return states;
 }
 
-// Rows of each part held by its part file or by table.csv (rows collected from an earlier sweep).
+// Rows of each part held by its part file or by table.csv (rows collected from an earlier sweep):
+// what the local backend's status() reads from the same files.
 std::vector<int> SlurmSweep::rows_done() const
 {
-    std::vector<std::set<std::int64_t>> seen(static_cast<std::size_t>(parts_));
-    auto count = [&](const std::vector<sim::TableRow>& rows, int only_part) {
-        for (const auto& row : rows) {
-            const auto code = sim::sequence_code(row.actions, num_actions_);
-            if (code < 0 || code >= sequences_)
-                continue; // not a row of this table
-            const int part = sim::part_of(code, parts_);
-            if (only_part < 0 || part == only_part)
-                seen[static_cast<std::size_t>(part)].insert(code);
-        }
-    };
-    count(sim::read_whole_rows(dir_ / "table.csv", decisions_), -1);
-    for (int i = 0; i < parts_; ++i)
-        count(sim::read_whole_rows(sim::part_file(dir_, i, parts_), decisions_), i);
     std::vector<int> done;
-    for (const auto& s : seen)
-        done.push_back(static_cast<int>(s.size()));
+    for (const auto& t : status(dir_, sim::TableShape{decisions_, num_actions_, sequences_}, parts_).tasks)
+        done.push_back(t.rows_done);
     return done;
 }
 
