@@ -12,7 +12,7 @@
 #include "app/workbench/reproduce_dialog.h"
 #include "app/workbench/sweep_page.h"
 #include "core/config/experiment_io.h"
-#include "core/data/catalog.h"
+#include "core/config/dataset_shape.h"
 #include "core/io/run_reader.h"
 #include "core/sim/table.h"
 #include "core/sim/table_meta.h"
@@ -63,12 +63,12 @@ using widgets::RunControl;
 
 // The sample shape and class count a config's dataset gives the model: what tables of this job
 // were built with, what a policy for it sees and what its parameters are counted at. The dataset
-// catalog says (core::data::sample_shape); a kind it does not know (the editor marks it) leaves the
+// config says (core::config::sample_shape); a kind it does not know (the editor marks it) leaves the
 // configured shape, so that a half-edited experiment never throws here.
-core::data::SampleShape sampleOf(const core::config::DatasetConfig& d)
+core::config::SampleShape sampleOf(const core::config::DatasetConfig& d)
 {
     try {
-        return core::data::sample_shape(d);
+        return core::config::sample_shape(d);
     } catch (const std::exception&) {
         return {d.shape, d.classes};
     }

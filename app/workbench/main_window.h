@@ -82,7 +82,7 @@ public:
     void reproduceWithDialog();
     bool openRun(const QString& dir); // read-only, into the pages that fit its kind
     // The Models page on a zoo name or TOML model file at `input` (CxHxW) and `classes`, or at the
-    // experiment's input shape and classes (core::data::sample_shape) when those are empty and 0;
+    // experiment's input shape and classes (core::config::sample_shape) when those are empty and 0;
     // its parameter count goes to the status bar.
     void previewModel(const QString& nameOrPath, const QString& input = {}, int classes = 0);
 

@@ -1,6 +1,7 @@
 // Range, enum and cross-field checks of experiment configs, shared by the reader and validate().
 #include "core/config/validate.h"
 
+#include "core/config/dataset_shape.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
 
@@ -160,6 +161,25 @@ void check_agent(Checker& k, const ExperimentConfig& c)
             k.add(fmt::format("agent.sequence[{}]", i),
                   fmt::format("must not be negative (0..n-1 deepen original block i, n = Do Nothing), got {}",
                               a.sequence[i]));
+    // A fixed sequence plays actions 0..n (n = Do Nothing) of the job's model: checked here, so
+    // that a run fails before it trains rather than at the first allocation event. The model at
+    // the dataset's sample shape; a model or dataset that does not load is reported by its own key.
+    if (a.kind == "fixed" && !a.sequence.empty()) {
+        int blocks = -1;
+        try {
+            const auto sample = sample_shape(c.dataset);
+            blocks = model::original_block_count(model::load_model(c.job.model, sample.input, sample.classes,
+                                                                    c.job.head));
+        } catch (const std::exception&) {
+        }
+        for (std::size_t i = 0; blocks >= 0 && i < a.sequence.size(); ++i)
+            if (a.sequence[i] > blocks)
+                k.add(fmt::format("agent.sequence[{}]", i),
+                      fmt::format("action {} is out of range: {} has {} original blocks, so the actions are 0..{} "
+                                  "({} = Do Nothing)",
+                                  a.sequence[i], c.job.model, blocks, blocks, blocks),
+                      "job.model");
+    }
     // Learning against a table may start from scratch; deciding in a training run cannot.
     if (a.kind == "policy" && a.policy.empty() && c.simulation.table.empty())
         k.add("agent.policy",

@@ -5,7 +5,7 @@
 
 #include "core/agent/agent.h"
 #include "core/config/experiment_io.h"
-#include "core/data/catalog.h"
+#include "core/config/dataset_shape.h"
 #include "core/data/dataset.h"
 #include "core/model/zoo.h"
 #include "core/model/spec.h"
@@ -332,7 +332,7 @@ TableShape table_shape(const config::ExperimentConfig& c)
 {
     // The model at the dataset's sample shape, known without loading the data.
     check_table_settings(c);
-    const auto sample = data::sample_shape(c.dataset);
+    const auto sample = config::sample_shape(c.dataset);
     const auto spec = model::load_model(c.job.model, sample.input, sample.classes, c.job.head);
     const int actions = model::original_block_count(spec) + 1;
     return {c.trainer.max_decisions, actions, SimulationTable(c.trainer.max_decisions, actions).sequences()};

@@ -2,7 +2,7 @@
 #include "core/sim/table_meta.h"
 
 #include "core/config/experiment_io.h"
-#include "core/data/catalog.h"
+#include "core/config/dataset_shape.h"
 #include "core/model/toml_model.h"
 #include "core/model/zoo.h"
 #include "core/sim/build.h"
@@ -168,7 +168,7 @@ std::vector<std::string> csv_header(const fs::path& csv)
 std::optional<TableMeta> meta_from_config(const fs::path& config_toml, const std::vector<std::string>& header)
 {
     const auto c = config::load_experiment(config_toml.string());
-    const auto sample = data::sample_shape(c.dataset);
+    const auto sample = config::sample_shape(c.dataset);
     const auto spec = model::load_model(c.job.model, sample.input, sample.classes, c.job.head);
     const int k = header_decisions(header);
     TableMeta m = table_meta(c, spec, k > 0 ? k : c.trainer.max_decisions);

@@ -22,6 +22,25 @@ class TestCliTrain : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void an_action_past_do_nothing_fails_before_training()
+    {
+        // ConvNet2 has 3 original blocks: actions 0..3, 3 = Do Nothing; 7 is refused when the
+        // config is validated, before the dataset is loaded or a folder written.
+        QTemporaryDir dir;
+        QProcess p;
+        p.start(rlda_bin, {"train", RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--set", "agent.sequence=[7]",
+                           "--out", dir.filePath("run")});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 1);
+        QVERIFY2(err.startsWith("rlda: error: ") && err.contains("agent.sequence[0]") &&
+                     err.contains("action 7 is out of range: ConvNet2 has 3 original blocks") &&
+                     err.trimmed().count('\n') == 0,
+                 qPrintable(err));
+        QVERIFY(p.readAllStandardOutput().isEmpty()); // no epoch was trained
+        QVERIFY(!QFileInfo::exists(dir.filePath("run")));
+    }
+
     void accepts_an_original_schema_config_with_another_dataset()
     {
         QTemporaryDir dir;

@@ -118,6 +118,25 @@ class TestConfig : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void a_fixed_sequence_is_checked_against_the_model()
+    {
+        ExperimentConfig c;
+        c.agent.kind = "fixed";
+        c.agent.sequence = {0, 3}; // ConvNet2: 3 = Do Nothing
+        QVERIFY(find_problems(c).empty());
+        c.agent.sequence = {0, 4};
+        const auto problems = find_problems(c);
+        QCOMPARE(problems.size(), std::size_t{1});
+        QCOMPARE(problems[0].key, std::string("agent.sequence[1]"));
+        QVERIFY2(QString::fromStdString(problems[0].reason).contains("0..3 (3 = Do Nothing)"), problems[0].reason.c_str());
+        QCOMPARE(problems[0].related, std::string("job.model"));
+        c.job.model = "LargeConvNet"; // 8 blocks: 4 is a deepen action there
+        QVERIFY(find_problems(c).empty());
+        c.agent.kind = "random"; // only a fixed agent plays the sequence
+        c.agent.sequence = {9};
+        QVERIFY(find_problems(c).empty());
+    }
+
     void empty_file_gives_the_struct_defaults()
     {
         const ExperimentConfig c = parse_experiment("", "x.toml");

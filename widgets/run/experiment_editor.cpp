@@ -634,31 +634,6 @@ int ExperimentEditor::blockCount() const
     return blocks_.value(model);
 }
 
-// Actions past Do Nothing: find_problems() cannot know the model's block count, the form can.
-QList<Problem> ExperimentEditor::sequenceRange() const
-{
-    QList<Problem> out;
-    if (config_.agent.kind != "fixed" || config_.agent.sequence.empty())
-        return out;
-    const QString model = qs(config_.job.model);
-    const int n = blockCount();
-    if (n < 0)
-        return out;
-    for (std::size_t i = 0; i < config_.agent.sequence.size(); ++i) {
-        const int a = config_.agent.sequence[i];
-        if (a > n)
-            out.push_back({QStringLiteral("agent.sequence[%1]").arg(i).toStdString(),
-                           tr("action %1 is out of range for %2: 0..%3 deepen an original block, %4 = Do Nothing")
-                               .arg(a)
-                               .arg(model)
-                               .arg(n - 1)
-                               .arg(n)
-                               .toStdString(),
-                           "job.model"});
-    }
-    return out;
-}
-
 void ExperimentEditor::revalidate()
 {
     problems_.clear();
@@ -667,7 +642,6 @@ void ExperimentEditor::revalidate()
     for (const auto& p : core::config::find_problems(config_))
         if (!local_.contains(baseKey(qs(p.key)))) // the text shown is not the value checked
             problems_.push_back(p);
-    problems_ += sequenceRange();
 
     QHash<QWidget*, QStringList> reasons;
     QMap<int, QString> eventProblems;

@@ -96,7 +96,6 @@ private:
     void edited(const QString& key, const QString& localProblem = {});
     void revalidate();
     void updateEnabled();
-    QList<core::config::Problem> sequenceRange() const;
     int blockCount() const; // original blocks of the job's model; -1 when it cannot be loaded
     const Field* fieldFor(const QString& key) const;
 

@@ -1,4 +1,5 @@
-// What each dataset kind hands a model, known without loading a single file.
+// What each dataset kind hands a model, known without loading a single file: a rule of the
+// config (the validator checks a fixed sequence against the model at this shape), kept beside it.
 #pragma once
 
 #include "core/config/experiment.h"
@@ -6,7 +7,7 @@
 
 #include <cstdint>
 
-namespace rlda::core::data {
+namespace rlda::core::config {
 
 struct SampleShape {
     model::Shape input; // of one sample: {C, H, W}
@@ -16,6 +17,6 @@ struct SampleShape {
 
 // The sample shape and class count of a configured dataset: CIFAR-10 3x32x32, MNIST and
 // Fashion-MNIST 1x28x28 (10 classes each), synthetic data as configured. Error for an unknown kind.
-SampleShape sample_shape(const config::DatasetConfig& c);
+SampleShape sample_shape(const DatasetConfig& c);
 
-} // namespace rlda::core::data
+} // namespace rlda::core::config

@@ -1,13 +1,13 @@
 // The fixed shapes of the dataset kinds the readers know (cifar10.cpp, idx.cpp check them on load).
-#include "core/data/catalog.h"
+#include "core/config/dataset_shape.h"
 
 #include "core/util/error.h"
 
 #include <fmt/format.h>
 
-namespace rlda::core::data {
+namespace rlda::core::config {
 
-SampleShape sample_shape(const config::DatasetConfig& c)
+SampleShape sample_shape(const DatasetConfig& c)
 {
     if (c.kind == "synthetic")
         return {c.shape, c.classes};
@@ -18,4 +18,4 @@ SampleShape sample_shape(const config::DatasetConfig& c)
     throw Error(fmt::format("dataset.kind: unknown dataset \"{}\"", c.kind));
 }
 
-} // namespace rlda::core::data
+} // namespace rlda::core::config
