@@ -77,9 +77,7 @@ std::vector<core::sim::OpenedTable> load_tables(const std::vector<std::string>& 
         tables.push_back(core::sim::open_table(file, overrides));
         const auto& t = tables.back();
         if (!t.described)
-            fmt::print(stderr, "rlda: warning: {}: no metadata ({}): assuming model {}, input {}, {} classes\n",
-                       t.file.string(), core::sim::meta_file_for(t.file).filename().string(), t.meta.model,
-                       fmt::join(t.meta.input, "x"), t.meta.classes);
+            fmt::print(stderr, "rlda: warning: {}\n", t.assumption());
     }
     return tables;
 }

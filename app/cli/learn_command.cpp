@@ -49,14 +49,6 @@ void add_table_options(CLI::App* cmd, TableOptions& o)
         ->check(CLI::PositiveNumber);
 }
 
-void warn_undescribed(const core::sim::OpenedTable& t)
-{
-    if (!t.described)
-        fmt::print(stderr, "rlda: warning: {}: no metadata ({}): assuming model {}, input {}, {} classes\n",
-                   t.file.string(), core::sim::meta_file_for(t.file).filename().string(), t.meta.model,
-                   fmt::join(t.meta.input, "x"), t.meta.classes);
-}
-
 struct LearnOptions : TableOptions {
     std::string table;
     std::int64_t episodes = 75000;
@@ -119,7 +111,8 @@ struct EvaluateOptions : TableOptions {
 int run_evaluate(const EvaluateOptions& o)
 {
     const auto t = core::sim::open_table(o.table, o.overrides());
-    warn_undescribed(t);
+    if (!t.described)
+        fmt::print(stderr, "rlda: warning: {}\n", t.assumption());
     auto learner = core::agent::PolicyLearner::load(o.policy);
     print_evaluation(core::sim::evaluate(learner, t.table, t.model, o.seed));
     return 0;

@@ -22,10 +22,9 @@ namespace {
 core::sim::OpenedTable openTable(const QString& path, const QString& fallbackModel, const core::model::Shape& input,
                                  qint64 classes)
 {
-    const std::string file = core::sim::table_file(path.toStdString()).string();
-    if (core::sim::find_table_meta(file))
-        return core::sim::open_table(file);
-    return core::sim::open_table(file, {fallbackModel.toStdString(), input, classes});
+    core::sim::TableOverrides fallbacks{fallbackModel.toStdString(), input, classes};
+    fallbacks.only_without_metadata = true;
+    return core::sim::open_table(path.toStdString(), fallbacks);
 }
 
 } // namespace

@@ -53,7 +53,7 @@ bool tableComplete(const QString& folder)
 core::sim::TableShape shapeOf(const QString& folder, const core::config::ExperimentConfig& config)
 {
     const auto meta = core::sim::find_table_meta(std::filesystem::path(folder.toStdString()) / "table.csv");
-    if (meta && meta->source.ends_with(".json"))
+    if (meta)
         return {meta->decisions, meta->actions, meta->rows};
     return core::sim::table_shape(config);
 }

@@ -119,9 +119,7 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
         tables.push_back(open_table(s.table, overrides));
         const auto& t = tables.back();
         if (!t.described && observer)
-            observer->on_message(fmt::format("{}: no metadata ({}): assuming model {}, input {}, {} classes",
-                                             t.file.string(), meta_file_for(t.file).filename().string(), t.meta.model,
-                                             fmt::join(t.meta.input, "x"), t.meta.classes));
+            observer->on_message(t.assumption());
     }
     const model::ModelSpec& first = tables.front().model;
     auto learner = settings.from.empty()

@@ -447,7 +447,7 @@ fs::path table_file(const fs::path& folder_or_csv)
     return folder_or_csv;
 }
 
-OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& o, bool allow_incomplete)
+OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& asked, bool allow_incomplete)
 {
     OpenedTable t;
     t.file = table_file(folder_or_csv);
@@ -458,6 +458,9 @@ OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& o, b
                         : fmt::format("{}: no such table", t.file.string()));
     const std::string name = t.file.string();
     const auto meta = find_table_meta(t.file);
+    // Fallbacks give way to metadata; overrides must agree with it.
+    const TableOverrides o = meta && asked.only_without_metadata ? TableOverrides{} : asked;
+
     t.described = meta.has_value();
     if (meta) {
         t.meta = *meta;
@@ -541,6 +544,14 @@ std::vector<fs::path> expand_tables(const std::vector<std::string>& args)
         }
     }
     return out;
+}
+
+std::string OpenedTable::assumption() const
+{
+    if (described)
+        return {};
+    return fmt::format("{}: no metadata ({}): assuming model {}, input {}, {} classes", file.string(),
+                       meta_file_for(file).filename().string(), meta.model, shape_text(meta.input), meta.classes);
 }
 
 TableStatus table_status(const fs::path& folder_or_csv)

@@ -76,6 +76,9 @@ struct TableOverrides {
     std::optional<model::Shape> input; // nullopt = the table's
     std::optional<std::int64_t> classes;
     std::string what = "--model"; // how messages name the model override
+    // true: the model, input and classes are what to assume for a table without metadata, and are
+    // ignored for one that has it (the workbench's experiment defaults), instead of overrides.
+    bool only_without_metadata = false;
 };
 
 struct OpenedTable {
@@ -86,6 +89,9 @@ struct OpenedTable {
     model::ModelSpec model; // the table's starting model
     // The rows a complete table has, against those it holds.
     bool complete() const { return table.complete(); }
+    // "T: no metadata (T.json): assuming model M, input CxHxW, N classes" when `described` is
+    // false, "" otherwise: the one warning every consumer shows.
+    std::string assumption() const;
 };
 
 // A folder means its table.csv; a file is itself.

@@ -123,6 +123,13 @@ private Q_SLOTS:
         e = error_of([&] { (void)sim::open_table(folder, {"", model::Shape{3, 32, 32}}); });
         QVERIFY2(e.contains("--input 3x32x32 does not match") && e.contains("built for 1x28x28"),
                  qPrintable(e));
+        // Fallbacks (the workbench's experiment) give way to the metadata instead of clashing.
+        sim::TableOverrides fallbacks{"ConvNet3", model::Shape{3, 32, 32}, 10};
+        fallbacks.only_without_metadata = true;
+        const auto kept = sim::open_table(folder, fallbacks);
+        QCOMPARE(kept.meta.model, std::string("ConvNet2"));
+        QCOMPARE(kept.model.input, (model::Shape{1, 28, 28}));
+        QVERIFY(kept.assumption().empty());
     }
 
     void an_incomplete_table_says_so_and_how_to_finish_it()
@@ -163,6 +170,13 @@ private Q_SLOTS:
         const auto t = sim::open_table(csv);
         QVERIFY(!t.described);
         QCOMPARE(t.meta.model, std::string("ConvNet2"));
+        QCOMPARE(QString::fromStdString(t.assumption()),
+                 QString::fromStdString(csv) +
+                     ": no metadata (bare.json): assuming model ConvNet2, input 3x32x32, 10 classes");
+        // Without metadata, fallbacks are what is assumed.
+        sim::TableOverrides fallbacks{"ConvNet3", model::Shape{1, 28, 28}, 10};
+        fallbacks.only_without_metadata = true;
+        QCOMPARE(sim::open_table(csv, fallbacks).meta.model, std::string("ConvNet3"));
         QCOMPARE(t.model.input, (model::Shape{3, 32, 32}));
         const auto status = sim::table_status(csv);
         QCOMPARE(status.rows, std::int64_t{64});
