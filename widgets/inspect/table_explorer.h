@@ -1,11 +1,13 @@
 // Simulation-table explorer: every action sequence sortable and filterable, and a heatmap of the
-// action space that shows where the good sequences lie.
+// action space that shows where the good sequences lie. The parts live apart: the item model
+// (simulation_table_model.h), the filter (sequence_filter_proxy.h) and the heatmap
+// (action_heatmap.h); this widget lays them out and keeps the table's selection and the map's in step.
 #pragma once
 
 #include "core/sim/table.h"
+#include "widgets/inspect/simulation_table_model.h"
 #include "widgets/plot_export.h"
 
-#include <QAbstractTableModel>
 #include <QPoint>
 #include <QSize>
 #include <QWidget>
@@ -13,10 +15,6 @@
 #include <optional>
 #include <vector>
 
-class QCPColorMap;
-class QCPColorScale;
-class QCPItemRect;
-class QCPItemText;
 class QCustomPlot;
 class QDoubleSpinBox;
 class QLabel;
@@ -26,45 +24,7 @@ class QTableView;
 
 namespace rlda::widgets {
 
-// One row per sequence present in the table (a partial table has fewer than sequences()).
-// Columns: a1..ak, sequence, timeleft1..k, accuracy, rank, Δ to optimal.
-class SimulationTableModel : public QAbstractTableModel {
-    Q_OBJECT
-public:
-    enum Role {
-        SortRole = Qt::UserRole + 1, // raw value: int action / sequence code / double / int rank
-        RowRole,                     // int: index into table().rows() (any column)
-        SequenceRole,                // QString "2 0 3" (any column)
-        OptimalRole,                 // bool: this row is table().optimal() (any column)
-    };
-
-    explicit SimulationTableModel(QObject* parent = nullptr);
-
-    void setTable(const core::sim::SimulationTable& table);
-    void clear();
-    const std::optional<core::sim::SimulationTable>& table() const { return table_; }
-
-    int decisions() const { return table_ ? table_->decisions() : 0; }
-    int actionColumn(int i) const { return i; }
-    int sequenceColumn() const { return decisions(); }
-    int timeLeftColumn(int i) const { return decisions() + 1 + i; }
-    int accuracyColumn() const { return 2 * decisions() + 1; }
-    int rankColumn() const { return 2 * decisions() + 2; }
-    int deltaColumn() const { return 2 * decisions() + 3; }
-    int rankOf(int tableRow) const { return ranks_[static_cast<std::size_t>(tableRow)]; }
-
-    int rowCount(const QModelIndex& parent = {}) const override;
-    int columnCount(const QModelIndex& parent = {}) const override;
-    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
-
-private:
-    std::optional<core::sim::SimulationTable> table_;
-    std::vector<int> ranks_;
-    int optimalRow_ = -1;
-    double optimal_ = 0.0;
-};
-
+class ActionHeatmap;
 class SequenceFilterProxy;
 
 class TableExplorer : public QWidget {
@@ -85,11 +45,11 @@ public:
     SimulationTableModel* sourceModel() const { return model_; }
     QSortFilterProxyModel* proxyModel() const;
     QTableView* tableView() const { return view_; }
-    QCustomPlot* heatmap() const { return plot_; }
+    QCustomPlot* heatmap() const;
     QString baselineText() const;
 
-    // The heatmap: rows are the first k/2 actions (rounded down), columns the rest, both as
-    // base-(n+1) numbers, so cell (column, row) of a1..ak is (tail code, head code).
+    // The heatmap (ActionHeatmap): rows are the first k/2 actions (rounded down), columns the
+    // rest, both as base-(n+1) numbers, so cell (column, row) of a1..ak is (tail code, head code).
     QSize heatmapSize() const; // columns × rows; empty without a table
     int heatmapCellCount() const { return heatmapSize().width() * heatmapSize().height(); }
     QPoint cellOf(const std::vector<int>& sequence) const;
@@ -114,28 +74,20 @@ Q_SIGNALS:
     void sequenceSelected(int tableRow);
 
 private:
-    void rebuildHeatmap();
     void applyFilter();
     void onSelectionChanged();
     void updateStatus();
-    QPoint markerCell(const QCPItemRect* marker) const;
 
     SimulationTableModel* model_ = nullptr;
     SequenceFilterProxy* proxy_ = nullptr;
     QString name_;
-    int rowDigits_ = 0;
 
     QLabel* baselines_ = nullptr;
     QLineEdit* filterEdit_ = nullptr;
     QDoubleSpinBox* minAccuracy_ = nullptr;
     QLabel* status_ = nullptr;
     QTableView* view_ = nullptr;
-    QCustomPlot* plot_ = nullptr;
-    QCPColorMap* map_ = nullptr;
-    QCPColorScale* scale_ = nullptr;
-    QCPItemRect* optimalMarker_ = nullptr;
-    QCPItemText* optimalStar_ = nullptr;
-    QCPItemRect* selectionMarker_ = nullptr;
+    ActionHeatmap* heatmap_ = nullptr;
 };
 
 } // namespace rlda::widgets
