@@ -7,7 +7,7 @@
 #include "core/config/experiment_io.h"
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
-#include "core/sim/learn_run.h"
+#include "core/run/learn_run.h"
 #include "core/sim/table.h"
 #include "core/sim/table_meta.h"
 #include "core/util/error.h"
@@ -74,9 +74,9 @@ core::config::PolicyConfig policy_sizes(const std::string& config)
 
 int run_learn(const LearnOptions& o)
 {
-    core::sim::LearnRunSettings settings;
+    core::run::LearnRunSettings settings;
     for (const auto& s : o.stages)
-        settings.stages.push_back(core::sim::parse_stage(s));
+        settings.stages.push_back(core::run::parse_stage(s));
     if (settings.stages.empty()) {
         if (o.table.empty())
             throw core::Error("learn: give --table (or one or more --stage TABLE:EPISODES[:T])");
@@ -95,7 +95,7 @@ int run_learn(const LearnOptions& o)
     settings.checkpoint_every = o.checkpoint_every;
 
     LearnProgress progress(o.window, isatty(STDOUT_FILENO) != 0);
-    const auto result = core::sim::run_learning(settings, o.out, o.force, &progress);
+    const auto result = core::run::run_learning(settings, o.out, o.force, &progress);
     progress.end_line();
     fmt::print("policy: {}\n", result.policy_file.string());
     print_evaluation(result.evaluation);

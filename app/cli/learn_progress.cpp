@@ -8,7 +8,7 @@
 
 namespace rlda::app {
 
-void LearnProgress::on_stage(const core::sim::StageStart& s)
+void LearnProgress::on_stage(const core::run::StageStart& s)
 {
     end_line();
     fmt::print("stage {}/{}: {} for {} episodes from episode {}, temperature {}\n", s.index + 1, s.count,

@@ -1,7 +1,7 @@
 // What `rlda learn` and `rlda reproduce` print while a policy learns, and after it was judged.
 #pragma once
 
-#include "core/sim/learn_run.h"
+#include "core/run/learn_run.h"
 #include "core/sim/results.h"
 #include "core/util/rolling_mean.h"
 
@@ -13,11 +13,11 @@ namespace rlda::app {
 
 // The progress line: rate, rolling objective and the latest greedy sequence, redrawn in place on
 // a terminal, a plain line every 10 s otherwise. Warnings go to stderr.
-class LearnProgress final : public core::sim::LearnRunObserver {
+class LearnProgress final : public core::run::LearnRunObserver {
 public:
     LearnProgress(std::size_t window, bool tty) : recent_(window), tty_(tty) {}
 
-    void on_stage(const core::sim::StageStart& s) override;
+    void on_stage(const core::run::StageStart& s) override;
     void on_episode(const core::sim::EpisodeRecord& r) override;
     void on_greedy(std::int64_t, const core::sim::Evaluation& e) override;
     void on_message(const std::string& text) override;

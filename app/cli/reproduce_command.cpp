@@ -4,7 +4,7 @@
 #include "app/cli/interrupts.h"
 #include "app/cli/learn_progress.h"
 
-#include "core/sim/reproduce.h"
+#include "core/run/reproduce.h"
 #include "core/sim/table_meta.h"
 #include "core/util/error.h"
 
@@ -35,11 +35,11 @@ struct ReproduceOptions {
 };
 
 // "run 3/7: scratch-convnet3_early (convnet3_early.csv)" before each run, then rlda learn's lines.
-class ReproduceProgress final : public core::sim::ReproduceObserver {
+class ReproduceProgress final : public core::run::ReproduceObserver {
 public:
     explicit ReproduceProgress(bool tty) : line_(75, tty) {}
 
-    void on_run(int index, int count, const core::sim::ReproduceRun& run) override
+    void on_run(int index, int count, const core::run::ReproduceRun& run) override
     {
         line_.end_line();
         std::string tables;
@@ -47,14 +47,14 @@ public:
             tables += (tables.empty() ? "" : " -> ") + std::filesystem::path(t).filename().string();
         fmt::print("run {}/{}: {} ({})\n", index + 1, count, run.name, tables);
     }
-    void on_rank(const core::sim::ReproducedRank& r) override
+    void on_rank(const core::run::ReproducedRank& r) override
     {
         line_.end_line();
         fmt::print("rank {} {} ({}): {}/{}, paper {}, greedy {}\n", r.model, r.scenario, r.trained_on,
                    r.evaluation.rank, r.evaluation.sequences, r.paper_rank > 0 ? std::to_string(r.paper_rank) : "-",
                    core::sim::sequence_string(r.evaluation.greedy));
     }
-    void on_stage(const core::sim::StageStart& s) override { line_.on_stage(s); }
+    void on_stage(const core::run::StageStart& s) override { line_.on_stage(s); }
     void on_episode(const core::sim::EpisodeRecord& r) override { line_.on_episode(r); }
     void on_greedy(std::int64_t e, const core::sim::Evaluation& v) override { line_.on_greedy(e, v); }
     void on_message(const std::string& text) override { line_.on_message(text); }
@@ -64,7 +64,7 @@ private:
     LearnProgress line_;
 };
 
-void print_ranks(const core::sim::ReproduceResult& r)
+void print_ranks(const core::run::ReproduceResult& r)
 {
     fmt::print("\n{:<11} {:<9} {:<12} {:>6} {:>6}  {}\n", "trained on", "model", "scenario", "rank", "paper",
                "greedy");
@@ -76,7 +76,7 @@ void print_ranks(const core::sim::ReproduceResult& r)
 }
 
 #ifdef RLDA_WITH_FIGURES
-void write_figures(const core::sim::ReproduceResult& r, const std::string& out, const std::string& format)
+void write_figures(const core::run::ReproduceResult& r, const std::string& out, const std::string& format)
 {
     widgets::FigureJob job;
     job.out_dir = (std::filesystem::path(out) / "figures").string();
@@ -102,7 +102,7 @@ void write_figures(const core::sim::ReproduceResult& r, const std::string& out, 
 
 int run_reproduce(const ReproduceOptions& o)
 {
-    core::sim::ReproduceSettings s;
+    core::run::ReproduceSettings s;
     s.tables = o.tables;
     s.episodes = o.episodes;
     s.stage_episodes = o.stage_episodes;
@@ -110,7 +110,7 @@ int run_reproduce(const ReproduceOptions& o)
     s.baseline = o.baseline;
     ReproduceProgress progress(isatty(STDOUT_FILENO) != 0);
     const Interrupts interrupts;
-    const auto result = core::sim::reproduce_paper(s, o.out, o.force, &progress, interrupts.token());
+    const auto result = core::run::reproduce_paper(s, o.out, o.force, &progress, interrupts.token());
     progress.end_line();
     print_ranks(result);
     fmt::print("ranks: {}\n", (std::filesystem::path(o.out) / "ranks.csv").string());

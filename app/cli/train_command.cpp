@@ -3,7 +3,7 @@
 #include "app/cli/commands.h"
 
 #include "core/config/experiment_io.h"
-#include "core/train/experiment.h"
+#include "core/run/experiment.h"
 #include "core/util/error.h"
 
 #include <CLI/CLI.hpp>
@@ -146,15 +146,15 @@ int run_train(const TrainOptions& o)
     if (o.compare.empty()) {
         fmt::print("run folder: {}\n", out);
         std::fflush(stdout);
-        const auto result = core::train::run_experiment(config, out, o.force, &printer);
+        const auto result = core::run::run_experiment(config, out, o.force, &printer);
         fmt::print("actions: [{}]\nfinal_test_acc: {:.4f}\n", actions_text(result), result.final_test_acc);
         return result.cancelled ? 130 : 0;
     }
 
     fmt::print("run folder: {}\nrun folder without adaptation: {}\n", out,
-               core::train::baseline_folder(out).string());
+               core::run::baseline_folder(out).string());
     std::fflush(stdout);
-    const auto c = core::train::run_comparison(config, out, o.force, &printer);
+    const auto c = core::run::run_comparison(config, out, o.force, &printer);
     fmt::print("actions: [{}]\nfinal_test_acc: {:.4f}\n", actions_text(c.adapted), c.adapted.final_test_acc);
     if (!c.baseline_ran || c.baseline.cancelled)
         return 130;

@@ -174,9 +174,9 @@ QString LearningPage::problem() const
     return {};
 }
 
-core::sim::LearnRunSettings LearningPage::settings() const
+core::run::LearnRunSettings LearningPage::settings() const
 {
-    core::sim::LearnRunSettings s;
+    core::run::LearnRunSettings s;
     s.stages = {{table().toStdString(), episodes_->value(), temperature_->value()}};
     s.model = model_->text().trimmed().toStdString();
     try {

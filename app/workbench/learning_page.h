@@ -35,7 +35,7 @@ public:
     QString table() const;
     void setEpisodes(qint64 episodes);
     // The form as settings; an empty string, or the reason it cannot run (no table).
-    core::sim::LearnRunSettings settings() const;
+    core::run::LearnRunSettings settings() const;
     QString problem() const;
     void setRunning(bool running);
 

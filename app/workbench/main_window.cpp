@@ -16,7 +16,7 @@
 #include "core/io/run_reader.h"
 #include "core/sim/table.h"
 #include "core/sim/table_meta.h"
-#include "core/train/experiment.h"
+#include "core/run/experiment.h"
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
 #include "widgets/figures/rank_view.h"
@@ -287,7 +287,7 @@ void MainWindow::connectWorker()
                 .arg(QString::fromStdString(core::train::to_string(r.change)), QString::fromStdString(r.effect)));
     });
     connect(w, &Worker::message, this, &MainWindow::log);
-    connect(w, &Worker::stageStarted, this, [this](const core::sim::StageStart& s) {
+    connect(w, &Worker::stageStarted, this, [this](const core::run::StageStart& s) {
         stageFirstEpisode_ = s.first_episode;
         stageEpisodes_ = s.stage.episodes;
         learningTable_ = QString::fromStdString(s.stage.table);
@@ -304,7 +304,7 @@ void MainWindow::connectWorker()
             runControl_->setLearningProgress(batch.back().episode - stageFirstEpisode_, stageEpisodes_);
     });
     connect(w, &Worker::greedy, learning_, &LearningPage::showGreedy);
-    connect(w, &Worker::learningFinished, this, [this](const core::sim::LearnRunResult& r) {
+    connect(w, &Worker::learningFinished, this, [this](const core::run::LearnRunResult& r) {
         try {
             policy_->showRanked(rankedTable(learningTable_, QString::fromStdString(learning_->settings().model),
                                             QFileInfo(currentRun_).fileName(), r.evaluation));
@@ -462,7 +462,7 @@ bool MainWindow::startComparison()
         return false;
     comparison_ = PendingComparison{editor_->config(), currentRun_, false};
     log(tr("Comparing: %1 with adaptation, then the same job without it in %2")
-            .arg(currentRun_, QString::fromStdString(core::train::baseline_folder(currentRun_.toStdString()).string())));
+            .arg(currentRun_, QString::fromStdString(core::run::baseline_folder(currentRun_.toStdString()).string())));
     return true;
 }
 
@@ -476,8 +476,8 @@ void MainWindow::continueComparison(RunState state)
     if (!comparison_->baseline) {
         comparison_->baseline = true;
         const QString baseline =
-            QString::fromStdString(core::train::baseline_folder(comparison_->adapted.toStdString()).string());
-        const auto config = core::train::without_adaptation(comparison_->config);
+            QString::fromStdString(core::run::baseline_folder(comparison_->adapted.toStdString()).string());
+        const auto config = core::run::without_adaptation(comparison_->config);
         // After this state change has reached everyone: the controller starts the next run from Idle.
         QTimer::singleShot(0, this, [this, config, baseline] {
             currentRun_ = baseline;
@@ -494,7 +494,7 @@ void MainWindow::continueComparison(RunState state)
     comparison_.reset();
     try {
         const auto with = core::io::read_run(adapted.toStdString());
-        const auto without = core::io::read_run(core::train::baseline_folder(adapted.toStdString()));
+        const auto without = core::io::read_run(core::run::baseline_folder(adapted.toStdString()));
         overlayRuns({with, without});
         const auto a = core::io::final_accuracy(with), b = core::io::final_accuracy(without);
         if (!a || !b)

@@ -69,7 +69,7 @@ public:
 
     bool startTraining(); // the editor's experiment; false (with the reason shown) when it cannot start
     // What adaptation is worth: the editor's experiment, then the same job without adaptation into
-    // <run>-none (core::train::baseline_folder), both overlaid on the Training page at the end and
+    // <run>-none (core::run::baseline_folder), both overlaid on the Training page at the end and
     // the difference in final test accuracy stated in the status bar and the log.
     bool startComparison();
     QString comparisonSummary() const { return comparisonSummary_; } // the last one stated

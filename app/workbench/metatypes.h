@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/config/experiment.h"
-#include "core/sim/learn_run.h"
+#include "core/run/learn_run.h"
 #include "core/sim/results.h"
 #include "core/train/events.h"
 #include "widgets/run/run_control.h"
@@ -17,13 +17,13 @@ using RunState = widgets::RunControl::State;
 }
 
 Q_DECLARE_METATYPE(rlda::core::config::ExperimentConfig)
-Q_DECLARE_METATYPE(rlda::core::sim::LearnRunSettings)
+Q_DECLARE_METATYPE(rlda::core::run::LearnRunSettings)
 Q_DECLARE_METATYPE(rlda::core::train::RunStart)
 Q_DECLARE_METATYPE(rlda::core::train::EpochMetrics)
 Q_DECLARE_METATYPE(rlda::core::train::BatchProgress)
 Q_DECLARE_METATYPE(rlda::core::train::AdaptationEvent)
 Q_DECLARE_METATYPE(rlda::core::train::AllocationRecord)
 Q_DECLARE_METATYPE(rlda::core::train::RunResult)
-Q_DECLARE_METATYPE(rlda::core::sim::StageStart)
+Q_DECLARE_METATYPE(rlda::core::run::StageStart)
 Q_DECLARE_METATYPE(rlda::core::sim::Evaluation)
-Q_DECLARE_METATYPE(rlda::core::sim::LearnRunResult)
+Q_DECLARE_METATYPE(rlda::core::run::LearnRunResult)

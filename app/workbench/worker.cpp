@@ -2,7 +2,7 @@
 // thinned to what a screen can show (every 50 ms), epochs and adaptations always go through.
 #include "app/workbench/worker.h"
 
-#include "core/train/experiment.h"
+#include "core/run/experiment.h"
 #include "core/util/error.h"
 
 #include <QMetaObject>
@@ -36,21 +36,21 @@ void registerMetaTypes()
 {
     qRegisterMetaType<RunState>();
     qRegisterMetaType<core::config::ExperimentConfig>();
-    qRegisterMetaType<core::sim::LearnRunSettings>();
+    qRegisterMetaType<core::run::LearnRunSettings>();
     qRegisterMetaType<core::train::RunStart>();
     qRegisterMetaType<core::train::EpochMetrics>();
     qRegisterMetaType<core::train::BatchProgress>();
     qRegisterMetaType<core::train::AdaptationEvent>();
     qRegisterMetaType<core::train::AllocationRecord>();
     qRegisterMetaType<core::train::RunResult>();
-    qRegisterMetaType<core::sim::StageStart>();
+    qRegisterMetaType<core::run::StageStart>();
     qRegisterMetaType<std::vector<core::sim::EpisodeRecord>>();
     qRegisterMetaType<core::sim::Evaluation>();
-    qRegisterMetaType<core::sim::LearnRunResult>();
+    qRegisterMetaType<core::run::LearnRunResult>();
 }
 
 // Runs on the worker thread, inside the engine's loops.
-class WorkerObserver final : public core::train::TrainObserver, public core::sim::LearnRunObserver {
+class WorkerObserver final : public core::train::TrainObserver, public core::run::LearnRunObserver {
 public:
     explicit WorkerObserver(Worker& w) : w_(w) {}
     ~WorkerObserver() override { flushEpisodes(); }
@@ -71,7 +71,7 @@ public:
     void on_message(const std::string& text) override { Q_EMIT w_.message(QString::fromStdString(text)); }
     void on_finished(const core::train::RunResult& r) override { Q_EMIT w_.trainingFinished(r); }
 
-    void on_stage(const core::sim::StageStart& s) override
+    void on_stage(const core::run::StageStart& s) override
     {
         flushEpisodes();
         Q_EMIT w_.stageStarted(s);
@@ -185,14 +185,14 @@ void Worker::guarded(Body&& body)
 void Worker::runTraining(const core::config::ExperimentConfig& config, const QString& out)
 {
     guarded([&](WorkerObserver& observer) {
-        return core::train::run_experiment(config, out.toStdString(), false, &observer, stop_.get_token()).cancelled;
+        return core::run::run_experiment(config, out.toStdString(), false, &observer, stop_.get_token()).cancelled;
     });
 }
 
-void Worker::runLearning(const core::sim::LearnRunSettings& settings, const QString& out)
+void Worker::runLearning(const core::run::LearnRunSettings& settings, const QString& out)
 {
     guarded([&](WorkerObserver& observer) {
-        const auto result = core::sim::run_learning(settings, out.toStdString(), false, &observer, stop_.get_token());
+        const auto result = core::run::run_learning(settings, out.toStdString(), false, &observer, stop_.get_token());
         observer.flushEpisodes();
         Q_EMIT learningFinished(result);
         return result.cancelled;
@@ -240,7 +240,7 @@ bool RunController::startTraining(const core::config::ExperimentConfig& config, 
     return true;
 }
 
-bool RunController::startLearning(const core::sim::LearnRunSettings& settings, const QString& out)
+bool RunController::startLearning(const core::run::LearnRunSettings& settings, const QString& out)
 {
     if (isActive() || !thread_.isRunning())
         return false;

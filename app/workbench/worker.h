@@ -35,7 +35,7 @@ public:
     // Each runs to the end on the worker's thread (RunController queues the call there); `out` is
     // the run folder (created, never overwritten: an existing non-empty folder fails the run).
     void runTraining(const rlda::core::config::ExperimentConfig& config, const QString& out);
-    void runLearning(const rlda::core::sim::LearnRunSettings& settings, const QString& out);
+    void runLearning(const rlda::core::run::LearnRunSettings& settings, const QString& out);
 
 Q_SIGNALS:
     void stateChanged(rlda::app::RunState state, const QString& message);
@@ -46,10 +46,10 @@ Q_SIGNALS:
     void allocation(const rlda::core::train::AllocationRecord& record);
     void message(const QString& text);
     void trainingFinished(const rlda::core::train::RunResult& result);
-    void stageStarted(const rlda::core::sim::StageStart& stage);
+    void stageStarted(const rlda::core::run::StageStart& stage);
     void episodes(const std::vector<rlda::core::sim::EpisodeRecord>& batch); // batched, every 50 ms
     void greedy(qint64 episode, const rlda::core::sim::Evaluation& evaluation);
-    void learningFinished(const rlda::core::sim::LearnRunResult& result);
+    void learningFinished(const rlda::core::run::LearnRunResult& result);
 
 private:
     friend class WorkerObserver;
@@ -80,7 +80,7 @@ public:
 
     // False (and nothing started) while another run is active.
     bool startTraining(const core::config::ExperimentConfig& config, const QString& out);
-    bool startLearning(const core::sim::LearnRunSettings& settings, const QString& out);
+    bool startLearning(const core::run::LearnRunSettings& settings, const QString& out);
     void pause();
     void resume();
     void cancel();

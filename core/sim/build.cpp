@@ -9,7 +9,7 @@
 #include "core/data/dataset.h"
 #include "core/model/zoo.h"
 #include "core/model/spec.h"
-#include "core/train/experiment.h"
+#include "core/train/setup.h"
 #include "core/train/trainer.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"

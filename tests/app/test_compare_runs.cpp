@@ -3,7 +3,7 @@
 // the difference in final test accuracy stated.
 #include "app/workbench/main_window.h"
 #include "core/io/run_reader.h"
-#include "core/train/experiment.h"
+#include "core/run/experiment.h"
 #include "widgets/plot/training_view.h"
 
 #include <QStatusBar>
@@ -24,7 +24,7 @@ private Q_SLOTS:
         QVERIFY(w.startComparison());
         const QString adapted = w.currentRun();
         QTRY_VERIFY_WITH_TIMEOUT(!w.comparisonSummary().isEmpty(), 120000);
-        const QString baseline = QString::fromStdString(core::train::baseline_folder(adapted.toStdString()).string());
+        const QString baseline = QString::fromStdString(core::run::baseline_folder(adapted.toStdString()).string());
         QVERIFY(baseline.endsWith("-none"));
         const auto with = core::io::read_run(adapted.toStdString());
         const auto without = core::io::read_run(baseline.toStdString());

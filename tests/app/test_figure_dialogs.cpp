@@ -4,7 +4,7 @@
 #include "app/workbench/main_window.h"
 #include "app/workbench/paper_figures_dialog.h"
 #include "app/workbench/reproduce_dialog.h"
-#include "core/sim/learn_run.h"
+#include "core/run/learn_run.h"
 #include "core/util/data_dir.h"
 #include "widgets/inspect/table_explorer.h"
 
@@ -25,11 +25,11 @@ private Q_SLOTS:
     void initTestCase()
     {
         // A short learning run on the paper's ConvNet2 early table (seed 1, 40 episodes).
-        core::sim::LearnRunSettings s;
+        core::run::LearnRunSettings s;
         s.stages = {{(core::paper_tables_dir() / "convnet2_early.csv").string(), 40, 0.0}};
         s.seed = 1;
         run_ = dir_.filePath("learn-early");
-        (void)core::sim::run_learning(s, run_.toStdString(), false);
+        (void)core::run::run_learning(s, run_.toStdString(), false);
     }
 
     void draws_every_figure_from_the_shipped_tables()

@@ -7,7 +7,7 @@
 #include "core/io/run_reader.h"
 #include "core/model/zoo.h"
 #include "core/sim/build.h"
-#include "core/train/experiment.h"
+#include "core/run/experiment.h"
 #include "tests/common/synthetic_table.h"
 #include "tests/common/tiny_sim.h"
 #include "tests/widgets/run/shots.h"
@@ -229,7 +229,7 @@ void TestMainWindow::runs_page_tables_overlays_and_a_chosen_folder()
         {QStringLiteral("fixed-0-1"), {0, 1}}, {QStringLiteral("fixed-1-0"), {1, 0}}, {QStringLiteral("none"), {3, 3}}};
     for (const auto& [name, sequence] : agents) {
         c.agent.sequence = sequence;
-        core::train::run_experiment(c, (chosen + "/" + name).toStdString(), false);
+        core::run::run_experiment(c, (chosen + "/" + name).toStdString(), false);
     }
 
     MainWindow w;

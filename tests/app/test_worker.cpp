@@ -167,7 +167,7 @@ private Q_SLOTS:
         QSignalSpy episodeSpy(controller.worker(), &app::Worker::episodes);
         QSignalSpy greedySpy(controller.worker(), &app::Worker::greedy);
         QSignalSpy doneSpy(controller.worker(), &app::Worker::learningFinished);
-        core::sim::LearnRunSettings s;
+        core::run::LearnRunSettings s;
         s.stages = {{test::write_synthetic_table(tmp.filePath(QStringLiteral("table.csv")).toStdString()), 1200, 0.0}};
         QVERIFY(controller.startLearning(s, tmp.filePath(QStringLiteral("learn"))));
         QTRY_COMPARE_WITH_TIMEOUT(controller.state(), RunState::Finished, 60000);
@@ -182,7 +182,7 @@ private Q_SLOTS:
         QCOMPARE(episodes, qint64{1200});
         QCOMPARE(greedySpy.count(), 3); // every 500 episodes and at the end
         QCOMPARE(doneSpy.count(), 1);
-        QCOMPARE(doneSpy.at(0).at(0).value<core::sim::LearnRunResult>().evaluation.sequences, 64);
+        QCOMPARE(doneSpy.at(0).at(0).value<core::run::LearnRunResult>().evaluation.sequences, 64);
     }
 
     void bad_config_fails_with_its_reason()

@@ -1,6 +1,6 @@
 // Learning runs into run folders: chunking does not change learning, a stop request ends between
 // episodes with the policy saved, bad input fails before anything is written.
-#include "core/sim/learn_run.h"
+#include "core/run/learn_run.h"
 #include "core/util/error.h"
 #include "tests/common/synthetic_table.h"
 
@@ -20,9 +20,9 @@ namespace {
 const std::string reference_table =
     rlda::test::write_synthetic_table((std::filesystem::temp_directory_path() / "rlda-test-learn-run-table.csv").string());
 
-sim::LearnRunSettings settings(std::int64_t episodes)
+run::LearnRunSettings settings(std::int64_t episodes)
 {
-    sim::LearnRunSettings s;
+    run::LearnRunSettings s;
     s.stages = {{reference_table, episodes, 0.0}};
     s.seed = 7;
     return s;
@@ -41,14 +41,14 @@ std::vector<std::string> episode_rows(const fs::path& run)
     return rows;
 }
 
-struct StopAfter final : sim::LearnRunObserver {
+struct StopAfter final : run::LearnRunObserver {
     std::stop_source& source;
     std::int64_t after;
     std::int64_t seen = 0;
     int stages = 0;
     int greedy_reports = 0;
     StopAfter(std::stop_source& s, std::int64_t n) : source(s), after(n) {}
-    void on_stage(const sim::StageStart&) override { ++stages; }
+    void on_stage(const run::StageStart&) override { ++stages; }
     void on_episode(const sim::EpisodeRecord&) override
     {
         if (++seen == after)
@@ -58,13 +58,13 @@ struct StopAfter final : sim::LearnRunObserver {
 };
 
 // Every hook of LearnRunObserver as a line, in the order they came.
-struct LearnLog final : sim::LearnRunObserver {
+struct LearnLog final : run::LearnRunObserver {
     std::vector<std::string> hooks;
-    std::vector<sim::StageStart> stages;
+    std::vector<run::StageStart> stages;
     std::vector<std::int64_t> episodes;
     std::vector<std::int64_t> greedy;
     std::int64_t throw_at = -1;
-    void on_stage(const sim::StageStart& s) override
+    void on_stage(const run::StageStart& s) override
     {
         hooks.push_back("stage");
         stages.push_back(s);
@@ -99,8 +99,8 @@ private Q_SLOTS:
         auto b = settings(300);
         b.report_every = 7;
         b.checkpoint_every = 45;
-        const auto ra = sim::run_learning(a, fs::path(tmp.path().toStdString()) / "a", false);
-        const auto rb = sim::run_learning(b, fs::path(tmp.path().toStdString()) / "b", false);
+        const auto ra = run::run_learning(a, fs::path(tmp.path().toStdString()) / "a", false);
+        const auto rb = run::run_learning(b, fs::path(tmp.path().toStdString()) / "b", false);
         QCOMPARE(ra.episodes, std::int64_t{300});
         QCOMPARE(ra.evaluation.greedy, rb.evaluation.greedy);
         QCOMPARE(ra.evaluation.probabilities, rb.evaluation.probabilities);
@@ -118,7 +118,7 @@ private Q_SLOTS:
         auto s = settings(1000);
         s.stages.push_back({reference_table, 1000, 5.0});
         const fs::path out = fs::path(tmp.path().toStdString()) / "run";
-        const auto r = sim::run_learning(s, out, false, &observer, stop.get_token());
+        const auto r = run::run_learning(s, out, false, &observer, stop.get_token());
         QVERIFY(r.cancelled);
         QCOMPARE(r.episodes, std::int64_t{120});
         QCOMPARE(observer.stages, 1); // the second stage never starts
@@ -135,7 +135,7 @@ private Q_SLOTS:
         more.from = (out / "policy.pt").string();
         StopAfter count(stop, -1);
         std::stop_source fresh;
-        const auto r2 = sim::run_learning(more, fs::path(tmp.path().toStdString()) / "more", false, nullptr,
+        const auto r2 = run::run_learning(more, fs::path(tmp.path().toStdString()) / "more", false, nullptr,
                                           fresh.get_token());
         QCOMPARE(r2.episodes, std::int64_t{10});
         QCOMPARE(episode_rows(fs::path(tmp.path().toStdString()) / "more")[1].substr(0, 4), std::string("121,"));
@@ -148,7 +148,7 @@ private Q_SLOTS:
         auto s = settings(10);
         s.stages.push_back({"/no/such/table.csv", 10, 0.0});
         try {
-            sim::run_learning(s, out, false);
+            run::run_learning(s, out, false);
             QFAIL("a missing table was accepted");
         } catch (const Error& e) {
             QVERIFY(std::string(e.what()).find("/no/such/table.csv") != std::string::npos);
@@ -156,10 +156,10 @@ private Q_SLOTS:
         QVERIFY(!fs::exists(out));
         auto negative = settings(10);
         negative.temperature_every = -1;
-        QVERIFY_THROWS_EXCEPTION(Error, sim::run_learning(negative, out, false));
+        QVERIFY_THROWS_EXCEPTION(Error, run::run_learning(negative, out, false));
         QVERIFY(!fs::exists(out));
-        QVERIFY_THROWS_EXCEPTION(Error, sim::parse_stage("t.csv:ten"));
-        QCOMPARE(sim::parse_stage("t.csv:10:2.5"), (sim::LearnStage{"t.csv", 10, 2.5}));
+        QVERIFY_THROWS_EXCEPTION(Error, run::parse_stage("t.csv:ten"));
+        QCOMPARE(run::parse_stage("t.csv:10:2.5"), (run::LearnStage{"t.csv", 10, 2.5}));
     }
 
     // on_message, on_stage, on_episode and on_greedy fire as learn_run.h states, over two stages (seed 7).
@@ -170,7 +170,7 @@ private Q_SLOTS:
         s.stages.push_back({reference_table, 15, 2.0});
         s.report_every = 10;
         LearnLog log;
-        const auto r = sim::run_learning(s, fs::path(tmp.path().toStdString()) / "run", false, &log);
+        const auto r = run::run_learning(s, fs::path(tmp.path().toStdString()) / "run", false, &log);
         QCOMPARE(r.episodes, std::int64_t{45});
         std::string hooks;
         for (const auto& h : log.hooks)
@@ -198,7 +198,7 @@ private Q_SLOTS:
         auto every10 = settings(30);
         every10.report_every = 10;
         try {
-            sim::run_learning(every10, out, false, &thrower);
+            run::run_learning(every10, out, false, &thrower);
             QFAIL("the observer's exception was swallowed");
         } catch (const std::runtime_error& e) {
             QCOMPARE(std::string(e.what()), std::string("observer stops at episode 12"));

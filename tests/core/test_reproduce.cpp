@@ -1,6 +1,6 @@
 // Reproducing the paper on its shipped tables: the plan, one rank a table beside the published
 // one, ranks.csv written as it goes, and a stop that keeps what was judged.
-#include "core/sim/reproduce.h"
+#include "core/run/reproduce.h"
 #include "core/util/csv.h"
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
@@ -12,16 +12,16 @@
 namespace fs = std::filesystem;
 using namespace rlda::core;
 
-class StopAfterRuns final : public sim::ReproduceObserver {
+class StopAfterRuns final : public run::ReproduceObserver {
 public:
     StopAfterRuns(std::stop_source& stop, int runs) : stop_(stop), runs_(runs) {}
-    void on_run(int index, int, const sim::ReproduceRun&) override
+    void on_run(int index, int, const run::ReproduceRun&) override
     {
         started.push_back(index);
         if (index == runs_)
             stop_.request_stop();
     }
-    void on_rank(const sim::ReproducedRank&) override { ++ranks; }
+    void on_rank(const run::ReproducedRank&) override { ++ranks; }
     std::vector<int> started;
     int ranks = 0;
 
@@ -36,7 +36,7 @@ class TestReproduce : public QObject {
 private Q_SLOTS:
     void the_plan_is_six_from_scratch_and_one_curriculum()
     {
-        const auto plan = sim::reproduction_plan({}, "out");
+        const auto plan = run::reproduction_plan({}, "out");
         QCOMPARE(plan.size(), std::size_t{7});
         QCOMPARE(plan.front().name, std::string("scratch-convnet2_early"));
         QCOMPARE(plan[5].name, std::string("scratch-convnet3_late"));
@@ -50,14 +50,14 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const fs::path out = dir.filePath("reproduce").toStdString();
-        sim::ReproduceSettings s;
+        run::ReproduceSettings s;
         s.episodes = 40;
         s.stage_episodes = 20;
-        const auto r = sim::reproduce_paper(s, out, false);
+        const auto r = run::reproduce_paper(s, out, false);
         QVERIFY(!r.cancelled);
         QCOMPARE(r.ranks.size(), std::size_t{16}); // 6 from scratch, the curriculum on all 10
         // The published ranks, as data/paper/ranks.csv lists them.
-        const auto paper = sim::load_paper_ranks(paper_ranks_file());
+        const auto paper = run::load_paper_ranks(paper_ranks_file());
         QCOMPARE(paper.size(), std::size_t{16});
         for (std::size_t i = 0; i < r.ranks.size(); ++i) {
             QCOMPARE(r.ranks[i].paper_rank, paper[i].rank);
@@ -75,7 +75,7 @@ private Q_SLOTS:
         // A second reproduction into the same folder is refused unless forced.
         bool refused = false;
         try {
-            (void)sim::reproduce_paper(s, out, false);
+            (void)run::reproduce_paper(s, out, false);
         } catch (const Error& e) {
             refused = QString(e.what()).contains("--force");
         }
@@ -86,11 +86,11 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const fs::path out = dir.filePath("reproduce").toStdString();
-        sim::ReproduceSettings s;
+        run::ReproduceSettings s;
         s.episodes = 30;
         std::stop_source stop;
         StopAfterRuns observer(stop, 2); // stopped as the third run starts
-        const auto r = sim::reproduce_paper(s, out, false, &observer, stop.get_token());
+        const auto r = run::reproduce_paper(s, out, false, &observer, stop.get_token());
         QVERIFY(r.cancelled);
         QCOMPARE(observer.started, (std::vector<int>{0, 1, 2}));
         QCOMPARE(r.ranks.size(), std::size_t{2});

@@ -2,7 +2,7 @@
 // reruns, resuming an interrupted build, refusing a folder of other settings, `rlda simulate`.
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
-#include "core/train/experiment.h"
+#include "core/run/experiment.h"
 #include "core/util/error.h"
 #include "tests/common/tiny_sim.h"
 
@@ -78,7 +78,7 @@ private Q_SLOTS:
         auto c = tiny_config();
         c.agent.kind = "fixed";
         c.agent.sequence = {0, 2};
-        const auto r = train::run_experiment(c, folder("unbroken"), false);
+        const auto r = run::run_experiment(c, folder("unbroken"), false);
         const auto t = sim::SimulationTable::load((folder("a") / "table.csv").string());
         QCOMPARE(t.accuracy({0, 2}), r.final_test_acc);
     }

@@ -5,7 +5,7 @@
 #include "core/io/run_folder.h"
 #include "core/model/zoo.h"
 #include "core/train/checkpoint.h"
-#include "core/train/experiment.h"
+#include "core/run/experiment.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
 
@@ -76,7 +76,7 @@ struct Run {
 };
 
 // Budget 40 s at 1 s per step: 5 whole epochs of 8 steps.
-Run run(std::vector<AllocationEvent> events, agent::Agent& agent, TrainerSettings s = settings(),
+Run train_job(std::vector<AllocationEvent> events, agent::Agent& agent, TrainerSettings s = settings(),
         const std::string& checkpoint_to = {}, const std::string& resume_from = {}, TrainObserver* extra = nullptr,
         double budget = 40.0)
 {
@@ -405,7 +405,7 @@ private Q_SLOTS:
         for (int i = 0; i < 2; ++i) {
             agent::RandomAgent agent(3);
             io::RunFolder folder(dir.filePath(QString::number(i)).toStdString(), false);
-            results[i] = run({{12.0, Allocation::Up}}, agent, settings(), {}, {}, &folder).result;
+            results[i] = train_job({{12.0, Allocation::Up}}, agent, settings(), {}, {}, &folder).result;
         }
         QCOMPARE(results[0].final_test_acc, results[1].final_test_acc);
         QCOMPARE(results[0].actions, results[1].actions);
@@ -424,7 +424,7 @@ private Q_SLOTS:
         agent::FixedSequenceAgent agent({0, 2, 1});
         TrainerSettings s = settings();
         s.trainer.max_decisions = 2;
-        Run r = run({{5.0, Allocation::Up}}, agent, s);
+        Run r = train_job({{5.0, Allocation::Up}}, agent, s);
         QCOMPARE(static_cast<int>(r.rec.adaptations.size()), 2);
         QCOMPARE(r.result.actions, (std::vector<int>{0, 2}));
         QCOMPARE(r.rec.allocations.size(), std::size_t{1});
@@ -439,7 +439,7 @@ private Q_SLOTS:
     void lr_resets_after_each_adaptation()
     {
         agent::FixedSequenceAgent agent({0, 3, 1});
-        Run r = run({{17.0, Allocation::Up}}, agent, settings(), {}, {}, nullptr, 80.0);
+        Run r = train_job({{17.0, Allocation::Up}}, agent, settings(), {}, {}, nullptr, 80.0);
         // Epochs 1-2 complete (16 steps), the up at 17 s cuts epoch 3, then three consultations.
         std::vector<double> lrs;
         for (const auto& m : r.rec.epochs)
@@ -459,7 +459,7 @@ private Q_SLOTS:
     void down_restores_the_smaller_architecture()
     {
         agent::FixedSequenceAgent agent({0, 1, 2});
-        Run r = run({{3.0, Allocation::Up}, {30.0, Allocation::Down}}, agent, settings(), {}, {}, nullptr, 50.0);
+        Run r = train_job({{3.0, Allocation::Up}, {30.0, Allocation::Down}}, agent, settings(), {}, {}, nullptr, 50.0);
         QCOMPARE(static_cast<int>(r.rec.adaptations.size()), 3);
         model::ModelSpec expected = model::zoo_model("ConvNet2", {3, 12, 12}, 4);
         model::deepen_spec(expected, 0);
@@ -474,7 +474,7 @@ private Q_SLOTS:
     void learns_well_above_chance()
     {
         agent::NoAdaptationAgent agent;
-        Run r = run({}, agent);
+        Run r = train_job({}, agent);
         QCOMPARE(r.result.epochs, 5);
         // Chance is 0.25. The zoo models end in ReLU, as the original's do, so a class whose logit
         // dies can never win again: with 4 classes two can be lost, hence 0.45 and not more.
@@ -488,10 +488,10 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string ckpt = dir.filePath("warm.pt").toStdString();
         agent::FixedSequenceAgent a1({2, 0, 3});
-        Run unbroken = run({{13.0, Allocation::Up}}, a1, settings(), ckpt);
+        Run unbroken = train_job({{13.0, Allocation::Up}}, a1, settings(), ckpt);
         QVERIFY(QFile::exists(QString::fromStdString(ckpt)));
         agent::FixedSequenceAgent a2({2, 0, 3});
-        Run branch = run({{13.0, Allocation::Up}}, a2, settings(), {}, ckpt);
+        Run branch = train_job({{13.0, Allocation::Up}}, a2, settings(), {}, ckpt);
         QCOMPARE(branch.result.final_test_acc, unbroken.result.final_test_acc);
         QCOMPARE(branch.result.actions, unbroken.result.actions);
         QCOMPARE(branch.result.steps, unbroken.result.steps);
@@ -503,7 +503,7 @@ private Q_SLOTS:
         }
         // Another branch with other actions differs: the checkpoint is a real fork point.
         agent::FixedSequenceAgent a3({3, 3, 3});
-        Run other = run({{13.0, Allocation::Up}}, a3, settings(), {}, ckpt);
+        Run other = train_job({{13.0, Allocation::Up}}, a3, settings(), {}, ckpt);
         QCOMPARE(other.result.final_model.parameters, model::summarize(model::zoo_model("ConvNet2", {3, 12, 12}, 4)).parameters);
     }
 
@@ -512,7 +512,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string ckpt = dir.filePath("warm.pt").toStdString();
         agent::NoAdaptationAgent none;
-        run({{3.0, Allocation::Up}}, none, settings(), ckpt);
+        train_job({{3.0, Allocation::Up}}, none, settings(), ckpt);
         VirtualClock clock(1.0);
         Scheduler sched(40.0, {}, 0.0, clock);
         Trainer t(settings(), model::zoo_model("ConvNet3", {3, 12, 12}, 4), tiny_data(), sched, clock, none);
@@ -543,9 +543,9 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const auto c = config::load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
         const std::filesystem::path out = dir.filePath("run").toStdString();
-        QCOMPARE(baseline_folder(out), std::filesystem::path(dir.filePath("run-none").toStdString()));
-        QCOMPARE(baseline_folder("runs/x/"), std::filesystem::path("runs/x-none"));
-        const auto none = without_adaptation(c);
+        QCOMPARE(run::baseline_folder(out), std::filesystem::path(dir.filePath("run-none").toStdString()));
+        QCOMPARE(run::baseline_folder("runs/x/"), std::filesystem::path("runs/x-none"));
+        const auto none = run::without_adaptation(c);
         QCOMPARE(none.agent.kind, std::string("none"));
         QCOMPARE(none.name, c.name + "-none");
         auto same = none; // nothing else differs
@@ -554,16 +554,16 @@ private Q_SLOTS:
         QVERIFY(same == c);
 
         Recorder rec;
-        const Comparison r = run_comparison(c, out, false, &rec);
+        const run::Comparison r = run::run_comparison(c, out, false, &rec);
         QVERIFY(r.baseline_ran && !r.adapted.cancelled && !r.baseline.cancelled);
         QCOMPARE(r.adapted_dir, out);
-        QCOMPARE(r.baseline_dir, baseline_folder(out));
+        QCOMPARE(r.baseline_dir, run::baseline_folder(out));
         QCOMPARE(r.adapted.actions, (std::vector<int>{0, 1})); // synthetic-quick's fixed sequence
         QCOMPARE(r.baseline.actions, (std::vector<int>{3, 3})); // consulted as often, always Do Nothing
         QVERIFY(r.baseline.final_model.parameters < r.adapted.final_model.parameters);
         QCOMPARE(r.difference(), r.adapted.final_test_acc - r.baseline.final_test_acc);
-        // Each run is the one run_experiment() gives alone, bit for bit (the virtual clock).
-        const RunResult alone = run_experiment(none, dir.filePath("alone").toStdString(), false);
+        // Each run is the one run::run_experiment() gives alone, bit for bit (the virtual clock).
+        const RunResult alone = run::run_experiment(none, dir.filePath("alone").toStdString(), false);
         QCOMPARE(alone.final_test_acc, r.baseline.final_test_acc);
         QCOMPARE(alone.steps, r.baseline.steps);
         QVERIFY(QFile::exists(dir.filePath("run-none/model.pt")));
@@ -572,9 +572,9 @@ private Q_SLOTS:
 
         // An existing baseline folder is refused before anything trains.
         const std::filesystem::path again = dir.filePath("again").toStdString();
-        std::filesystem::create_directories(baseline_folder(again));
-        std::ofstream(baseline_folder(again) / "x") << "x";
-        QVERIFY_THROWS_EXCEPTION(Error, run_comparison(c, again, false));
+        std::filesystem::create_directories(run::baseline_folder(again));
+        std::ofstream(run::baseline_folder(again) / "x") << "x";
+        QVERIFY_THROWS_EXCEPTION(Error, run::run_comparison(c, again, false));
         QVERIFY(!std::filesystem::exists(again));
     }
 
@@ -589,10 +589,10 @@ private Q_SLOTS:
                 stop.request_stop();
         };
         const std::filesystem::path out = dir.filePath("run").toStdString();
-        const Comparison r = run_comparison(c, out, false, &rec, stop.get_token());
+        const run::Comparison r = run::run_comparison(c, out, false, &rec, stop.get_token());
         QVERIFY(r.adapted.cancelled);
         QVERIFY(!r.baseline_ran);
-        QVERIFY(!std::filesystem::exists(baseline_folder(out)));
+        QVERIFY(!std::filesystem::exists(run::baseline_folder(out)));
     }
 
     // Every hook of TrainObserver fires, in the order events.h states, on the synthetic job (seed 7,
@@ -603,7 +603,7 @@ private Q_SLOTS:
         auto c = config::load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
         c.warnings.push_back("a note for the observer");
         HookLog log;
-        const RunResult r = run_experiment(c, dir.filePath("run").toStdString(), false, &log);
+        const RunResult r = run::run_experiment(c, dir.filePath("run").toStdString(), false, &log);
         const auto& h = log.hooks;
         QCOMPARE(log.count("message"), 1);
         QCOMPARE(log.messages.front(), std::string("a note for the observer"));
@@ -642,7 +642,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string ckpt = dir.filePath("warm.pt").toStdString();
         agent::FixedSequenceAgent a1({2, 0, 3});
-        Run unbroken = run({{21.0, Allocation::Up}}, a1, settings(), ckpt);
+        Run unbroken = train_job({{21.0, Allocation::Up}}, a1, settings(), ckpt);
         VirtualClock clock(1.0);
         Scheduler sched(40.0, {{21.0, Allocation::Up}}, 0.0, clock);
         agent::FixedSequenceAgent a2({2, 0, 3});
@@ -699,7 +699,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const auto c = config::load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
         Thrower again;
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, run_experiment(c, dir.filePath("run").toStdString(), false, &again));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, run::run_experiment(c, dir.filePath("run").toStdString(), false, &again));
         QVERIFY(QFile::exists(dir.filePath("run/config.toml")));
         QVERIFY(!QFile::exists(dir.filePath("run/model.pt")));
     }
@@ -724,8 +724,8 @@ private Q_SLOTS:
             s.job.momentum = 0.9;
             s.job.lr = 0.02;
             agent::FixedSequenceAgent a_old({0, 3, 0}), a_new({0, 3, 0});
-            Run from_old = run({{13.0, Allocation::Up}}, a_old, s, {}, old_file);
-            Run from_new = run({{13.0, Allocation::Up}}, a_new, s, {}, new_file);
+            Run from_old = train_job({{13.0, Allocation::Up}}, a_old, s, {}, old_file);
+            Run from_new = train_job({{13.0, Allocation::Up}}, a_new, s, {}, new_file);
             QCOMPARE(from_old.rec.epochs.front().test_acc, state.meta.history.front().test_acc); // replayed
             QCOMPARE(from_old.result.steps, from_new.result.steps);
             QVERIFY(from_old.result.steps > state.meta.steps);

@@ -3,7 +3,7 @@
 // greedy rank set beside the rank the paper published.
 #pragma once
 
-#include "core/sim/learn_run.h"
+#include "core/run/learn_run.h"
 #include "core/sim/results.h"
 
 #include <cstdint>
@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-namespace rlda::core::sim {
+namespace rlda::core::run {
 
 struct ReproduceSettings {
     std::filesystem::path tables;  // a folder with the paper's index.csv; empty = paper_tables_dir()
@@ -39,7 +39,7 @@ struct ReproducedRank {
     std::string table;  // file
     std::string run;    // ReproduceRun::name
     int paper_rank = 0; // 0 when the paper published none for this pair
-    Evaluation evaluation;
+    sim::Evaluation evaluation;
 };
 
 struct ReproduceResult {
@@ -76,4 +76,4 @@ struct PaperRank {
 };
 std::vector<PaperRank> load_paper_ranks(const std::filesystem::path& file);
 
-} // namespace rlda::core::sim
+} // namespace rlda::core::run

@@ -1,6 +1,6 @@
 // Learning runs: tables checked first, then stage by stage in chunks, so that checkpoints, greedy
 // reports and stop requests fall between episodes.
-#include "core/sim/learn_run.h"
+#include "core/run/learn_run.h"
 
 #include "core/agent/reinforce.h"
 #include "core/agent/vocabulary.h"
@@ -18,7 +18,10 @@
 #include <algorithm>
 #include <chrono>
 
-namespace rlda::core::sim {
+namespace rlda::core::run {
+
+using namespace sim;
+
 namespace {
 
 using nlohmann::json;
@@ -202,4 +205,4 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     return result;
 }
 
-} // namespace rlda::core::sim
+} // namespace rlda::core::run

@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-namespace rlda::core::sim {
+namespace rlda::core::run {
 
 // One curriculum stage: `episodes` episodes against `table`, starting at `temperature` (0 = keep
 // the policy's own).
@@ -69,17 +69,17 @@ struct StageStart {
 // workbench pauses in on_episode); a stop is seen between episodes. An exception thrown from a hook
 // propagates unchanged out of run_learning: the run ends there with no further hooks and no
 // "finished" event, the folder keeping what was written and policy.pt its last save.
-class LearnRunObserver : public LearnObserver {
+class LearnRunObserver : public sim::LearnObserver {
 public:
     virtual void on_stage(const StageStart&) {}
-    virtual void on_greedy(std::int64_t /*episode*/, const Evaluation&) {}
+    virtual void on_greedy(std::int64_t /*episode*/, const sim::Evaluation&) {}
     virtual void on_message(const std::string&) {}
 };
 
 struct LearnRunResult {
     std::int64_t episodes = 0; // run by this call, all stages together
     bool cancelled = false;
-    Evaluation evaluation;     // the final policy on the last stage's table
+    sim::Evaluation evaluation; // the final policy on the last stage's table
     std::filesystem::path policy_file;
 };
 
@@ -95,4 +95,4 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
 // "TABLE:EPISODES[:TEMPERATURE]" (the command line's --stage); Error naming the text.
 LearnStage parse_stage(const std::string& text);
 
-} // namespace rlda::core::sim
+} // namespace rlda::core::run

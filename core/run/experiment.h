@@ -1,29 +1,18 @@
 // From an experiment config to a finished run folder: the glue the command line and the
-// workbench share (dataset, model, clock, scheduler, agent, trainer, files).
+// workbench share. It sits above train (the trainer and its pieces, core/train/setup.h) and io (the
+// run folder it writes), so that neither of those needs the other.
 #pragma once
 
-#include "core/agent/agent.h"
 #include "core/config/experiment.h"
-#include "core/data/dataset.h"
-#include "core/model/spec.h"
 #include "core/train/events.h"
-#include "core/train/trainer.h"
 
 #include <filesystem>
-#include <memory>
 #include <stop_token>
 
-namespace rlda::core::train {
+namespace rlda::core::run {
 
-// The configured dataset; errors name the expected files and how to obtain them.
-data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t seed);
-// Fixed, random, none, or a saved policy (greedy or sampling at agent.temperature); the policy's
-// warnings (layers outside its vocabulary) go to `observer`.
-std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c, TrainObserver* observer = nullptr);
-std::unique_ptr<Clock> make_clock(const config::SchedulerConfig& c);
-std::vector<AllocationEvent> allocation_events(const config::SchedulerConfig& c);
-// The job's model for the dataset's sample shape and classes.
-model::ModelSpec job_model(const config::ExperimentConfig& c, const data::DatasetSplit& data);
+using train::RunResult;
+using train::TrainObserver;
 
 // Runs Algorithm 1 as configured and leaves in `out`: config.toml (after defaults),
 // metrics/*.csv, events.jsonl, warm_start.pt (at the first allocation event) and model.pt.
@@ -57,4 +46,4 @@ std::filesystem::path baseline_folder(const std::filesystem::path& out);
 Comparison run_comparison(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                           TrainObserver* observer = nullptr, std::stop_token stop = {});
 
-} // namespace rlda::core::train
+} // namespace rlda::core::run

@@ -1,5 +1,5 @@
 // The paper's evaluation, replayed on its shipped tables: six from-scratch runs and one curriculum.
-#include "core/sim/reproduce.h"
+#include "core/run/reproduce.h"
 
 #include "core/agent/reinforce.h"
 #include "core/sim/learn.h"
@@ -14,7 +14,10 @@
 
 #include <algorithm>
 
-namespace rlda::core::sim {
+namespace rlda::core::run {
+
+using namespace sim;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -185,4 +188,4 @@ ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out,
     return result;
 }
 
-} // namespace rlda::core::sim
+} // namespace rlda::core::run

@@ -1,0 +1,85 @@
+// Building a run from its config. Each piece is a small function so that the workbench can reuse it.
+#include "core/train/setup.h"
+
+#include "core/agent/reinforce.h"
+#include "core/data/cifar10.h"
+#include "core/data/idx.h"
+#include "core/data/synthetic.h"
+#include "core/model/zoo.h"
+#include "core/util/error.h"
+
+#include <fmt/format.h>
+
+namespace rlda::core::train {
+
+data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t seed)
+{
+    if (c.kind == "synthetic") {
+        data::SyntheticOptions o;
+        o.shape = c.shape;
+        o.classes = c.classes;
+        o.train_size = c.train_size;
+        o.test_size = c.test_size;
+        o.noise = c.noise;
+        o.seed = seed;
+        return data::make_synthetic(o);
+    }
+    data::LoadOptions o;
+    const auto normalization = data::parse_normalization(c.normalization);
+    if (!normalization)
+        throw Error(fmt::format("dataset.normalization: unknown \"{}\"", c.normalization));
+    o.normalization = *normalization;
+    o.train_subset = c.train_subset;
+    o.test_subset = c.test_subset;
+    o.random_subset = c.random_subset;
+    o.subset_seed = seed;
+    if (c.kind == "cifar10")
+        return data::load_cifar10(c.path.empty() ? std::string("data/cifar-10-batches-bin") : c.path, o);
+    if (c.kind == "fashion-mnist")
+        return c.path.empty() ? data::load_fashion_mnist(o) : data::load_idx(c.path, o);
+    if (c.kind == "mnist")
+        return data::load_idx(c.path.empty() ? std::string("data/mnist") : c.path, o);
+    throw Error(fmt::format("dataset.kind: unknown dataset \"{}\"", c.kind));
+}
+
+std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c, TrainObserver* observer)
+{
+    if (c.kind == "fixed")
+        return std::make_unique<agent::FixedSequenceAgent>(c.sequence);
+    if (c.kind == "random")
+        return std::make_unique<agent::RandomAgent>(c.seed);
+    if (c.kind == "none")
+        return std::make_unique<agent::NoAdaptationAgent>();
+    if (c.kind == "policy") {
+        auto learner = std::make_shared<agent::PolicyLearner>(agent::PolicyLearner::load(c.policy));
+        learner->set_temperature(c.temperature);
+        return std::make_unique<agent::PolicyAgent>(learner, c.greedy, [observer](const std::string& warning) {
+            if (observer)
+                observer->on_message(warning);
+        });
+    }
+    throw Error(fmt::format("agent.kind: \"{}\" does not train jobs: it builds simulation tables (rlda simulate)",
+                            c.kind));
+}
+
+std::unique_ptr<Clock> make_clock(const config::SchedulerConfig& c)
+{
+    if (c.clock == "wall")
+        return std::make_unique<WallClock>();
+    return std::make_unique<VirtualClock>(c.step_cost, c.eval_cost);
+}
+
+std::vector<AllocationEvent> allocation_events(const config::SchedulerConfig& c)
+{
+    std::vector<AllocationEvent> out;
+    for (const auto& e : c.events)
+        out.push_back({e.time, e.change == config::Change::Up ? Allocation::Up : Allocation::Down});
+    return out;
+}
+
+model::ModelSpec job_model(const config::ExperimentConfig& c, const data::DatasetSplit& data)
+{
+    return model::load_model(c.job.model, data.train.shape(), data.train.classes, c.job.head);
+}
+
+} // namespace rlda::core::train
