@@ -1,7 +1,14 @@
 // A reusable live plot: named series on several value axes, buffered timer replots, EMA smoothing,
 // min/max decimation for display, labelled vertical markers, a crosshair, and image/CSV export.
+// SeriesPlot assembles one part per concern, as PlotJuggler splits its plot:
+//   series_data.h    the points of one series, their EMA and decimation (no widget, no QCustomPlot)
+//   series_graphs.h  the adapter that draws a SeriesData through QCustomPlot
+//   plot_axes.h      the value axes · plot_legend.h the legend · plot_markers.h the event markers
+//   plot_zoom_pan.h  drag, wheel, double click and following the data · plot_crosshair.h the crosshair
+//   series_csv.h     the CSV export (images go through widgets/plot_export.h)
 #pragma once
 
+#include "widgets/plot/plot_style.h"
 #include "widgets/plot_export.h"
 
 #include <QColor>
@@ -16,34 +23,15 @@
 
 class QCustomPlot;
 class QCPAxis;
-class QCPGraph;
-class QCPItemStraightLine;
-class QCPItemText;
-class QCPItemTracer;
 class QTimer;
 
 namespace rlda::widgets {
 
-enum class MarkerKind { AllocationUp, AllocationDown, Adaptation, DidNothing, Final, Other };
-
-enum class AxisSide { Left, Right };
-
-struct SeriesStyle {
-    Qt::PenStyle pen = Qt::SolidLine;
-    double width = 1.6;
-    bool smoothable = true; // false for step quantities (lr, parameter count) that EMA would blur
-    bool steps = false;     // draw as a step function (value holds until the next point)
-    int opacity = 255;      // 0..255; faint raw series under a rolling mean use less
-    bool inLegend = true;
-};
-
-// A legend entry that stands for no one series: a run's colour, or a quantity's dash pattern.
-struct LegendKey {
-    QString label;
-    QColor color;
-    Qt::PenStyle pen = Qt::SolidLine;
-    double width = 1.6;
-};
+class PlotAxes;
+class PlotCrosshair;
+class PlotLegend;
+class PlotMarkers;
+class PlotZoomPan;
 
 class SeriesPlot : public QWidget {
     Q_OBJECT
@@ -100,7 +88,7 @@ public:
 
     // Fit every axis to the data and follow new data again (until the user zooms or drags).
     void fitAll();
-    bool following() const { return follow_; }
+    bool following() const;
 
     // Brings the display up to date now instead of at the next timer tick (tests, export).
     void flush();
@@ -122,40 +110,27 @@ protected:
 
 private:
     struct Series;
-    struct Marker;
 
     Series* find(const QString& name) const;
     void applyStyle(Series& s, const QColor& color, const SeriesStyle& style);
+    void applySmoothing(Series& s);
     void rebuildLegend();
     void scheduleRefresh();
     void refresh();
     void updateDisplay(Series& s, int pixels);
-    void recomputeSmoothing(Series& s);
-    void applyFollowRanges();
-    void updateCrosshair(double x, int pixelX);
-    void hideCrosshair();
-    void stopFollowing();
-    void syncLegend();
     int plotPixels() const;
-    bool smoothingOn() const { return alpha_ > 0.0 && alpha_ < 1.0; }
 
     QCustomPlot* plot_ = nullptr;
     QTimer* refreshTimer_ = nullptr;
-    QHash<QString, QCPAxis*> axes_;
-    QStringList axisOrder_;
+    std::unique_ptr<PlotAxes> axes_;
+    std::unique_ptr<PlotLegend> legend_;
+    std::unique_ptr<PlotMarkers> markers_;
+    PlotZoomPan* zoomPan_ = nullptr;     // a child of this widget
+    PlotCrosshair* crosshair_ = nullptr; // a child of this widget
     std::vector<std::unique_ptr<Series>> series_;
     QHash<QString, Series*> index_; // append() looks a series up per point
-    std::vector<Marker> markers_;
-    QList<QList<LegendKey>> legendKeys_;
-    QList<QCPGraph*> keyGraphs_; // dataless graphs behind the legend keys
-    QCPItemStraightLine* crossLine_ = nullptr;
-    QCPItemText* crossText_ = nullptr;
     double alpha_ = 0.0;
-    bool follow_ = true;
     bool rangeDirty_ = false;
-    bool inRefresh_ = false;
-    int leftAxes_ = 0;
-    int rightAxes_ = 0;
     int replots_ = 0;
     int lastPixels_ = 0;
 };
