@@ -3,6 +3,7 @@
 
 #include "core/io/run_reader.h"
 
+#include "widgets/figures/figure_font.h"
 #include "widgets/qcp.h"
 
 #include <QDir>
@@ -17,21 +18,13 @@ namespace rlda::widgets {
 
 namespace {
 
-QFont plotFont(const QCustomPlot& plot, double points, bool bold = false)
-{
-    QFont f = plot.font();
-    f.setPointSizeF(points);
-    f.setBold(bold);
-    return f;
-}
-
 QVector<double> toQVector(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
 
 void styleAxes(QCustomPlot& plot, QCPAxisRect* rect, const QString& xTitle, const QString& yTitle)
 {
     for (auto* axis : {rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft)}) {
-        axis->setTickLabelFont(plotFont(plot, 9.5));
-        axis->setLabelFont(plotFont(plot, 10.5));
+        axis->setTickLabelFont(figureFont(plot, 9.5));
+        axis->setLabelFont(figureFont(plot, 10.5));
     }
     rect->axis(QCPAxis::atBottom)->setLabel(xTitle);
     rect->axis(QCPAxis::atLeft)->setLabel(yTitle);
@@ -326,7 +319,7 @@ void drawAccuracyBars(QCustomPlot& plot, const std::vector<RankedTable>& tables,
         ticker->addTick(static_cast<double>(i + 1), label);
     }
     x->setTicker(ticker);
-    x->setTickLabelFont(plotFont(plot, tables.size() > 8 ? 8.5 : 9.5));
+    x->setTickLabelFont(figureFont(plot, tables.size() > 8 ? 8.5 : 9.5));
     x->grid()->setVisible(false);
     x->setRange(0.4, static_cast<double>(tables.size()) + 0.6);
     if (lo > hi) {
@@ -349,7 +342,7 @@ void drawAccuracyBars(QCustomPlot& plot, const std::vector<RankedTable>& tables,
         text->position->setCoords(static_cast<double>(i + 1) + greedyKeyOffset, e.accuracy);
         text->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
         text->setText(narrow ? QString::number(e.rank) : QStringLiteral("rank %1").arg(e.rank));
-        text->setFont(plotFont(plot, narrow ? 9 : 10, true));
+        text->setFont(figureFont(plot, narrow ? 9 : 10, true));
         text->setColor(palette::greedy().darker(130));
         text->setPadding(QMargins(0, 0, 0, 2));
     }

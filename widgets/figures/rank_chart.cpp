@@ -1,6 +1,7 @@
 // Rank charts: bars sorted best to worst, the greedy sequence picked out, baselines as lines.
 #include "widgets/figures/rank_chart.h"
 
+#include "widgets/figures/figure_font.h"
 #include "widgets/qcp.h"
 
 #include <algorithm>
@@ -10,14 +11,6 @@
 namespace rlda::widgets {
 
 namespace {
-
-QFont scaledFont(const QCustomPlot& plot, double points, bool bold = false)
-{
-    QFont f = plot.font();
-    f.setPointSizeF(points);
-    f.setBold(bold);
-    return f;
-}
 
 QCPGraph* horizontalLine(QCPAxisRect* rect, double value, double from, double to, const QPen& pen,
                          const QString& name)
@@ -147,12 +140,12 @@ void addPlotTitle(QCustomPlot& plot, const QString& title, const QString& subtit
     int row = 0;
     if (!title.isEmpty()) {
         layout->insertRow(row);
-        layout->addElement(row, 0, new QCPTextElement(&plot, title, scaledFont(plot, 13, true)));
+        layout->addElement(row, 0, new QCPTextElement(&plot, title, figureFont(plot, 13, true)));
         layout->setRowStretchFactor(row++, 0.001);
     }
     if (!subtitle.isEmpty()) {
         layout->insertRow(row);
-        auto* s = new QCPTextElement(&plot, subtitle, scaledFont(plot, 9.5));
+        auto* s = new QCPTextElement(&plot, subtitle, figureFont(plot, 9.5));
         s->setTextColor(QColor(70, 70, 70));
         layout->addElement(row, 0, s);
         layout->setRowStretchFactor(row, 0.001);
@@ -175,7 +168,7 @@ QCPLegend* addLegendRow(QCustomPlot& plot, int columns)
     legend->setLayer(QStringLiteral("legend"));
     legend->setFillOrder(QCPLayoutGrid::foColumnsFirst);
     legend->setWrap(std::max(1, columns));
-    legend->setFont(scaledFont(plot, 9.5));
+    legend->setFont(figureFont(plot, 9.5));
     legend->setBorderPen(Qt::NoPen);
     legend->setBrush(Qt::NoBrush);
     legend->setMargins(QMargins(4, 2, 4, 2));
@@ -286,7 +279,7 @@ RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedT
     label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
     label->position->setCoords(labelKey, 0.02);
     label->setPositionAlignment(Qt::AlignTop | Qt::AlignHCenter);
-    label->setFont(scaledFont(plot, 9.5 * s, true));
+    label->setFont(figureFont(plot, 9.5 * s, true));
     label->setColor(palette::greedy().darker(130));
     label->setBrush(QColor(255, 255, 255, 220));
     label->setPadding(QMargins(3, 1, 3, 1));
@@ -308,8 +301,8 @@ RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedT
         arrow->setPen(QPen(palette::greedy().darker(120), 1.5));
     }
 
-    const QFont tickFont = scaledFont(plot, 9 * s);
-    const QFont labelFont = scaledFont(plot, 10 * s);
+    const QFont tickFont = figureFont(plot, 9 * s);
+    const QFont labelFont = figureFont(plot, 10 * s);
     x->setTickLabelFont(tickFont);
     y->setTickLabelFont(tickFont);
     x->setLabelFont(labelFont);
@@ -337,7 +330,7 @@ RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedT
         title->position->setCoords(0.5, 0.0);
         title->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
         title->setText(table.title(options.withAgent));
-        title->setFont(scaledFont(plot, 10.5 * s, true));
+        title->setFont(figureFont(plot, 10.5 * s, true));
         title->setPadding(QMargins(0, 0, 0, 3));
         // The rect's top margin must hold it.
         QMargins m = rect->minimumMargins();
