@@ -14,7 +14,8 @@ int main(int argc, char** argv)
     CLI::App app{"rlda: reinforcement-learning-driven DNN adaptation, from the command line"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "rlda " RLDA_VERSION); // CMake's PROJECT_VERSION (app/CMakeLists.txt)
-    std::vector<std::function<int()>> commands{rlda::app::add_model_command(app),
+    std::vector<std::function<int()>> commands{rlda::app::add_config_command(app),
+                                                rlda::app::add_model_command(app),
                                                 rlda::app::add_train_command(app),
                                                 rlda::app::add_simulate_command(app),
                                                 rlda::app::add_learn_command(app),

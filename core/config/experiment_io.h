@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/config/experiment.h"
+#include "core/config/schema.h"
 #include "core/config/validate.h"
 
 #include <string>
@@ -13,20 +14,22 @@ namespace rlda::core::config {
 // policy, table and data paths that exist next to the file are made relative to its folder.
 // Throws ConfigError "file:line:col: section.key: reason" (one line) for a syntax error, an
 // unknown section or key, a wrong type or a bad value. Keys of the original schema that have no
-// meaning here end up in `warnings` instead.
-ExperimentConfig load_experiment(const std::string& path);
+// meaning here end up in `warnings` instead. The keys, their types and per-key checks are
+// `schema`'s (core/config/schema.h).
+ExperimentConfig load_experiment(const std::string& path, const Schema& schema = experiment_schema());
 
 // Same, from text; `source` names it in messages and its folder anchors relative paths.
-ExperimentConfig parse_experiment(const std::string& text, const std::string& source);
+ExperimentConfig parse_experiment(const std::string& text, const std::string& source,
+                                  const Schema& schema = experiment_schema());
 
-// Our schema, every value written (defaults too), commented; parse_experiment() of the result
-// gives the same settings back, doubles bit for bit.
-std::string to_toml(const ExperimentConfig& c);
+// Our schema, every key of `schema` written (defaults too), commented with its help;
+// parse_experiment() of the result gives the same settings back, doubles bit for bit.
+std::string to_toml(const ExperimentConfig& c, const Schema& schema = experiment_schema());
 
 // Applies "section.key=value" (value in TOML syntax: `dataset.kind="synthetic"`,
 // `scheduler.budget=60`, `agent.sequence=[0,1]`, `name="run"`) with the file reader's checks.
 // Leaves `c` unchanged and throws ConfigError "--set ASSIGNMENT: section.key: reason" on error.
-void apply_override(ExperimentConfig& c, const std::string& assignment);
+void apply_override(ExperimentConfig& c, const std::string& assignment, const Schema& schema = experiment_schema());
 
 // Applies every assignment (later ones win where two set the same key), then validates once, so
 // their order never matters: `agent.kind="policy"` before `agent.policy=P` is as good as after.
@@ -34,7 +37,8 @@ void apply_override(ExperimentConfig& c, const std::string& assignment);
 // checks of the whole config reject (a range, a missing policy file) names the assignment that
 // set the key at fault, or the one it depends on. Leaves `c` unchanged on error; throws
 // ConfigError "--set ASSIGNMENT: section.key: reason".
-void apply_overrides(ExperimentConfig& c, const std::vector<std::string>& assignments);
+void apply_overrides(ExperimentConfig& c, const std::vector<std::string>& assignments,
+                     const Schema& schema = experiment_schema());
 
 // Equal settings: `source` and `warnings` are not compared.
 bool same_settings(const ExperimentConfig& a, const ExperimentConfig& b);

@@ -1,8 +1,8 @@
-// Experiment files in, in our schema or the original tool's: one small reader per section,
-// strict keys, and every message pointing at the file position (or the --set) at fault.
+// Experiment files in, in our schema or the original tool's: every key read as the schema declares
+// it (core/config/schema.h), strict keys, and every message pointing at the file position (or the
+// --set) at fault.
 #include "core/config/experiment_io.h"
 
-#include "core/model/zoo.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>
@@ -13,7 +13,6 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <limits>
 #include <map>
 #include <sstream>
@@ -35,13 +34,6 @@ struct Field {
 struct Spot {
     std::string name;
     toml::source_region at;
-};
-
-// How one key of a section is read. Keys of the original schema are accepted but not suggested.
-struct Handler {
-    std::string_view key;
-    std::function<void(const Field&)> read;
-    bool original = false;
 };
 
 bool before(const toml::source_position& a, const toml::source_position& b)
@@ -73,19 +65,11 @@ std::string_view type_name(const toml::node& n)
     }
 }
 
-const std::vector<std::string_view>& section_names()
-{
-    static const std::vector<std::string_view> names{"job",   "dataset", "scheduler",  "trainer",
-                                                     "agent", "policy",  "simulation", "runner",
-                                                     "sweep"};
-    return names;
-}
-
 class Reader {
 public:
     // `assignment` non-empty: reading a --set, whose text has no useful positions.
-    Reader(std::string source, std::string assignment, fs::path base)
-        : source_(std::move(source)), assignment_(std::move(assignment)), base_(std::move(base))
+    Reader(const Schema& schema, std::string source, std::string assignment, fs::path base)
+        : schema_(&schema), source_(std::move(source)), assignment_(std::move(assignment)), base_(std::move(base))
     {
     }
 
@@ -104,38 +88,23 @@ public:
     {
         for (const auto& [k, v] : root) {
             const std::string key(k.str());
-            if (key == "name") {
-                c.name = text(Field{v, key}, "name");
+            if (const Key* top = schema_->find(key); top && top->section().empty()) {
+                read_key(*top, Field{v, key}, c, key);
                 continue;
             }
-            if (std::find(section_names().begin(), section_names().end(), key) == section_names().end()) {
-                std::string known = "name";
-                for (auto s : section_names())
-                    known += fmt::format(", [{}]", s);
-                fail(k.source(), key, fmt::format("unknown section (known: {})", known));
+            if (!schema_->find_section(key)) {
+                std::vector<std::string> known;
+                for (const Key* top : schema_->keys_of(""))
+                    known.push_back(top->name);
+                for (const auto& section : schema_->sections)
+                    known.push_back(fmt::format("[{}]", section.name));
+                fail(k.source(), key, fmt::format("unknown section (known: {})", fmt::join(known, ", ")));
             }
             const toml::table* t = v.as_table();
             if (!t)
                 fail(v.source(), key, fmt::format("expected a table [{}], got {}", key, type_name(v)));
             spots_[key] = Spot{key, t->source()};
-            if (key == "job")
-                job(*t, c);
-            else if (key == "dataset")
-                dataset(*t, c.dataset);
-            else if (key == "scheduler")
-                scheduler(*t, c.scheduler);
-            else if (key == "trainer")
-                trainer(*t, c.trainer);
-            else if (key == "agent")
-                agent(*t, c);
-            else if (key == "policy")
-                section(*t, "policy", policy_handlers(c.policy, false));
-            else if (key == "simulation")
-                simulation(*t, c.simulation);
-            else if (key == "sweep")
-                sweep(*t, c.sweep);
-            else
-                runner(*t, c);
+            section(*t, key, c);
         }
     }
 
@@ -144,25 +113,28 @@ public:
     {
         if (base_.empty())
             return;
-        const auto resolve = [&](std::string& p) {
-            if (p.empty() || fs::path(p).is_absolute())
-                return;
+        for (const Key& k : schema_->keys) {
+            const auto* b = std::get_if<Binding<std::string>>(&k.value);
+            if (k.type != Type::Path || !b)
+                continue;
+            const std::string p = b->get(c);
+            // A suggestion (a zoo model's name) is not a path.
+            if (p.empty() || fs::path(p).is_absolute() ||
+                std::find(k.choices.begin(), k.choices.end(), p) != k.choices.end())
+                continue;
             std::error_code ec;
             const fs::path there = base_ / p;
             if (fs::exists(there, ec))
-                p = there.lexically_normal().string();
-        };
-        if (!model::is_zoo_name(c.job.model))
-            resolve(c.job.model);
-        resolve(c.agent.policy);
-        resolve(c.simulation.table);
-        resolve(c.dataset.path);
+                b->set(c, there.lexically_normal().string());
+        }
     }
 
     // Reports the first bad value in file order; values this text did not set come after.
     void check(const ExperimentConfig& c) const
     {
-        const auto problems = find_problems(c);
+        auto problems = pending_;
+        for (auto& p : find_problems(c, *schema_))
+            problems.push_back(std::move(p));
         if (problems.empty())
             return;
         const Problem* best = nullptr;
@@ -202,7 +174,16 @@ public:
         fail(s ? s->at : toml::source_region{}, exact != spots_.end() ? exact->second.name : p.key, p.reason);
     }
 
+    // A value the config cannot hold (a choice's unknown name) is this text's own error.
+    void fail_pending() const
+    {
+        if (!pending_.empty())
+            blame(pending_.front());
+    }
+
 private:
+    const Schema* schema_;
+    std::vector<Problem> pending_; // values refused while reading, reported with the checks in file order
     std::string source_;
     std::string assignment_;
     fs::path base_;
@@ -342,9 +323,9 @@ private:
     }
 
     // An integer N is the original's GPU index; strings are checked with the other values.
-    std::string device(const Field& f)
+    std::string device(const Field& f, const std::string& canonical)
     {
-        claim(f, "job.device");
+        claim(f, canonical);
         if (f.node.is_integer()) {
             const std::int64_t index = f.node.as_integer()->get();
             if (index < 0)
@@ -354,19 +335,6 @@ private:
         if (!f.node.is_string())
             fail_type(f.node, f.name, "a device string (\"cpu\", \"cuda\", \"cuda:N\") or a GPU index");
         return f.node.value<std::string>().value();
-    }
-
-    model::OutputHead head(const Field& f)
-    {
-        const std::string name = text(f, "job.head");
-        const auto h = model::parse_output_head(name);
-        if (!h) {
-            std::vector<std::string> allowed;
-            for (const auto& n : model::output_head_names())
-                allowed.push_back(fmt::format("\"{}\"", n));
-            fail(f.node, f.name, fmt::format("unknown value \"{}\" (allowed: {})", name, fmt::join(allowed, ", ")));
-        }
-        return *h;
     }
 
     std::vector<AllocationEventConfig> events(const Field& f, const std::string& canonical)
@@ -393,21 +361,23 @@ private:
         AllocationEventConfig e;
         bool has_time = false;
         bool has_change = false;
-        section(t, name,
-                {{"time",
-                  [&](const Field& f) {
-                      e.time = number(f, key + ".time");
-                      has_time = true;
-                  }},
-                 {"change", [&](const Field& f) {
-                      const auto c = change_from_string(text(f, key + ".change"));
-                      if (!c)
-                          fail(f.node, f.name,
-                               fmt::format("unknown value \"{}\" (allowed: \"up\", \"down\")",
-                                           f.node.value<std::string>().value()));
-                      e.change = *c;
-                      has_change = true;
-                  }}});
+        for (const auto& [k, v] : t) {
+            const Field f{v, fmt::format("{}.{}", name, k.str())};
+            if (k.str() == "time") {
+                e.time = number(f, key + ".time");
+                has_time = true;
+            } else if (k.str() == "change") {
+                const auto c = change_from_string(text(f, key + ".change"));
+                if (!c)
+                    fail(f.node, f.name,
+                         fmt::format("unknown value \"{}\" (allowed: \"up\", \"down\")",
+                                     f.node.value<std::string>().value()));
+                e.change = *c;
+                has_change = true;
+            } else {
+                fail(k.source(), f.name, "unknown key (known: time, change)");
+            }
+        }
         if (!has_time)
             fail(t.source(), name + ".time", "missing (seconds since the job started)");
         if (!has_change)
@@ -417,172 +387,84 @@ private:
 
     // --- sections ------------------------------------------------------------------------------
 
-    void section(const toml::table& t, const std::string& name, const std::vector<Handler>& handlers)
+    void section(const toml::table& t, const std::string& name, ExperimentConfig& c)
     {
         for (const auto& [k, v] : t) {
             const std::string key = fmt::format("{}.{}", name, k.str());
-            const auto h = std::find_if(handlers.begin(), handlers.end(),
-                                        [&](const Handler& x) { return x.key == k.str(); });
-            if (h == handlers.end()) {
-                std::vector<std::string_view> known;
-                for (const auto& x : handlers)
-                    if (!x.original)
-                        known.push_back(x.key);
+            const Field f{v, key};
+            if (const Key* ours = schema_->find(key)) {
+                read_key(*ours, f, c, key);
+            } else if (const Alias* alias = schema_->find_alias(key)) {
+                read_alias(*alias, f, c);
+            } else {
+                // The original's keys are read but not suggested.
+                std::vector<std::string> known;
+                for (const Key* x : schema_->keys_of(name))
+                    known.push_back(x->short_name());
                 fail(k.source(), key, fmt::format("unknown key (known: {})", fmt::join(known, ", ")));
             }
-            h->read(Field{v, key});
         }
     }
 
-    void job(const toml::table& t, ExperimentConfig& c)
+    // Reads `f` as `k`, into the setting `k` names; `canonical` is where it is recorded.
+    void read_key(const Key& k, const Field& f, ExperimentConfig& c, const std::string& canonical)
     {
-        JobConfig& j = c.job;
-        section(t, "job",
-                {{"model", [&](const Field& f) { j.model = text(f, "job.model"); }},
-                 {"head", [&](const Field& f) { j.head = head(f); }},
-                 {"batch_size",
-                  [&](const Field& f) { j.batch_size = integer<std::int64_t>(f, "job.batch_size"); }},
-                 {"optimizer", [&](const Field& f) { j.optimizer = text(f, "job.optimizer"); }},
-                 {"lr", [&](const Field& f) { j.lr = number(f, "job.lr"); }},
-                 {"lr_decay", [&](const Field& f) { j.lr_decay = number(f, "job.lr_decay"); }},
-                 {"momentum", [&](const Field& f) { j.momentum = number(f, "job.momentum"); }},
-                 {"device", [&](const Field& f) { j.device = device(f); }},
-                 {"seed", [&](const Field& f) { j.seed = integer<std::uint64_t>(f, "job.seed"); }},
-                 {"dataset", [&](const Field& f) { c.dataset.kind = text(f, "dataset.kind"); }, true}});
+        std::visit(
+            [&]<class T>(const Binding<T>& b) {
+                if constexpr (std::is_same_v<T, std::string>) {
+                    std::string v = k.type == Type::Device ? device(f, canonical) : text(f, canonical);
+                    if (k.type == Type::Choice && std::find(k.choices.begin(), k.choices.end(), v) == k.choices.end()) {
+                        std::vector<std::string> allowed;
+                        for (const auto& n : k.choices)
+                            allowed.push_back(fmt::format("\"{}\"", n));
+                        pending_.push_back({canonical,
+                                            fmt::format("unknown value \"{}\" (allowed: {})", v, fmt::join(allowed, ", ")),
+                                            {}});
+                        return;
+                    }
+                    b.set(c, std::move(v));
+                } else if constexpr (std::is_same_v<T, bool>) {
+                    b.set(c, flag(f, canonical));
+                } else if constexpr (std::is_same_v<T, double>) {
+                    b.set(c, number(f, canonical));
+                } else if constexpr (std::is_integral_v<T>) {
+                    b.set(c, integer<T>(f, canonical));
+                } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+                    b.set(c, texts(f, canonical));
+                } else if constexpr (std::is_same_v<T, std::vector<AllocationEventConfig>>) {
+                    b.set(c, events(f, canonical));
+                } else {
+                    b.set(c, integers<typename T::value_type>(f, canonical));
+                }
+            },
+            k.value);
     }
 
-    void dataset(const toml::table& t, DatasetConfig& d)
+    void read_alias(const Alias& a, const Field& f, ExperimentConfig& c)
     {
-        section(
-            t, "dataset",
-            {{"kind", [&](const Field& f) { d.kind = text(f, "dataset.kind"); }},
-             {"path", [&](const Field& f) { d.path = text(f, "dataset.path"); }},
-             {"normalization", [&](const Field& f) { d.normalization = text(f, "dataset.normalization"); }},
-             {"train_subset",
-              [&](const Field& f) { d.train_subset = integer<std::int64_t>(f, "dataset.train_subset"); }},
-             {"test_subset",
-              [&](const Field& f) { d.test_subset = integer<std::int64_t>(f, "dataset.test_subset"); }},
-             {"random_subset", [&](const Field& f) { d.random_subset = flag(f, "dataset.random_subset"); }},
-             {"shape", [&](const Field& f) { d.shape = integers<std::int64_t>(f, "dataset.shape"); }},
-             {"classes", [&](const Field& f) { d.classes = integer<std::int64_t>(f, "dataset.classes"); }},
-             {"train_size",
-              [&](const Field& f) { d.train_size = integer<std::int64_t>(f, "dataset.train_size"); }},
-             {"test_size",
-              [&](const Field& f) { d.test_size = integer<std::int64_t>(f, "dataset.test_size"); }},
-             {"noise", [&](const Field& f) { d.noise = number(f, "dataset.noise"); }}});
-    }
-
-    void scheduler(const toml::table& t, SchedulerConfig& s)
-    {
-        section(t, "scheduler",
-                {{"budget", [&](const Field& f) { s.budget = number(f, "scheduler.budget"); }},
-                 {"start_time", [&](const Field& f) { s.start_time = number(f, "scheduler.start_time"); }},
-                 {"events", [&](const Field& f) { s.events = events(f, "scheduler.events"); }},
-                 {"clock", [&](const Field& f) { s.clock = text(f, "scheduler.clock"); }},
-                 {"step_cost", [&](const Field& f) { s.step_cost = number(f, "scheduler.step_cost"); }},
-                 {"eval_cost", [&](const Field& f) { s.eval_cost = number(f, "scheduler.eval_cost"); }},
-                 {"running_time", [&](const Field& f) { s.budget = number(f, "scheduler.budget"); }, true},
-                 {"gpu_changes", [&](const Field& f) { s.events = events(f, "scheduler.events"); }, true}});
-    }
-
-    void trainer(const toml::table& t, TrainerConfig& tr)
-    {
-        section(
-            t, "trainer",
-            {{"max_decisions",
-              [&](const Field& f) { tr.max_decisions = integer<int>(f, "trainer.max_decisions"); }},
-             {"distill_temperature",
-              [&](const Field& f) { tr.distill_temperature = number(f, "trainer.distill_temperature"); }},
-             {"distill_weight",
-              [&](const Field& f) { tr.distill_weight = number(f, "trainer.distill_weight"); }},
-             {"distill_decay",
-              [&](const Field& f) { tr.distill_decay = number(f, "trainer.distill_decay"); }},
-             {"check_preservation",
-              [&](const Field& f) { tr.check_preservation = flag(f, "trainer.check_preservation"); }},
-             {"warm_start_checkpoint",
-              [&](const Field& f) { tr.warm_start_checkpoint = flag(f, "trainer.warm_start_checkpoint"); }},
-             {"weights",
-              [&](const Field& f) {
-                  warn(f, "not used: the original tool's PyTorch warm-start weights cannot be loaded here");
-              },
-              true},
-             {"runtimes",
-              [&](const Field& f) {
-                  warn(f, "not used: the original tool's runtimes of its warm-start run; "
-                          "time here comes from [scheduler]");
-              },
-              true}});
-    }
-
-    std::vector<Handler> policy_handlers(PolicyConfig& p, bool original)
-    {
-        const auto size = [&](std::int64_t& member, const char* key) {
-            return Handler{key,
-                           [&member, key, this](const Field& f) {
-                               member = integer<std::int64_t>(f, std::string("policy.") + key);
-                           },
-                           original};
-        };
-        return {{"vocab", [&](const Field& f) { p.vocab = text(f, "policy.vocab"); }, original},
-                size(p.embedding_size, "embedding_size"),
-                size(p.hidden_size, "hidden_size"),
-                size(p.decider_lstm_size, "decider_lstm_size"),
-                size(p.decider_linear_size, "decider_linear_size"),
-                size(p.time_encoding_size, "time_encoding_size"),
-                size(p.max_actions, "max_actions"),
-                size(p.action_set_size, "action_set_size"),
-                {"alpha", [&](const Field& f) { p.alpha = number(f, "policy.alpha"); }, original},
-                {"learning_rate_decay",
-                 [&](const Field& f) { p.learning_rate_decay = number(f, "policy.learning_rate_decay"); },
-                 original},
-                size(p.decay_freq, "decay_freq")};
-    }
-
-    void agent(const toml::table& t, ExperimentConfig& c)
-    {
-        AgentConfig& a = c.agent;
-        std::vector<Handler> handlers{
-            {"kind", [&](const Field& f) { a.kind = text(f, "agent.kind"); }},
-            {"sequence", [&](const Field& f) { a.sequence = integers<int>(f, "agent.sequence"); }},
-            {"policy", [&](const Field& f) { a.policy = text(f, "agent.policy"); }},
-            {"temperature", [&](const Field& f) { a.temperature = number(f, "agent.temperature"); }},
-            {"greedy", [&](const Field& f) { a.greedy = flag(f, "agent.greedy"); }},
-            {"seed", [&](const Field& f) { a.seed = integer<std::uint64_t>(f, "agent.seed"); }},
-            // The original kept the device and the policy's settings here.
-            {"device", [&](const Field& f) { c.job.device = device(f); }, true},
-            {"policyfile",
-             [&](const Field& f) {
-                 a.policy = text(f, "agent.policy");
-                 if (fs::path(a.policy).extension() == ".pth")
-                     warn(f, "a .pth file is the original tool's PyTorch pickle, which the workbench "
-                             "cannot load; use a policy saved by `rlda learn`");
-             },
-             true},
-            {"num_actions",
-             [&](const Field& f) { c.trainer.max_decisions = integer<int>(f, "trainer.max_decisions"); },
-             true},
-            {"save_file",
-             [&](const Field& f) {
-                 warn(f, "not used: the original tool's pickled results; results go to the run folder");
-             },
-             true}};
-        for (auto& h : policy_handlers(c.policy, true))
-            handlers.push_back(std::move(h));
-        section(t, "agent", handlers);
-    }
-
-    void simulation(const toml::table& t, SimulationConfig& s)
-    {
-        section(t, "simulation",
-                {{"table", [&](const Field& f) { s.table = text(f, "simulation.table"); }},
-                 {"datafile",
-                  [&](const Field& f) {
-                      s.table = text(f, "simulation.table");
-                      if (fs::path(s.table).extension() == ".pkl")
-                          warn(f, "a .pkl file is the original tool's pickled table, which the workbench "
-                                  "cannot read; use its CSV form (as in data/paper/tables)");
-                  },
-                  true}});
+        if (a.key.empty()) {
+            warn(f, a.note);
+            return;
+        }
+        const Key* k = schema_->find(a.key);
+        if (!k)
+            throw Error(fmt::format("{}: the schema's alias names no key \"{}\"", a.name, a.key));
+        if (!a.values.empty()) { // the original's names of the choices
+            const std::string name = text(f, a.key);
+            const auto it = std::find_if(a.values.begin(), a.values.end(), [&](const auto& v) { return v.first == name; });
+            if (it == a.values.end()) {
+                std::vector<std::string> allowed;
+                for (const auto& v : a.values)
+                    allowed.push_back(fmt::format("\"{}\"", v.first));
+                fail(f.node, f.name, fmt::format("unknown value \"{}\" (allowed: {})", name, fmt::join(allowed, ", ")));
+            }
+            std::get<Binding<std::string>>(k->value).set(c, it->second);
+            return;
+        }
+        read_key(*k, f, c, a.key);
+        if (const auto* b = std::get_if<Binding<std::string>>(&k->value);
+            b && !a.extension.empty() && fs::path(b->get(c)).extension() == a.extension)
+            warn(f, a.note);
     }
 
     std::vector<std::string> texts(const Field& f, const std::string& canonical)
@@ -603,49 +485,6 @@ private:
         return out;
     }
 
-    void sweep(const toml::table& t, SweepConfig& s)
-    {
-        section(t, "sweep",
-                {{"backend", [&](const Field& f) { s.backend = text(f, "sweep.backend"); }},
-                 {"workers", [&](const Field& f) { s.workers = integer<int>(f, "sweep.workers"); }},
-                 {"threads_per_task",
-                  [&](const Field& f) { s.threads_per_task = integer<int>(f, "sweep.threads_per_task"); }},
-                 {"max_retries", [&](const Field& f) { s.max_retries = integer<int>(f, "sweep.max_retries"); }},
-                 {"partition", [&](const Field& f) { s.partition = text(f, "sweep.partition"); }},
-                 {"time_limit", [&](const Field& f) { s.time_limit = text(f, "sweep.time_limit"); }},
-                 {"cpus_per_task",
-                  [&](const Field& f) { s.cpus_per_task = integer<int>(f, "sweep.cpus_per_task"); }},
-                 {"gres", [&](const Field& f) { s.gres = text(f, "sweep.gres"); }},
-                 {"sbatch_args", [&](const Field& f) { s.sbatch_args = texts(f, "sweep.sbatch_args"); }},
-                 {"poll_seconds", [&](const Field& f) { s.poll_seconds = number(f, "sweep.poll_seconds"); }}});
-    }
-
-    void runner(const toml::table& t, ExperimentConfig& c)
-    {
-        section(t, "runner",
-                {{"total_episodes",
-                  [&](const Field& f) {
-                      c.runner.total_episodes = integer<std::int64_t>(f, "runner.total_episodes");
-                  }},
-                 {"save", [&](const Field& f) { c.runner.save = flag(f, "runner.save"); }},
-                 {"seed", [&](const Field& f) { c.job.seed = integer<std::uint64_t>(f, "job.seed"); }, true},
-                 {"folder", [&](const Field& f) { c.name = text(f, "name"); }, true},
-                 {"agent", [&](const Field& f) { c.agent.kind = original_agent(f); }, true}});
-    }
-
-    std::string original_agent(const Field& f)
-    {
-        static const std::map<std::string, std::string> kinds{
-            {"RandomAgent", "random"}, {"Agent", "policy"}, {"SimulationAgent", "simulation"}};
-        const std::string name = text(f, "agent.kind");
-        const auto it = kinds.find(name);
-        if (it == kinds.end())
-            fail(
-                f.node, f.name,
-                fmt::format("unknown value \"{}\" (allowed: \"RandomAgent\", \"Agent\", \"SimulationAgent\")",
-                            name));
-        return it->second;
-    }
 };
 
 toml::table parse_text(const std::string& text, const std::string& source)
@@ -677,12 +516,12 @@ bool bare_key(std::string_view k)
 
 } // namespace
 
-ExperimentConfig parse_experiment(const std::string& text, const std::string& source)
+ExperimentConfig parse_experiment(const std::string& text, const std::string& source, const Schema& schema)
 {
     const toml::table root = parse_text(text, source);
     ExperimentConfig c;
     c.source = source;
-    Reader reader(source, {}, fs::path(source).parent_path());
+    Reader reader(schema, source, {}, fs::path(source).parent_path());
     reader.read(root, c);
     reader.resolve_paths(c);
     reader.check(c);
@@ -690,7 +529,7 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& so
     return c;
 }
 
-ExperimentConfig load_experiment(const std::string& path)
+ExperimentConfig load_experiment(const std::string& path, const Schema& schema)
 {
     std::error_code ec;
     if (fs::is_directory(path, ec))
@@ -700,7 +539,7 @@ ExperimentConfig load_experiment(const std::string& path)
         throw ConfigError(fmt::format("{}: cannot open the experiment file", path));
     std::ostringstream text;
     text << in.rdbuf();
-    return parse_experiment(text.str(), path);
+    return parse_experiment(text.str(), path, schema);
 }
 
 namespace {
@@ -750,12 +589,12 @@ Assignment parse_assignment(const std::string& assignment)
 
 } // namespace
 
-void apply_override(ExperimentConfig& c, const std::string& assignment)
+void apply_override(ExperimentConfig& c, const std::string& assignment, const Schema& schema)
 {
-    apply_overrides(c, {assignment});
+    apply_overrides(c, {assignment}, schema);
 }
 
-void apply_overrides(ExperimentConfig& c, const std::vector<std::string>& assignments)
+void apply_overrides(ExperimentConfig& c, const std::vector<std::string>& assignments, const Schema& schema)
 {
     std::vector<Assignment> parsed;
     for (const auto& text : assignments)
@@ -766,8 +605,9 @@ void apply_overrides(ExperimentConfig& c, const std::vector<std::string>& assign
         for (std::size_t i = 0; i < parsed.size(); ++i) {
             if (i == skip)
                 continue;
-            Reader r(std::string{}, parsed[i].shown, fs::path{});
+            Reader r(schema, std::string{}, parsed[i].shown, fs::path{});
             r.read(parsed[i].root, out); // a wrong type or an unknown key: this assignment's own error
+            r.fail_pending();
             if (readers)
                 readers->push_back(std::move(r));
         }
@@ -780,7 +620,7 @@ void apply_overrides(ExperimentConfig& c, const std::vector<std::string>& assign
     // from the assignments: blame one without which the problem goes away (budget=40 before
     // step_cost=0.1 for an event past the budget), else the one that set the key closest to it;
     // the latest of equals.
-    const auto problems = find_problems(changed);
+    const auto problems = find_problems(changed, schema);
     const auto has_key = [](const std::vector<Problem>& ps, const std::string& key) {
         return std::any_of(ps.begin(), ps.end(), [&](const Problem& q) { return q.key == key; });
     };
@@ -790,7 +630,7 @@ void apply_overrides(ExperimentConfig& c, const std::vector<std::string>& assign
     for (const auto& p : problems) {
         for (std::size_t i = readers.size(); i-- > 0;) {
             const int close = readers[i].closeness(p);
-            const int score = (has_key(find_problems(apply(i, nullptr)), p.key) ? 0 : 4) + close;
+            const int score = (has_key(find_problems(apply(i, nullptr), schema), p.key) ? 0 : 4) + close;
             if (score > best) {
                 best = score;
                 culprit = i;

@@ -20,8 +20,13 @@ struct Problem {
     bool operator==(const Problem&) const = default;
 };
 
-// Every problem, in section order; empty for a valid config. A form can mark all of them at once.
+class Schema;
+
+// Every problem, in the order of the keys (core/config/schema.h); empty for a valid config. A form
+// can mark all of them at once. The per-key checks come from `schema`'s declarations; the rules
+// across keys (an event inside the budget, a fixed sequence against the model) are code.
 std::vector<Problem> find_problems(const ExperimentConfig& c);
+std::vector<Problem> find_problems(const ExperimentConfig& c, const Schema& schema);
 
 // Throws ConfigError "section.key: reason" for the first problem (configs built in code).
 void validate(const ExperimentConfig& c);

@@ -1,0 +1,600 @@
+// The experiment schema's one table of keys, and the per-key checks and TOML values it drives.
+#include "core/config/schema.h"
+
+#include "core/model/zoo.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+
+namespace rlda::core::config {
+namespace {
+
+constexpr double inf = std::numeric_limits<double>::infinity();
+
+Range at_least(double min) { return Range{min}; }
+const Range positive{0.0, inf, true, false};
+const Range non_negative{0.0};
+const Range unit{0.0, 1.0};
+const Range unit_open_closed{0.0, 1.0, true, false}; // (0, 1]
+const Range unit_closed_open{0.0, 1.0, false, true}; // [0, 1)
+
+std::string quoted_list(const std::vector<std::string>& names)
+{
+    std::vector<std::string> quoted;
+    for (const auto& n : names)
+        quoted.push_back(fmt::format("\"{}\"", n));
+    return fmt::format("{}", fmt::join(quoted, ", "));
+}
+
+// [D-]HH:MM:SS, as sbatch --time takes it (the one form written without ambiguity).
+bool is_time_limit(std::string_view t)
+{
+    const auto digits = [](std::string_view s, std::size_t min, std::size_t max) {
+        return s.size() >= min && s.size() <= max &&
+               std::all_of(s.begin(), s.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; });
+    };
+    if (const auto dash = t.find('-'); dash != std::string_view::npos) {
+        if (!digits(t.substr(0, dash), 1, 3))
+            return false;
+        t.remove_prefix(dash + 1);
+    }
+    if (t.size() != 8 || t[2] != ':' || t[5] != ':')
+        return false;
+    return digits(t.substr(0, 2), 2, 2) && digits(t.substr(3, 2), 2, 2) && digits(t.substr(6, 2), 2, 2) &&
+           t.substr(3, 2) < "60" && t.substr(6, 2) < "60";
+}
+
+// The generic wording of a value outside `k.range`, `shown` as the value is printed.
+std::string range_reason(const Key& k, const std::string& shown, bool integer)
+{
+    const Range& r = k.range;
+    const bool has_max = r.max < inf;
+    const auto bound = [&](double b) {
+        return integer ? std::to_string(static_cast<std::int64_t>(b)) : fmt::format("{}", b);
+    };
+    if (integer && !has_max)
+        return fmt::format("must be at least {}, got {}", bound(r.min), shown);
+    if (integer && r.min == -inf)
+        return fmt::format("must be at most {}, got {}", bound(r.max), shown);
+    if (!has_max && r.min == 0.0)
+        return r.min_open ? fmt::format("must be a positive number, got {}", shown)
+                          : fmt::format("must be a number of at least 0, got {}", shown);
+    if (!has_max)
+        return fmt::format("must be a number {} {}, got {}", r.min_open ? "above" : "of at least", bound(r.min), shown);
+    return fmt::format("must be in {}, got {}", r.text().substr(3), shown);
+}
+
+std::string with_rule(const Key& k, const std::string& shown, const std::string& generic)
+{
+    return k.rule.empty() ? generic : fmt::format(fmt::runtime(k.rule), shown);
+}
+
+template <class T> std::string integer_list(const std::vector<T>& v)
+{
+    return fmt::format("{}", fmt::join(v, ", "));
+}
+
+Schema make_schema()
+{
+    Schema s;
+    s.sections = {{"job", "What is trained and how."},
+                  {"dataset", "Where the samples come from."},
+                  {"scheduler", "The time budget and when the allocation changes (seconds)."},
+                  {"trainer", "Adaptation after \"up\", distillation after \"down\"."},
+                  {"agent", "Who decides which block to deepen."},
+                  {"policy", "The policy network and its REINFORCE learner."},
+                  {"simulation", "The simulation table a learning run learns from."},
+                  {"runner", "Repetitions."},
+                  {"sweep", "How `rlda simulate` spreads the rows over processes or cluster jobs."}};
+    using C = ExperimentConfig;
+    auto& k = s.keys;
+    k.push_back({.name = "name", .type = Type::Text, .label = "Name", .help = "Names the run and its folder",
+                 .value = top<&C::name>(), .required = true});
+
+    // [job]
+    k.push_back({.name = "job.model", .type = Type::Path, .label = "Model",
+                 .help = "A zoo model, or a TOML model file (relative to the config file)",
+                 .value = member<&C::job, &JobConfig::model>(), .choices = model::zoo_names(), .required = true});
+    k.push_back({.name = "job.head", .type = Type::Choice, .label = "Output head",
+                 .help = "Zoo models: relu = the original's ReLU on the logits, logits = plain logits; "
+                         "a model file writes its own last block",
+                 .value = by_name(
+                     member<&C::job, &JobConfig::head>(), [](model::OutputHead h) { return model::to_string(h); },
+                     [](std::string_view t) { return model::parse_output_head(t); }),
+                 .choices = model::output_head_names()});
+    k.push_back({.name = "job.optimizer", .type = Type::Choice, .label = "Optimizer",
+                 .help = "Adam, or SGD with momentum", .value = member<&C::job, &JobConfig::optimizer>(),
+                 .choices = optimizer_names()});
+    k.push_back({.name = "job.lr", .type = Type::Number, .label = "Learning rate",
+                 .help = "Reset to this after every adaptation", .value = member<&C::job, &JobConfig::lr>(),
+                 .range = positive});
+    k.push_back({.name = "job.lr_decay", .type = Type::Number, .label = "LR decay",
+                 .help = "Multiplied into the learning rate after every epoch",
+                 .value = member<&C::job, &JobConfig::lr_decay>(), .range = unit_open_closed});
+    k.push_back({.name = "job.momentum", .type = Type::Number, .label = "Momentum", .help = "SGD only",
+                 .value = member<&C::job, &JobConfig::momentum>(), .range = unit_closed_open});
+    k.push_back({.name = "job.batch_size", .type = Type::Integer, .label = "Batch size",
+                 .help = "Samples per training step", .value = member<&C::job, &JobConfig::batch_size>(),
+                 .range = at_least(1)});
+    k.push_back({.name = "job.seed", .type = Type::Integer, .label = "Seed",
+                 .help = "Weights, data order and generated data", .value = member<&C::job, &JobConfig::seed>()});
+    k.push_back({.name = "job.device", .type = Type::Device, .label = "Device",
+                 .help = "Where the job trains", .value = member<&C::job, &JobConfig::device>(),
+                 .choices = {"cpu", "cuda", "cuda:0", "cuda:1"}, .valid = is_device_name,
+                 .rule = "unknown device \"{}\" (allowed: \"cpu\", \"cuda\", \"cuda:N\")"});
+
+    // [dataset]
+    k.push_back({.name = "dataset.kind", .type = Type::Choice, .label = "Kind", .help = "Where the samples come from",
+                 .value = member<&C::dataset, &DatasetConfig::kind>(), .choices = dataset_kinds()});
+    k.push_back({.name = "dataset.path", .type = Type::Path, .label = "Path",
+                 .help = "Data folder; empty = the kind's default location",
+                 .value = member<&C::dataset, &DatasetConfig::path>()});
+    k.push_back({.name = "dataset.normalization", .type = Type::Choice, .label = "Normalization",
+                 .help = "half: mean 0.5, std 0.5 per channel; dataset: its own statistics; none",
+                 .value = member<&C::dataset, &DatasetConfig::normalization>(), .choices = normalization_names()});
+    k.push_back({.name = "dataset.train_subset", .type = Type::Integer, .label = "Train subset",
+                 .help = "Training samples used; 0 = all", .value = member<&C::dataset, &DatasetConfig::train_subset>(),
+                 .range = non_negative});
+    k.push_back({.name = "dataset.test_subset", .type = Type::Integer, .label = "Test subset",
+                 .help = "Test samples used; 0 = all", .value = member<&C::dataset, &DatasetConfig::test_subset>(),
+                 .range = non_negative});
+    k.push_back({.name = "dataset.random_subset", .type = Type::Flag, .label = "Random subset (seeded)",
+                 .help = "A seeded random subset instead of the first N samples",
+                 .value = member<&C::dataset, &DatasetConfig::random_subset>()});
+    k.push_back({.name = "dataset.shape", .type = Type::Integers, .label = "Shape",
+                 .help = "Synthetic: [channels, height, width]", .value = member<&C::dataset, &DatasetConfig::shape>(),
+                 .range = at_least(1), .size = 3,
+                 .rule = "expected 3 positive integers [channels, height, width], got [{}]"});
+    k.push_back({.name = "dataset.classes", .type = Type::Integer, .label = "Classes",
+                 .help = "Synthetic: number of classes", .value = member<&C::dataset, &DatasetConfig::classes>(),
+                 .range = at_least(2)});
+    k.push_back({.name = "dataset.train_size", .type = Type::Integer, .label = "Train size",
+                 .help = "Synthetic: training samples", .value = member<&C::dataset, &DatasetConfig::train_size>(),
+                 .range = at_least(1)});
+    k.push_back({.name = "dataset.test_size", .type = Type::Integer, .label = "Test size",
+                 .help = "Synthetic: test samples", .value = member<&C::dataset, &DatasetConfig::test_size>(),
+                 .range = at_least(1)});
+    k.push_back({.name = "dataset.noise", .type = Type::Number, .label = "Noise",
+                 .help = "Synthetic: noise level, higher is harder", .value = member<&C::dataset, &DatasetConfig::noise>(),
+                 .range = non_negative});
+
+    // [scheduler]; the start time and the events are checked against the budget in validate.cpp.
+    k.push_back({.name = "scheduler.budget", .type = Type::Number, .label = "Budget (s)",
+                 .help = "Seconds the job may run", .value = member<&C::scheduler, &SchedulerConfig::budget>(),
+                 .range = positive});
+    k.push_back({.name = "scheduler.start_time", .type = Type::Number, .label = "Start time (s)",
+                 .help = "Seconds of the budget already used when training starts, in [0, budget)",
+                 .value = member<&C::scheduler, &SchedulerConfig::start_time>()});
+    k.push_back({.name = "scheduler.events", .type = Type::Events, .label = "Allocation events",
+                 .help = "Allocation changes, each { time = s, change = \"up\" | \"down\" } in [0, budget)",
+                 .value = member<&C::scheduler, &SchedulerConfig::events>()});
+    k.push_back({.name = "scheduler.clock", .type = Type::Choice, .label = "Clock",
+                 .help = "virtual: reproducible, a fixed cost per step; wall: real seconds",
+                 .value = member<&C::scheduler, &SchedulerConfig::clock>(), .choices = clock_names()});
+    k.push_back({.name = "scheduler.step_cost", .type = Type::Number, .label = "Step cost (s)",
+                 .help = "Virtual clock: seconds charged per training step, > 0",
+                 .value = member<&C::scheduler, &SchedulerConfig::step_cost>()});
+    k.push_back({.name = "scheduler.eval_cost", .type = Type::Number, .label = "Eval cost (s)",
+                 .help = "Virtual clock: seconds charged per test evaluation",
+                 .value = member<&C::scheduler, &SchedulerConfig::eval_cost>(), .range = non_negative});
+
+    // [trainer]
+    k.push_back({.name = "trainer.max_decisions", .type = Type::Integer, .label = "Max decisions",
+                 .help = "Agent consultations after an \"up\"",
+                 .value = member<&C::trainer, &TrainerConfig::max_decisions>(), .range = non_negative});
+    k.push_back({.name = "trainer.distill_temperature", .type = Type::Number, .label = "Temperature",
+                 .help = "Softmax temperature of the soft targets",
+                 .value = member<&C::trainer, &TrainerConfig::distill_temperature>(), .range = positive});
+    k.push_back({.name = "trainer.distill_weight", .type = Type::Number, .label = "Weight",
+                 .help = "Soft-target weight at the first epoch after \"down\"",
+                 .value = member<&C::trainer, &TrainerConfig::distill_weight>(), .range = unit});
+    k.push_back({.name = "trainer.distill_decay", .type = Type::Number, .label = "Decay",
+                 .help = "Multiplied into the weight after every epoch",
+                 .value = member<&C::trainer, &TrainerConfig::distill_decay>(), .range = unit});
+    k.push_back({.name = "trainer.check_preservation", .type = Type::Flag, .label = "Check function preservation",
+                 .help = "Measure max |delta| of the outputs at every deepening",
+                 .value = member<&C::trainer, &TrainerConfig::check_preservation>()});
+    k.push_back({.name = "trainer.warm_start_checkpoint", .type = Type::Flag, .label = "Warm-start checkpoint",
+                 .help = "Save a checkpoint at the first allocation event",
+                 .value = member<&C::trainer, &TrainerConfig::warm_start_checkpoint>()});
+
+    // [agent]; a fixed sequence against the model and a policy's file are checked in validate.cpp.
+    k.push_back({.name = "agent.kind", .type = Type::Choice, .label = "Kind",
+                 .help = "fixed: a sequence; random; none: always Do Nothing; policy: a trained policy; "
+                         "simulation: every sequence in turn",
+                 .value = member<&C::agent, &AgentConfig::kind>(), .choices = agent_kinds()});
+    k.push_back({.name = "agent.sequence", .type = Type::Integers, .label = "Sequence",
+                 .help = "Fixed agent: actions in order; i deepens original block i, the block count is Do Nothing",
+                 .value = member<&C::agent, &AgentConfig::sequence>(), .range = non_negative,
+                 .rule = "must not be negative (0..n-1 deepen original block i, n = Do Nothing), got {}"});
+    k.push_back({.name = "agent.policy", .type = Type::Path, .label = "Policy file",
+                 .help = "Policy agent: the policy file (policy.pt) of a learning run",
+                 .value = member<&C::agent, &AgentConfig::policy>()});
+    k.push_back({.name = "agent.temperature", .type = Type::Number, .label = "Temperature",
+                 .help = "Policy agent: softmax temperature", .value = member<&C::agent, &AgentConfig::temperature>(),
+                 .range = positive});
+    k.push_back({.name = "agent.greedy", .type = Type::Flag, .label = "Greedy (argmax)",
+                 .help = "Policy agent: argmax instead of sampling", .value = member<&C::agent, &AgentConfig::greedy>()});
+    k.push_back({.name = "agent.seed", .type = Type::Integer, .label = "Seed",
+                 .help = "Random agent, and a policy's sampling", .value = member<&C::agent, &AgentConfig::seed>()});
+
+    // [policy]
+    k.push_back({.name = "policy.vocab", .type = Type::Text, .help = "Layer-string vocabulary",
+                 .value = member<&C::policy, &PolicyConfig::vocab>(), .required = true});
+    k.push_back({.name = "policy.embedding_size", .type = Type::Integer, .help = "Fixed layer embeddings",
+                 .value = member<&C::policy, &PolicyConfig::embedding_size>(), .range = at_least(1)});
+    k.push_back({.name = "policy.hidden_size", .type = Type::Integer, .help = "BiLSTM encoder, per direction",
+                 .value = member<&C::policy, &PolicyConfig::hidden_size>(), .range = at_least(1)});
+    k.push_back({.name = "policy.decider_lstm_size", .type = Type::Integer, .help = "The decider's LSTM",
+                 .value = member<&C::policy, &PolicyConfig::decider_lstm_size>(), .range = at_least(1)});
+    k.push_back({.name = "policy.decider_linear_size", .type = Type::Integer, .help = "The decider's linear layers",
+                 .value = member<&C::policy, &PolicyConfig::decider_linear_size>(), .range = at_least(1)});
+    k.push_back({.name = "policy.time_encoding_size", .type = Type::Integer,
+                 .help = "Sines of the fraction of the budget left",
+                 .value = member<&C::policy, &PolicyConfig::time_encoding_size>(), .range = non_negative});
+    k.push_back({.name = "policy.max_actions", .type = Type::Integer, .help = "Decider outputs; 0 = from the model",
+                 .value = member<&C::policy, &PolicyConfig::max_actions>(), .range = non_negative});
+    k.push_back({.name = "policy.action_set_size", .type = Type::Integer,
+                 .help = "Actions per decision; 0 = from the model",
+                 .value = member<&C::policy, &PolicyConfig::action_set_size>(), .range = non_negative});
+    k.push_back({.name = "policy.alpha", .type = Type::Number, .help = "Adam learning rate",
+                 .value = member<&C::policy, &PolicyConfig::alpha>(), .range = positive});
+    k.push_back({.name = "policy.learning_rate_decay", .type = Type::Number,
+                 .help = "Multiplied in every decay_freq episodes",
+                 .value = member<&C::policy, &PolicyConfig::learning_rate_decay>(), .range = unit_open_closed});
+    k.push_back({.name = "policy.decay_freq", .type = Type::Integer, .help = "Episodes between decays",
+                 .value = member<&C::policy, &PolicyConfig::decay_freq>(), .range = at_least(1)});
+
+    // [simulation], [runner]
+    k.push_back({.name = "simulation.table", .type = Type::Path, .help = "Simulation table CSV; empty = none",
+                 .value = member<&C::simulation, &SimulationConfig::table>()});
+    k.push_back({.name = "runner.total_episodes", .type = Type::Integer,
+                 .help = "Training runs, or learning episodes against a table",
+                 .value = member<&C::runner, &RunnerConfig::total_episodes>(), .range = at_least(1)});
+    k.push_back({.name = "runner.save", .type = Type::Flag, .help = "Simulation runs: write the table as it grows",
+                 .value = member<&C::runner, &RunnerConfig::save>()});
+
+    // [sweep]
+    k.push_back({.name = "sweep.backend", .type = Type::Choice,
+                 .help = "local: worker processes here; slurm: cluster jobs",
+                 .value = member<&C::sweep, &SweepConfig::backend>(), .choices = sweep_backends()});
+    k.push_back({.name = "sweep.workers", .type = Type::Integer, .help = "Local: worker processes; 0 = one per core",
+                 .value = member<&C::sweep, &SweepConfig::workers>(), .range = non_negative});
+    k.push_back({.name = "sweep.threads_per_task", .type = Type::Integer,
+                 .help = "LibTorch threads in each task; rows depend on it",
+                 .value = member<&C::sweep, &SweepConfig::threads_per_task>(), .range = at_least(1)});
+    k.push_back({.name = "sweep.max_retries", .type = Type::Integer, .help = "Reruns of a part whose process failed",
+                 .value = member<&C::sweep, &SweepConfig::max_retries>(), .range = non_negative});
+    k.push_back({.name = "sweep.partition", .type = Type::Text, .help = "Slurm: partition; empty = the default",
+                 .value = member<&C::sweep, &SweepConfig::partition>()});
+    k.push_back({.name = "sweep.time_limit", .type = Type::Text, .help = "Slurm: time per task, [D-]HH:MM:SS",
+                 .value = member<&C::sweep, &SweepConfig::time_limit>(), .valid = is_time_limit,
+                 .rule = "expected [D-]HH:MM:SS (e.g. \"01:30:00\" or \"2-00:00:00\"), got \"{}\""});
+    k.push_back({.name = "sweep.cpus_per_task", .type = Type::Integer, .help = "Slurm: CPUs per task",
+                 .value = member<&C::sweep, &SweepConfig::cpus_per_task>(), .range = at_least(1)});
+    k.push_back({.name = "sweep.gres", .type = Type::Text,
+                 .help = "Slurm: generic resources, e.g. \"gpu:1\"; empty = none",
+                 .value = member<&C::sweep, &SweepConfig::gres>()});
+    k.push_back({.name = "sweep.sbatch_args", .type = Type::Texts, .help = "Slurm: more sbatch options, as they are",
+                 .value = member<&C::sweep, &SweepConfig::sbatch_args>()});
+    k.push_back({.name = "sweep.poll_seconds", .type = Type::Number, .help = "Seconds between looks at the tasks",
+                 .value = member<&C::sweep, &SweepConfig::poll_seconds>(), .range = positive});
+
+    // The original tool's spellings.
+    auto& a = s.aliases;
+    a.push_back({.name = "job.dataset", .key = "dataset.kind"});
+    a.push_back({.name = "scheduler.running_time", .key = "scheduler.budget"});
+    a.push_back({.name = "scheduler.gpu_changes", .key = "scheduler.events"});
+    a.push_back({.name = "trainer.weights",
+                 .note = "not used: the original tool's PyTorch warm-start weights cannot be loaded here"});
+    a.push_back({.name = "trainer.runtimes",
+                 .note = "not used: the original tool's runtimes of its warm-start run; time here comes from "
+                         "[scheduler]"});
+    a.push_back({.name = "agent.device", .key = "job.device"});
+    a.push_back({.name = "agent.policyfile", .key = "agent.policy",
+                 .note = "a .pth file is the original tool's PyTorch pickle, which the workbench cannot load; "
+                         "use a policy saved by `rlda learn`",
+                 .extension = ".pth"});
+    a.push_back({.name = "agent.num_actions", .key = "trainer.max_decisions"});
+    a.push_back({.name = "agent.save_file",
+                 .note = "not used: the original tool's pickled results; results go to the run folder"});
+    // The original kept the policy's settings in [agent].
+    for (const Key* p : s.keys_of("policy"))
+        a.push_back({.name = "agent." + p->short_name(), .key = p->name});
+    a.push_back({.name = "simulation.datafile", .key = "simulation.table",
+                 .note = "a .pkl file is the original tool's pickled table, which the workbench cannot read; "
+                         "use its CSV form (as in data/paper/tables)",
+                 .extension = ".pkl"});
+    a.push_back({.name = "runner.seed", .key = "job.seed"});
+    a.push_back({.name = "runner.folder", .key = "name"});
+    a.push_back({.name = "runner.agent", .key = "agent.kind",
+                 .values = {{"RandomAgent", "random"}, {"Agent", "policy"}, {"SimulationAgent", "simulation"}}});
+    return s;
+}
+
+} // namespace
+
+std::string_view to_string(Type type)
+{
+    switch (type) {
+    case Type::Text:
+        return "text";
+    case Type::Path:
+        return "path";
+    case Type::Device:
+        return "device";
+    case Type::Choice:
+        return "choice";
+    case Type::Integer:
+        return "integer";
+    case Type::Number:
+        return "number";
+    case Type::Flag:
+        return "flag";
+    case Type::Integers:
+        return "integers";
+    case Type::Texts:
+        return "strings";
+    case Type::Events:
+        return "events";
+    }
+    return "?";
+}
+
+bool Range::contains(double v) const
+{
+    if (std::isnan(v))
+        return false;
+    const bool above = min_open ? v > min : v >= min;
+    const bool below = max_open ? v < max : v <= max;
+    return above && below;
+}
+
+std::string Range::text() const
+{
+    if (!bounded())
+        return {};
+    if (max == inf)
+        return fmt::format("{} {}", min_open ? ">" : ">=", min);
+    if (min == -inf)
+        return fmt::format("{} {}", max_open ? "<" : "<=", max);
+    return fmt::format("in {}{}, {}{}", min_open ? "(" : "[", min, max, max_open ? ")" : "]");
+}
+
+std::string Key::section() const
+{
+    const auto dot = name.find('.');
+    return dot == std::string::npos ? std::string() : name.substr(0, dot);
+}
+
+std::string Key::short_name() const
+{
+    const auto dot = name.find('.');
+    return dot == std::string::npos ? name : name.substr(dot + 1);
+}
+
+std::string Key::display_label() const
+{
+    if (!label.empty())
+        return label;
+    std::string out = short_name();
+    std::replace(out.begin(), out.end(), '_', ' ');
+    if (!out.empty())
+        out[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(out[0])));
+    return out;
+}
+
+std::string Key::allowed() const
+{
+    switch (type) {
+    case Type::Choice:
+        return quoted_list(choices);
+    case Type::Device:
+        return "\"cpu\", \"cuda\", \"cuda:N\"";
+    case Type::Integers:
+        if (size)
+            return fmt::format("{} integers {}", size, range.text());
+        return range.bounded() ? fmt::format("integers {}", range.text()) : std::string();
+    case Type::Integer:
+        // An unsigned setting (a seed) is what a TOML integer holds at or above 0.
+        if (std::holds_alternative<Binding<std::uint64_t>>(value) && !range.bounded())
+            return fmt::format("in [0, {}]", std::numeric_limits<std::int64_t>::max());
+        return range.text();
+    case Type::Number:
+        return range.text();
+    case Type::Text:
+    case Type::Path:
+        return required ? "not empty" : "";
+    default:
+        return {};
+    }
+}
+
+std::string Key::hint() const
+{
+    const std::string what = allowed();
+    return what.empty() || what == "not empty" ? help : fmt::format("{}; {}", help, what);
+}
+
+const Key* Schema::find(std::string_view name) const
+{
+    const auto it = std::find_if(keys.begin(), keys.end(), [&](const Key& k) { return k.name == name; });
+    return it == keys.end() ? nullptr : &*it;
+}
+
+const Alias* Schema::find_alias(std::string_view name) const
+{
+    const auto it = std::find_if(aliases.begin(), aliases.end(), [&](const Alias& a) { return a.name == name; });
+    return it == aliases.end() ? nullptr : &*it;
+}
+
+const Section* Schema::find_section(std::string_view name) const
+{
+    const auto it = std::find_if(sections.begin(), sections.end(), [&](const Section& s) { return s.name == name; });
+    return it == sections.end() ? nullptr : &*it;
+}
+
+std::vector<const Key*> Schema::keys_of(std::string_view section) const
+{
+    std::vector<const Key*> out;
+    for (const auto& k : keys)
+        if (k.section() == section)
+            out.push_back(&k);
+    return out;
+}
+
+std::size_t Schema::index_of(std::string_view key) const
+{
+    const auto cut = key.find('[');
+    const std::string_view base = key.substr(0, cut);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        if (keys[i].name == base)
+            return i;
+    return keys.size();
+}
+
+Schema& Schema::add(Key key)
+{
+    const std::string section = key.section();
+    auto last = keys.end();
+    for (auto it = keys.begin(); it != keys.end(); ++it)
+        if (it->section() == section)
+            last = it + 1;
+    keys.insert(last, std::move(key));
+    return *this;
+}
+
+const Schema& experiment_schema()
+{
+    static const Schema schema = make_schema();
+    return schema;
+}
+
+std::vector<Problem> check_keys(const ExperimentConfig& c, const Schema& schema)
+{
+    std::vector<Problem> out;
+    const auto add = [&](std::string key, std::string reason) { out.push_back({std::move(key), std::move(reason), {}}); };
+    for (const Key& k : schema.keys) {
+        std::visit(
+            [&]<class T>(const Binding<T>& b) {
+                const T v = b.get(c);
+                if constexpr (std::is_same_v<T, std::string>) {
+                    if (k.type == Type::Choice) {
+                        if (std::find(k.choices.begin(), k.choices.end(), v) == k.choices.end())
+                            add(k.name, fmt::format("unknown value \"{}\" (allowed: {})", v, quoted_list(k.choices)));
+                    } else if (k.required && v.empty()) {
+                        add(k.name, with_rule(k, v, "must not be empty"));
+                    } else if (k.valid && !k.valid(v)) {
+                        add(k.name, with_rule(k, v, fmt::format("\"{}\" is not allowed", v)));
+                    }
+                } else if constexpr (std::is_same_v<T, double>) {
+                    if (k.range.bounded() && !(std::isfinite(v) && k.range.contains(v)))
+                        {
+                        const std::string shown = fmt::format("{}", v);
+                        add(k.name, with_rule(k, shown, range_reason(k, shown, false)));
+                    }
+                } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+                    // TOML integers are signed 64-bit: a larger value could not be written back.
+                    constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+                    if (v > max)
+                        add(k.name, fmt::format("must be at most {}, got {}", max, v));
+                    else if (k.range.bounded() && !k.range.contains(static_cast<double>(v)))
+                        add(k.name, with_rule(k, std::to_string(v), range_reason(k, std::to_string(v), true)));
+                } else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, std::int64_t>) {
+                    if (k.range.bounded() && !k.range.contains(static_cast<double>(v)))
+                        add(k.name, with_rule(k, std::to_string(v), range_reason(k, std::to_string(v), true)));
+                } else if constexpr (std::is_same_v<T, std::vector<int>> ||
+                                     std::is_same_v<T, std::vector<std::int64_t>>) {
+                    const auto bad = [&](auto x) { return !k.range.contains(static_cast<double>(x)); };
+                    if (k.size) {
+                        if (v.size() != k.size || std::any_of(v.begin(), v.end(), bad))
+                            add(k.name, with_rule(k, integer_list(v),
+                                                  fmt::format("expected {} integers {}, got [{}]", k.size,
+                                                              k.range.text(), integer_list(v))));
+                    } else {
+                        for (std::size_t i = 0; i < v.size(); ++i)
+                            if (bad(v[i]))
+                                add(fmt::format("{}[{}]", k.name, i),
+                                    with_rule(k, std::to_string(v[i]), range_reason(k, std::to_string(v[i]), true)));
+                    }
+                }
+            },
+            k.value);
+    }
+    return out;
+}
+
+std::string toml_quote(std::string_view s)
+{
+    std::string out = "\"";
+    for (const char ch : s) {
+        switch (ch) {
+        case '"':
+            out += "\\\"";
+            break;
+        case '\\':
+            out += "\\\\";
+            break;
+        case '\n':
+            out += "\\n";
+            break;
+        case '\t':
+            out += "\\t";
+            break;
+        case '\r':
+            out += "\\r";
+            break;
+        default:
+            if (static_cast<unsigned char>(ch) < 0x20 || ch == 0x7f)
+                out += fmt::format("\\u{:04X}", static_cast<unsigned>(static_cast<unsigned char>(ch)));
+            else
+                out += ch;
+        }
+    }
+    return out + "\"";
+}
+
+std::string toml_number(double v)
+{
+    std::string s = fmt::format("{}", v);
+    if (s.find_first_of(".en") == std::string::npos)
+        s += ".0";
+    return s;
+}
+
+std::string toml_value(const Key& key, const ExperimentConfig& c)
+{
+    return std::visit(
+        [&]<class T>(const Binding<T>& b) -> std::string {
+            const T v = b.get(c);
+            if constexpr (std::is_same_v<T, std::string>) {
+                return toml_quote(v);
+            } else if constexpr (std::is_same_v<T, bool>) {
+                return v ? "true" : "false";
+            } else if constexpr (std::is_same_v<T, double>) {
+                return toml_number(v);
+            } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+                std::vector<std::string> quoted;
+                for (const auto& s : v)
+                    quoted.push_back(toml_quote(s));
+                return fmt::format("[{}]", fmt::join(quoted, ", "));
+            } else if constexpr (std::is_same_v<T, std::vector<AllocationEventConfig>>) {
+                std::vector<std::string> events;
+                for (const auto& e : v)
+                    events.push_back(
+                        fmt::format("{{ time = {}, change = {} }}", toml_number(e.time), toml_quote(to_string(e.change))));
+                return fmt::format("[{}]", fmt::join(events, ", "));
+            } else if constexpr (std::is_integral_v<T>) {
+                return std::to_string(v);
+            } else {
+                return fmt::format("[{}]", integer_list(v));
+            }
+        },
+        key.value);
+}
+
+} // namespace rlda::core::config

@@ -1,0 +1,174 @@
+// The experiment schema, declared once: every key's name, type, default, range or choices and one
+// line of help, bound to its ExperimentConfig member. The reader, the writer, the validator's
+// per-key checks, `rlda config keys` and the workbench's editor are all driven from it; cross-field
+// rules stay code in validate.cpp. A Schema is a value: a test (or a later feature) copies the
+// experiment schema, adds a Key bound to its own storage, and every consumer that takes the
+// Schema reads, writes, checks and shows it.
+#pragma once
+
+#include "core/config/experiment.h"
+#include "core/config/validate.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace rlda::core::config {
+
+// Where a key's value lives: read it from a config, write it into one.
+template <class T> struct Binding {
+    std::function<T(const ExperimentConfig&)> get;
+    std::function<void(ExperimentConfig&, T)> set;
+};
+
+// The stored type decides the TOML type and the reader's storage range (an `int` key refuses
+// 2^40, a `std::uint64_t` one a negative value). Choices are bound by name (an enum's binding
+// converts through its name table).
+using AnyBinding =
+    std::variant<Binding<std::string>, Binding<bool>, Binding<int>, Binding<std::int64_t>, Binding<std::uint64_t>,
+                 Binding<double>, Binding<std::vector<int>>, Binding<std::vector<std::int64_t>>,
+                 Binding<std::vector<std::string>>, Binding<std::vector<AllocationEventConfig>>>;
+
+enum class Type {
+    Text,     // a string
+    Path,     // a string naming a file or folder, relative ones anchored next to the config file
+    Device,   // "cpu", "cuda", "cuda:N"; the original's integer N reads as "cuda:N"
+    Choice,   // one of `choices`
+    Integer,  // int, std::int64_t or std::uint64_t by its binding
+    Number,   // double; a TOML integer is read as one
+    Flag,     // true / false
+    Integers, // an array of integers
+    Texts,    // an array of strings
+    Events,   // [[scheduler.events]]: { time = s, change = "up" | "down" }
+};
+
+// "text", "path", "device", "choice", "integer", "number", "flag", "integers", "strings", "events".
+std::string_view to_string(Type type);
+
+// A closed or open interval; the default is the whole line. Numbers must also be finite.
+struct Range {
+    double min = -std::numeric_limits<double>::infinity();
+    double max = std::numeric_limits<double>::infinity();
+    bool min_open = false;
+    bool max_open = false;
+
+    bool bounded() const { return min > -std::numeric_limits<double>::infinity() || max < std::numeric_limits<double>::infinity(); }
+    bool contains(double v) const;
+    // "> 0", ">= 1", "in [0, 1)"; "" when unbounded.
+    std::string text() const;
+};
+
+struct Key {
+    std::string name;  // "job.lr"; no dot for a top-level key ("name")
+    Type type = Type::Text;
+    std::string label; // what a form calls it ("Learning rate"); "" = from the name
+    std::string help;  // one line
+    AnyBinding value;
+    Range range;                      // Integer, Number, each element of Integers
+    std::size_t size = 0;             // Integers: exactly this many (0 = any number)
+    std::vector<std::string> choices; // Choice: the allowed names in chooser order; Text, Path: suggestions
+    bool required = false;            // Text, Path: must not be empty
+    std::function<bool(std::string_view)> valid; // Text, Device: the value's form
+    // Why a value is refused, "{}" standing for the value as shown ("expected [D-]HH:MM:SS, got
+    // \"{}\""); "" = the generic wording of the range, the choices or `required`.
+    std::string rule;
+
+    std::string section() const; // "job"; "" for a top-level key
+    std::string short_name() const; // "lr"
+    std::string display_label() const; // label, else the short name with spaces, capitalised
+    // help, then what the value may be ("; > 0", "; \"adam\", \"sgd\""), as a tooltip or a comment
+    // shows it.
+    std::string hint() const;
+    // What the value may be, without the help ("> 0", "\"adam\", \"sgd\"", "3 integers >= 1"); ""
+    // when anything of its type goes.
+    std::string allowed() const;
+};
+
+struct Section {
+    std::string name; // "job"
+    std::string help; // one line, the comment above its header
+};
+
+// A key of the original tool's schema: read into one of ours, or read and reported as not used.
+struct Alias {
+    std::string name;    // "scheduler.running_time", as the original wrote it
+    std::string key;     // the setting it sets ("scheduler.budget"); "" = not used, `note` says why
+    std::string note;    // key "": the warning; else a warning given when the value ends in `extension`
+    std::string extension;
+    std::vector<std::pair<std::string, std::string>> values; // the original's names for a Choice's values
+};
+
+class Schema {
+public:
+    std::vector<Section> sections; // in file order
+    std::vector<Key> keys;         // top-level keys first, then section by section
+    std::vector<Alias> aliases;
+
+    const Key* find(std::string_view name) const;
+    const Alias* find_alias(std::string_view name) const;
+    const Section* find_section(std::string_view name) const;
+    std::vector<const Key*> keys_of(std::string_view section) const; // "" = the top-level keys
+    // Declaration order of a problem's key ("scheduler.events[1].time" counts as
+    // "scheduler.events"); keys.size() for one not declared.
+    std::size_t index_of(std::string_view key) const;
+
+    // Adds a key after the others of its section (its section must exist). Returns *this.
+    Schema& add(Key key);
+};
+
+// Ours: every key of ExperimentConfig, and the original tool's spellings.
+const Schema& experiment_schema();
+
+// Per-key problems of `c` against `schema` (range, choices, form, required), in declaration
+// order; find_problems() adds the cross-field rules.
+std::vector<Problem> check_keys(const ExperimentConfig& c, const Schema& schema);
+
+// The value of `key` in `c`, in TOML syntax on one line (`0.01`, `"adam"`, `[3, 32, 32]`, `[]`),
+// read back exactly by the reader; doubles are written shortest, bit for bit.
+std::string toml_value(const Key& key, const ExperimentConfig& c);
+
+// A TOML basic string of `s`, quotes and control characters escaped.
+std::string toml_quote(std::string_view s);
+// A TOML float that reads back to `v` bit for bit: fmt's shortest form, ".0" added to a whole number.
+std::string toml_number(double v);
+
+// Bindings to members: member<&ExperimentConfig::job, &JobConfig::lr>(), top<&ExperimentConfig::name>().
+template <class> struct member_of;
+template <class C, class T> struct member_of<T C::*> {
+    using type = T;
+};
+
+template <auto Section, auto Member> auto member()
+{
+    using T = typename member_of<decltype(Member)>::type;
+    return Binding<T>{[](const ExperimentConfig& c) -> T { return (c.*Section).*Member; },
+                      [](ExperimentConfig& c, T v) { (c.*Section).*Member = std::move(v); }};
+}
+
+template <auto Member> auto top()
+{
+    using T = typename member_of<decltype(Member)>::type;
+    return Binding<T>{[](const ExperimentConfig& c) -> T { return c.*Member; },
+                      [](ExperimentConfig& c, T v) { c.*Member = std::move(v); }};
+}
+
+// A Choice bound to an enum through its name table: `to_name(e)` gives the name, `from_name(text)`
+// an optional enum (the reader has refused an unknown name before it gets here).
+template <class E, class ToName, class FromName>
+Binding<std::string> by_name(Binding<E> b, ToName to_name, FromName from_name)
+{
+    return Binding<std::string>{[get = b.get, to_name](const ExperimentConfig& c) { return std::string(to_name(get(c))); },
+                                [set = b.set, from_name](ExperimentConfig& c, std::string v) {
+                                    if (const auto e = from_name(v))
+                                        set(c, *e);
+                                }};
+}
+
+} // namespace rlda::core::config
