@@ -1,0 +1,373 @@
+// Every item model behind a widgets/ view run through QAbstractItemModelTester while the view fills
+// it and changes it (as KDAB hotspot's tests/modeltests does for its models): the simulation
+// table's model and its filter proxy, and the QTreeWidget/QTableWidget/QListWidget models the
+// panels populate: model panel, zoo, architecture inspector, decision list, rank summary, sweep
+// tasks, and the run browser's problems and adaptations. A tester reports through QtTest, so any
+// broken invariant (a row count that disagrees with the rows inserted, a stale index, a parent
+// that is not one) fails the test function that changed the model.
+#include "core/model/zoo.h"
+#include "core/sweep/status.h"
+#include "tests/widgets/figures/reference_tables.h"
+#include "widgets/figures/rank_view.h"
+#include "widgets/inspect/architecture_inspector.h"
+#include "widgets/inspect/decision_view.h"
+#include "widgets/inspect/sequence_filter_proxy.h"
+#include "widgets/inspect/simulation_table_model.h"
+#include "widgets/inspect/table_explorer.h"
+#include "widgets/model_panel.h"
+#include "widgets/run/run_browser.h"
+#include "widgets/run/sweep_panel.h"
+#include "widgets/zoo_panel.h"
+
+#include <QAbstractItemModelTester>
+#include <QIdentityProxyModel>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <fstream>
+#include <memory>
+
+namespace m = rlda::core::model;
+namespace s = rlda::core::sim;
+namespace t = rlda::core::train;
+namespace sweep = rlda::core::sweep;
+using namespace rlda::widgets;
+
+namespace {
+
+using Tester = QAbstractItemModelTester;
+constexpr auto kQtTest = QAbstractItemModelTester::FailureReportingMode::QtTest;
+
+std::unique_ptr<Tester> watch(QAbstractItemModel* model) { return std::make_unique<Tester>(model, kQtTest); }
+
+// QTreeWidget's model (Qt's internal QTreeModel) answers rowCount() and index() for a parent in
+// any column with the children of column 0, so index(0, 0, (0, 1)) == index(0, 0, (0, 0)): the
+// tester's "the second column should not have the same children" check fails on any tree whose
+// first item has children, whatever the widget does, and stops its walk of the tree there. No view
+// asks for a column > 0's children. This proxy gives them none and passes everything else through
+// (data, flags, and every insert, remove, move and reset signal), so that the tester walks and
+// checks the rest of the tree the widget builds.
+class ChildrenInColumnZero : public QIdentityProxyModel {
+public:
+    explicit ChildrenInColumnZero(QAbstractItemModel* source)
+    {
+        setSourceModel(source);
+    }
+    int rowCount(const QModelIndex& parent = {}) const override
+    {
+        return parent.column() > 0 ? 0 : QIdentityProxyModel::rowCount(parent);
+    }
+    bool hasChildren(const QModelIndex& parent = {}) const override
+    {
+        return parent.column() > 0 ? false : QIdentityProxyModel::hasChildren(parent);
+    }
+    QModelIndex index(int row, int column, const QModelIndex& parent = {}) const override
+    {
+        return parent.column() > 0 ? QModelIndex() : QIdentityProxyModel::index(row, column, parent);
+    }
+};
+
+struct TreeWatch {
+    explicit TreeWatch(QAbstractItemModel* treeModel)
+        : proxy(treeModel)
+        , tester(&proxy, kQtTest)
+    {
+    }
+    ChildrenInColumnZero proxy;
+    Tester tester;
+};
+
+std::unique_ptr<TreeWatch> watchTree(QAbstractItemModel* treeModel) { return std::make_unique<TreeWatch>(treeModel); }
+
+template <typename View>
+QAbstractItemModel* modelOf(QWidget& w, const char* name)
+{
+    auto* view = w.findChild<View*>(QString::fromLatin1(name));
+    return view ? view->model() : nullptr;
+}
+
+// Every sequence of `decisions` over `actions`, one clear optimum at `best`; `skipEvery` leaves
+// rows out, as a killed build does.
+s::SimulationTable synthetic(int decisions, int actions, const std::vector<int>& best, int skipEvery = 0)
+{
+    s::SimulationTable table(decisions, actions);
+    std::vector<int> seq(static_cast<std::size_t>(decisions), 0);
+    std::int64_t total = 1;
+    for (int i = 0; i < decisions; ++i)
+        total *= actions;
+    for (std::int64_t code = 0; code < total; ++code) {
+        std::int64_t c = code;
+        for (int i = decisions; i-- > 0;) {
+            seq[static_cast<std::size_t>(i)] = static_cast<int>(c % actions);
+            c /= actions;
+        }
+        if (skipEvery > 0 && code % skipEvery == 1 && seq != best)
+            continue;
+        s::TableRow row;
+        row.actions = seq;
+        row.time_left.assign(static_cast<std::size_t>(decisions), 100.0);
+        row.total_time = 400.0;
+        row.accuracy = seq == best ? 0.9 : 0.5 + 0.3 * static_cast<double>((code * 7) % 13) / 13.0;
+        table.add(row);
+    }
+    return table;
+}
+
+s::SimulationTable paperTable()
+{
+    return s::SimulationTable::load(RLDA_PAPER_DIR "/tables/convnet2_early.csv");
+}
+
+// ConvNet2 deepened at 0, 2, then Do Nothing, then 0 again: what a run's adaptations carry.
+std::pair<m::ModelSummary, std::vector<t::AdaptationEvent>> deepenedRun(bool withProbabilities)
+{
+    m::ModelSpec spec = m::load_model("ConvNet2", {3, 32, 32}, 10);
+    const m::ModelSummary initial = m::summarize(spec);
+    std::vector<t::AdaptationEvent> events;
+    const int actions[] = {0, 2, 3, 0};
+    for (int i = 0; i < 4; ++i) {
+        t::AdaptationEvent e;
+        e.decision = i + 1;
+        e.time = 70.0 * (i + 1);
+        e.time_left = 400.0 - e.time;
+        e.agent = withProbabilities ? "policy" : "fixed";
+        e.action = actions[i];
+        if (withProbabilities)
+            e.probabilities = {0.1, 0.2, 0.3, 0.4};
+        e.before = m::summarize(spec);
+        e.did_nothing = m::deepen_spec(spec, actions[i]).did_nothing;
+        e.after = m::summarize(spec);
+        e.max_abs_diff = e.did_nothing ? -1.0 : 2e-7 * (i + 1);
+        events.push_back(e);
+    }
+    return {initial, events};
+}
+
+void write(const QString& file, const std::string& text)
+{
+    QDir().mkpath(QFileInfo(file).path());
+    std::ofstream out(file.toStdString(), std::ios::binary);
+    out << text;
+}
+
+// A finished training run with one allocation and two adaptations, and a killed one whose cut
+// lines the reader lists as problems.
+void writeRuns(const QString& root)
+{
+    const std::string adaptation = "{\"type\":\"adaptation\",\"decision\":%d,\"time\":20.1,\"time_left\":39.9,"
+                                   "\"agent\":\"fixed\",\"action\":0,\"did_nothing\":false,\"probabilities\":[],"
+                                   "\"max_abs_diff\":2e-7,\"before\":{\"parameters\":1000},\"after\":{\"parameters\":1300}}\n";
+    auto adapt = [&](int decision) {
+        std::string line = adaptation;
+        line.replace(line.find("%d"), 2, std::to_string(decision));
+        return line;
+    };
+    for (const bool finished : {true, false}) {
+        const QString dir = root + (finished ? "/done" : "/killed");
+        write(dir + "/config.toml", "name = \"x\"\n[job]\nlr = 0.01\n");
+        std::string acc = "epoch,time,value\n1,4.7,0.3\n2,9.4,0.5\n";
+        std::string events = "{\"type\":\"allocation\",\"time\":20,\"change\":\"up\",\"effect\":\"consulting the agent\"}\n" +
+                             adapt(1) + adapt(2);
+        if (finished) {
+            events += "{\"type\":\"final\",\"time\":60,\"test_acc\":0.5}\n";
+            events += "{\"type\":\"finished\",\"final_test_acc\":0.5,\"epochs\":2,\"steps\":100,\"actions\":[0,0],"
+                      "\"cancelled\":false,\"parameters\":1300}\n";
+        } else {
+            acc += "3,14.1,0.6\n4,1"; // cut by the kill
+            events += "{\"type\":\"message\",\"text\":\"half a li";
+        }
+        write(dir + "/metrics/test_acc.csv", acc);
+        write(dir + "/events.jsonl", events);
+    }
+}
+
+} // namespace
+
+class TestItemModels : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void simulationTableModelAndProxy()
+    {
+        // On their own: the model reset by each table, the proxy filtering and sorting over it.
+        SimulationTableModel model;
+        SequenceFilterProxy proxy;
+        const auto modelTester = watch(&model);
+        proxy.setSourceModel(&model);
+        proxy.setSortRole(SimulationTableModel::SortRole);
+        proxy.setDynamicSortFilter(true);
+        const auto proxyTester = watch(&proxy);
+        const auto table = paperTable();
+        model.setTable(table);
+        QCOMPARE(model.rowCount(), 64);
+        QCOMPARE(model.columnCount(), 2 * 3 + 4);
+        proxy.sort(model.accuracyColumn(), Qt::DescendingOrder);
+        QVERIFY(proxy.setFilter(QStringLiteral("2 0 *"), 0.0));
+        QCOMPARE(proxy.rowCount(), 4);
+        QVERIFY(proxy.setFilter(QStringLiteral("^1 .* 3$"), 0.0));
+        QCOMPARE(proxy.rowCount(), 4);
+        QVERIFY(!proxy.setFilter(QStringLiteral("(("), 0.70));
+        QVERIFY(proxy.rowCount() < 64);
+        QVERIFY(proxy.setFilter(QString(), 0.0));
+        QCOMPARE(proxy.rowCount(), 64);
+        proxy.sort(model.rankColumn(), Qt::AscendingOrder);
+        model.setTable(synthetic(2, 3, {0, 2}, 4)); // another shape, rows missing
+        QCOMPARE(model.columnCount(), 2 * 2 + 4);
+        QCOMPARE(proxy.rowCount(), model.rowCount());
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(proxy.rowCount(), 0);
+        model.setTable(synthetic(1, 2, {1}));
+        QCOMPARE(proxy.rowCount(), 2);
+
+        // And as the explorer drives them: its view sorting, the filter box, a heatmap click.
+        TableExplorer w;
+        const auto explorerModel = watch(w.sourceModel());
+        const auto explorerProxy = watch(w.proxyModel());
+        w.setTable(table, QStringLiteral("convnet2_early"));
+        w.tableView()->sortByColumn(w.sourceModel()->accuracyColumn(), Qt::DescendingOrder);
+        QVERIFY(w.setFilter(QStringLiteral("0 * *"), 0.5));
+        QVERIFY(w.selectCell(w.cellOf({2, 1, 3}))); // clears the filter that hides it
+        QCOMPARE(w.visibleRowCount(), 64);
+        w.setTable(synthetic(4, 5, {0, 4, 4, 4}, 7), QStringLiteral("partial"));
+        QVERIFY(w.setFilter(QStringLiteral("0"), 0.0));
+        w.clear();
+        QCOMPARE(w.visibleRowCount(), 0);
+    }
+
+    void modelPanelTree()
+    {
+        ModelPanel panel;
+        const auto tester = watchTree(modelOf<QTreeWidget>(panel, "modelTree"));
+        auto [initial, events] = deepenedRun(false);
+        panel.setSummary(initial);
+        QVERIFY(modelOf<QTreeWidget>(panel, "modelTree")->rowCount() > 0);
+        bool leaves = false; // the tester's walk goes below the top level
+        for (int r = 0; r < tester->proxy.rowCount(); ++r)
+            leaves = leaves || tester->proxy.rowCount(tester->proxy.index(r, 0)) > 0;
+        QVERIFY(leaves);
+        panel.setSummary(events.back().after); // more units, some of them added
+        panel.setSummary(initial);
+        panel.clear();
+        QCOMPARE(modelOf<QTreeWidget>(panel, "modelTree")->rowCount(), 0);
+    }
+
+    void zooList()
+    {
+        ZooPanel zoo;
+        const auto tester = watch(modelOf<QListWidget>(zoo, "zooList"));
+        zoo.setModels({QStringLiteral("ConvNet"), QStringLiteral("ConvNet2"), QStringLiteral("LargeConvNet")});
+        QVERIFY(zoo.selectModel(QStringLiteral("ConvNet2")));
+        zoo.setModels({QStringLiteral("ConvNet2")});
+        zoo.clearSelection();
+        zoo.setModels({});
+        QCOMPARE(modelOf<QListWidget>(zoo, "zooList")->rowCount(), 0);
+    }
+
+    void architectureInspectorTrees()
+    {
+        ArchitectureInspector w;
+        const auto units = watchTree(modelOf<QTreeWidget>(w, "unitTree"));
+        const auto diff = watchTree(modelOf<QTreeWidget>(w, "diffTree"));
+        const auto checks = watchTree(modelOf<QTreeWidget>(w, "checkTree"));
+        auto [initial, events] = deepenedRun(false);
+        w.setInitial(initial);
+        for (const auto& e : events)
+            w.addAdaptation(e); // live, as a run reports them
+        QCOMPARE(w.stepCount(), 5);
+        for (int step : {0, 4, 2, 1})
+            w.setCurrentStep(step);
+        w.setDiffSteps(0, 4);
+        w.setDiffSteps(3, 1);
+        w.setDiffSteps(2, 2);
+        w.setSteps(initial, {events.begin(), events.begin() + 2}); // reopened from a run folder
+        QCOMPARE(w.stepCount(), 3);
+        w.clear();
+        QCOMPARE(modelOf<QTreeWidget>(w, "unitTree")->rowCount(), 0);
+    }
+
+    void decisionList()
+    {
+        DecisionView v;
+        const auto tester = watch(modelOf<QTreeWidget>(v, "decisionList")); // flat: watched directly
+        auto [initial, events] = deepenedRun(true);
+        for (const auto& e : events)
+            v.addDecision(e);
+        QCOMPARE(modelOf<QTreeWidget>(v, "decisionList")->rowCount(), 4);
+        v.setCurrentDecision(0);
+        v.setCurrentDecision(3);
+        auto fixed = deepenedRun(false).second;
+        v.setDecisions({fixed.begin(), fixed.begin() + 2});
+        QCOMPARE(modelOf<QTreeWidget>(v, "decisionList")->rowCount(), 2);
+        v.clear();
+        QCOMPARE(modelOf<QTreeWidget>(v, "decisionList")->rowCount(), 0);
+    }
+
+    void rankSummary()
+    {
+        RankView view;
+        const auto tester = watch(view.summary()->model());
+        view.setTables({rlda::test::referenceTable("ConvNet2", "early", {0, 1, 3}),
+                        rlda::test::referenceTable("ConvNet2", "late", {3, 3, 3}),
+                        rlda::test::referenceTable("ConvNet3", "middle", {2, 0, 3})});
+        QCOMPARE(view.summary()->rowCount(), 3);
+        view.summary()->sortItems(RankView::RankColumn, Qt::DescendingOrder);
+        view.setTables({rlda::test::referenceTable("ConvNet3", "late", {0, 0, 0}, QStringLiteral("run-a"))});
+        QCOMPARE(view.summary()->rowCount(), 1);
+        view.clear();
+        QCOMPARE(view.summary()->rowCount(), 0);
+    }
+
+    void sweepTasks()
+    {
+        SweepPanel panel;
+        const auto tester = watch(panel.tasks()->model());
+        sweep::SweepStatus st;
+        st.rows_total = 16;
+        st.rows_done = 11;
+        st.tasks = {{0, sweep::TaskState::Done, 8, 8, 1, "4242_0", ""},
+                    {1, sweep::TaskState::Running, 3, 8, 2, "4243_1", "resubmitted: NODE_FAIL"}};
+        panel.setStatus(st);
+        st.tasks.push_back({2, sweep::TaskState::Failed, 0, 8, 3, "4244_2", "exit 1"});
+        panel.setStatus(st); // more tasks
+        QCOMPARE(panel.tasks()->rowCount(), 3);
+        st.tasks.erase(st.tasks.begin());
+        panel.setStatus(st); // fewer
+        st.tasks.clear();
+        panel.setStatus(st);
+        QCOMPARE(panel.tasks()->rowCount(), 0);
+    }
+
+    void runBrowserDetails()
+    {
+        QTemporaryDir root;
+        QVERIFY(root.isValid());
+        writeRuns(root.path());
+        RunBrowser b;
+        const auto runs = watch(modelOf<QTableWidget>(b, "runTable"));
+        const auto problems = watch(modelOf<QListWidget>(b, "problemList"));
+        const auto adaptations = watch(modelOf<QTableWidget>(b, "adaptationTable"));
+        QSignalSpy listed(&b, &RunBrowser::listed);
+        b.setRoot(root.path());
+        QVERIFY(listed.wait(30000));
+        QCOMPARE(b.runs().size(), 2);
+        for (const QList<int>& rows : QList<QList<int>>{{0}, {1}, {0, 1}, {1}, {}})
+            b.selectRuns(rows);
+        b.selectRuns({0});
+        b.selectRuns({1});
+        QVERIFY(modelOf<QTableWidget>(b, "adaptationTable")->rowCount() > 0);
+        QVERIFY(modelOf<QListWidget>(b, "problemList")->rowCount() > 0);
+        b.refresh(); // listed again with a run selected
+        QVERIFY(listed.wait(30000));
+        b.selectRuns({});
+    }
+};
+
+QTEST_MAIN(TestItemModels)
+#include "test_item_models.moc"
