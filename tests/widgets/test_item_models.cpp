@@ -8,6 +8,7 @@
 #include "core/model/zoo.h"
 #include "core/sweep/status.h"
 #include "tests/widgets/figures/reference_tables.h"
+#include "tests/widgets/inspect/synthetic_tables.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
@@ -90,33 +91,6 @@ QAbstractItemModel* modelOf(QWidget& w, const char* name)
 {
     auto* view = w.findChild<View*>(QString::fromLatin1(name));
     return view ? view->model() : nullptr;
-}
-
-// Every sequence of `decisions` over `actions`, one clear optimum at `best`; `skipEvery` leaves
-// rows out, as a killed build does.
-s::SimulationTable synthetic(int decisions, int actions, const std::vector<int>& best, int skipEvery = 0)
-{
-    s::SimulationTable table(decisions, actions);
-    std::vector<int> seq(static_cast<std::size_t>(decisions), 0);
-    std::int64_t total = 1;
-    for (int i = 0; i < decisions; ++i)
-        total *= actions;
-    for (std::int64_t code = 0; code < total; ++code) {
-        std::int64_t c = code;
-        for (int i = decisions; i-- > 0;) {
-            seq[static_cast<std::size_t>(i)] = static_cast<int>(c % actions);
-            c /= actions;
-        }
-        if (skipEvery > 0 && code % skipEvery == 1 && seq != best)
-            continue;
-        s::TableRow row;
-        row.actions = seq;
-        row.time_left.assign(static_cast<std::size_t>(decisions), 100.0);
-        row.total_time = 400.0;
-        row.accuracy = seq == best ? 0.9 : 0.5 + 0.3 * static_cast<double>((code * 7) % 13) / 13.0;
-        table.add(row);
-    }
-    return table;
 }
 
 s::SimulationTable paperTable()
@@ -217,13 +191,13 @@ private Q_SLOTS:
         QVERIFY(proxy.setFilter(QString(), 0.0));
         QCOMPARE(proxy.rowCount(), 64);
         proxy.sort(model.rankColumn(), Qt::AscendingOrder);
-        model.setTable(synthetic(2, 3, {0, 2}, 4)); // another shape, rows missing
+        model.setTable(rlda::test::syntheticTable(2, 3, {0, 2}, 4)); // another shape, rows missing
         QCOMPARE(model.columnCount(), 2 * 2 + 4);
         QCOMPARE(proxy.rowCount(), model.rowCount());
         model.clear();
         QCOMPARE(model.rowCount(), 0);
         QCOMPARE(proxy.rowCount(), 0);
-        model.setTable(synthetic(1, 2, {1}));
+        model.setTable(rlda::test::syntheticTable(1, 2, {1}));
         QCOMPARE(proxy.rowCount(), 2);
 
         // And as the explorer drives them: its view sorting, the filter box, a heatmap click.
@@ -235,7 +209,7 @@ private Q_SLOTS:
         QVERIFY(w.setFilter(QStringLiteral("0 * *"), 0.5));
         QVERIFY(w.selectCell(w.cellOf({2, 1, 3}))); // clears the filter that hides it
         QCOMPARE(w.visibleRowCount(), 64);
-        w.setTable(synthetic(4, 5, {0, 4, 4, 4}, 7), QStringLiteral("partial"));
+        w.setTable(rlda::test::syntheticTable(4, 5, {0, 4, 4, 4}, 7), QStringLiteral("partial"));
         QVERIFY(w.setFilter(QStringLiteral("0"), 0.0));
         w.clear();
         QCOMPARE(w.visibleRowCount(), 0);

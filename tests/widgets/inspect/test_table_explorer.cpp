@@ -1,6 +1,7 @@
 // TableExplorer: the reference ConvNet2 table sorted, filtered and mapped; other shapes and partial tables.
 #include "core/sim/results.h"
 #include "core/sim/table.h"
+#include "tests/widgets/inspect/synthetic_tables.h"
 #include "widgets/inspect/table_explorer.h"
 #include "widgets/qcp.h"
 
@@ -19,32 +20,6 @@ using rlda::widgets::TableExplorer;
 namespace {
 
 const std::string kEarly = std::string(RLDA_PAPER_DIR) + "/tables/convnet2_early.csv";
-
-// Deterministic accuracies with one clear optimum at `best`.
-s::SimulationTable synthetic(int decisions, int actions, const std::vector<int>& best, int skipEvery = 0)
-{
-    s::SimulationTable t(decisions, actions);
-    std::vector<int> seq(static_cast<std::size_t>(decisions), 0);
-    std::int64_t total = 1;
-    for (int i = 0; i < decisions; ++i)
-        total *= actions;
-    for (std::int64_t code = 0; code < total; ++code) {
-        std::int64_t c = code;
-        for (int i = decisions; i-- > 0;) {
-            seq[static_cast<std::size_t>(i)] = static_cast<int>(c % actions);
-            c /= actions;
-        }
-        if (skipEvery > 0 && code % skipEvery == 1 && seq != best)
-            continue;
-        s::TableRow row;
-        row.actions = seq;
-        row.time_left.assign(static_cast<std::size_t>(decisions), 100.0);
-        row.total_time = 400.0;
-        row.accuracy = seq == best ? 0.9 : 0.5 + 0.3 * static_cast<double>((code * 7) % 13) / 13.0;
-        t.add(row);
-    }
-    return t;
-}
 
 int proxyRank(TableExplorer& w, int proxyRow)
 {
@@ -202,7 +177,7 @@ private Q_SLOTS:
         QFETCH(QSize, size);
         std::vector<int> best(static_cast<std::size_t>(decisions), actions - 1);
         best.front() = 0;
-        const auto table = synthetic(decisions, actions, best);
+        const auto table = rlda::test::syntheticTable(decisions, actions, best);
         TableExplorer w;
         w.setTable(table, QStringLiteral("synthetic"));
         QCOMPARE(w.heatmapSize(), size);
@@ -221,7 +196,7 @@ private Q_SLOTS:
     void partialTable()
     {
         const std::vector<int> best{1, 2, 0};
-        const auto table = synthetic(3, 4, best, 5); // every 5th sequence missing
+        const auto table = rlda::test::syntheticTable(3, 4, best, 5); // every 5th sequence missing
         QVERIFY(!table.complete());
         TableExplorer w;
         w.setTable(table, QStringLiteral("partial"));
@@ -272,7 +247,7 @@ private Q_SLOTS:
         QVERIFY(w.grab().save(dir + QStringLiteral("/table_explorer.png")));
 
         TableExplorer p;
-        p.setTable(synthetic(4, 6, {0, 5, 5, 5}, 7), QStringLiteral("synthetic k=4, 6 actions, partial"));
+        p.setTable(rlda::test::syntheticTable(4, 6, {0, 5, 5, 5}, 7), QStringLiteral("synthetic k=4, 6 actions, partial"));
         p.resize(1300, 800);
         p.show();
         QVERIFY(QTest::qWaitForWindowExposed(&p));
