@@ -2,6 +2,8 @@
 // clone: build small Fashion-MNIST tables, learn and evaluate without --model or --input, train
 // with the learned policy, draw the paper's figures from the table folders; and the two mistakes
 // a newcomer makes first (the wrong --model, a table whose build was interrupted).
+#include "tests/common/rlda_cli.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -9,7 +11,7 @@
 
 namespace {
 
-const QString rlda_bin = RLDA_BIN_DIR "/rlda";
+using rlda::test::rlda_program;
 
 // ConvNet2 on 256 Fashion-MNIST images (Debian's dataset-fashion-mnist), "up" at 0.4 s of a 1.2 s
 // virtual budget, 2 decisions over 4 actions: a 16-row table in seconds.
@@ -33,23 +35,9 @@ kind = "fixed"
 sequence = [0, 1]
 )";
 
-struct Result {
-    int code = -1;
-    QString out, err;
-};
+using rlda::test::CliResult;
 
-Result rlda(const QStringList& args, int timeout_ms = 300000)
-{
-    QProcess p;
-    p.start(rlda_bin, args);
-    if (!p.waitForFinished(timeout_ms)) {
-        p.kill();
-        p.waitForFinished();
-        return {-1, {}, QStringLiteral("timed out: rlda %1").arg(args.join(' '))};
-    }
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
+using rlda::test::rlda_cli;
 
 } // namespace
 
@@ -73,7 +61,7 @@ private Q_SLOTS:
 
     void builds_a_small_fashion_mnist_table_that_describes_itself()
     {
-        const auto r = rlda({"simulate", config_, "--out", path("table")});
+        const auto r = rlda_cli({"simulate", config_, "--out", path("table")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.out.contains("rows: 16"), qPrintable(r.out));
         QFile meta(path("table/table.json"));
@@ -86,7 +74,7 @@ private Q_SLOTS:
         QCOMPARE(j["scenario"].toObject()["first_up"].toDouble(), 0.4);
         // A second starting model, from a TOML file: the table embeds it.
         const auto small =
-            rlda({"simulate", config_, "--set",
+            rlda_cli({"simulate", config_, "--set",
                   QString("job.model=\"%1\"").arg(RLDA_SOURCE_DIR "/config/models/small_convnet.toml"),
                   "--out", path("table-small")});
         QVERIFY2(small.code == 0, qPrintable(small.err));
@@ -94,13 +82,13 @@ private Q_SLOTS:
 
     void learns_and_evaluates_without_model_or_input()
     {
-        const auto learn = rlda(
+        const auto learn = rlda_cli(
             {"learn", "--table", path("table"), "--episodes", "300", "--seed", "1", "--out", path("learn")});
         QVERIFY2(learn.code == 0, qPrintable(learn.err));
         QVERIFY2(!learn.err.contains("warning"), qPrintable(learn.err)); // nothing was assumed
         QVERIFY(learn.out.contains(QRegularExpression("rank: \\d+/16")));
         const auto evaluate =
-            rlda({"evaluate", "--policy", path("learn/policy.pt"), "--table", path("table")});
+            rlda_cli({"evaluate", "--policy", path("learn/policy.pt"), "--table", path("table")});
         QVERIFY2(evaluate.code == 0, qPrintable(evaluate.err));
         QVERIFY(evaluate.out.contains(QRegularExpression("rank: \\d+/16")));
     }
@@ -109,7 +97,7 @@ private Q_SLOTS:
     {
         // The kind first and the policy second: overrides apply together, then are validated.
         const auto r =
-            rlda({"train", config_, "--set", "agent.kind=\"policy\"", "--set",
+            rlda_cli({"train", config_, "--set", "agent.kind=\"policy\"", "--set",
                   QString("agent.policy=\"%1\"").arg(path("learn/policy.pt")), "--out", path("run")});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(r.out.contains("final_test_acc: "));
@@ -120,7 +108,7 @@ private Q_SLOTS:
 
     void draws_figures_7_to_12_from_the_table_folders()
     {
-        const auto r = rlda({"figures", "--tables", path("table"), "--tables", path("table-small"), "--run",
+        const auto r = rlda_cli({"figures", "--tables", path("table"), "--tables", path("table-small"), "--run",
                              path("learn") + ":all", "--out", path("figures")});
         QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
         const QStringList files = QDir(path("figures")).entryList({"*.png"}, QDir::Files, QDir::Name);
@@ -132,7 +120,7 @@ private Q_SLOTS:
 
     void a_wrong_model_names_both_models()
     {
-        const auto r = rlda({"evaluate", "--policy", path("learn/policy.pt"), "--table", path("table"),
+        const auto r = rlda_cli({"evaluate", "--policy", path("learn/policy.pt"), "--table", path("table"),
                              "--model", "ConvNet3"});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains("ConvNet3") && r.err.contains("ConvNet2") && r.err.count('\n') == 1,
@@ -142,7 +130,7 @@ private Q_SLOTS:
     void reproduces_the_paper_on_its_shipped_tables()
     {
         // A quick look: few episodes, but every run, rank and figure of the full reproduction.
-        const auto r = rlda({"reproduce", "--episodes", "60", "--stage-episodes", "30", "--out", path("paper")});
+        const auto r = rlda_cli({"reproduce", "--episodes", "60", "--stage-episodes", "30", "--out", path("paper")});
         QVERIFY2(r.code == 0, qPrintable(r.err + r.out));
         QVERIFY2(r.out.contains(QRegularExpression("scratch +ConvNet2 +early +\\d+/64 +1 ")), qPrintable(r.out));
         QVERIFY2(r.out.contains(QRegularExpression("curriculum +ConvNet3 +late +\\d+/64 +47 ")), qPrintable(r.out));
@@ -157,7 +145,7 @@ private Q_SLOTS:
     {
         // Stopped (SIGTERM, as Ctrl-C) once two rows are done: the finished rows stay.
         QProcess p;
-        p.start(rlda_bin, {"simulate", config_, "--out", path("killed"), "--workers", "1"});
+        p.start(rlda_program, {"simulate", config_, "--out", path("killed"), "--workers", "1"});
         QVERIFY(p.waitForStarted());
         QString seen;
         const QRegularExpression two("rows ([2-9]|1[0-5])/16");
@@ -168,7 +156,7 @@ private Q_SLOTS:
         p.terminate();
         QVERIFY(p.waitForFinished(60000));
         const auto r =
-            rlda({"learn", "--table", path("killed"), "--episodes", "10", "--out", path("learn-killed")});
+            rlda_cli({"learn", "--table", path("killed"), "--episodes", "10", "--out", path("learn-killed")});
         QCOMPARE(r.code, 1);
         const QString table = path("killed/table.csv");
         QVERIFY2(

@@ -1,23 +1,13 @@
 // `rlda model show` as a user runs it: its output, and one-line errors with a non-zero exit code.
+#include "tests/common/rlda_cli.h"
+
 #include <QtTest/QtTest>
 
 namespace {
 
-struct Result {
-    int code = -1;
-    QString out;
-    QString err;
-};
+using rlda::test::CliResult;
 
-Result rlda(const QStringList& args)
-{
-    QProcess p;
-    p.start(RLDA_BIN_DIR "/rlda", args);
-    if (!p.waitForFinished(120000))
-        return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
+using rlda::test::rlda_cli;
 
 } // namespace
 
@@ -27,7 +17,7 @@ class TestCliModel : public QObject {
 private Q_SLOTS:
     void show_prints_parameters_blocks_and_layers()
     {
-        const Result r = rlda({"model", "show", "ConvNet2"});
+        const CliResult r = rlda_cli({"model", "show", "ConvNet2"});
         QCOMPARE(r.code, 0);
         const QStringList lines = r.out.trimmed().split('\n');
         QCOMPARE(lines[0], QString("parameters: 10602"));
@@ -39,7 +29,7 @@ private Q_SLOTS:
 
     void check_reports_function_preservation()
     {
-        const Result r = rlda({"model", "show", "ConvNet", "--deepen", "0 3 1", "--check"});
+        const CliResult r = rlda_cli({"model", "show", "ConvNet", "--deepen", "0 3 1", "--check"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.startsWith("parameters: 38648\nblocks: 4\n"));
         const QString last = r.out.trimmed().split('\n').last();
@@ -49,11 +39,11 @@ private Q_SLOTS:
 
     void input_and_classes_and_toml_file()
     {
-        Result r = rlda({"model", "show", "FeedForwardNet2", "--input", "1x28x28", "--classes", "5"});
+        CliResult r = rlda_cli({"model", "show", "FeedForwardNet2", "--input", "1x28x28", "--classes", "5"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.contains("Linear(in_features=784, out_features=32, bias=True)"));
         QVERIFY(r.out.contains("Linear(in_features=32, out_features=5, bias=True)"));
-        r = rlda({"model", "show", RLDA_SOURCE_DIR "/config/models/small_convnet.toml", "--input",
+        r = rlda_cli({"model", "show", RLDA_SOURCE_DIR "/config/models/small_convnet.toml", "--input",
                   "1x28x28", "--deepen", "0 1 2 3", "--check"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.out.startsWith("parameters: "));
@@ -78,7 +68,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, expected);
-        const Result r = rlda(args);
+        const CliResult r = rlda_cli(args);
         QVERIFY2(r.code > 0, qPrintable(QString::number(r.code)));
         QVERIFY2(r.err.contains(expected), qPrintable(r.err));
         QCOMPARE(r.err.count('\n'), 1);
@@ -93,7 +83,7 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("[model]\nname = \"Broken\"\n[[model.layers]]\ntype = \"Conv2d\"\nout_channels = 4\nkernel = 3\n");
         f.close();
-        const Result r = rlda({"model", "show", path});
+        const CliResult r = rlda_cli({"model", "show", path});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.contains(path + ":6:1: model.layers[0].kernel: unknown key"), qPrintable(r.err));
         QCOMPARE(r.err.count('\n'), 1);

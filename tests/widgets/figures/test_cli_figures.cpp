@@ -1,5 +1,7 @@
 // `rlda figures` as a user runs it: a short learning run in, figure files out; bad input gives one
 // line naming it and a non-zero exit code.
+#include "tests/common/rlda_cli.h"
+
 #include <QDir>
 #include <QFile>
 #include <QProcess>
@@ -8,21 +10,9 @@
 
 namespace {
 
-struct Result {
-    int code = -1;
-    QString out;
-    QString err;
-};
+using rlda::test::CliResult;
 
-Result rlda(const QStringList& args)
-{
-    QProcess p;
-    p.start(RLDA_BIN_DIR "/rlda", args);
-    if (!p.waitForFinished(300000))
-        return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
-}
+using rlda::test::rlda_cli;
 
 const QString tables = QStringLiteral(RLDA_PAPER_DIR "/tables");
 
@@ -46,7 +36,7 @@ private Q_SLOTS:
     {
         QVERIFY(dir_.isValid());
         run_ = dir_.filePath("c2_early");
-        const Result r = rlda({"learn", "--table", tables + "/convnet2_early.csv", "--model", "ConvNet2", "--episodes",
+        const CliResult r = rlda_cli({"learn", "--table", tables + "/convnet2_early.csv", "--model", "ConvNet2", "--episodes",
                                "300", "--seed", "7", "--out", run_});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(QFile::exists(run_ + "/policy.pt"));
@@ -56,7 +46,7 @@ private Q_SLOTS:
     {
         const QString out = dir_.filePath("figs");
         // The run on two of its model's tables, and its policy carried over to every ConvNet3 table.
-        const Result r = rlda({"figures", "--tables", tables, "--run", run_ + ":convnet2_early,late", "--model",
+        const CliResult r = rlda_cli({"figures", "--tables", tables, "--run", run_ + ":convnet2_early,late", "--model",
                                "ConvNet2", "--out", out, "--format", "png,svg", "--size", "900x600", "--dpi", "96",
                                "--window", "50"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
@@ -72,7 +62,7 @@ private Q_SLOTS:
         QCOMPARE(QImage(out + "/fig12_accuracy.png").size(), QSize(900, 600));
 
         // The rank printed is the one `rlda evaluate` finds.
-        const Result e = rlda({"evaluate", "--policy", run_ + "/policy.pt", "--table", tables + "/convnet2_late.csv",
+        const CliResult e = rlda_cli({"evaluate", "--policy", run_ + "/policy.pt", "--table", tables + "/convnet2_late.csv",
                                "--model", "ConvNet2"});
         QCOMPARE(e.code, 0);
         const QString rank = e.out.section("rank: ", 1).section('\n', 0, 0); // "N/64"
@@ -80,7 +70,7 @@ private Q_SLOTS:
                  qPrintable(r.out));
 
         const QString transfer = dir_.filePath("transfer");
-        const Result p = rlda({"figures", "--tables", tables + "/index.csv", "--policy", run_ + "/policy.pt",
+        const CliResult p = rlda_cli({"figures", "--tables", tables + "/index.csv", "--policy", run_ + "/policy.pt",
                                "--model", "ConvNet3", "--out", transfer, "--format", "pdf"});
         QVERIFY2(p.code == 0, qPrintable(p.err));
         QCOMPARE(head(transfer + "/fig10_ranks_ConvNet3.pdf", 4), QByteArray("%PDF"));
@@ -93,7 +83,7 @@ private Q_SLOTS:
     {
         // The run's policy named again with --policy: one agent per table, on the tables of both.
         const QString out = dir_.filePath("once");
-        const Result r = rlda({"figures", "--tables", tables + "/convnet2_early.csv", "--tables",
+        const CliResult r = rlda_cli({"figures", "--tables", tables + "/convnet2_early.csv", "--tables",
                                tables + "/convnet3_late.csv", "--run", run_ + ":convnet2_early", "--policy",
                                run_ + "/policy.pt", "--out", out});
         QVERIFY2(r.code == 0, qPrintable(r.err));
@@ -122,7 +112,7 @@ private Q_SLOTS:
     {
         QFETCH(QStringList, args);
         QFETCH(QString, named);
-        const Result r = rlda(QStringList{"figures"} + args);
+        const CliResult r = rlda_cli(QStringList{"figures"} + args);
         QVERIFY(r.code != 0);
         QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable(r.err));
         QVERIFY2(r.err.startsWith("rlda: error: ") && r.err.contains(named), qPrintable(r.err));
@@ -131,7 +121,7 @@ private Q_SLOTS:
 
     void ambiguousScenario()
     {
-        const Result r = rlda({"figures", "--tables", tables, "--run", run_ + ":early", "--out", dir_.filePath("x")});
+        const CliResult r = rlda_cli({"figures", "--tables", tables, "--run", run_ + ":early", "--out", dir_.filePath("x")});
         QVERIFY(r.code != 0);
         QVERIFY2(r.err.contains("'early'") && r.err.contains("--model"), qPrintable(r.err));
     }
