@@ -175,11 +175,11 @@ int run_simulate(const SimulateOptions& o)
     auto config = core::config::load_experiment(o.config);
     apply_command_line(config, o.dataset, o.overrides);
     if (!o.backend.empty()) {
-        const auto& names = core::config::sweep_backends();
-        if (std::find(names.begin(), names.end(), o.backend) == names.end())
+        const auto backend = core::config::from_string<core::config::SweepBackend>(o.backend);
+        if (!backend)
             throw core::Error(fmt::format("--backend {}: unknown backend (allowed: {})", o.backend,
-                                          fmt::join(names, ", ")));
-        config.sweep.backend = o.backend;
+                                          fmt::join(core::config::names<core::config::SweepBackend>(), ", ")));
+        config.sweep.backend = *backend;
     }
     if (o.workers != -1) {
         if (o.workers < 0)
@@ -197,7 +197,7 @@ int run_simulate(const SimulateOptions& o)
                                           o.part));
     }
 
-    if (!part && !o.prepare && config.sweep.backend == "slurm") {
+    if (!part && !o.prepare && config.sweep.backend == core::config::SweepBackend::Slurm) {
         fmt::print("table folder: {}\n", out);
         std::fflush(stdout);
         return run_slurm(config, out, config.sweep.workers, o.force);

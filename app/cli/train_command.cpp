@@ -139,7 +139,7 @@ int run_train(const TrainOptions& o)
 {
     auto config = core::config::load_experiment(o.config);
     apply_command_line(config, o.dataset, o.overrides);
-    if (!o.compare.empty() && config.agent.kind == "none")
+    if (!o.compare.empty() && config.agent.kind == core::config::AgentKind::None)
         throw core::Error("--compare none: the configured run does not adapt either (agent.kind \"none\")");
     const std::string out = o.out.empty() ? default_out(config.name) : o.out;
     ProgressPrinter printer(isatty(STDOUT_FILENO) != 0);

@@ -9,13 +9,16 @@ namespace rlda::core::config {
 
 SampleShape sample_shape(const DatasetConfig& c)
 {
-    if (c.kind == "synthetic")
+    switch (c.kind) {
+    case DatasetKind::Synthetic:
         return {c.shape, c.classes};
-    if (c.kind == "cifar10")
+    case DatasetKind::Cifar10:
         return {{3, 32, 32}, 10};
-    if (c.kind == "fashion-mnist" || c.kind == "mnist")
+    case DatasetKind::FashionMnist:
+    case DatasetKind::Mnist:
         return {{1, 28, 28}, 10};
-    throw Error(fmt::format("dataset.kind: unknown dataset \"{}\"", c.kind));
+    }
+    throw Error(fmt::format("dataset.kind: unknown dataset {}", static_cast<int>(c.kind)));
 }
 
 } // namespace rlda::core::config

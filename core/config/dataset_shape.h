@@ -16,7 +16,7 @@ struct SampleShape {
 };
 
 // The sample shape and class count of a configured dataset: CIFAR-10 3x32x32, MNIST and
-// Fashion-MNIST 1x28x28 (10 classes each), synthetic data as configured. Error for an unknown kind.
+// Fashion-MNIST 1x28x28 (10 classes each), synthetic data as configured.
 SampleShape sample_shape(const DatasetConfig& c);
 
 } // namespace rlda::core::config

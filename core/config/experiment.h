@@ -1,6 +1,7 @@
 // Typed experiment configuration: one struct per TOML section, every member with its default.
 #pragma once
 
+#include "core/config/names.h"
 #include "core/model/spec.h"
 
 #include <cstdint>
@@ -15,7 +16,7 @@ struct JobConfig {
     // Zoo models: the original's ReLU on the logits, or plain logits (a model file writes its own)
     model::OutputHead head = model::OutputHead::Relu;
     std::int64_t batch_size = 64;
-    std::string optimizer = "adam"; // "adam" or "sgd"
+    Optimizer optimizer = Optimizer::Adam;
     double lr = 0.01;               // reset to this after every adaptation
     double lr_decay = 0.9;          // multiplied in after every completed epoch
     double momentum = 0.9;          // sgd only
@@ -26,9 +27,9 @@ struct JobConfig {
 
 // [dataset]: where the samples come from.
 struct DatasetConfig {
-    std::string kind = "synthetic";  // "synthetic", "cifar10", "fashion-mnist", "mnist"
+    DatasetKind kind = DatasetKind::Synthetic;
     std::string path;                // data folder; empty = the kind's default location
-    std::string normalization = "half"; // "half" (mean 0.5, std 0.5 per channel), "dataset", "none"
+    Normalization normalization = Normalization::Half;
     std::int64_t train_subset = 0;   // 0 = all samples
     std::int64_t test_subset = 0;
     bool random_subset = false;      // false: the first N samples
@@ -54,7 +55,7 @@ struct SchedulerConfig {
     double budget = 400.0;     // seconds
     double start_time = 0.0;   // seconds already elapsed when training starts
     std::vector<AllocationEventConfig> events; // [[scheduler.events]] time = 70, change = "up"
-    std::string clock = "virtual"; // "virtual" (reproducible) or "wall" (the original semantics)
+    ClockKind clock = ClockKind::Virtual; // Virtual: reproducible; Wall: the original semantics
     double step_cost = 0.05;   // virtual clock: seconds charged per training step
     double eval_cost = 0.0;    // virtual clock: seconds charged per test evaluation
     bool operator==(const SchedulerConfig&) const = default;
@@ -73,9 +74,7 @@ struct TrainerConfig {
 
 // [agent]: who decides which block to deepen.
 struct AgentConfig {
-    // "fixed", "random", "none" (always Do Nothing), "policy", "simulation" (every action
-    // sequence in turn: a simulation-table run, the original's SimulationAgent)
-    std::string kind = "fixed";
+    AgentKind kind = AgentKind::Fixed;
     std::vector<int> sequence;       // fixed: the actions in order (missing ones: Do Nothing)
     std::string policy;              // policy: the policy file
     double temperature = 1.0;        // policy: softmax temperature
@@ -116,7 +115,7 @@ struct RunnerConfig {
 // [sweep]: how `rlda simulate` spreads a table's rows over processes or cluster jobs. The rows do
 // not depend on it, except through threads_per_task, which every backend applies alike.
 struct SweepConfig {
-    std::string backend = "local";    // "local" (worker processes here) or "slurm" (cluster jobs)
+    SweepBackend backend = SweepBackend::Local;
     int workers = 0;                  // local: worker processes; 0 = std::thread::hardware_concurrency()
     int threads_per_task = 1;         // LibTorch intra-op threads in each task (and in-process builds)
     int max_retries = 2;              // reruns of a part whose process failed

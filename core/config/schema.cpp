@@ -107,8 +107,8 @@ Schema make_schema()
                      [](std::string_view t) { return model::parse_output_head(t); }),
                  .choices = model::output_head_names()});
     k.push_back({.name = "job.optimizer", .type = Type::Choice, .label = "Optimizer",
-                 .help = "Adam, or SGD with momentum", .value = member<&C::job, &JobConfig::optimizer>(),
-                 .choices = optimizer_names()});
+                 .help = "Adam, or SGD with momentum", .value = named<&C::job, &JobConfig::optimizer>(),
+                 .choices = names<Optimizer>()});
     k.push_back({.name = "job.lr", .type = Type::Number, .label = "Learning rate",
                  .help = "Reset to this after every adaptation", .value = member<&C::job, &JobConfig::lr>(),
                  .range = positive});
@@ -129,13 +129,13 @@ Schema make_schema()
 
     // [dataset]
     k.push_back({.name = "dataset.kind", .type = Type::Choice, .label = "Kind", .help = "Where the samples come from",
-                 .value = member<&C::dataset, &DatasetConfig::kind>(), .choices = dataset_kinds()});
+                 .value = named<&C::dataset, &DatasetConfig::kind>(), .choices = names<DatasetKind>()});
     k.push_back({.name = "dataset.path", .type = Type::Path, .label = "Path",
                  .help = "Data folder; empty = the kind's default location",
                  .value = member<&C::dataset, &DatasetConfig::path>()});
     k.push_back({.name = "dataset.normalization", .type = Type::Choice, .label = "Normalization",
                  .help = "half: mean 0.5, std 0.5 per channel; dataset: its own statistics; none",
-                 .value = member<&C::dataset, &DatasetConfig::normalization>(), .choices = normalization_names()});
+                 .value = named<&C::dataset, &DatasetConfig::normalization>(), .choices = names<Normalization>()});
     k.push_back({.name = "dataset.train_subset", .type = Type::Integer, .label = "Train subset",
                  .help = "Training samples used; 0 = all", .value = member<&C::dataset, &DatasetConfig::train_subset>(),
                  .range = non_negative});
@@ -174,7 +174,7 @@ Schema make_schema()
                  .value = member<&C::scheduler, &SchedulerConfig::events>()});
     k.push_back({.name = "scheduler.clock", .type = Type::Choice, .label = "Clock",
                  .help = "virtual: reproducible, a fixed cost per step; wall: real seconds",
-                 .value = member<&C::scheduler, &SchedulerConfig::clock>(), .choices = clock_names()});
+                 .value = named<&C::scheduler, &SchedulerConfig::clock>(), .choices = names<ClockKind>()});
     k.push_back({.name = "scheduler.step_cost", .type = Type::Number, .label = "Step cost (s)",
                  .help = "Virtual clock: seconds charged per training step, > 0",
                  .value = member<&C::scheduler, &SchedulerConfig::step_cost>()});
@@ -206,7 +206,7 @@ Schema make_schema()
     k.push_back({.name = "agent.kind", .type = Type::Choice, .label = "Kind",
                  .help = "fixed: a sequence; random; none: always Do Nothing; policy: a trained policy; "
                          "simulation: every sequence in turn",
-                 .value = member<&C::agent, &AgentConfig::kind>(), .choices = agent_kinds()});
+                 .value = named<&C::agent, &AgentConfig::kind>(), .choices = names<AgentKind>()});
     k.push_back({.name = "agent.sequence", .type = Type::Integers, .label = "Sequence",
                  .help = "Fixed agent: actions in order; i deepens original block i, the block count is Do Nothing",
                  .value = member<&C::agent, &AgentConfig::sequence>(), .range = non_negative,
@@ -261,7 +261,7 @@ Schema make_schema()
     // [sweep]
     k.push_back({.name = "sweep.backend", .type = Type::Choice,
                  .help = "local: worker processes here; slurm: cluster jobs",
-                 .value = member<&C::sweep, &SweepConfig::backend>(), .choices = sweep_backends()});
+                 .value = named<&C::sweep, &SweepConfig::backend>(), .choices = names<SweepBackend>()});
     k.push_back({.name = "sweep.workers", .type = Type::Integer, .help = "Local: worker processes; 0 = one per core",
                  .value = member<&C::sweep, &SweepConfig::workers>(), .range = non_negative});
     k.push_back({.name = "sweep.threads_per_task", .type = Type::Integer,
@@ -466,6 +466,52 @@ Schema& Schema::add(Key key)
             last = it + 1;
     keys.insert(last, std::move(key));
     return *this;
+}
+
+template <> const std::vector<std::pair<Optimizer, std::string>>& name_table<Optimizer>()
+{
+    static const std::vector<std::pair<Optimizer, std::string>> t{{Optimizer::Adam, "adam"}, {Optimizer::Sgd, "sgd"}};
+    return t;
+}
+
+template <> const std::vector<std::pair<DatasetKind, std::string>>& name_table<DatasetKind>()
+{
+    static const std::vector<std::pair<DatasetKind, std::string>> t{{DatasetKind::Synthetic, "synthetic"},
+                                                                    {DatasetKind::Cifar10, "cifar10"},
+                                                                    {DatasetKind::FashionMnist, "fashion-mnist"},
+                                                                    {DatasetKind::Mnist, "mnist"}};
+    return t;
+}
+
+template <> const std::vector<std::pair<Normalization, std::string>>& name_table<Normalization>()
+{
+    static const std::vector<std::pair<Normalization, std::string>> t{
+        {Normalization::Half, "half"}, {Normalization::Dataset, "dataset"}, {Normalization::None, "none"}};
+    return t;
+}
+
+template <> const std::vector<std::pair<ClockKind, std::string>>& name_table<ClockKind>()
+{
+    static const std::vector<std::pair<ClockKind, std::string>> t{{ClockKind::Virtual, "virtual"},
+                                                                  {ClockKind::Wall, "wall"}};
+    return t;
+}
+
+template <> const std::vector<std::pair<AgentKind, std::string>>& name_table<AgentKind>()
+{
+    static const std::vector<std::pair<AgentKind, std::string>> t{{AgentKind::Fixed, "fixed"},
+                                                                  {AgentKind::Random, "random"},
+                                                                  {AgentKind::None, "none"},
+                                                                  {AgentKind::Policy, "policy"},
+                                                                  {AgentKind::Simulation, "simulation"}};
+    return t;
+}
+
+template <> const std::vector<std::pair<SweepBackend, std::string>>& name_table<SweepBackend>()
+{
+    static const std::vector<std::pair<SweepBackend, std::string>> t{{SweepBackend::Local, "local"},
+                                                                     {SweepBackend::Slurm, "slurm"}};
+    return t;
 }
 
 const Schema& experiment_schema()

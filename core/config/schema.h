@@ -7,6 +7,7 @@
 #pragma once
 
 #include "core/config/experiment.h"
+#include "core/config/names.h"
 #include "core/config/validate.h"
 
 #include <cstddef>
@@ -169,6 +170,15 @@ Binding<std::string> by_name(Binding<E> b, ToName to_name, FromName from_name)
                                     if (const auto e = from_name(v))
                                         set(c, *e);
                                 }};
+}
+
+// A Choice bound to an enum member with a name table (core/config/names.h):
+// named<&ExperimentConfig::job, &JobConfig::optimizer>().
+template <auto Section, auto Member> Binding<std::string> named()
+{
+    using E = typename member_of<decltype(Member)>::type;
+    return by_name(member<Section, Member>(), [](E e) { return to_string(e); },
+                   [](std::string_view t) { return from_string<E>(t); });
 }
 
 } // namespace rlda::core::config

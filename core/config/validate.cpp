@@ -50,7 +50,7 @@ void check_scheduler(Checker& k, const SchedulerConfig& s)
         k.in_budget("scheduler.start_time", s.start_time, s.budget);
     for (std::size_t i = 0; i < s.events.size() && budget_ok; ++i)
         k.in_budget(fmt::format("scheduler.events[{}].time", i), s.events[i].time, s.budget);
-    if (s.clock == "virtual" && !(std::isfinite(s.step_cost) && s.step_cost > 0.0))
+    if (s.clock == ClockKind::Virtual && !(std::isfinite(s.step_cost) && s.step_cost > 0.0))
         k.add("scheduler.step_cost",
               fmt::format("must be positive for the virtual clock, got {}", s.step_cost), "scheduler.clock");
 }
@@ -61,7 +61,7 @@ void check_agent(Checker& k, const ExperimentConfig& c)
     // A fixed sequence plays actions 0..n (n = Do Nothing) of the job's model: checked here, so
     // that a run fails before it trains rather than at the first allocation event. The model at
     // the dataset's sample shape; a model or dataset that does not load is reported by its own key.
-    if (a.kind == "fixed" && !a.sequence.empty()) {
+    if (a.kind == AgentKind::Fixed && !a.sequence.empty()) {
         int blocks = -1;
         try {
             const auto sample = sample_shape(c.dataset);
@@ -78,49 +78,13 @@ void check_agent(Checker& k, const ExperimentConfig& c)
                       "job.model");
     }
     // Learning against a table may start from scratch; deciding in a training run cannot.
-    if (a.kind == "policy" && a.policy.empty() && c.simulation.table.empty())
+    if (a.kind == AgentKind::Policy && a.policy.empty() && c.simulation.table.empty())
         k.add("agent.policy",
               "a policy file is required for agent.kind \"policy\" (or a [simulation] table to learn from)",
               "agent.kind");
 }
 
 } // namespace
-
-const std::vector<std::string>& sweep_backends()
-{
-    static const std::vector<std::string> names{"local", "slurm"};
-    return names;
-}
-
-const std::vector<std::string>& optimizer_names()
-{
-    static const std::vector<std::string> names{"adam", "sgd"};
-    return names;
-}
-
-const std::vector<std::string>& dataset_kinds()
-{
-    static const std::vector<std::string> names{"synthetic", "cifar10", "fashion-mnist", "mnist"};
-    return names;
-}
-
-const std::vector<std::string>& normalization_names()
-{
-    static const std::vector<std::string> names{"half", "dataset", "none"};
-    return names;
-}
-
-const std::vector<std::string>& clock_names()
-{
-    static const std::vector<std::string> names{"virtual", "wall"};
-    return names;
-}
-
-const std::vector<std::string>& agent_kinds()
-{
-    static const std::vector<std::string> names{"fixed", "random", "none", "policy", "simulation"};
-    return names;
-}
 
 bool is_device_name(std::string_view device)
 {

@@ -31,14 +31,6 @@ std::vector<Problem> find_problems(const ExperimentConfig& c, const Schema& sche
 // Throws ConfigError "section.key: reason" for the first problem (configs built in code).
 void validate(const ExperimentConfig& c);
 
-// The values that enumerated string settings accept, in the order a chooser should show them.
-const std::vector<std::string>& optimizer_names();     // job.optimizer
-const std::vector<std::string>& dataset_kinds();       // dataset.kind
-const std::vector<std::string>& normalization_names(); // dataset.normalization
-const std::vector<std::string>& clock_names();         // scheduler.clock
-const std::vector<std::string>& agent_kinds();         // agent.kind
-const std::vector<std::string>& sweep_backends();      // sweep.backend
-
 // "cpu", "cuda" or "cuda:N".
 bool is_device_name(std::string_view device);
 

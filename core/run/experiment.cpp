@@ -49,7 +49,7 @@ config::ExperimentConfig without_adaptation(const config::ExperimentConfig& c)
 {
     config::ExperimentConfig none = c;
     none.name = c.name + "-none";
-    none.agent.kind = "none";
+    none.agent.kind = config::AgentKind::None;
     return none;
 }
 

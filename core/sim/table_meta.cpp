@@ -92,6 +92,16 @@ public:
             fail(key, "expected a string");
         return v.get<std::string>();
     }
+    // An enumerated setting by its config name ("cifar10", "wall").
+    template <class E> E named(const json& v, const std::string& key) const
+    {
+        const std::string name = text(v, key);
+        const auto e = config::from_string<E>(name);
+        if (!e)
+            fail(key, fmt::format("unknown value \"{}\" (allowed: \"{}\")", name,
+                                  fmt::join(config::names<E>(), "\", \"")));
+        return *e;
+    }
     bool boolean(const json& v, const std::string& key) const
     {
         if (!v.is_boolean())
@@ -204,7 +214,7 @@ TableMeta table_meta(const config::ExperimentConfig& c, const model::ModelSpec& 
     m.dataset.train_subset = c.dataset.train_subset;
     m.dataset.test_subset = c.dataset.test_subset;
     m.dataset.random_subset = c.dataset.random_subset;
-    if (c.dataset.kind == "synthetic") {
+    if (c.dataset.kind == config::DatasetKind::Synthetic) {
         m.dataset.shape = c.dataset.shape;
         m.dataset.classes = c.dataset.classes;
         m.dataset.train_size = c.dataset.train_size;
@@ -226,12 +236,12 @@ std::string table_meta_json(const TableMeta& m)
     json events = json::array();
     for (const auto& e : m.scheduler.events)
         events.push_back({{"time", e.time}, {"change", e.change == config::Change::Up ? "up" : "down"}});
-    json dataset{{"kind", m.dataset.kind},
-                 {"normalization", m.dataset.normalization},
+    json dataset{{"kind", config::to_string(m.dataset.kind)},
+                 {"normalization", config::to_string(m.dataset.normalization)},
                  {"train_subset", m.dataset.train_subset},
                  {"test_subset", m.dataset.test_subset},
                  {"random_subset", m.dataset.random_subset}};
-    if (m.dataset.kind == "synthetic") {
+    if (m.dataset.kind == config::DatasetKind::Synthetic) {
         dataset["shape"] = m.dataset.shape;
         dataset["classes"] = m.dataset.classes;
         dataset["train_size"] = m.dataset.train_size;
@@ -258,7 +268,7 @@ std::string table_meta_json(const TableMeta& m)
           {"events", events}}},
         {"budget", m.scheduler.budget},
         {"clock",
-         {{"kind", m.scheduler.clock},
+         {{"kind", config::to_string(m.scheduler.clock)},
           {"step_cost", m.scheduler.step_cost},
           {"eval_cost", m.scheduler.eval_cost}}},
         {"seed", m.seed},
@@ -316,16 +326,16 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
     m.classes = r.integer(r.at(j, "classes", ""), "classes", 1, 1 << 20);
 
     const json& dataset = r.at(j, "dataset", "");
-    m.dataset.kind = r.text(r.at(dataset, "kind", "dataset"), "dataset.kind");
+    m.dataset.kind = r.named<config::DatasetKind>(r.at(dataset, "kind", "dataset"), "dataset.kind");
     if (const json& v = r.at(dataset, "normalization", "dataset", false); !v.is_null())
-        m.dataset.normalization = r.text(v, "dataset.normalization");
+        m.dataset.normalization = r.named<config::Normalization>(v, "dataset.normalization");
     if (const json& v = r.at(dataset, "train_subset", "dataset", false); !v.is_null())
         m.dataset.train_subset = r.integer(v, "dataset.train_subset", 0, std::int64_t{1} << 40);
     if (const json& v = r.at(dataset, "test_subset", "dataset", false); !v.is_null())
         m.dataset.test_subset = r.integer(v, "dataset.test_subset", 0, std::int64_t{1} << 40);
     if (const json& v = r.at(dataset, "random_subset", "dataset", false); !v.is_null())
         m.dataset.random_subset = r.boolean(v, "dataset.random_subset");
-    if (m.dataset.kind == "synthetic") {
+    if (m.dataset.kind == config::DatasetKind::Synthetic) {
         if (const json& v = r.at(dataset, "shape", "dataset", false); v.is_array() && v.size() <= 3) {
             m.dataset.shape.clear();
             for (const auto& d : v)
@@ -360,7 +370,7 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
     }
     m.scheduler.budget = r.number(r.at(j, "budget", ""), "budget");
     const json& clock = r.at(j, "clock", "");
-    m.scheduler.clock = r.text(r.at(clock, "kind", "clock"), "clock.kind");
+    m.scheduler.clock = r.named<config::ClockKind>(r.at(clock, "kind", "clock"), "clock.kind");
     if (const json& v = r.at(clock, "step_cost", "clock", false); !v.is_null())
         m.scheduler.step_cost = r.number(v, "clock.step_cost");
     if (const json& v = r.at(clock, "eval_cost", "clock", false); !v.is_null())
@@ -396,11 +406,11 @@ TableMeta meta_from_index(const TableIndexEntry& e, const std::string& source)
     m.model = e.model;
     m.input = {3, 32, 32};
     m.classes = 10;
-    m.dataset.kind = "cifar10";
+    m.dataset.kind = config::DatasetKind::Cifar10;
     m.scenario = e.scenario;
     m.scheduler.budget = e.budget;
     m.scheduler.events = {{e.adaptation_start, config::Change::Up}};
-    m.scheduler.clock = "wall";
+    m.scheduler.clock = config::ClockKind::Wall;
     m.seed = 42;
     const auto spec = model::load_model(e.model, m.input, m.classes);
     m.actions = model::original_block_count(spec) + 1;

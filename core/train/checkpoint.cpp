@@ -1,6 +1,7 @@
 // The warm-start checkpoint by name (version 2), and the reader of the positional layout before it.
 #include "core/train/checkpoint.h"
 
+#include "core/config/names.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 
@@ -86,12 +87,13 @@ constexpr std::array<Column, 10> kColumns{{
 
 std::string state_key(const torch::Tensor& p) { return c10::guts::to_string(p.unsafeGetTensorImpl()); }
 
-std::string optimizer_kind(const torch::optim::Optimizer& opt)
+// Written as job.optimizer's name ("sgd", "adam"), from the config's one table.
+config::Optimizer optimizer_kind(const torch::optim::Optimizer& opt)
 {
     if (dynamic_cast<const torch::optim::SGD*>(&opt))
-        return "sgd";
+        return config::Optimizer::Sgd;
     if (dynamic_cast<const torch::optim::Adam*>(&opt))
-        return "adam";
+        return config::Optimizer::Adam;
     throw Error("checkpoint: only SGD and Adam optimizers can be saved");
 }
 
@@ -129,15 +131,15 @@ void save_checkpoint(const std::filesystem::path& file, const CheckpointMeta& m,
     for (const auto& b : net.named_buffers())
         a.write("model/" + b.key(), b.value(), true);
 
-    const std::string kind = optimizer_kind(opt);
-    a.write("optimizer/kind", c10::IValue(kind));
+    const config::Optimizer kind = optimizer_kind(opt);
+    a.write("optimizer/kind", c10::IValue(config::to_string(kind)));
     const auto& state = opt.state();
     for (const auto& p : net.named_parameters()) {
         const auto it = state.find(state_key(p.value()));
         if (it == state.end())
             continue; // never stepped: no state yet
         const std::string pre = "optimizer/" + p.key() + "/";
-        if (kind == "sgd") {
+        if (kind == config::Optimizer::Sgd) {
             const auto& s = static_cast<const torch::optim::SGDParamState&>(*it->second);
             if (s.momentum_buffer().defined())
                 a.write(pre + "momentum_buffer", s.momentum_buffer(), true);
@@ -288,16 +290,16 @@ void CheckpointReader::load_optimizer(torch::optim::Optimizer& opt, model::NetIm
         c10::IValue kind;
         if (!archive_.try_read("optimizer/kind", kind))
             throw Error(fmt::format("{}: no optimizer/kind", file_.string()));
-        const std::string want = optimizer_kind(opt);
-        if (kind.toStringRef() != want)
+        const config::Optimizer want = optimizer_kind(opt);
+        if (kind.toStringRef() != config::to_string(want))
             throw Error(fmt::format("{}: the checkpoint's optimizer is {}, this job's is {}", file_.string(),
-                                    kind.toStringRef(), want));
+                                    kind.toStringRef(), config::to_string(want)));
         auto& state = opt.state();
         state.clear();
         for (const auto& p : net.named_parameters()) {
             const std::string pre = "optimizer/" + p.key() + "/";
             const auto on_device = [&](torch::Tensor t) { return t.to(p.value().device()); };
-            if (want == "sgd") {
+            if (want == config::Optimizer::Sgd) {
                 torch::Tensor buffer;
                 if (!archive_.try_read(pre + "momentum_buffer", buffer, true))
                     continue;

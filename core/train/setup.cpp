@@ -2,6 +2,7 @@
 #include "core/train/setup.h"
 
 #include "core/agent/reinforce.h"
+#include "core/config/names.h"
 #include "core/data/cifar10.h"
 #include "core/data/idx.h"
 #include "core/data/synthetic.h"
@@ -12,9 +13,26 @@
 
 namespace rlda::core::train {
 
+namespace {
+
+data::Normalization normalization(config::Normalization n)
+{
+    switch (n) {
+    case config::Normalization::Half:
+        return data::Normalization::Half;
+    case config::Normalization::Dataset:
+        return data::Normalization::PerDataset;
+    case config::Normalization::None:
+        return data::Normalization::None;
+    }
+    throw Error("dataset.normalization: unknown normalization");
+}
+
+} // namespace
+
 data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t seed)
 {
-    if (c.kind == "synthetic") {
+    if (c.kind == config::DatasetKind::Synthetic) {
         data::SyntheticOptions o;
         o.shape = c.shape;
         o.classes = c.classes;
@@ -25,32 +43,34 @@ data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t se
         return data::make_synthetic(o);
     }
     data::LoadOptions o;
-    const auto normalization = data::parse_normalization(c.normalization);
-    if (!normalization)
-        throw Error(fmt::format("dataset.normalization: unknown \"{}\"", c.normalization));
-    o.normalization = *normalization;
+    o.normalization = normalization(c.normalization);
     o.train_subset = c.train_subset;
     o.test_subset = c.test_subset;
     o.random_subset = c.random_subset;
     o.subset_seed = seed;
-    if (c.kind == "cifar10")
+    switch (c.kind) {
+    case config::DatasetKind::Cifar10:
         return data::load_cifar10(c.path.empty() ? std::string("data/cifar-10-batches-bin") : c.path, o);
-    if (c.kind == "fashion-mnist")
+    case config::DatasetKind::FashionMnist:
         return c.path.empty() ? data::load_fashion_mnist(o) : data::load_idx(c.path, o);
-    if (c.kind == "mnist")
+    case config::DatasetKind::Mnist:
         return data::load_idx(c.path.empty() ? std::string("data/mnist") : c.path, o);
-    throw Error(fmt::format("dataset.kind: unknown dataset \"{}\"", c.kind));
+    case config::DatasetKind::Synthetic:
+        break;
+    }
+    throw Error(fmt::format("dataset.kind: unknown dataset \"{}\"", config::to_string(c.kind)));
 }
 
 std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c, TrainObserver* observer)
 {
-    if (c.kind == "fixed")
+    switch (c.kind) {
+    case config::AgentKind::Fixed:
         return std::make_unique<agent::FixedSequenceAgent>(c.sequence);
-    if (c.kind == "random")
+    case config::AgentKind::Random:
         return std::make_unique<agent::RandomAgent>(c.seed);
-    if (c.kind == "none")
+    case config::AgentKind::None:
         return std::make_unique<agent::NoAdaptationAgent>();
-    if (c.kind == "policy") {
+    case config::AgentKind::Policy: {
         auto learner = std::make_shared<agent::PolicyLearner>(agent::PolicyLearner::load(c.policy));
         learner->set_temperature(c.temperature);
         return std::make_unique<agent::PolicyAgent>(learner, c.greedy, [observer](const std::string& warning) {
@@ -58,14 +78,21 @@ std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c, TrainObse
                 observer->on_message(warning);
         });
     }
+    case config::AgentKind::Simulation:
+        break;
+    }
     throw Error(fmt::format("agent.kind: \"{}\" does not train jobs: it builds simulation tables (rlda simulate)",
-                            c.kind));
+                            config::to_string(c.kind)));
 }
 
 std::unique_ptr<Clock> make_clock(const config::SchedulerConfig& c)
 {
-    if (c.clock == "wall")
+    switch (c.clock) {
+    case config::ClockKind::Wall:
         return std::make_unique<WallClock>();
+    case config::ClockKind::Virtual:
+        break;
+    }
     return std::make_unique<VirtualClock>(c.step_cost, c.eval_cost);
 }
 

@@ -106,10 +106,14 @@ struct Trainer::Impl {
 
     std::unique_ptr<torch::optim::Optimizer> make_optimizer(model::Net& n, double rate) const
     {
-        if (s.job.optimizer == "sgd")
+        switch (s.job.optimizer) {
+        case config::Optimizer::Sgd:
             return std::make_unique<torch::optim::SGD>(n->parameters(),
                                                        torch::optim::SGDOptions(rate).momentum(s.job.momentum));
-        return std::make_unique<torch::optim::Adam>(n->parameters(), torch::optim::AdamOptions(rate));
+        case config::Optimizer::Adam:
+            return std::make_unique<torch::optim::Adam>(n->parameters(), torch::optim::AdamOptions(rate));
+        }
+        throw Error(fmt::format("job.optimizer: unknown optimizer {}", static_cast<int>(s.job.optimizer)));
     }
 
     void set_lr(double value)

@@ -191,7 +191,7 @@ private Q_SLOTS:
         app::RunController controller;
         QSignalSpy stateSpy(&controller, &app::RunController::stateChanged);
         auto c = quick();
-        c.dataset.kind = "cifar10";
+        c.dataset.kind = core::config::DatasetKind::Cifar10;
         c.dataset.path = "/no/such/cifar";
         QVERIFY(controller.startTraining(c, tmp.filePath(QStringLiteral("run"))));
         QTRY_COMPARE_WITH_TIMEOUT(controller.state(), RunState::Failed, 30000);

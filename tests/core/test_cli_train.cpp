@@ -57,7 +57,7 @@ private Q_SLOTS:
         const auto c = rlda::core::config::load_experiment((out + "/config.toml").toStdString());
         QCOMPARE(c.scheduler.budget, 70.0);
         QCOMPARE(c.job.model, std::string("ConvNet2"));
-        QCOMPARE(c.agent.kind, std::string("random"));
+        QVERIFY(c.agent.kind == rlda::core::config::AgentKind::Random);
         QVERIFY(QFile::exists(out + "/model.pt"));
         // Running again into the same folder is refused, and the folder is left as it was.
         QProcess again;
@@ -203,7 +203,7 @@ private Q_SLOTS:
         QVERIFY(std::abs(m.captured(3).toDouble() - (adapted - none)) <= 1.5e-4); // each rounded to 4 places
         // The baseline is a run folder of its own: agent "none", only Do Nothing decisions.
         const auto c = rlda::core::config::load_experiment((out + "-none/config.toml").toStdString());
-        QCOMPARE(c.agent.kind, std::string("none"));
+        QVERIFY(c.agent.kind == rlda::core::config::AgentKind::None);
         QFile events(out + "-none/events.jsonl");
         QVERIFY(events.open(QIODevice::ReadOnly));
         int decisions = 0;

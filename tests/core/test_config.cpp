@@ -1,5 +1,6 @@
 // Experiment configs: defaults, round trips, every validation message, the original schema, --set.
 #include "core/config/experiment_io.h"
+#include "core/config/schema.h"
 #include "core/util/error.h"
 
 #include <QtTest/QtTest>
@@ -35,15 +36,15 @@ ExperimentConfig everything_changed()
     c.name = "all \"changed\" \\ é\ttab";
     c.job.model = "ConvNet3";
     c.job.batch_size = 17;
-    c.job.optimizer = "sgd";
+    c.job.optimizer = Optimizer::Sgd;
     c.job.lr = 1.0 / 3.0;
     c.job.lr_decay = 0.1 + 0.2;
     c.job.momentum = 0.5;
     c.job.device = "cuda:3";
     c.job.seed = 9'223'372'036'854'775'807ULL;
-    c.dataset.kind = "cifar10";
+    c.dataset.kind = DatasetKind::Cifar10;
     c.dataset.path = "/data/cifar-10-batches-bin";
-    c.dataset.normalization = "dataset";
+    c.dataset.normalization = Normalization::Dataset;
     c.dataset.train_subset = 5000;
     c.dataset.test_subset = 700;
     c.dataset.random_subset = true;
@@ -56,7 +57,7 @@ ExperimentConfig everything_changed()
     c.scheduler.start_time = std::nextafter(70.0, 0.0);
     c.scheduler.events = {
         {0.0, Change::Down}, {std::nextafter(123.456789012345, 0.0), Change::Up}, {5.0, Change::Up}};
-    c.scheduler.clock = "wall";
+    c.scheduler.clock = ClockKind::Wall;
     c.scheduler.step_cost = 2.5e-7;
     c.scheduler.eval_cost = 0.125;
     c.trainer.max_decisions = 5;
@@ -65,7 +66,7 @@ ExperimentConfig everything_changed()
     c.trainer.distill_decay = 0.0;
     c.trainer.check_preservation = false;
     c.trainer.warm_start_checkpoint = false;
-    c.agent.kind = "policy";
+    c.agent.kind = AgentKind::Policy;
     c.agent.sequence = {3, 0, 2, 1};
     c.agent.policy = "runs/a/policy.pt";
     c.agent.temperature = 1000.0;
@@ -85,7 +86,7 @@ ExperimentConfig everything_changed()
     c.simulation.table = "tables/convnet2_early.csv";
     c.runner.total_episodes = 75000;
     c.runner.save = true;
-    c.sweep.backend = "slurm";
+    c.sweep.backend = SweepBackend::Slurm;
     c.sweep.workers = 7;
     c.sweep.threads_per_task = 3;
     c.sweep.max_retries = 0;
@@ -121,7 +122,7 @@ private Q_SLOTS:
     void a_fixed_sequence_is_checked_against_the_model()
     {
         ExperimentConfig c;
-        c.agent.kind = "fixed";
+        c.agent.kind = AgentKind::Fixed;
         c.agent.sequence = {0, 3}; // ConvNet2: 3 = Do Nothing
         QVERIFY(find_problems(c).empty());
         c.agent.sequence = {0, 4};
@@ -132,7 +133,7 @@ private Q_SLOTS:
         QCOMPARE(problems[0].related, std::string("job.model"));
         c.job.model = "LargeConvNet"; // 8 blocks: 4 is a deepen action there
         QVERIFY(find_problems(c).empty());
-        c.agent.kind = "random"; // only a fixed agent plays the sequence
+        c.agent.kind = AgentKind::Random; // only a fixed agent plays the sequence
         c.agent.sequence = {9};
         QVERIFY(find_problems(c).empty());
     }
@@ -144,7 +145,7 @@ private Q_SLOTS:
         QCOMPARE(c.source, std::string("x.toml"));
         QVERIFY(c.warnings.empty());
         QCOMPARE(c.scheduler.budget, 400.0);
-        QCOMPARE(c.scheduler.clock, std::string("virtual"));
+        QVERIFY(c.scheduler.clock == ClockKind::Virtual);
         QCOMPARE(c.job.model, std::string("ConvNet2"));
         QCOMPARE(c.policy.embedding_size, std::int64_t{16});
         QCOMPARE(c.policy.hidden_size, std::int64_t{50});
@@ -421,8 +422,8 @@ private Q_SLOTS:
         QCOMPARE(c.scheduler.budget, 200.0);
         QCOMPARE(c.job.seed, std::uint64_t{7});
         QCOMPARE(c.job.model, std::string("ConvNet3"));
-        QCOMPARE(c.dataset.kind, std::string("cifar10"));
-        QCOMPARE(c.agent.kind, std::string("random"));
+        QVERIFY(c.dataset.kind == DatasetKind::Cifar10);
+        QVERIFY(c.agent.kind == AgentKind::Random);
         QCOMPARE(c.job.device, std::string("cuda:1"));
         QCOMPARE(c.name, std::string("warmup_convnet3_middle"));
         QCOMPARE(c.runner.total_episodes, std::int64_t{1});
@@ -446,7 +447,7 @@ private Q_SLOTS:
         QCOMPARE(c.scheduler.events.size(), std::size_t{1});
         QCOMPARE(c.scheduler.events[0].time, 120.0);
         QVERIFY(c.scheduler.events[0].change == Change::Up);
-        QCOMPARE(c.agent.kind, std::string("simulation"));
+        QVERIFY(c.agent.kind == AgentKind::Simulation);
         QCOMPARE(c.job.model, std::string("ConvNet3"));
         QCOMPARE(c.job.device, std::string("cuda:1"));
         QCOMPARE(c.trainer.max_decisions, 2);
@@ -471,7 +472,7 @@ private Q_SLOTS:
     void original_learning_config_maps_policy_settings()
     {
         const auto c = load_experiment(original("learn/convnet2_late_then_early.toml").toStdString());
-        QCOMPARE(c.agent.kind, std::string("policy"));
+        QVERIFY(c.agent.kind == AgentKind::Policy);
         QCOMPARE(c.agent.temperature, 100.0);
         QCOMPARE(c.agent.policy, std::string("../out/learn_convnet2_late/agent.finalmodel.pth"));
         QCOMPARE(c.simulation.table, std::string("../out/simulate_convnet2_early/data.pkl"));
@@ -493,7 +494,7 @@ private Q_SLOTS:
         QVERIFY(any_warning_names(c, "simulation.datafile"));
         // From scratch, a learning run needs no policy file.
         const auto scratch = load_experiment(original("learn/convnet2_late.toml").toStdString());
-        QCOMPARE(scratch.agent.kind, std::string("policy"));
+        QVERIFY(scratch.agent.kind == AgentKind::Policy);
         QVERIFY(scratch.agent.policy.empty());
         QCOMPARE(scratch.agent.temperature, AgentConfig{}.temperature);
         QCOMPARE(scratch.runner.total_episodes, std::int64_t{20000});
@@ -533,7 +534,7 @@ private Q_SLOTS:
         apply_override(c, "name=\"sweep-1\"");
         apply_override(c, "scheduler.running_time=55"); // the original spelling works too
         apply_override(c, "policy={ hidden_size = 20, alpha = 0.001 }");
-        QCOMPARE(c.dataset.kind, std::string("cifar10"));
+        QVERIFY(c.dataset.kind == DatasetKind::Cifar10);
         QCOMPARE(c.scheduler.budget, 55.0);
         QCOMPARE(c.agent.sequence, (std::vector<int>{0, 1}));
         QCOMPARE(c.job.lr, 0.5);
@@ -554,7 +555,7 @@ private Q_SLOTS:
         ExperimentConfig c = parse_experiment("[sweep]\nbackend = \"slurm\"\ntime_limit = \"3-00:00:00\"\n"
                                               "sbatch_args = [\"--account=x\"]\npoll_seconds = 5\n",
                                               "x.toml");
-        QCOMPARE(c.sweep.backend, std::string("slurm"));
+        QVERIFY(c.sweep.backend == SweepBackend::Slurm);
         QCOMPARE(c.sweep.time_limit, std::string("3-00:00:00"));
         QCOMPARE(c.sweep.sbatch_args, (std::vector<std::string>{"--account=x"}));
         QCOMPARE(c.sweep.poll_seconds, 5.0);
@@ -564,16 +565,18 @@ private Q_SLOTS:
         apply_override(c, "sweep.backend=\"local\"");
         apply_override(c, "sweep.gres=\"gpu:2\"");
         QCOMPARE(c.sweep.workers, 3);
-        QCOMPARE(c.sweep.backend, std::string("local"));
+        QVERIFY(c.sweep.backend == SweepBackend::Local);
         QCOMPARE(c.sweep.gres, std::string("gpu:2"));
         QVERIFY(config_error([&] { apply_override(c, "sweep.threads_per_task=0"); })
                     .startsWith("--set sweep.threads_per_task=0: sweep.threads_per_task: must be at least 1"));
         QVERIFY(config_error([&] { apply_override(c, "sweep.time_limit=\"soon\""); })
                     .startsWith("--set sweep.time_limit=\"soon\": sweep.time_limit: expected [D-]HH:MM:SS"));
         QCOMPARE(c.sweep.threads_per_task, 1);
+        // A backend is an enum: an unknown name is refused where it is parsed, and cannot reach validate().
         ExperimentConfig d;
-        d.sweep.backend = "grid";
-        QVERIFY(config_error([&] { validate(d); }).startsWith("sweep.backend: unknown value \"grid\""));
+        QVERIFY(config_error([&] { apply_override(d, "sweep.backend=\"grid\""); })
+                    .startsWith("--set sweep.backend=\"grid\": sweep.backend: unknown value \"grid\""));
+        QVERIFY(d.sweep.backend == SweepBackend::Local);
     }
 
     void override_errors_name_the_assignment_data()
@@ -626,7 +629,7 @@ private Q_SLOTS:
         ExperimentConfig c;
         validate(c);
         c.job.lr = -1.0;
-        c.agent.kind = "policy";
+        c.agent.kind = AgentKind::Policy;
         QCOMPARE(config_error([&] { validate(c); }), QString("job.lr: must be a positive number, got -1"));
         const auto problems = find_problems(c);
         QCOMPARE(problems.size(), std::size_t{2});
@@ -634,7 +637,7 @@ private Q_SLOTS:
         c.job.lr = 0.1;
         c.simulation.table = "t.csv"; // a learning run may start from scratch
         validate(c);
-        c.scheduler.clock = "wall";
+        c.scheduler.clock = ClockKind::Wall;
         c.scheduler.step_cost = 0.0; // only the virtual clock charges steps
         validate(c);
         c.job.seed = ~std::uint64_t{0};
@@ -655,23 +658,23 @@ private Q_SLOTS:
         const auto d = load_experiment(RLDA_SOURCE_DIR "/config/default.toml");
         QVERIFY(d.warnings.empty());
         QCOMPARE(d.job.model, std::string("ConvNet2"));
-        QCOMPARE(d.dataset.kind, std::string("fashion-mnist"));
+        QVERIFY(d.dataset.kind == DatasetKind::FashionMnist);
         QVERIFY(d.job.head == model::OutputHead::Logits);
         QCOMPARE(d.dataset.train_subset, std::int64_t{10000});
         QCOMPARE(d.dataset.test_subset, std::int64_t{0}); // the whole test set
         QCOMPARE(d.job.batch_size, std::int64_t{32});
-        QCOMPARE(d.job.optimizer, std::string("adam"));
+        QVERIFY(d.job.optimizer == Optimizer::Adam);
         QCOMPARE(d.job.lr, 0.002);
         QCOMPARE(d.job.lr_decay, 0.9);
-        QCOMPARE(d.scheduler.clock, std::string("virtual"));
+        QVERIFY(d.scheduler.clock == ClockKind::Virtual);
         QCOMPARE(d.scheduler.budget, 60.0);
         QCOMPARE(d.scheduler.step_cost, 0.025);
         QCOMPARE(d.scheduler.events, (std::vector<AllocationEventConfig>{{20.0, Change::Up}}));
-        QCOMPARE(d.agent.kind, std::string("fixed"));
+        QVERIFY(d.agent.kind == AgentKind::Fixed);
         QCOMPARE(d.agent.sequence, (std::vector<int>{1, 2, 3}));
         const auto q = load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
         QVERIFY(q.warnings.empty());
-        QCOMPARE(q.dataset.kind, std::string("synthetic"));
+        QVERIFY(q.dataset.kind == DatasetKind::Synthetic);
         QVERIFY(q.scheduler.budget <= 10.0);
         QCOMPARE(q.scheduler.events.size(), std::size_t{1});
     }
@@ -686,7 +689,7 @@ private Q_SLOTS:
         apply_overrides(a, {"agent.kind=\"policy\"", "agent.policy=\"p.pt\""});
         apply_overrides(b, {"agent.policy=\"p.pt\"", "agent.kind=\"policy\""});
         QVERIFY(a == b);
-        QCOMPARE(a.agent.kind, std::string("policy"));
+        QVERIFY(a.agent.kind == AgentKind::Policy);
         QCOMPARE(a.agent.policy, std::string("p.pt"));
         // A budget below the event is fine when the event moves too, in either order.
         ExperimentConfig c = file;
@@ -727,6 +730,93 @@ private Q_SLOTS:
         QVERIFY(error({"agent.kind=\"policy\"", "job.batch_size=\"64\""})
                     .startsWith("--set job.batch_size=\"64\": job.batch_size: expected an integer, got a string"));
         QVERIFY(error({"job.lr=0.5", "job.foo=1"}).startsWith("--set job.foo=1: job.foo: unknown key"));
+    }
+
+    // The acceptance test of "one declaration per key": a key declared in one place, bound to
+    // storage of its own, is read, written, validated and overridden with no other change.
+    void a_key_declared_once_is_read_written_and_checked()
+    {
+        auto patience = std::make_shared<double>(3.0);
+        Schema schema = experiment_schema();
+        schema.add({.name = "trainer.patience", .type = Type::Number, .label = "Patience",
+                    .help = "Epochs without progress before stopping",
+                    .value = Binding<double>{[patience](const ExperimentConfig&) { return *patience; },
+                                             [patience](ExperimentConfig&, double v) { *patience = v; }},
+                    .range = {0.0, 100.0}});
+        const auto error = [&](const std::string& text) {
+            return config_error([&] { parse_experiment(text, "x.toml", schema); });
+        };
+
+        // Read from a file.
+        const ExperimentConfig c = parse_experiment("[trainer]\nmax_decisions = 2\npatience = 7.5\n", "x.toml", schema);
+        QCOMPARE(*patience, 7.5);
+        QCOMPARE(c.trainer.max_decisions, 2);
+        // Written, with its help and range, at the end of its section.
+        const QString text = QString::fromStdString(to_toml(c, schema));
+        QVERIFY2(text.contains(QRegularExpression("\nwarm_start_checkpoint = [^\n]*\npatience = 7\\.5 +"
+                                                  "# Epochs without progress before stopping; in \\[0, 100\\]\n")),
+                 qPrintable(text));
+        QVERIFY(text.indexOf("\npatience = ") < text.indexOf("\n[agent]"));
+        *patience = 0.0;
+        QVERIFY(same_settings(parse_experiment(text.toStdString(), "x", schema), c));
+        QCOMPARE(*patience, 7.5);
+        // Validated: its range and type, one line naming the file position and the key.
+        QCOMPARE(error("[trainer]\npatience = 250\n"), QString("x.toml:2:12: trainer.patience: must be in [0, 100], got 250"));
+        QCOMPARE(error("[trainer]\npatience = \"long\"\n"),
+                 QString("x.toml:2:12: trainer.patience: expected a number, got a string"));
+        *patience = -1.0;
+        const auto problems = find_problems(ExperimentConfig{}, schema);
+        QCOMPARE(problems.size(), std::size_t{1});
+        QCOMPARE(problems[0].key, std::string("trainer.patience"));
+        QVERIFY(find_problems(ExperimentConfig{}).empty()); // the experiment schema does not know it
+        // Overridden with --set, with the same checks.
+        ExperimentConfig d;
+        apply_overrides(d, {"trainer.patience=12"}, schema);
+        QCOMPARE(*patience, 12.0);
+        QCOMPARE(config_error([&] { apply_overrides(d, {"trainer.patience=101"}, schema); }),
+                 QString("--set trainer.patience=101: trainer.patience: must be in [0, 100], got 101"));
+        // Unknown to the experiment schema, which suggests its own keys.
+        QVERIFY(parse_error("[trainer]\npatience = 1\n").startsWith("x.toml:2:1: trainer.patience: unknown key"));
+        QVERIFY(error("[trainer]\nnope = 1\n").contains(", patience)"));
+    }
+
+    void the_schema_declares_every_key_once()
+    {
+        const Schema& schema = experiment_schema();
+        QSet<QString> seen;
+        for (const auto& k : schema.keys) {
+            QVERIFY2(!seen.contains(QString::fromStdString(k.name)), k.name.c_str());
+            seen.insert(QString::fromStdString(k.name));
+            QVERIFY2(!k.help.empty(), k.name.c_str());
+            QVERIFY2(k.section().empty() || schema.find_section(k.section()), k.name.c_str());
+            // The default a file gets is one the declaration allows.
+            if (k.type == Type::Choice) {
+                const auto v = std::get<Binding<std::string>>(k.value).get(ExperimentConfig{});
+                QVERIFY2(std::find(k.choices.begin(), k.choices.end(), v) != k.choices.end(), k.name.c_str());
+            }
+        }
+        QVERIFY(check_keys(ExperimentConfig{}, schema).empty());
+        // Every original spelling sets one of ours (or is reported as not used), and shadows none.
+        for (const auto& a : schema.aliases) {
+            QVERIFY2(a.key.empty() ? !a.note.empty() : schema.find(a.key) != nullptr, a.name.c_str());
+            QVERIFY2(!schema.find(a.name), a.name.c_str());
+        }
+        // The enums' names: one table each, read back to the same value; the choices are those names.
+        for (const auto& n : names<Optimizer>())
+            QCOMPARE(to_string(from_string<Optimizer>(n).value()), n);
+        for (const auto& n : names<AgentKind>())
+            QCOMPARE(to_string(from_string<AgentKind>(n).value()), n);
+        QCOMPARE(schema.find("job.optimizer")->choices, names<Optimizer>());
+        QCOMPARE(schema.find("dataset.kind")->choices, names<DatasetKind>());
+        QCOMPARE(schema.find("dataset.normalization")->choices, names<Normalization>());
+        QCOMPARE(schema.find("scheduler.clock")->choices, names<ClockKind>());
+        QCOMPARE(schema.find("agent.kind")->choices, names<AgentKind>());
+        QCOMPARE(schema.find("sweep.backend")->choices, names<SweepBackend>());
+        QVERIFY(!from_string<Optimizer>("Adam")); // case-sensitive: "adam"
+        // A kind parsed once: the optimizer is Adam or SGD, nothing else reaches the trainer.
+        QVERIFY(parse_experiment("[job]\noptimizer = \"sgd\"\n", "x").job.optimizer == Optimizer::Sgd);
+        QCOMPARE(parse_error("[job]\noptimizer = \"SGD\"\n"),
+                 QString("x.toml:2:13: job.optimizer: unknown value \"SGD\" (allowed: \"adam\", \"sgd\")"));
     }
 
     void output_head_is_read_written_and_checked()

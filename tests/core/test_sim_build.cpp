@@ -76,7 +76,7 @@ private Q_SLOTS:
     {
         // The warm start is faithful: the branch for [0 2] equals one unbroken run deepening 0, then 2.
         auto c = tiny_config();
-        c.agent.kind = "fixed";
+        c.agent.kind = config::AgentKind::Fixed;
         c.agent.sequence = {0, 2};
         const auto r = run::run_experiment(c, folder("unbroken"), false);
         const auto t = sim::SimulationTable::load((folder("a") / "table.csv").string());
@@ -142,7 +142,7 @@ private Q_SLOTS:
         // Settings that do not change the numbers do not matter.
         auto renamed = tiny_config();
         renamed.name = "other";
-        renamed.agent.kind = "random";
+        renamed.agent.kind = config::AgentKind::Random;
         QVERIFY(sim::build_table(renamed, folder("a"), false).complete());
         // A folder that is not a table build is refused too.
         std::filesystem::create_directories(folder("other"));

@@ -26,7 +26,7 @@ sim::TableMeta fashion_meta()
 {
     config::ExperimentConfig c;
     c.name = "fashion-small";
-    c.dataset.kind = "fashion-mnist";
+    c.dataset.kind = config::DatasetKind::FashionMnist;
     c.dataset.train_subset = 512;
     c.scheduler.budget = 30;
     c.scheduler.events = {{10.0, config::Change::Up}};
@@ -97,7 +97,7 @@ private Q_SLOTS:
         QCOMPARE(m->first_up(), 200.0);
         QCOMPARE(m->scheduler.budget, 400.0);
         QCOMPARE(m->input, (model::Shape{3, 32, 32}));
-        QCOMPARE(m->dataset.kind, std::string("cifar10"));
+        QVERIFY(m->dataset.kind == config::DatasetKind::Cifar10);
         QCOMPARE(m->decisions, 3);
         QCOMPARE(m->actions, 4);
         const auto t = sim::open_table(RLDA_PAPER_DIR "/tables/convnet3_middle.csv");

@@ -546,7 +546,7 @@ private Q_SLOTS:
         QCOMPARE(run::baseline_folder(out), std::filesystem::path(dir.filePath("run-none").toStdString()));
         QCOMPARE(run::baseline_folder("runs/x/"), std::filesystem::path("runs/x-none"));
         const auto none = run::without_adaptation(c);
-        QCOMPARE(none.agent.kind, std::string("none"));
+        QVERIFY(none.agent.kind == config::AgentKind::None);
         QCOMPARE(none.name, c.name + "-none");
         auto same = none; // nothing else differs
         same.agent.kind = c.agent.kind;
@@ -567,7 +567,7 @@ private Q_SLOTS:
         QCOMPARE(alone.final_test_acc, r.baseline.final_test_acc);
         QCOMPARE(alone.steps, r.baseline.steps);
         QVERIFY(QFile::exists(dir.filePath("run-none/model.pt")));
-        QVERIFY(config::load_experiment(dir.filePath("run-none/config.toml").toStdString()).agent.kind == "none");
+        QVERIFY(config::load_experiment(dir.filePath("run-none/config.toml").toStdString()).agent.kind == config::AgentKind::None);
         QCOMPARE(rec.adaptations.size(), std::size_t{4}); // both runs went to the observer
 
         // An existing baseline folder is refused before anything trains.
@@ -720,7 +720,7 @@ private Q_SLOTS:
             check_loads_as(new_file, 2, state, kind);
 
             TrainerSettings s = settings();
-            s.job.optimizer = kind;
+            s.job.optimizer = config::from_string<config::Optimizer>(kind).value();
             s.job.momentum = 0.9;
             s.job.lr = 0.02;
             agent::FixedSequenceAgent a_old({0, 3, 0}), a_new({0, 3, 0});

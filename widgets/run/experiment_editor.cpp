@@ -7,6 +7,7 @@
 #include "widgets/run/allocation_timeline.h"
 
 #include <QCheckBox>
+#include <QCoreApplication>
 #include <QComboBox>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -31,7 +32,9 @@ namespace rlda::widgets {
 
 using core::config::Change;
 using core::config::ExperimentConfig;
+using core::config::AgentKind;
 using core::config::Problem;
+using core::config::Type;
 
 namespace {
 
@@ -86,8 +89,102 @@ QString joined(const std::vector<int>& v)
 
 } // namespace
 
-ExperimentEditor::ExperimentEditor(QWidget* parent)
-    : QWidget(parent)
+// ---- the form's layout: which keys go where; everything else about a key is its declaration ----
+
+// A tab of the form: the keys of one section in two columns. A key of the section that no
+// column names (one a test or a later feature declared) goes at the end of the right column.
+struct ExperimentEditor::Column {
+    const char* title;
+    std::vector<const char*> keys;
+};
+struct ExperimentEditor::TabLayout {
+    const char* title;
+    const char* section;
+    Column left;
+    Column right;
+};
+
+const std::vector<ExperimentEditor::TabLayout>& ExperimentEditor::tabLayouts()
+{
+    static const std::vector<TabLayout> tabs{
+        {QT_TRANSLATE_NOOP("ExperimentEditor", "Job"), "job",
+         {QT_TRANSLATE_NOOP("ExperimentEditor", "Model and optimizer"),
+          {"job.model", "job.head", "job.optimizer", "job.lr", "job.lr_decay", "job.momentum"}},
+         {QT_TRANSLATE_NOOP("ExperimentEditor", "Run"), {"job.batch_size", "job.seed", "job.device"}}},
+        {QT_TRANSLATE_NOOP("ExperimentEditor", "Dataset"), "dataset",
+         {QT_TRANSLATE_NOOP("ExperimentEditor", "Data"),
+          {"dataset.kind", "dataset.path", "dataset.normalization", "dataset.train_subset", "dataset.test_subset",
+           "dataset.random_subset"}},
+         {QT_TRANSLATE_NOOP("ExperimentEditor", "Generated (synthetic only)"),
+          {"dataset.shape", "dataset.classes", "dataset.train_size", "dataset.test_size", "dataset.noise"}}},
+        {QT_TRANSLATE_NOOP("ExperimentEditor", "Scheduler"), "scheduler",
+         {QT_TRANSLATE_NOOP("ExperimentEditor", "Budget"), {"scheduler.budget", "scheduler.start_time"}},
+         {QT_TRANSLATE_NOOP("ExperimentEditor", "Clock"),
+          {"scheduler.clock", "scheduler.step_cost", "scheduler.eval_cost"}}},
+        {QT_TRANSLATE_NOOP("ExperimentEditor", "Trainer"), "trainer",
+         {QT_TRANSLATE_NOOP("ExperimentEditor", "Adaptation (after \"up\")"),
+          {"trainer.max_decisions", "trainer.check_preservation", "trainer.warm_start_checkpoint"}},
+         {QT_TRANSLATE_NOOP("ExperimentEditor", "Distillation (after \"down\")"),
+          {"trainer.distill_temperature", "trainer.distill_weight", "trainer.distill_decay"}}},
+        {QT_TRANSLATE_NOOP("ExperimentEditor", "Agent"), "agent",
+         {QT_TRANSLATE_NOOP("ExperimentEditor", "Agent"), {"agent.kind", "agent.sequence", "agent.seed"}},
+         {QT_TRANSLATE_NOOP("ExperimentEditor", "Policy"), {"agent.policy", "agent.temperature", "agent.greedy"}}},
+    };
+    return tabs;
+}
+
+namespace {
+
+// How a few keys look beyond their declaration: placeholders, browse buttons, list spelling.
+struct Look {
+    const char* placeholder = nullptr;
+    const char* browse = nullptr; // the file dialog's title; nullptr = no button
+    const char* filter = nullptr; // files; nullptr with `browse` = a folder
+    const char* zeroText = nullptr; // a count whose 0 means "all"
+    QChar separator = QLatin1Char(' '); // an integer list as text
+    const char* notAList = QT_TRANSLATE_NOOP("ExperimentEditor", "\"%1\" is not a list of integers");
+};
+
+Look lookOf(const std::string& key)
+{
+    Look l;
+    if (key == "job.model") {
+        l.browse = QT_TRANSLATE_NOOP("ExperimentEditor", "Choose a TOML model file");
+        l.filter = QT_TRANSLATE_NOOP("ExperimentEditor", "Models (*.toml);;All files (*)");
+    } else if (key == "dataset.path") {
+        l.placeholder = QT_TRANSLATE_NOOP("ExperimentEditor", "default location");
+        l.browse = QT_TRANSLATE_NOOP("ExperimentEditor", "Choose the data folder");
+    } else if (key == "agent.policy") {
+        l.browse = QT_TRANSLATE_NOOP("ExperimentEditor", "Choose a policy file");
+        l.filter = QT_TRANSLATE_NOOP("ExperimentEditor", "Policies (*.pt);;All files (*)");
+    } else if (key == "dataset.train_subset" || key == "dataset.test_subset") {
+        l.zeroText = QT_TRANSLATE_NOOP("ExperimentEditor", "all");
+    } else if (key == "dataset.shape") {
+        l.placeholder = "3x32x32";
+        l.separator = QLatin1Char('x');
+        l.notAList = QT_TRANSLATE_NOOP("ExperimentEditor", "\"%1\" is not a shape such as 3x32x32");
+    } else if (key == "agent.sequence") {
+        l.placeholder = QT_TRANSLATE_NOOP("ExperimentEditor", "e.g. 0 2 3");
+        l.notAList = QT_TRANSLATE_NOOP("ExperimentEditor", "\"%1\" is not a list of action numbers");
+    }
+    return l;
+}
+
+QString translated(const char* text) { return text ? QCoreApplication::translate("ExperimentEditor", text) : QString(); }
+
+// The widest spin box range a declared range allows.
+std::pair<int, int> spinRange(const core::config::Range& r)
+{
+    constexpr double widest = 1 << 30;
+    return {static_cast<int>(std::max(r.min, -widest)), static_cast<int>(std::min(r.max, widest))};
+}
+
+} // namespace
+
+ExperimentEditor::ExperimentEditor(QWidget* parent) : ExperimentEditor(core::config::experiment_schema(), parent) {}
+
+ExperimentEditor::ExperimentEditor(const core::config::Schema& schema, QWidget* parent)
+    : QWidget(parent), schema_(schema)
 {
     setStyleSheet(QStringLiteral(
         "QLineEdit[problem=\"true\"], QComboBox[problem=\"true\"], QSpinBox[problem=\"true\"] {"
@@ -95,15 +192,14 @@ ExperimentEditor::ExperimentEditor(QWidget* parent)
         "QCheckBox[problem=\"true\"] { color: #d32f2f; }"));
 
     auto* nameRow = new QHBoxLayout;
-    auto* nameLabel = new QLabel(tr("Name"), this);
+    const Key& nameKey = *schema_.find("name");
+    const auto& nameBinding = std::get<core::config::Binding<std::string>>(nameKey.value);
+    auto* nameLabel = new QLabel(qs(nameKey.display_label()), this);
     auto* name = new QLineEdit(this);
-    name->setObjectName(QStringLiteral("name"));
     nameLabel->setBuddy(name);
-    fields_.push_back({QStringLiteral("name"), name, tr("Names the run and its folder"),
-                       [this, name] { name->setText(qs(config_.name)); }});
-    name->setToolTip(fields_.back().hint);
-    connect(name, &QLineEdit::textEdited, this, [this](const QString& t) {
-        config_.name = t.toStdString();
+    add(nullptr, {}, nameKey, name, qs(nameKey.hint()), [this, name, nameBinding] { name->setText(qs(nameBinding.get(config_))); });
+    connect(name, &QLineEdit::textEdited, this, [this, nameBinding](const QString& t) {
+        nameBinding.set(config_, t.toStdString());
         edited(QStringLiteral("name"));
     });
     auto* open = new QPushButton(style()->standardIcon(QStyle::SP_DialogOpenButton), tr("Open…"), this);
@@ -115,11 +211,11 @@ ExperimentEditor::ExperimentEditor(QWidget* parent)
 
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("sections"));
-    tabs_->addTab(buildJob(), tr("Job"));
-    tabs_->addTab(buildDataset(), tr("Dataset"));
-    tabs_->addTab(buildScheduler(), tr("Scheduler"));
-    tabs_->addTab(buildTrainer(), tr("Trainer"));
-    tabs_->addTab(buildAgent(), tr("Agent"));
+    for (const auto& tab : tabLayouts())
+        if (schema_.find_section(tab.section))
+            tabs_->addTab(buildTab(tab), translated(tab.title));
+    if (auto* budget = qobject_cast<QLineEdit*>(widgetForKey(QStringLiteral("scheduler.budget"))))
+        connect(budget, &QLineEdit::textEdited, this, [this] { timeline_->setBudget(config_.scheduler.budget); });
 
     problemsLabel_ = new QLabel(this);
     problemsLabel_->setObjectName(QStringLiteral("problemsLabel"));
@@ -152,145 +248,214 @@ ExperimentEditor::ExperimentEditor(QWidget* parent)
 
 ExperimentEditor::~ExperimentEditor() = default;
 
+QWidget* ExperimentEditor::buildTab(const TabLayout& tab)
+{
+    auto [page, left, right] = twoColumns(translated(tab.left.title), translated(tab.right.title));
+    std::vector<std::string> placed;
+    const auto place = [&](QFormLayout* form, const Column& column) {
+        for (const char* name : column.keys)
+            if (const Key* k = schema_.find(name)) {
+                field(form, *k);
+                placed.push_back(name);
+            }
+    };
+    place(left, tab.left);
+    place(right, tab.right);
+    for (const Key* k : schema_.keys_of(tab.section)) {
+        if (k->type == Type::Events)
+            timelineBox(page, *k); // [scheduler]'s, the one such key
+        else if (std::find(placed.begin(), placed.end(), k->name) == placed.end())
+            field(right, *k);
+    }
+    return page;
+}
+
+// The allocation events: a timeline between the group boxes and the page's stretch.
+void ExperimentEditor::timelineBox(QWidget* page, const Key& key)
+{
+    const auto& b = std::get<core::config::Binding<std::vector<core::config::AllocationEventConfig>>>(key.value);
+    auto* box = new QGroupBox(qs(key.display_label()), page);
+    auto* v = new QVBoxLayout(box);
+    timeline_ = new AllocationTimeline(box);
+    add(nullptr, {}, key, timeline_,
+        tr("Double-click to add an \"up\"; drag a marker to move it; right-click for more; Del deletes"), [this, b] {
+            timeline_->setBudget(config_.scheduler.budget);
+            timeline_->setEvents(b.get(config_));
+        });
+    eventsLabel_ = new QLabel(box);
+    eventsLabel_->setObjectName(QStringLiteral("eventsLabel"));
+    eventsLabel_->setWordWrap(true);
+    eventsLabel_->setForegroundRole(QPalette::PlaceholderText);
+    v->addWidget(timeline_);
+    v->addWidget(eventsLabel_);
+    const QString name = qs(key.name);
+    connect(timeline_, &AllocationTimeline::eventsChanged, this, [this, b, name] {
+        b.set(config_, timeline_->events());
+        edited(name);
+    });
+    static_cast<QVBoxLayout*>(page->layout())->insertWidget(1, box);
+}
+
 // ---- building blocks: each registers its widget under its key, the only key -> widget table ----
 
-QWidget* ExperimentEditor::add(QFormLayout* form, const QString& label, const QString& key, QWidget* widget,
+QWidget* ExperimentEditor::add(QFormLayout* form, const QString& label, const Key& key, QWidget* widget,
                                const QString& hint, std::function<void()> show)
 {
+    const QString name = qs(key.name);
     if (widget->objectName().isEmpty())
-        widget->setObjectName(key);
+        widget->setObjectName(name);
     widget->setToolTip(hint);
-    fields_.push_back({key, widget, hint, std::move(show)});
+    fields_.push_back({name, widget, hint, std::move(show)});
     if (form)
         form->addRow(label, widget);
     return widget;
 }
 
-QLineEdit* ExperimentEditor::number(QFormLayout* form, const QString& label, const QString& key, Ref<double> ref,
-                                    const QString& hint)
+// One field for `key`, made from its declaration: type, label, help, range, choices.
+void ExperimentEditor::field(QFormLayout* form, const Key& key)
 {
-    auto* e = new QLineEdit;
-    add(form, label, key, e, hint, [this, e, ref] { e->setText(shortest(ref(config_))); });
-    connect(e, &QLineEdit::textEdited, this, [this, ref, key](const QString& t) {
-        bool ok = false;
-        const double v = QLocale::c().toDouble(t.trimmed(), &ok);
-        if (!ok) {
-            edited(key, tr("\"%1\" is not a number").arg(t));
-            return;
-        }
-        ref(config_) = v;
-        edited(key);
-    });
-    return e;
-}
-
-QWidget* ExperimentEditor::count(QFormLayout* form, const QString& label, const QString& key,
-                                 Ref<std::int64_t> ref, int min, int max, const QString& hint,
-                                 const QString& zeroText)
-{
-    auto* s = new QSpinBox;
-    s->setRange(min, max);
-    s->setGroupSeparatorShown(true);
-    if (!zeroText.isEmpty() && min == 0)
-        s->setSpecialValueText(zeroText);
-    add(form, label, key, s, hint, [this, s, ref] {
-        s->setValue(static_cast<int>(std::clamp<std::int64_t>(ref(config_), s->minimum(), s->maximum())));
-    });
-    connect(s, &QSpinBox::valueChanged, this, [this, ref, key](int v) {
-        if (showing_)
-            return;
-        ref(config_) = v;
-        edited(key);
-    });
-    return s;
-}
-
-QWidget* ExperimentEditor::integer(QFormLayout* form, const QString& label, const QString& key, Ref<int> ref,
-                                   int min, int max, const QString& hint)
-{
-    auto* s = new QSpinBox;
-    s->setRange(min, max);
-    add(form, label, key, s, hint, [this, s, ref] { s->setValue(std::clamp(ref(config_), s->minimum(), s->maximum())); });
-    connect(s, &QSpinBox::valueChanged, this, [this, ref, key](int v) {
-        if (showing_)
-            return;
-        ref(config_) = v;
-        edited(key);
-    });
-    return s;
-}
-
-QLineEdit* ExperimentEditor::seed(QFormLayout* form, const QString& label, const QString& key,
-                                  Ref<std::uint64_t> ref, const QString& hint)
-{
-    auto* e = new QLineEdit;
-    e->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{0,20}")), e));
-    add(form, label, key, e, hint, [this, e, ref] { e->setText(QString::number(ref(config_))); });
-    connect(e, &QLineEdit::textEdited, this, [this, ref, key](const QString& t) {
-        bool ok = false;
-        const qulonglong v = t.toULongLong(&ok);
-        if (!ok) {
-            edited(key, t.isEmpty() ? tr("a seed is required") : tr("\"%1\" is too large").arg(t));
-            return;
-        }
-        ref(config_) = v;
-        edited(key);
-    });
-    return e;
-}
-
-QWidget* ExperimentEditor::choice(QFormLayout* form, const QString& label, const QString& key, Ref<std::string> ref,
-                                  const std::vector<std::string>& items, bool editable, const QString& hint)
-{
-    auto* c = new QComboBox;
-    c->setEditable(editable);
-    c->setInsertPolicy(QComboBox::NoInsert);
-    for (const auto& i : items)
-        c->addItem(qs(i));
-    add(form, label, key, c, hint, [this, c, ref] {
-        const QString v = qs(ref(config_));
-        // A value from code that the list lacks is shown as it is, and flagged by find_problems().
-        if (!c->isEditable() && c->findText(v) < 0)
-            c->addItem(v);
-        c->setCurrentText(v);
-        if (c->isEditable())
-            c->setEditText(v);
-    });
-    connect(c, &QComboBox::currentTextChanged, this, [this, ref, key](const QString& t) {
-        if (showing_ || ref(config_) == t.toStdString())
-            return;
-        ref(config_) = t.toStdString();
-        edited(key);
-    });
-    return c;
-}
-
-QWidget* ExperimentEditor::flag(QFormLayout* form, const QString& label, const QString& key, Ref<bool> ref,
-                                const QString& hint)
-{
-    auto* b = new QCheckBox(label);
-    add(nullptr, {}, key, b, hint, [this, b, ref] { b->setChecked(ref(config_)); });
-    if (form)
-        form->addRow(QString(), b);
-    connect(b, &QCheckBox::toggled, this, [this, ref, key](bool on) {
-        if (showing_)
-            return;
-        ref(config_) = on;
-        edited(key);
-    });
-    return b;
-}
-
-QLineEdit* ExperimentEditor::text(QFormLayout* form, const QString& label, const QString& key, Ref<std::string> ref,
-                                  const QString& hint)
-{
-    auto* e = new QLineEdit;
-    add(form, label, key, e, hint, [this, e, ref] { e->setText(qs(ref(config_))); });
-    connect(e, &QLineEdit::textEdited, this, [this, ref, key](const QString& t) {
-        ref(config_) = t.toStdString();
-        edited(key);
-    });
-    return e;
+    using core::config::Binding;
+    const Look look = lookOf(key.name);
+    const QString label = qs(key.display_label());
+    const QString hint = qs(key.hint());
+    const QString name = qs(key.name);
+    QWidget* row = nullptr; // what goes into the form: the widget, or it with a browse button
+    std::visit(
+        [&]<class T>(const Binding<T>& b) {
+            if constexpr (std::is_same_v<T, std::string>) {
+                const bool combo = key.type == Type::Choice || !key.choices.empty();
+                if (combo) {
+                    auto* c = new QComboBox;
+                    c->setEditable(key.type != Type::Choice);
+                    c->setInsertPolicy(QComboBox::NoInsert);
+                    for (const auto& i : key.choices)
+                        c->addItem(qs(i));
+                    add(nullptr, {}, key, c, hint, [this, c, b] {
+                        const QString v = qs(b.get(config_));
+                        // A value from code that the list lacks is shown as it is, and flagged.
+                        if (!c->isEditable() && c->findText(v) < 0)
+                            c->addItem(v);
+                        c->setCurrentText(v);
+                        if (c->isEditable())
+                            c->setEditText(v);
+                    });
+                    connect(c, &QComboBox::currentTextChanged, this, [this, b, name](const QString& t) {
+                        if (showing_ || b.get(config_) == t.toStdString())
+                            return;
+                        b.set(config_, t.toStdString());
+                        edited(name);
+                    });
+                    row = c;
+                } else {
+                    auto* e = new QLineEdit;
+                    if (look.placeholder)
+                        e->setPlaceholderText(translated(look.placeholder));
+                    add(nullptr, {}, key, e, hint, [this, e, b] { e->setText(qs(b.get(config_))); });
+                    connect(e, &QLineEdit::textEdited, this, [this, b, name](const QString& t) {
+                        b.set(config_, t.toStdString());
+                        edited(name);
+                    });
+                    row = e;
+                }
+                if (look.browse)
+                    row = withBrowse(row, translated(look.browse), translated(look.filter), look.filter == nullptr);
+            } else if constexpr (std::is_same_v<T, bool>) {
+                auto* c = new QCheckBox(label);
+                add(nullptr, {}, key, c, hint, [this, c, b] { c->setChecked(b.get(config_)); });
+                connect(c, &QCheckBox::toggled, this, [this, b, name](bool on) {
+                    if (showing_)
+                        return;
+                    b.set(config_, on);
+                    edited(name);
+                });
+                form->addRow(QString(), c);
+            } else if constexpr (std::is_same_v<T, double>) {
+                auto* e = new QLineEdit;
+                add(nullptr, {}, key, e, hint, [this, e, b] { e->setText(shortest(b.get(config_))); });
+                connect(e, &QLineEdit::textEdited, this, [this, b, name](const QString& t) {
+                    bool ok = false;
+                    const double v = QLocale::c().toDouble(t.trimmed(), &ok);
+                    if (!ok) {
+                        edited(name, tr("\"%1\" is not a number").arg(t));
+                        return;
+                    }
+                    b.set(config_, v);
+                    edited(name);
+                });
+                row = e;
+            } else if constexpr (std::is_same_v<T, std::uint64_t>) {
+                // A seed: any TOML integer >= 0, more than a spin box holds.
+                auto* e = new QLineEdit;
+                e->setValidator(new QRegularExpressionValidator(QRegularExpression(QStringLiteral("\\d{0,20}")), e));
+                add(nullptr, {}, key, e, hint, [this, e, b] { e->setText(QString::number(b.get(config_))); });
+                connect(e, &QLineEdit::textEdited, this, [this, b, name](const QString& t) {
+                    bool ok = false;
+                    const qulonglong v = t.toULongLong(&ok);
+                    if (!ok) {
+                        edited(name, t.isEmpty() ? tr("a value is required") : tr("\"%1\" is too large").arg(t));
+                        return;
+                    }
+                    b.set(config_, v);
+                    edited(name);
+                });
+                row = e;
+            } else if constexpr (std::is_integral_v<T>) {
+                auto* s = new QSpinBox;
+                const auto [min, max] = spinRange(key.range);
+                s->setRange(min, max);
+                s->setGroupSeparatorShown(true);
+                if (look.zeroText && min == 0)
+                    s->setSpecialValueText(translated(look.zeroText));
+                add(nullptr, {}, key, s, hint, [this, s, b] {
+                    s->setValue(static_cast<int>(std::clamp<std::int64_t>(b.get(config_), s->minimum(), s->maximum())));
+                });
+                connect(s, &QSpinBox::valueChanged, this, [this, b, name](int v) {
+                    if (showing_)
+                        return;
+                    b.set(config_, static_cast<T>(v));
+                    edited(name);
+                });
+                row = s;
+            } else if constexpr (std::is_same_v<T, std::vector<int>> || std::is_same_v<T, std::vector<std::int64_t>>) {
+                auto* e = new QLineEdit;
+                if (look.placeholder)
+                    e->setPlaceholderText(translated(look.placeholder));
+                const QChar sep = look.separator;
+                add(nullptr, {}, key, e, hint, [this, e, b, sep] {
+                    QStringList parts;
+                    for (auto v : b.get(config_))
+                        parts << QString::number(v);
+                    e->setText(parts.join(sep));
+                });
+                const QString notAList = translated(look.notAList);
+                connect(e, &QLineEdit::textEdited, this, [this, b, name, notAList](const QString& t) {
+                    static const QRegularExpression separators(QStringLiteral("[x×,\\s]+"));
+                    T v;
+                    for (const auto& p : t.split(separators, Qt::SkipEmptyParts)) {
+                        bool ok = false;
+                        v.push_back(static_cast<typename T::value_type>(p.toLongLong(&ok)));
+                        if (!ok) {
+                            edited(name, notAList.arg(t));
+                            return;
+                        }
+                    }
+                    b.set(config_, v);
+                    edited(name);
+                });
+                row = e;
+            }
+            // String lists and events have no generic field: the form does not show such a key.
+        },
+        key.value);
+    if (row)
+        form->addRow(label, row);
+    if (key.name == "agent.sequence") {
+        sequenceHint_ = new QLabel;
+        sequenceHint_->setObjectName(QStringLiteral("sequenceHint"));
+        sequenceHint_->setForegroundRole(QPalette::PlaceholderText);
+        sequenceHint_->setWordWrap(true);
+        form->addRow(QString(), sequenceHint_);
+    }
 }
 
 // A field with a "…" button beside it; the file or folder chosen replaces the field's text.
@@ -322,216 +487,6 @@ QWidget* ExperimentEditor::withBrowse(QWidget* field, const QString& title, cons
     return row;
 }
 
-// ---- the sections ----
-
-QWidget* ExperimentEditor::buildJob()
-{
-    auto [page, left, right] = twoColumns(tr("Model and optimizer"), tr("Run"));
-    auto* model = choice(nullptr, {}, QStringLiteral("job.model"), [](ExperimentConfig& c) -> std::string& { return c.job.model; },
-                         core::model::zoo_names(), true, tr("A zoo model, or a TOML model file (…)"));
-    left->addRow(tr("Model"), withBrowse(model, tr("Choose a TOML model file"), tr("Models (*.toml);;All files (*)"), false));
-    auto* head = new QComboBox;
-    for (const auto& name : core::model::output_head_names())
-        head->addItem(qs(name));
-    add(left, tr("Output head"), QStringLiteral("job.head"), head,
-        tr("Zoo models: relu = the original's ReLU on the logits, logits = plain logits; "
-           "a model file writes its own last block"),
-        [this, head] { head->setCurrentText(qs(core::model::to_string(config_.job.head))); });
-    connect(head, &QComboBox::currentTextChanged, this, [this](const QString& t) {
-        const auto h = core::model::parse_output_head(t.toStdString());
-        if (showing_ || !h || *h == config_.job.head)
-            return;
-        config_.job.head = *h;
-        edited(QStringLiteral("job.head"));
-    });
-    choice(left, tr("Optimizer"), QStringLiteral("job.optimizer"),
-           [](ExperimentConfig& c) -> std::string& { return c.job.optimizer; }, core::config::optimizer_names(), false,
-           tr("Adam, or SGD with momentum"));
-    number(left, tr("Learning rate"), QStringLiteral("job.lr"), [](ExperimentConfig& c) -> double& { return c.job.lr; },
-           tr("Reset to this after every adaptation; > 0"));
-    number(left, tr("LR decay"), QStringLiteral("job.lr_decay"),
-           [](ExperimentConfig& c) -> double& { return c.job.lr_decay; },
-           tr("Multiplied into the learning rate after every epoch; in (0, 1]"));
-    number(left, tr("Momentum"), QStringLiteral("job.momentum"),
-           [](ExperimentConfig& c) -> double& { return c.job.momentum; }, tr("SGD only; in [0, 1)"));
-    count(right, tr("Batch size"), QStringLiteral("job.batch_size"),
-          [](ExperimentConfig& c) -> std::int64_t& { return c.job.batch_size; }, 0, 1 << 20,
-          tr("Samples per training step"));
-    seed(right, tr("Seed"), QStringLiteral("job.seed"), [](ExperimentConfig& c) -> std::uint64_t& { return c.job.seed; },
-         tr("Weights, data order and generated data"));
-    choice(right, tr("Device"), QStringLiteral("job.device"),
-           [](ExperimentConfig& c) -> std::string& { return c.job.device; },
-           {"cpu", "cuda", "cuda:0", "cuda:1"}, true, tr("\"cpu\", \"cuda\" or \"cuda:N\""));
-    return page;
-}
-
-QWidget* ExperimentEditor::buildDataset()
-{
-    auto [page, left, right] = twoColumns(tr("Data"), tr("Generated (synthetic only)"));
-    choice(left, tr("Kind"), QStringLiteral("dataset.kind"), [](ExperimentConfig& c) -> std::string& { return c.dataset.kind; },
-           core::config::dataset_kinds(), false, tr("Where the samples come from"));
-    auto* path = text(nullptr, {}, QStringLiteral("dataset.path"),
-                      [](ExperimentConfig& c) -> std::string& { return c.dataset.path; },
-                      tr("Data folder; empty = the kind's default location"));
-    path->setPlaceholderText(tr("default location"));
-    left->addRow(tr("Path"), withBrowse(path, tr("Choose the data folder"), {}, true));
-    choice(left, tr("Normalization"), QStringLiteral("dataset.normalization"),
-           [](ExperimentConfig& c) -> std::string& { return c.dataset.normalization; },
-           core::config::normalization_names(), false,
-           tr("half: mean 0.5, std 0.5 per channel; dataset: its own statistics; none"));
-    count(left, tr("Train subset"), QStringLiteral("dataset.train_subset"),
-          [](ExperimentConfig& c) -> std::int64_t& { return c.dataset.train_subset; }, 0, 1 << 30,
-          tr("Training samples used; all = every sample"), tr("all"));
-    count(left, tr("Test subset"), QStringLiteral("dataset.test_subset"),
-          [](ExperimentConfig& c) -> std::int64_t& { return c.dataset.test_subset; }, 0, 1 << 30,
-          tr("Test samples used; all = every sample"), tr("all"));
-    flag(left, tr("Random subset (seeded)"), QStringLiteral("dataset.random_subset"),
-         [](ExperimentConfig& c) -> bool& { return c.dataset.random_subset; },
-         tr("A seeded random subset instead of the first N samples"));
-
-    auto* shape = new QLineEdit;
-    shape->setPlaceholderText(QStringLiteral("3x32x32"));
-    add(right, tr("Shape"), QStringLiteral("dataset.shape"), shape, tr("channels x height x width"), [this, shape] {
-        QStringList parts;
-        for (auto v : config_.dataset.shape)
-            parts << QString::number(v);
-        shape->setText(parts.join(QLatin1Char('x')));
-    });
-    connect(shape, &QLineEdit::textEdited, this, [this](const QString& t) {
-        const QStringList parts = t.split(QRegularExpression(QStringLiteral("[x×,\\s]+")), Qt::SkipEmptyParts);
-        std::vector<std::int64_t> v;
-        for (const auto& p : parts) {
-            bool ok = false;
-            v.push_back(p.toLongLong(&ok));
-            if (!ok) {
-                edited(QStringLiteral("dataset.shape"), tr("\"%1\" is not a shape such as 3x32x32").arg(t));
-                return;
-            }
-        }
-        config_.dataset.shape = v;
-        edited(QStringLiteral("dataset.shape"));
-    });
-    count(right, tr("Classes"), QStringLiteral("dataset.classes"),
-          [](ExperimentConfig& c) -> std::int64_t& { return c.dataset.classes; }, 0, 100000, tr("At least 2"));
-    count(right, tr("Train size"), QStringLiteral("dataset.train_size"),
-          [](ExperimentConfig& c) -> std::int64_t& { return c.dataset.train_size; }, 0, 1 << 30, tr("Training samples"));
-    count(right, tr("Test size"), QStringLiteral("dataset.test_size"),
-          [](ExperimentConfig& c) -> std::int64_t& { return c.dataset.test_size; }, 0, 1 << 30, tr("Test samples"));
-    number(right, tr("Noise"), QStringLiteral("dataset.noise"),
-           [](ExperimentConfig& c) -> double& { return c.dataset.noise; }, tr("Higher is harder; >= 0"));
-    return page;
-}
-
-QWidget* ExperimentEditor::buildScheduler()
-{
-    auto [page, left, right] = twoColumns(tr("Budget"), tr("Clock"));
-    auto* budget = number(left, tr("Budget (s)"), QStringLiteral("scheduler.budget"),
-                          [](ExperimentConfig& c) -> double& { return c.scheduler.budget; },
-                          tr("Seconds the job may run"));
-    number(left, tr("Start time (s)"), QStringLiteral("scheduler.start_time"),
-           [](ExperimentConfig& c) -> double& { return c.scheduler.start_time; },
-           tr("Seconds of the budget already used when training starts"));
-    choice(right, tr("Clock"), QStringLiteral("scheduler.clock"),
-           [](ExperimentConfig& c) -> std::string& { return c.scheduler.clock; }, core::config::clock_names(), false,
-           tr("virtual: reproducible, a fixed cost per step; wall: real seconds"));
-    number(right, tr("Step cost (s)"), QStringLiteral("scheduler.step_cost"),
-           [](ExperimentConfig& c) -> double& { return c.scheduler.step_cost; },
-           tr("Virtual clock: seconds charged per training step"));
-    number(right, tr("Eval cost (s)"), QStringLiteral("scheduler.eval_cost"),
-           [](ExperimentConfig& c) -> double& { return c.scheduler.eval_cost; },
-           tr("Virtual clock: seconds charged per test evaluation"));
-    connect(budget, &QLineEdit::textEdited, this, [this] { timeline_->setBudget(config_.scheduler.budget); });
-
-    auto* box = new QGroupBox(tr("Allocation events"), page);
-    auto* v = new QVBoxLayout(box);
-    timeline_ = new AllocationTimeline(box);
-    add(nullptr, {}, QStringLiteral("scheduler.events"), timeline_,
-        tr("Double-click to add an \"up\"; drag a marker to move it; right-click for more; Del deletes"), [this] {
-            timeline_->setBudget(config_.scheduler.budget);
-            timeline_->setEvents(config_.scheduler.events);
-        });
-    eventsLabel_ = new QLabel(box);
-    eventsLabel_->setObjectName(QStringLiteral("eventsLabel"));
-    eventsLabel_->setWordWrap(true);
-    eventsLabel_->setForegroundRole(QPalette::PlaceholderText);
-    v->addWidget(timeline_);
-    v->addWidget(eventsLabel_);
-    connect(timeline_, &AllocationTimeline::eventsChanged, this, [this] {
-        config_.scheduler.events = timeline_->events();
-        edited(QStringLiteral("scheduler.events"));
-    });
-    // The group boxes' stretch sits below; the timeline goes between them and it.
-    static_cast<QVBoxLayout*>(page->layout())->insertWidget(1, box);
-    return page;
-}
-
-QWidget* ExperimentEditor::buildTrainer()
-{
-    auto [page, left, right] = twoColumns(tr("Adaptation (after \"up\")"), tr("Distillation (after \"down\")"));
-    integer(left, tr("Max decisions"), QStringLiteral("trainer.max_decisions"),
-            [](ExperimentConfig& c) -> int& { return c.trainer.max_decisions; }, 0, 1000,
-            tr("Agent consultations after an \"up\""));
-    flag(left, tr("Check function preservation"), QStringLiteral("trainer.check_preservation"),
-         [](ExperimentConfig& c) -> bool& { return c.trainer.check_preservation; },
-         tr("Measure max |Δ| of the outputs at every deepening"));
-    flag(left, tr("Warm-start checkpoint"), QStringLiteral("trainer.warm_start_checkpoint"),
-         [](ExperimentConfig& c) -> bool& { return c.trainer.warm_start_checkpoint; },
-         tr("Save a checkpoint at the first allocation event"));
-    number(right, tr("Temperature"), QStringLiteral("trainer.distill_temperature"),
-           [](ExperimentConfig& c) -> double& { return c.trainer.distill_temperature; },
-           tr("Softmax temperature of the soft targets; > 0"));
-    number(right, tr("Weight"), QStringLiteral("trainer.distill_weight"),
-           [](ExperimentConfig& c) -> double& { return c.trainer.distill_weight; },
-           tr("Soft-target weight at the first epoch after \"down\"; in [0, 1]"));
-    number(right, tr("Decay"), QStringLiteral("trainer.distill_decay"),
-           [](ExperimentConfig& c) -> double& { return c.trainer.distill_decay; },
-           tr("Multiplied into the weight after every epoch; in [0, 1]"));
-    return page;
-}
-
-QWidget* ExperimentEditor::buildAgent()
-{
-    auto [page, left, right] = twoColumns(tr("Agent"), tr("Policy"));
-    choice(left, tr("Kind"), QStringLiteral("agent.kind"), [](ExperimentConfig& c) -> std::string& { return c.agent.kind; },
-           core::config::agent_kinds(), false,
-           tr("fixed: a sequence; random; none: always Do Nothing; policy: a trained policy; "
-              "simulation: every sequence in turn"));
-    auto* sequence = new QLineEdit;
-    sequence->setPlaceholderText(tr("e.g. 0 2 3"));
-    add(left, tr("Sequence"), QStringLiteral("agent.sequence"), sequence,
-        tr("Fixed agent: actions in order; i deepens original block i, the block count is Do Nothing"),
-        [this, sequence] { sequence->setText(joined(config_.agent.sequence)); });
-    connect(sequence, &QLineEdit::textEdited, this, [this](const QString& t) {
-        std::vector<int> v;
-        for (const auto& p : t.split(QRegularExpression(QStringLiteral("[,\\s]+")), Qt::SkipEmptyParts)) {
-            bool ok = false;
-            v.push_back(p.toInt(&ok));
-            if (!ok) {
-                edited(QStringLiteral("agent.sequence"), tr("\"%1\" is not an action number").arg(p));
-                return;
-            }
-        }
-        config_.agent.sequence = v;
-        edited(QStringLiteral("agent.sequence"));
-    });
-    sequenceHint_ = new QLabel;
-    sequenceHint_->setObjectName(QStringLiteral("sequenceHint"));
-    sequenceHint_->setForegroundRole(QPalette::PlaceholderText);
-    sequenceHint_->setWordWrap(true);
-    left->addRow(QString(), sequenceHint_);
-    seed(left, tr("Seed"), QStringLiteral("agent.seed"), [](ExperimentConfig& c) -> std::uint64_t& { return c.agent.seed; },
-         tr("Random agent, and a policy's sampling"));
-    auto* policy = text(nullptr, {}, QStringLiteral("agent.policy"),
-                        [](ExperimentConfig& c) -> std::string& { return c.agent.policy; },
-                        tr("The policy file (policy.pt) of a learning run"));
-    right->addRow(tr("Policy file"), withBrowse(policy, tr("Choose a policy file"), tr("Policies (*.pt);;All files (*)"), false));
-    number(right, tr("Temperature"), QStringLiteral("agent.temperature"),
-           [](ExperimentConfig& c) -> double& { return c.agent.temperature; }, tr("Softmax temperature; > 0"));
-    flag(right, tr("Greedy (argmax)"), QStringLiteral("agent.greedy"),
-         [](ExperimentConfig& c) -> bool& { return c.agent.greedy; }, tr("Argmax instead of sampling"));
-    return page;
-}
-
 // ---- state ----
 
 void ExperimentEditor::setConfig(const ExperimentConfig& c)
@@ -551,7 +506,7 @@ void ExperimentEditor::setConfig(const ExperimentConfig& c)
 bool ExperimentEditor::loadFile(const QString& path, QString* error)
 {
     try {
-        const ExperimentConfig c = core::config::load_experiment(path.toStdString());
+        const ExperimentConfig c = core::config::load_experiment(path.toStdString(), schema_);
         fileName_ = path;
         setConfig(c);
         return true;
@@ -573,7 +528,7 @@ bool ExperimentEditor::saveFile(const QString& path, QString* error)
         return false;
     }
     try {
-        core::write_text_atomically(std::filesystem::path(path.toStdString()), core::config::to_toml(config_));
+        core::write_text_atomically(std::filesystem::path(path.toStdString()), core::config::to_toml(config_, schema_));
         fileName_ = path;
         return true;
     } catch (const std::exception& e) {
@@ -639,7 +594,7 @@ void ExperimentEditor::revalidate()
     problems_.clear();
     for (auto it = local_.cbegin(); it != local_.cend(); ++it)
         problems_.push_back({it.key().toStdString(), it.value().toStdString(), {}});
-    for (const auto& p : core::config::find_problems(config_))
+    for (const auto& p : core::config::find_problems(config_, schema_))
         if (!local_.contains(baseKey(qs(p.key)))) // the text shown is not the value checked
             problems_.push_back(p);
 
@@ -724,24 +679,24 @@ void ExperimentEditor::updateEnabled()
                 b->setEnabled(on);
         }
     };
-    const bool synthetic = config_.dataset.kind == "synthetic";
+    const bool synthetic = config_.dataset.kind == core::config::DatasetKind::Synthetic;
     for (const char* k : {"dataset.shape", "dataset.classes", "dataset.train_size", "dataset.test_size", "dataset.noise"})
         enable(k, synthetic);
     for (const char* k : {"dataset.path", "dataset.train_subset", "dataset.test_subset", "dataset.random_subset"})
         enable(k, !synthetic);
-    enable("job.momentum", config_.job.optimizer == "sgd");
+    enable("job.momentum", config_.job.optimizer == core::config::Optimizer::Sgd);
     // A model file writes its own head; "logits" stays editable there, to undo it.
     enable("job.head", !core::model::is_model_file(config_.job.model) ||
                            config_.job.head != core::model::OutputHead::Relu);
-    const bool virtualClock = config_.scheduler.clock == "virtual";
+    const bool virtualClock = config_.scheduler.clock == core::config::ClockKind::Virtual;
     enable("scheduler.step_cost", virtualClock);
     enable("scheduler.eval_cost", virtualClock);
-    const std::string& kind = config_.agent.kind;
-    enable("agent.sequence", kind == "fixed");
-    enable("agent.policy", kind == "policy");
-    enable("agent.temperature", kind == "policy");
-    enable("agent.greedy", kind == "policy");
-    enable("agent.seed", kind == "random" || kind == "policy");
+    const AgentKind kind = config_.agent.kind;
+    enable("agent.sequence", kind == AgentKind::Fixed);
+    enable("agent.policy", kind == AgentKind::Policy);
+    enable("agent.temperature", kind == AgentKind::Policy);
+    enable("agent.greedy", kind == AgentKind::Policy);
+    enable("agent.seed", kind == AgentKind::Random || kind == AgentKind::Policy);
 }
 
 } // namespace rlda::widgets

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "core/config/experiment.h"
+#include "core/config/schema.h"
 #include "core/config/validate.h"
 
 #include <QHash>
@@ -27,11 +28,16 @@ class AllocationTimeline;
 // every edit find_problems() runs, and each problem marks its key's widget (and the `related`
 // one): a red frame through the dynamic property "problem" and the reason as tooltip; the list of
 // reasons shows under the form. Each widget's objectName is its key ("job.lr"), for tests and for
-// focusing a setting from an error message.
+// focusing a setting from an error message. The fields come from the schema's declarations
+// (core/config/schema.h): the widget from the key's type, its label, its tooltip (the help and
+// what the value may be), a spin box's range, a chooser's choices; the form only says which tab
+// and column a key goes in, and every key of a shown section that it does not place gets a field
+// at the end of its tab.
 class ExperimentEditor : public QWidget {
     Q_OBJECT
 public:
-    explicit ExperimentEditor(QWidget* parent = nullptr);
+    explicit ExperimentEditor(QWidget* parent = nullptr); // the experiment schema
+    explicit ExperimentEditor(const core::config::Schema& schema, QWidget* parent = nullptr);
     ~ExperimentEditor() override;
 
     // Shows `c`; emits validityChanged() when the validity changes, but not changed().
@@ -59,8 +65,10 @@ Q_SIGNALS:
     void validityChanged(bool valid);
 
 private:
-    template <class T>
-    using Ref = std::function<T&(core::config::ExperimentConfig&)>;
+    using Key = core::config::Key;
+    struct Column;
+    struct TabLayout;
+    static const std::vector<TabLayout>& tabLayouts();
 
     struct Field {
         QString key; // base key: "agent.sequence" stands for "agent.sequence[2]" too
@@ -69,27 +77,11 @@ private:
         std::function<void()> show; // config_ -> widget
     };
 
-    QWidget* buildJob();
-    QWidget* buildDataset();
-    QWidget* buildScheduler();
-    QWidget* buildTrainer();
-    QWidget* buildAgent();
-
-    QWidget* add(QFormLayout* form, const QString& label, const QString& key, QWidget* widget, const QString& hint,
+    QWidget* buildTab(const TabLayout& tab);
+    void timelineBox(QWidget* page, const Key& key);
+    void field(QFormLayout* form, const Key& key); // the widget `key`'s declaration asks for
+    QWidget* add(QFormLayout* form, const QString& label, const Key& key, QWidget* widget, const QString& hint,
                  std::function<void()> show);
-    QLineEdit* number(QFormLayout* form, const QString& label, const QString& key, Ref<double> ref,
-                      const QString& hint);
-    QWidget* count(QFormLayout* form, const QString& label, const QString& key, Ref<std::int64_t> ref, int min,
-                   int max, const QString& hint, const QString& zeroText = {});
-    QWidget* integer(QFormLayout* form, const QString& label, const QString& key, Ref<int> ref, int min, int max,
-                     const QString& hint);
-    QLineEdit* seed(QFormLayout* form, const QString& label, const QString& key, Ref<std::uint64_t> ref,
-                    const QString& hint);
-    QWidget* choice(QFormLayout* form, const QString& label, const QString& key, Ref<std::string> ref,
-                    const std::vector<std::string>& items, bool editable, const QString& hint);
-    QWidget* flag(QFormLayout* form, const QString& label, const QString& key, Ref<bool> ref, const QString& hint);
-    QLineEdit* text(QFormLayout* form, const QString& label, const QString& key, Ref<std::string> ref,
-                    const QString& hint);
     QWidget* withBrowse(QWidget* field, const QString& title, const QString& filter, bool folder);
 
     // Called by every widget after it changed the config (or failed to parse, `local` reason).
@@ -99,6 +91,7 @@ private:
     int blockCount() const; // original blocks of the job's model; -1 when it cannot be loaded
     const Field* fieldFor(const QString& key) const;
 
+    core::config::Schema schema_;
     core::config::ExperimentConfig config_;
     QList<core::config::Problem> problems_;
     QHash<QString, QString> local_; // key -> why its text is not a value

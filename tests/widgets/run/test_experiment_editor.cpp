@@ -2,12 +2,14 @@
 #include "widgets/run/experiment_editor.h"
 
 #include "core/config/experiment_io.h"
+#include "core/config/schema.h"
 #include "widgets/run/allocation_timeline.h"
 
 #include "shots.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QSignalSpy>
@@ -109,10 +111,10 @@ private Q_SLOTS:
         QVERIFY(same_settings(back, e.config()));
         QCOMPARE(back.job.lr, 0.005);
         QCOMPARE(back.job.batch_size, std::int64_t(32));
-        QCOMPARE(back.job.optimizer, std::string("sgd"));
+        QVERIFY(back.job.optimizer == Optimizer::Sgd);
         QCOMPARE(back.job.momentum, 0.5);
         QCOMPARE(back.job.model, std::string("ConvNet3"));
-        QCOMPARE(back.dataset.kind, std::string("synthetic"));
+        QVERIFY(back.dataset.kind == DatasetKind::Synthetic);
         QCOMPARE(back.dataset.shape, (std::vector<std::int64_t>{1, 16, 16}));
         QCOMPARE(back.dataset.classes, std::int64_t(4));
         QCOMPARE(back.scheduler.budget, 30.0);
@@ -281,6 +283,91 @@ private Q_SLOTS:
         ExperimentEditor f;
         QVERIFY(f.loadFile(out));
         QCOMPARE(child<QComboBox>(f, "job.head")->currentText(), QStringLiteral("logits"));
+    }
+
+    // The editor half of "a key declared in one place": a key added to the schema gets a field on
+    // its section's tab, labelled and explained by its declaration, checked against its range,
+    // and saved.
+    void aDeclaredKeyGetsAField()
+    {
+        auto patience = std::make_shared<double>(3.0);
+        Schema schema = experiment_schema();
+        schema.add({.name = "trainer.patience", .type = Type::Number, .label = "Patience",
+                    .help = "Epochs without progress before stopping",
+                    .value = Binding<double>{[patience](const ExperimentConfig&) { return *patience; },
+                                             [patience](ExperimentConfig&, double v) { *patience = v; }},
+                    .range = {0.0, 100.0}});
+        ExperimentEditor e(schema);
+        auto* field = child<QLineEdit>(e, "trainer.patience");
+        QVERIFY(field);
+        QCOMPARE(e.widgetForKey(QStringLiteral("trainer.patience")), field);
+        QCOMPARE(field->text(), QStringLiteral("3"));
+        QCOMPARE(field->toolTip(), QStringLiteral("Epochs without progress before stopping; in [0, 100]"));
+        auto* form = qobject_cast<QFormLayout*>(field->parentWidget()->layout());
+        QVERIFY(form);
+        auto* label = qobject_cast<QLabel*>(form->labelForField(field));
+        QVERIFY(label);
+        QCOMPARE(label->text(), QStringLiteral("Patience"));
+        auto* tabs = child<QTabWidget>(e, "sections");
+        int tab = -1;
+        for (QWidget* w = field; w && tab < 0; w = w->parentWidget())
+            tab = tabs->indexOf(w);
+        QCOMPARE(tabs->tabText(tab), QStringLiteral("Trainer"));
+
+        // Out of range: flagged with the one-line reason naming the key.
+        type(field, QStringLiteral("250"));
+        QVERIFY(!e.isValid());
+        QVERIFY(flagged(field));
+        QCOMPARE(e.problems().size(), 1);
+        QCOMPARE(e.problems().front().key, std::string("trainer.patience"));
+        QCOMPARE(field->toolTip(), QStringLiteral("must be in [0, 100], got 250"));
+        type(field, QStringLiteral("12"));
+        QVERIFY(e.isValid());
+        QCOMPARE(*patience, 12.0);
+
+        // Saved, and loaded again with the same schema.
+        QTemporaryDir tmp;
+        const QString out = tmp.filePath(QStringLiteral("patience.toml"));
+        QString error;
+        QVERIFY2(e.saveFile(out, &error), qPrintable(error));
+        *patience = 0.0;
+        ExperimentEditor f(schema);
+        QVERIFY2(f.loadFile(out, &error), qPrintable(error));
+        QCOMPARE(*patience, 12.0);
+        QCOMPARE(child<QLineEdit>(f, "trainer.patience")->text(), QStringLiteral("12"));
+
+        // The experiment schema's editor has no such field.
+        ExperimentEditor plain;
+        QVERIFY(!plain.widgetForKey(QStringLiteral("trainer.patience")));
+    }
+
+    // Every field's tooltip is its key's declared help (and what the value may be), its label the
+    // declared one, a spin box's range the declared range, a chooser's items the declared choices.
+    void fieldsComeFromTheDeclarations()
+    {
+        ExperimentEditor e;
+        for (const auto& k : experiment_schema().keys) {
+            QWidget* w = e.widgetForKey(QString::fromStdString(k.name));
+            if (!w)
+                continue; // [policy], [simulation], [runner], [sweep] are not shown
+            if (k.type != Type::Events)
+                QCOMPARE(w->toolTip(), QString::fromStdString(k.hint()));
+            if (auto* spin = qobject_cast<QSpinBox*>(w))
+                QCOMPARE(spin->minimum(), int(k.range.min));
+            if (auto* combo = qobject_cast<QComboBox*>(w); combo && k.type == Type::Choice) {
+                QStringList items;
+                for (int i = 0; i < combo->count(); ++i)
+                    items << combo->itemText(i);
+                QStringList choices;
+                for (const auto& c : k.choices)
+                    choices << QString::fromStdString(c);
+                QCOMPARE(items, choices);
+            }
+            if (auto* box = qobject_cast<QCheckBox*>(w))
+                QCOMPARE(box->text(), QString::fromStdString(k.display_label()));
+        }
+        QCOMPARE(child<QSpinBox>(e, "dataset.classes")->minimum(), 2);
+        QCOMPARE(child<QComboBox>(e, "agent.kind")->count(), 5);
     }
 
     void screenshot()

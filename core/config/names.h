@@ -1,0 +1,69 @@
+// The enumerated settings of an experiment and their names, one table per enum (defined with the
+// schema, in schema.cpp): what experiment files, --set, the editor, table metadata and checkpoints
+// write. experiment.h includes it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace rlda::core::config {
+
+// The enumerated settings: files, --set and the editor are parsed into these at the boundary,
+// and code switches on them.
+enum class Optimizer { Adam, Sgd };
+enum class DatasetKind { Synthetic, Cifar10, FashionMnist, Mnist };
+enum class Normalization { Half, Dataset, None }; // mean 0.5, std 0.5 per channel; the dataset's own; none
+enum class ClockKind { Virtual, Wall };
+// None: always Do Nothing; Simulation: every action sequence in turn (a simulation-table run,
+// the original's SimulationAgent)
+enum class AgentKind { Fixed, Random, None, Policy, Simulation };
+enum class SweepBackend { Local, Slurm }; // worker processes here; cluster jobs
+
+// Each value with its name, in the order a chooser shows them.
+template <class E> const std::vector<std::pair<E, std::string>>& name_table();
+template <> const std::vector<std::pair<Optimizer, std::string>>& name_table<Optimizer>();
+template <> const std::vector<std::pair<DatasetKind, std::string>>& name_table<DatasetKind>();
+template <> const std::vector<std::pair<Normalization, std::string>>& name_table<Normalization>();
+template <> const std::vector<std::pair<ClockKind, std::string>>& name_table<ClockKind>();
+template <> const std::vector<std::pair<AgentKind, std::string>>& name_table<AgentKind>();
+template <> const std::vector<std::pair<SweepBackend, std::string>>& name_table<SweepBackend>();
+
+template <class E>
+concept NamedSetting = std::is_enum_v<E> && requires { name_table<E>(); };
+
+// "adam", "fashion-mnist", ...
+template <NamedSetting E> const std::string& to_string(E value)
+{
+    for (const auto& [v, name] : name_table<E>())
+        if (v == value)
+            return name;
+    static const std::string unknown = "?";
+    return unknown;
+}
+
+// The value named `name`, nullopt for an unknown name (names are case-sensitive).
+template <NamedSetting E> std::optional<E> from_string(std::string_view name)
+{
+    for (const auto& [v, n] : name_table<E>())
+        if (n == name)
+            return v;
+    return std::nullopt;
+}
+
+// The names in chooser order.
+template <NamedSetting E> const std::vector<std::string>& names()
+{
+    static const std::vector<std::string> out = [] {
+        std::vector<std::string> n;
+        for (const auto& entry : name_table<E>())
+            n.push_back(entry.second);
+        return n;
+    }();
+    return out;
+}
+
+} // namespace rlda::core::config
