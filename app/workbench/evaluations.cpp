@@ -57,7 +57,7 @@ std::vector<widgets::RankedTable> evaluatePolicy(const QString& policy, const QS
                                                  const QString& fallbackModel, const core::model::Shape& input,
                                                  qint64 classes)
 {
-    torch::NoGradGuard no_grad; // grad mode is per thread: this runs on the GUI thread
+    torch::NoGradGuard no_grad; // grad mode is per thread: set on the job's own
     auto learner = core::agent::PolicyLearner::load(policy.toStdString());
     const QString agent = QFileInfo(policy).dir().dirName() + QLatin1Char('/') + QFileInfo(policy).fileName();
     std::vector<widgets::RankedTable> ranked;

@@ -1,5 +1,6 @@
 // Policies judged on tables for the Policy page: each table's model and scenario (from its
-// metadata), and a saved policy's greedy sequence on each table.
+// metadata), and a saved policy's greedy sequence on each table. Each reads files (and runs the
+// engine): call them from a job (widgets/job_tracker.h), not on the GUI thread.
 #pragma once
 
 #include "core/model/spec.h"

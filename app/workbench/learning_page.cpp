@@ -16,6 +16,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <optional>
+
 namespace rlda::app {
 
 LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
@@ -141,8 +143,10 @@ void LearningPage::setInput(const QString& shape) { input_->setText(shape); }
 void LearningPage::setTable(const QString& path)
 {
     table_->setText(path);
-    if (path.isEmpty() || !QFileInfo::exists(path))
+    if (path.isEmpty()) {
+        identify_.cancel();
         return;
+    }
     // A table says what it was built from; the fields then show that (a table without metadata
     // keeps what they held: the experiment's model and input).
     core::model::Shape input;
@@ -151,8 +155,17 @@ void LearningPage::setTable(const QString& path)
     } catch (const std::exception&) {
         input = {3, 32, 32};
     }
-    const auto id = identifyTable(path, model_->text(), input, classes_);
-    setModel(id.model, id.input, id.classes);
+    identify_.startJob(
+        [path, model = model_->text(), input, classes = classes_]() -> std::optional<TableIdentity> {
+            if (!QFileInfo::exists(path))
+                return std::nullopt;
+            return identifyTable(path, model, input, classes);
+        },
+        [this, path](std::optional<TableIdentity> id) {
+            if (id && table() == path)
+                setModel(id->model, id->input, id->classes);
+            Q_EMIT tableIdentified(path);
+        });
 }
 QString LearningPage::table() const { return table_->text().trimmed(); }
 void LearningPage::setEpisodes(qint64 episodes) { episodes_->setValue(static_cast<int>(episodes)); }

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "app/workbench/metatypes.h"
+#include "widgets/job_tracker.h"
 
 #include <QString>
 #include <QWidget>
@@ -31,6 +32,8 @@ public:
     // beside it names its own model.
     void setModel(const QString& model, const core::model::Shape& input, qint64 classes);
     void setInput(const QString& shape); // "3x32x32"
+    // The table's own model and input, read from its metadata off the GUI thread, fill the fields
+    // when they answer (tableIdentified()).
     void setTable(const QString& path);
     QString table() const;
     void setEpisodes(qint64 episodes);
@@ -46,6 +49,7 @@ public Q_SLOTS:
 
 Q_SIGNALS:
     void learnRequested();
+    void tableIdentified(const QString& path);
 
 private:
     QString browse(const QString& title, const QString& filter);
@@ -64,6 +68,7 @@ private:
     QPushButton* learn_ = nullptr;
     QLabel* greedy_ = nullptr;
     qint64 classes_ = 10;
+    widgets::JobTracker identify_{this}; // the table's metadata
 };
 
 } // namespace rlda::app

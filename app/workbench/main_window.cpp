@@ -3,7 +3,6 @@
 // connects them.
 #include "app/workbench/main_window.h"
 
-#include "app/workbench/evaluations.h"
 #include "app/workbench/export_dialog.h"
 #include "app/workbench/learning_page.h"
 #include "app/workbench/models_page.h"
@@ -94,7 +93,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     resize(1440, 900);
 }
 
-MainWindow::~MainWindow() { controller_.shutdown(); }
+MainWindow::~MainWindow()
+{
+    controller_.shutdown();
+    // Reads still in flight answer nobody now (their trackers go with the window); they are
+    // given a bounded time to end before the program goes on to exit.
+    if (!widgets::waitForJobs(std::chrono::seconds(5)))
+        qWarning("rlda-workbench: a background read is still running after 5 s; not waiting for it");
+}
 
 void MainWindow::buildPages()
 {
@@ -221,22 +227,25 @@ void MainWindow::buildMenus()
         if (!path.isEmpty())
             openTable(path);
     });
-    // The original system's published tables ship with the program (data/paper/tables).
+    // The original system's published tables ship with the program (data/paper/tables); their
+    // index is read off the GUI thread and fills the menu when it answers.
     auto* paper = file->addMenu(tr("Open the &paper's tables"));
     paper->setObjectName(QStringLiteral("paperTablesMenu"));
-    try {
-        for (const auto& e : core::sim::load_table_index((core::paper_tables_dir() / "index.csv").string())) {
-            const QString path = QString::fromStdString(e.file);
-            paper->addAction(tr("%1 %2 (up at %3 s of %4 s)")
-                                 .arg(QString::fromStdString(e.model), QString::fromStdString(e.scenario))
-                                 .arg(e.adaptation_start)
-                                 .arg(e.budget),
-                             this, [this, path] { openTable(path); });
-        }
-    } catch (const std::exception& e) {
-        paper->setEnabled(false);
-        paper->setToolTip(QString::fromUtf8(e.what()));
-    }
+    paper->setEnabled(false);
+    indexJob_.startJob([] { return core::sim::load_table_index((core::paper_tables_dir() / "index.csv").string()); },
+                       [this, paper](std::vector<core::sim::TableIndexEntry> entries) {
+                           for (const auto& e : entries) {
+                               const QString path = QString::fromStdString(e.file);
+                               paper->addAction(tr("%1 %2 (up at %3 s of %4 s)")
+                                                    .arg(QString::fromStdString(e.model),
+                                                         QString::fromStdString(e.scenario))
+                                                    .arg(e.adaptation_start)
+                                                    .arg(e.budget),
+                                                this, [this, path] { openTable(path); });
+                           }
+                           paper->setEnabled(!entries.empty());
+                       },
+                       [paper](const QString& error) { paper->setToolTip(error); });
     file->addSeparator();
     file->addAction(tr("&Export plot…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPlotWithDialog);
     file->addAction(tr("Export &all plots and data…"), this, &MainWindow::exportAllWithDialog);
@@ -305,12 +314,9 @@ void MainWindow::connectWorker()
     });
     connect(w, &Worker::greedy, learning_, &LearningPage::showGreedy);
     connect(w, &Worker::learningFinished, this, [this](const core::run::LearnRunResult& r) {
-        try {
-            policy_->showRanked(rankedTable(learningTable_, QString::fromStdString(learning_->settings().model),
-                                            QFileInfo(currentRun_).fileName(), r.evaluation));
-        } catch (const std::exception& e) {
-            log(QString::fromUtf8(e.what()));
-        }
+        // The table is read off the GUI thread; a failure reaches the log as a status message.
+        policy_->showRanked(learningTable_, QString::fromStdString(learning_->settings().model),
+                            QFileInfo(currentRun_).fileName(), r.evaluation);
         log(tr("Learning ended after %L1 episodes: greedy [%2], rank %3/%4")
                 .arg(r.episodes)
                 .arg(QString::fromStdString(core::sim::sequence_string(r.evaluation.greedy)))
@@ -405,7 +411,7 @@ void MainWindow::syncModelFromExperiment()
     }
 }
 
-bool MainWindow::reattachSweeps() { return sweeps_->reattach(); }
+void MainWindow::reattachSweeps() { sweeps_->reattach(); }
 
 void MainWindow::setRunsRoot(const QString& dir)
 {
@@ -492,23 +498,30 @@ void MainWindow::continueComparison(RunState state)
     }
     const QString adapted = comparison_->adapted;
     comparison_.reset();
-    try {
-        const auto with = core::io::read_run(adapted.toStdString());
-        const auto without = core::io::read_run(core::run::baseline_folder(adapted.toStdString()));
-        overlayRuns({with, without});
-        const auto a = core::io::final_accuracy(with), b = core::io::final_accuracy(without);
-        if (!a || !b)
-            throw core::Error("a run of the comparison has no final test accuracy");
-        comparisonSummary_ = tr("adaptation: %1 final test accuracy; no adaptation: %2; difference: %3%4")
-                                 .arg(*a, 0, 'f', 4)
-                                 .arg(*b, 0, 'f', 4)
-                                 .arg(*a - *b >= 0 ? QStringLiteral("+") : QString())
-                                 .arg(*a - *b, 0, 'f', 4);
-        log(comparisonSummary_);
-        statusBar()->showMessage(comparisonSummary_);
-    } catch (const std::exception& e) {
-        log(tr("Comparison: %1").arg(QString::fromUtf8(e.what())));
-    }
+    struct Pair {
+        core::io::RunData with, without;
+    };
+    comparisonJob_.startJob(
+        [adapted] {
+            return Pair{core::io::read_run(adapted.toStdString()),
+                        core::io::read_run(core::run::baseline_folder(adapted.toStdString()))};
+        },
+        [this](Pair runs) {
+            overlayRuns({runs.with, runs.without});
+            const auto a = core::io::final_accuracy(runs.with), b = core::io::final_accuracy(runs.without);
+            if (!a || !b) {
+                log(tr("Comparison: a run of the comparison has no final test accuracy"));
+                return;
+            }
+            comparisonSummary_ = tr("adaptation: %1 final test accuracy; no adaptation: %2; difference: %3%4")
+                                     .arg(*a, 0, 'f', 4)
+                                     .arg(*b, 0, 'f', 4)
+                                     .arg(*a - *b >= 0 ? QStringLiteral("+") : QString())
+                                     .arg(*a - *b, 0, 'f', 4);
+            log(comparisonSummary_);
+            statusBar()->showMessage(comparisonSummary_);
+        },
+        [this](const QString& error) { log(tr("Comparison: %1").arg(error)); });
 }
 
 bool MainWindow::startLearning()
@@ -533,41 +546,46 @@ bool MainWindow::startLearning()
     return true;
 }
 
-bool MainWindow::openTable(const QString& path)
+void MainWindow::openTable(const QString& path)
 {
-    try {
+    const auto failed = [this](const QString& error) {
+        log(error);
+        statusBar()->showMessage(error);
+        Q_EMIT tableShown(error);
+    };
+    tableJob_.startJob(
         // A table folder means its table.csv; its metadata names it, and a partial one still shows.
-        const auto t = core::sim::open_table(path.toStdString(), {}, /*allow_incomplete=*/true);
-        const QString name = t.described ? QStringLiteral("%1 %2").arg(QString::fromStdString(t.meta.model),
-                                                                        QString::fromStdString(t.meta.scenario))
-                                         : QFileInfo(path).completeBaseName();
-        tables_->setTable(t.table, t.complete() ? name
-                                                : tr("%1 (incomplete: %2 of %3 rows)")
-                                                      .arg(name)
-                                                      .arg(t.table.rows().size())
-                                                      .arg(t.table.sequences()));
-        tablePath_ = QString::fromStdString(t.file.string());
-        if (learning_->table().isEmpty() || !controller_.isActive())
-            learning_->setTable(tablePath_);
-        showPage(Page::Tables);
-        return true;
-    } catch (const std::exception& e) {
-        log(QString::fromUtf8(e.what()));
-        statusBar()->showMessage(QString::fromUtf8(e.what()));
-        return false;
-    }
+        [path] { return core::sim::open_table(path.toStdString(), {}, /*allow_incomplete=*/true); },
+        [this, path](core::sim::OpenedTable t) {
+            const QString name = t.described ? QStringLiteral("%1 %2").arg(QString::fromStdString(t.meta.model),
+                                                                            QString::fromStdString(t.meta.scenario))
+                                             : QFileInfo(path).completeBaseName();
+            tables_->setTable(t.table, t.complete() ? name
+                                                    : tr("%1 (incomplete: %2 of %3 rows)")
+                                                          .arg(name)
+                                                          .arg(t.table.rows().size())
+                                                          .arg(t.table.sequences()));
+            tablePath_ = QString::fromStdString(t.file.string());
+            if (learning_->table().isEmpty() || !controller_.isActive())
+                learning_->setTable(tablePath_);
+            showPage(Page::Tables);
+            Q_EMIT tableShown(QString());
+        },
+        failed);
 }
 
-bool MainWindow::openRun(const QString& dir)
+void MainWindow::openRun(const QString& dir)
 {
-    try {
-        showRun(core::io::read_run(dir.toStdString()));
-        return true;
-    } catch (const std::exception& e) {
-        log(QString::fromUtf8(e.what()));
-        statusBar()->showMessage(QString::fromUtf8(e.what()));
-        return false;
-    }
+    runJob_.startJob([dir] { return core::io::read_run(dir.toStdString()); },
+                     [this](core::io::RunData run) {
+                         showRun(run);
+                         Q_EMIT runShown(QString());
+                     },
+                     [this](const QString& error) {
+                         log(error);
+                         statusBar()->showMessage(error);
+                         Q_EMIT runShown(error);
+                     });
 }
 
 void MainWindow::previewModel(const QString& nameOrPath, const QString& input, int classes)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "app/workbench/worker.h"
+#include "widgets/job_tracker.h"
 #include "widgets/plot_export.h"
 
 #include <QMainWindow>
@@ -64,8 +65,9 @@ public:
     // Where new runs go: <root>/<experiment name>-<date>-<time>.
     void setRunsRoot(const QString& dir);
     QString currentRun() const { return currentRun_; } // the run started last
-    // Shows a sweep under the runs root that has not finished, following it again; false if none.
-    bool reattachSweeps();
+    // Shows a sweep under the runs root that has not finished, following it again, once it is found
+    // off the GUI thread (SweepPage::reattached says whether there was one).
+    void reattachSweeps();
 
     bool startTraining(); // the editor's experiment; false (with the reason shown) when it cannot start
     // What adaptation is worth: the editor's experiment, then the same job without adaptation into
@@ -74,13 +76,16 @@ public:
     bool startComparison();
     QString comparisonSummary() const { return comparisonSummary_; } // the last one stated
     bool startLearning(); // the Learning page's settings
-    bool openTable(const QString& path); // a table file or table folder, into the Tables page
+    // A table file or table folder, read off the GUI thread, into the Tables page; tableShown()
+    // says how it went.
+    void openTable(const QString& path);
     // File -> Paper figures… and Run -> Reproduce the paper…, made on first use.
     PaperFiguresDialog* paperFiguresDialog();
     ReproduceDialog* reproduceDialog();
     void paperFiguresWithDialog(); // preselects the open table and learning runs, then shows it
     void reproduceWithDialog();
-    bool openRun(const QString& dir); // read-only, into the pages that fit its kind
+    // Read-only, off the GUI thread, into the pages that fit its kind; runShown() says how it went.
+    void openRun(const QString& dir);
     // The Models page on a zoo name or TOML model file at `input` (CxHxW) and `classes`, or at the
     // experiment's input shape and classes (core::config::sample_shape) when those are empty and 0;
     // its parameter count goes to the status bar.
@@ -90,6 +95,10 @@ public:
     QString exportPlot(Page page, const QString& path, const widgets::ExportSettings& settings);
     // Every plot of the current views as PNG, PDF and SVG, and their data as CSV, into `dir`.
     QString exportAll(const QString& dir, const widgets::ExportSettings& settings);
+
+Q_SIGNALS:
+    void tableShown(const QString& error); // an empty string, or why the table did not open
+    void runShown(const QString& error);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -144,6 +153,11 @@ private:
     ReproduceDialog* reproduce_ = nullptr;
     qint64 stageFirstEpisode_ = 0; // for the progress bar of a learning stage
     qint64 stageEpisodes_ = 0;
+    // What the window reads itself, off the GUI thread (the pages have their own).
+    widgets::JobTracker tableJob_{this};      // openTable
+    widgets::JobTracker runJob_{this};        // openRun
+    widgets::JobTracker comparisonJob_{this}; // the two runs of a comparison, at its end
+    widgets::JobTracker indexJob_{this};      // the paper's table index, for the File menu
 };
 
 } // namespace rlda::app

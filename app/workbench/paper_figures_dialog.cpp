@@ -174,16 +174,22 @@ void PaperFiguresDialog::addPolicies(const QStringList& files) { add(policies_, 
 
 void PaperFiguresDialog::addPaperTables()
 {
-    try {
-        // A ten-line index, read here: it names the shipped files.
-        QStringList files;
-        const auto index = core::paper_tables_dir() / "index.csv";
-        for (const auto& e : core::sim::load_table_index(index.string()))
-            files << QString::fromStdString(e.file);
-        addTables(files);
-    } catch (const std::exception& e) {
-        status_->setText(QString::fromUtf8(e.what()));
-    }
+    // A ten-line index: it names the shipped files.
+    index_.startJob(
+        [] {
+            QStringList files;
+            for (const auto& e : core::sim::load_table_index((core::paper_tables_dir() / "index.csv").string()))
+                files << QString::fromStdString(e.file);
+            return files;
+        },
+        [this](const QStringList& files) {
+            addTables(files);
+            Q_EMIT paperTablesAdded();
+        },
+        [this](const QString& error) {
+            status_->setText(error);
+            Q_EMIT paperTablesAdded();
+        });
 }
 
 void PaperFiguresDialog::setOutputFolder(const QString& dir) { out_->setFolder(dir); }

@@ -2,6 +2,8 @@
 // preselected), draw figs. 7-12 with `rlda figures`, watch it, read failures here, open the folder.
 #pragma once
 
+#include "widgets/job_tracker.h"
+
 #include <QDialog>
 #include <QStringList>
 
@@ -24,7 +26,7 @@ public:
 
     // Entries are added checked; an entry already listed is not added twice.
     void addTables(const QStringList& paths);  // table files, table folders or indexes
-    void addPaperTables();                     // the ten shipped tables
+    void addPaperTables(); // the ten shipped tables, from their index read off the GUI thread
     void addRuns(const QStringList& folders);  // learning run folders (metrics/episodes.csv, policy.pt)
     void addPolicies(const QStringList& files);
     void setOutputFolder(const QString& dir);
@@ -44,6 +46,7 @@ public:
 
 Q_SIGNALS:
     void finished(bool ok);
+    void paperTablesAdded(); // addPaperTables() has read the index (its failure is in status())
 
 private:
     QListWidget* makeList(const QString& objectName);
@@ -66,6 +69,7 @@ private:
     QPushButton* open_ = nullptr;
     RldaProcess* process_ = nullptr;
     QStringList written_;
+    widgets::JobTracker index_{this}; // the paper's table index
 };
 
 } // namespace rlda::app

@@ -1,5 +1,5 @@
-// The Policy page: decisions above, ranks below; evaluations are quick (three forward passes a
-// table), so they run on the GUI thread.
+// The Policy page: decisions above, ranks below; evaluations (a policy loaded, tables read, three
+// forward passes a table) run off the GUI thread, the latest one asked for shown.
 #include "app/workbench/policy_page.h"
 
 #include "app/workbench/evaluations.h"
@@ -29,7 +29,7 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
                                "no-adaptation and random baselines."),
                             lower);
     hint->setWordWrap(true);
-    evaluate_ = new QPushButton(tr("Evaluate a policy on tables…"), lower);
+    evaluate_ = new QPushButton(lower);
     evaluate_->setObjectName(QStringLiteral("evaluatePolicyButton"));
     bar->addWidget(hint, 1);
     bar->addWidget(evaluate_);
@@ -44,6 +44,7 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(splitter);
     connect(evaluate_, &QPushButton::clicked, this, &PolicyPage::evaluateWithDialogs);
+    setBusy(false);
 }
 
 void PolicyPage::setDefaultModel(const QString& model, const core::model::Shape& input, qint64 classes)
@@ -53,24 +54,48 @@ void PolicyPage::setDefaultModel(const QString& model, const core::model::Shape&
     classes_ = classes;
 }
 
-QString PolicyPage::evaluate(const QString& policy, const QStringList& tables)
+void PolicyPage::evaluate(const QString& policy, const QStringList& tables)
 {
-    try {
-        ranks_->setTables(evaluatePolicy(policy, tables, model_, input_, classes_));
-        giveRanksTheRoom();
-        Q_EMIT statusMessage(tr("%1 evaluated on %n table(s)", nullptr, static_cast<int>(tables.size())).arg(policy));
-        return {};
-    } catch (const std::exception& e) {
-        const QString reason = QString::fromUtf8(e.what());
-        Q_EMIT statusMessage(reason);
-        return reason;
-    }
+    setBusy(true);
+    Q_EMIT statusMessage(tr("Evaluating %1 on %n table(s)…", nullptr, static_cast<int>(tables.size())).arg(policy));
+    jobs_.startJob([policy, tables, model = model_, input = input_, classes = classes_] {
+                       return evaluatePolicy(policy, tables, model, input, classes);
+                   },
+                   [this, policy, n = static_cast<int>(tables.size())](std::vector<widgets::RankedTable> ranked) {
+                       setBusy(false);
+                       ranks_->setTables(ranked);
+                       giveRanksTheRoom();
+                       Q_EMIT statusMessage(tr("%1 evaluated on %n table(s)", nullptr, n).arg(policy));
+                       Q_EMIT evaluated(QString());
+                   },
+                   [this](const QString& reason) {
+                       setBusy(false);
+                       Q_EMIT statusMessage(reason);
+                       Q_EMIT evaluated(reason);
+                   });
 }
 
-void PolicyPage::showRanked(const widgets::RankedTable& table)
+void PolicyPage::showRanked(const QString& table, const QString& fallbackModel, const QString& agent,
+                            const core::sim::Evaluation& evaluation)
 {
-    ranks_->setTables({table});
-    giveRanksTheRoom();
+    jobs_.startJob([table, fallbackModel, agent, evaluation] { return rankedTable(table, fallbackModel, agent, evaluation); },
+                   [this](widgets::RankedTable table) {
+                       setBusy(false);
+                       ranks_->setTables({table});
+                       giveRanksTheRoom();
+                       Q_EMIT ranked(QString());
+                   },
+                   [this](const QString& reason) {
+                       setBusy(false);
+                       Q_EMIT statusMessage(reason);
+                       Q_EMIT ranked(reason);
+                   });
+}
+
+void PolicyPage::setBusy(bool busy)
+{
+    evaluate_->setEnabled(!busy);
+    evaluate_->setText(busy ? tr("Evaluating…") : tr("Evaluate a policy on tables…"));
 }
 
 void PolicyPage::giveRanksTheRoom()

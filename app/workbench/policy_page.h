@@ -3,6 +3,8 @@
 #pragma once
 
 #include "core/model/spec.h"
+#include "core/sim/results.h"
+#include "widgets/job_tracker.h"
 
 #include <QString>
 #include <QWidget>
@@ -27,16 +29,24 @@ public:
     widgets::RankView* ranks() const { return ranks_; }
     // The model (and its sample shape) of tables that no index.csv names.
     void setDefaultModel(const QString& model, const core::model::Shape& input, qint64 classes);
-    // Evaluates `policy` on each table and shows the ranks; an empty string, else the reason.
-    QString evaluate(const QString& policy, const QStringList& tables);
-    void showRanked(const widgets::RankedTable& table);
+    // Evaluates `policy` on each table off the GUI thread, then shows the ranks and emits
+    // evaluated() with an empty string, or the reason it could not.
+    void evaluate(const QString& policy, const QStringList& tables);
+    // Shows an evaluation already made (the end of a learning run) on its table, read off the GUI
+    // thread; ranked() when it is shown.
+    void showRanked(const QString& table, const QString& fallbackModel, const QString& agent,
+                    const core::sim::Evaluation& evaluation);
+    bool isBusy() const { return jobs_.isRunning(); }
 
 Q_SIGNALS:
     void statusMessage(const QString& text);
+    void evaluated(const QString& error);
+    void ranked(const QString& error);
 
 private:
     void evaluateWithDialogs();
     void giveRanksTheRoom();
+    void setBusy(bool busy);
 
     QSplitter* splitter_ = nullptr;
     widgets::DecisionView* decisions_ = nullptr;
@@ -45,6 +55,7 @@ private:
     QString model_ = QStringLiteral("ConvNet2");
     core::model::Shape input_{3, 32, 32};
     qint64 classes_ = 10;
+    widgets::JobTracker jobs_{this}; // the latest evaluation asked for
 };
 
 } // namespace rlda::app

@@ -1,6 +1,7 @@
 // The sweep runs in a detached `rlda simulate` (or `rlda sweep wait`), so that it outlives the
 // window; the page only reads what is on disk and asks Slurm, and remembers the sweep in a marker
-// file beside its folder (<folder>.sweep.json) to find it again.
+// file beside its folder (<folder>.sweep.json) to find it again. The reading is done by jobs
+// (readSweep, findUnfinished) that return values; the GUI thread only shows them.
 #include "app/workbench/sweep_page.h"
 
 #include "app/workbench/rlda_process.h"
@@ -58,6 +59,112 @@ core::sim::TableShape shapeOf(const QString& folder, const core::config::Experim
     return core::sim::table_shape(config);
 }
 
+// Detached processes may be left as zombies where nothing reaps them: only a live rlda counts.
+bool followerAlive(qint64 pid)
+{
+    if (pid <= 0)
+        return false;
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray text = stat.readAll();
+    const int close = text.lastIndexOf(')');
+    return close > 0 && text.mid(1 + text.indexOf('('), close - text.indexOf('(') - 1) == "rlda" &&
+           close + 2 < text.size() && text.at(close + 2) != 'Z';
+}
+
+} // namespace
+
+// What one poll read: everything the panel shows, as values.
+struct SweepPage::Reading {
+    bool alive = false;
+    bool warmStart = false;
+    core::sweep::SweepStatus status;
+    QString error;
+    std::optional<core::sim::TableShape> shape; // the one used, kept for the next poll
+};
+
+// A sweep under the runs root to follow again, read from its marker and its settings.
+struct SweepPage::Found {
+    QString folder;
+    QString backend;
+    int parts = 0;
+    qint64 pid = 0;
+    core::config::ExperimentConfig config;
+    bool slurmRecorded = false; // its sweep.json: the jobs were submitted
+};
+
+namespace {
+
+// On the job pool: the files, and for Slurm squeue/sacct under the sweep's lock (which may
+// resubmit and collect). Never throws: the error is part of the reading.
+SweepPage::Reading readSweep(const QString& folder, const QString& backend, int parts,
+                             const core::config::ExperimentConfig& config,
+                             std::optional<core::sim::TableShape> shape, qint64 pid)
+{
+    SweepPage::Reading r;
+    r.alive = followerAlive(pid);
+    r.shape = std::move(shape);
+    try {
+        const auto dir = std::filesystem::path(folder.toStdString());
+        const bool slurm = backend == QLatin1String("slurm") && std::filesystem::exists(dir / "sweep.json");
+        r.warmStart = std::filesystem::exists(dir / "warm_start.pt");
+        if (!r.warmStart) {
+        } else if (slurm) {
+            // poll() takes the sweep's lock: safe beside the rlda process that follows it.
+            r.status = core::sweep::SlurmSweep::attach(dir).poll();
+        } else {
+            if (!r.shape)
+                r.shape = shapeOf(folder, config);
+            r.status = core::sweep::status(dir, *r.shape, parts);
+            if (r.alive)
+                for (auto& t : r.status.tasks)
+                    if (t.state == core::sweep::TaskState::Pending)
+                        t.state = core::sweep::TaskState::Running; // every part has its own process
+        }
+    } catch (const std::exception& e) {
+        r.error = QString::fromUtf8(e.what());
+    }
+    r.status.collected = r.status.collected || tableComplete(folder);
+    return r;
+}
+
+std::optional<SweepPage::Found> readMarker(const QString& marker)
+{
+    QFile file(marker);
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
+    SweepPage::Found f;
+    f.folder = o.value(QStringLiteral("folder")).toString();
+    f.backend = o.value(QStringLiteral("backend")).toString();
+    f.parts = o.value(QStringLiteral("parts")).toInt();
+    f.pid = o.value(QStringLiteral("pid")).toInteger();
+    if (f.folder.isEmpty() || f.parts < 1)
+        return std::nullopt;
+    try {
+        f.config = core::config::load_experiment((f.folder + QStringLiteral(".toml")).toStdString());
+    } catch (const std::exception&) {
+        return std::nullopt;
+    }
+    f.slurmRecorded = QFileInfo::exists(QDir(f.folder).filePath(QStringLiteral("sweep.json")));
+    return f;
+}
+
+// On the job pool: the newest marker under `root` whose table is not collected and that reads.
+std::optional<SweepPage::Found> findUnfinished(const QString& root)
+{
+    const auto markers = QDir(root).entryInfoList({QStringLiteral("*.sweep.json")}, QDir::Files, QDir::Time);
+    for (const auto& marker : markers) {
+        const QString folder = marker.absoluteFilePath().chopped(int(QStringLiteral(".sweep.json").size()));
+        if (tableComplete(folder))
+            continue;
+        if (auto found = readMarker(marker.absoluteFilePath()))
+            return found;
+    }
+    return std::nullopt;
+}
+
 } // namespace
 
 SweepPage::SweepPage(QWidget* parent) : QWidget(parent)
@@ -74,19 +181,7 @@ SweepPage::SweepPage(QWidget* parent) : QWidget(parent)
                            .arg(QStringLiteral("trainer.max_decisions")));
 }
 
-bool SweepPage::followerAlive() const
-{
-    if (pid_ <= 0)
-        return false;
-    // Detached processes may be left as zombies where nothing reaps them: only a live rlda counts.
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid_));
-    if (!stat.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray text = stat.readAll();
-    const int close = text.lastIndexOf(')');
-    return close > 0 && text.mid(1 + text.indexOf('('), close - text.indexOf('(') - 1) == "rlda" &&
-           close + 2 < text.size() && text.at(close + 2) != 'Z';
-}
+bool SweepPage::followerAlive() const { return rlda::app::followerAlive(pid_); }
 
 bool SweepPage::startFollower(const QStringList& args)
 {
@@ -143,6 +238,7 @@ bool SweepPage::submit(const core::config::ExperimentConfig& config, const QStri
         file.write(QByteArray::fromStdString(core::config::to_toml(config)));
         file.commit();
     }
+    jobs_.cancel(); // a search for a sweep to re-attach to, or a poll of the last one, is not wanted now
     folder_ = folder;
     backend_ = backend;
     parts_ = parts;
@@ -160,83 +256,65 @@ bool SweepPage::submit(const core::config::ExperimentConfig& config, const QStri
     return true;
 }
 
-bool SweepPage::follow(const QString& marker)
+void SweepPage::follow(const Found& found)
 {
-    QFile file(marker);
-    if (!file.open(QIODevice::ReadOnly))
-        return false;
-    const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
-    folder_ = o.value(QStringLiteral("folder")).toString();
-    backend_ = o.value(QStringLiteral("backend")).toString();
-    parts_ = o.value(QStringLiteral("parts")).toInt();
-    pid_ = o.value(QStringLiteral("pid")).toInteger();
+    folder_ = found.folder;
+    backend_ = found.backend;
+    parts_ = found.parts;
+    pid_ = found.pid;
+    config_ = found.config;
     shape_.reset();
     collected_ = false;
-    if (folder_.isEmpty() || parts_ < 1)
-        return false;
-    try {
-        config_ = core::config::load_experiment((folder_ + QStringLiteral(".toml")).toStdString());
-    } catch (const std::exception&) {
-        return false;
-    }
     panel_->setSweep(folder_, backend_);
     panel_->setBackend(backend_);
     panel_->setWorkers(parts_);
-    return true;
 }
 
-bool SweepPage::reattach()
+void SweepPage::reattach()
 {
-    QDir root(runsRoot_);
-    const auto markers = root.entryInfoList({QStringLiteral("*.sweep.json")}, QDir::Files, QDir::Time);
-    for (const auto& marker : markers) {
-        const QString folder = marker.absoluteFilePath().chopped(int(QStringLiteral(".sweep.json").size()));
-        if (tableComplete(folder) || !follow(marker.absoluteFilePath()))
-            continue;
-        const bool slurmRecorded = QFileInfo::exists(QDir(folder_).filePath(QStringLiteral("sweep.json")));
-        if (!followerAlive() && backend_ == QLatin1String("slurm") && slurmRecorded)
-            startFollower({QStringLiteral("sweep"), QStringLiteral("wait"), folder_, QStringLiteral("--quiet")});
-        panel_->setMessage(followerAlive() ? tr("Re-attached to the sweep in %1").arg(folder_)
-                                           : tr("The sweep in %1 stopped before it finished; simulate again to "
-                                                "resume it (finished rows are kept)")
-                                                 .arg(folder_));
-        panel_->setActive(followerAlive());
-        poll();
-        timer_.start();
-        return true;
-    }
-    return false;
+    jobs_.startJob([root = runsRoot_] { return findUnfinished(root); },
+                   [this](std::optional<Found> found) {
+                       if (!found) {
+                           Q_EMIT reattached(false);
+                           return;
+                       }
+                       follow(*found);
+                       if (!followerAlive() && backend_ == QLatin1String("slurm") && found->slurmRecorded)
+                           startFollower({QStringLiteral("sweep"), QStringLiteral("wait"), folder_,
+                                          QStringLiteral("--quiet")});
+                       panel_->setMessage(followerAlive()
+                                              ? tr("Re-attached to the sweep in %1").arg(folder_)
+                                              : tr("The sweep in %1 stopped before it finished; simulate again to "
+                                                   "resume it (finished rows are kept)")
+                                                    .arg(folder_));
+                       panel_->setActive(followerAlive());
+                       poll();
+                       timer_.start();
+                       Q_EMIT reattached(true);
+                   });
 }
 
 bool SweepPage::isActive() const { return followerAlive(); }
 
 void SweepPage::poll()
 {
-    if (folder_.isEmpty())
-        return;
-    const bool alive = followerAlive();
-    core::sweep::SweepStatus status;
-    try {
-        const auto dir = std::filesystem::path(folder_.toStdString());
-        const bool slurm = backend_ == QLatin1String("slurm") && std::filesystem::exists(dir / "sweep.json");
-        if (!std::filesystem::exists(dir / "warm_start.pt")) {
-            panel_->setMessage(alive ? tr("Training the warm start…") : tr("Stopped before the warm start."));
-        } else if (slurm) {
-            // poll() takes the sweep's lock: safe beside the rlda process that follows it.
-            status = core::sweep::SlurmSweep::attach(dir).poll();
-        } else {
-            if (!shape_)
-                shape_ = shapeOf(folder_, config_);
-            status = core::sweep::status(dir, *shape_, parts_);
-            if (alive)
-                for (auto& t : status.tasks)
-                    if (t.state == core::sweep::TaskState::Pending)
-                        t.state = core::sweep::TaskState::Running; // every part has its own process
-        }
-    } catch (const std::exception& e) {
-        panel_->setMessage(QString::fromUtf8(e.what()));
-    }
-    status.collected = status.collected || tableComplete(folder_);
+    if (folder_.isEmpty() || jobs_.isRunning())
+        return; // nothing to follow, or the last poll has not answered yet: this tick is skipped
+    jobs_.startJob([folder = folder_, backend = backend_, parts = parts_, config = config_, shape = shape_,
+                    pid = pid_] { return readSweep(folder, backend, parts, config, shape, pid); },
+                   [this](Reading reading) { showReading(reading); });
+}
+
+void SweepPage::showReading(const Reading& r)
+{
+    if (r.shape)
+        shape_ = r.shape;
+    const bool alive = r.alive;
+    const auto& status = r.status;
+    if (!r.warmStart)
+        panel_->setMessage(alive ? tr("Training the warm start…") : tr("Stopped before the warm start."));
+    if (!r.error.isEmpty())
+        panel_->setMessage(r.error);
     if (!status.tasks.empty() || status.collected)
         panel_->setStatus(status);
     if (!status.tasks.empty() && !status.collected)
@@ -254,6 +332,7 @@ void SweepPage::poll()
     }
     if (!alive && (collected_ || status.cancelled))
         timer_.stop();
+    Q_EMIT polled();
 }
 
 void SweepPage::cancel()

@@ -1,11 +1,13 @@
 // The Sweeps page: builds the experiment's simulation table on either backend (`local` worker
 // processes or a Slurm job array) through a detached `rlda simulate`, shows each task's state and
 // rows from the files on disk (and squeue), cancels, and re-attaches to a sweep still running
-// when the workbench opens again.
+// when the workbench opens again. Everything it reads (the files, squeue, sacct, the markers) is
+// read by a job off the GUI thread (widgets/job_tracker.h).
 #pragma once
 
 #include "core/config/experiment.h"
 #include "core/sim/build.h"
+#include "widgets/job_tracker.h"
 
 #include <QString>
 #include <QTimer>
@@ -29,21 +31,31 @@ public:
     // Starts `rlda simulate` for `config` into a new folder under the runs root; false (with the
     // reason in the panel) when it cannot.
     bool submit(const core::config::ExperimentConfig& config, const QString& backend, int parts);
-    // The newest sweep under the runs root that has not collected its table, if any: shown and
-    // followed again (a Slurm sweep whose follower is gone gets `rlda sweep wait`).
-    bool reattach();
+    // Looks, off the GUI thread, for the newest sweep under the runs root that has not collected
+    // its table; reattached() says whether there was one, which is then shown and followed again
+    // (a Slurm sweep whose follower is gone gets `rlda sweep wait`).
+    void reattach();
     void cancel();
     bool isActive() const;
     QString folder() const { return folder_; }
-    // Reads the files (and squeue for Slurm) and updates the panel; every second while active.
+    // Starts reading the files (and squeue for Slurm) off the GUI thread; the panel is updated
+    // when they answer. Every second while active; a tick is skipped while a poll is in flight.
     void poll();
+    bool isPolling() const { return jobs_.isRunning(); }
 
 Q_SIGNALS:
     void statusMessage(const QString& text);
+    void reattached(bool found);
     void finished(const QString& folder); // the table is collected
+    void polled(); // a poll's answer is shown
+
+public:
+    struct Reading; // what a poll read (sweep_page.cpp)
+    struct Found;   // a sweep to follow again
 
 private:
-    bool follow(const QString& marker);
+    void follow(const Found& found);
+    void showReading(const Reading& reading);
     bool followerAlive() const;
     bool startFollower(const QStringList& args);
     void writeMarker() const;
@@ -58,6 +70,7 @@ private:
     core::config::ExperimentConfig config_;
     std::optional<core::sim::TableShape> shape_; // loads the dataset: once per sweep
     bool collected_ = false;
+    widgets::JobTracker jobs_{this}; // the poll or the search for a sweep to re-attach to
 };
 
 } // namespace rlda::app

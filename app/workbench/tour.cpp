@@ -102,9 +102,12 @@ void Tour::afterFirstTraining()
             window_.policy()->decisions()->setCurrentDecision(0);
             return shootPage(static_cast<int>(Page::Policy), QStringLiteral("09-policy"), [this] { compareRuns(); });
         }
-        if (!window_.openTable(table_))
-            return fail(QStringLiteral("%1: cannot open the table").arg(table_));
-        shootPage(static_cast<int>(Page::Tables), QStringLiteral("05-table-explorer"), [this] { learn(); });
+        connect(&window_, &MainWindow::tableShown, this, [this](const QString& error) {
+            if (!error.isEmpty())
+                return fail(QStringLiteral("%1: cannot open the table: %2").arg(table_, error));
+            shootPage(static_cast<int>(Page::Tables), QStringLiteral("05-table-explorer"), [this] { learn(); });
+        }, Qt::SingleShotConnection);
+        window_.openTable(table_); // read off the GUI thread
     });
 }
 
@@ -135,9 +138,13 @@ void Tour::learn()
         if (tables.isEmpty())
             tables << table_;
         window_.policy()->setDefaultModel(model, {3, 32, 32}, 10);
-        if (const QString e = window_.policy()->evaluate(policy_, tables); !e.isEmpty())
-            return fail(e);
-        shootPage(static_cast<int>(Page::Policy), QStringLiteral("08-policy-ranks"), [this] { trainWithPolicy(); });
+        // Evaluated off the GUI thread: the shot waits for the ranks.
+        connect(window_.policy(), &PolicyPage::evaluated, this, [this](const QString& e) {
+            if (!e.isEmpty())
+                return fail(e);
+            shootPage(static_cast<int>(Page::Policy), QStringLiteral("08-policy-ranks"), [this] { trainWithPolicy(); });
+        }, Qt::SingleShotConnection);
+        window_.policy()->evaluate(policy_, tables);
     });
 }
 
@@ -146,7 +153,7 @@ void Tour::trainWithPolicy()
     // The same experiment with the learned policy as its agent: decisions with probabilities.
     auto config = window_.editor()->config();
     config.name = "default-policy";
-    config.agent.kind = "policy";
+    config.agent.kind = core::config::AgentKind::Policy;
     config.agent.policy = policy_.toStdString();
     window_.editor()->setConfig(config);
     runThen([this] { return window_.startTraining(); }, [this] {
@@ -159,30 +166,35 @@ void Tour::compareRuns()
 {
     window_.showPage(Page::Runs); // lists the runs
     auto* runs = window_.runs();
-    runs->refresh();
-    QList<int> training;
-    for (int i = 0; i < runs->runs().size(); ++i)
-        if (runs->runs()[i].kind == core::io::RunKind::Training)
-            training << i;
-    auto last = [this] {
-        sweep([this] {
-            window_.showPage(Page::Runs);
-            window_.runs()->refresh();
-            shootPage(static_cast<int>(Page::Runs), QStringLiteral("12-run-browser"), [this] {
-                shootPage(static_cast<int>(Page::Models), QStringLiteral("13-models"), [this] {
-                    dialogs([this] {
-                        std::printf("tour: %d screenshots in %s\n", shots_, qPrintable(out_.path()));
-                        Q_EMIT finished(0);
+    // The listing is read off the GUI thread: the rest waits for it.
+    connect(runs, &widgets::RunBrowser::listed, this, [this, runs] {
+        QList<int> training;
+        for (int i = 0; i < runs->runs().size(); ++i)
+            if (runs->runs()[i].kind == core::io::RunKind::Training)
+                training << i;
+        auto last = [this] {
+            sweep([this] {
+                window_.showPage(Page::Runs);
+                connect(window_.runs(), &widgets::RunBrowser::listed, this, [this] {
+                    shootPage(static_cast<int>(Page::Runs), QStringLiteral("12-run-browser"), [this] {
+                        shootPage(static_cast<int>(Page::Models), QStringLiteral("13-models"), [this] {
+                            dialogs([this] {
+                                std::printf("tour: %d screenshots in %s\n", shots_, qPrintable(out_.path()));
+                                Q_EMIT finished(0);
+                            });
+                        });
                     });
-                });
+                }, Qt::SingleShotConnection);
+                window_.runs()->refresh();
             });
-        });
-    };
-    if (training.size() < 2)
-        return last();
-    runs->selectRuns(training);
-    Q_EMIT runs->overlayRequested(runs->selectedRuns()); // what the Overlay button does
-    shootPage(static_cast<int>(Page::Training), QStringLiteral("10-overlay"), last);
+        };
+        if (training.size() < 2)
+            return last();
+        runs->selectRuns(training);
+        Q_EMIT runs->overlayRequested(runs->selectedRuns()); // what the Overlay button does
+        shootPage(static_cast<int>(Page::Training), QStringLiteral("10-overlay"), last);
+    }, Qt::SingleShotConnection);
+    runs->refresh();
 }
 
 void Tour::dialogs(const std::function<void()>& next)
@@ -190,7 +202,6 @@ void Tour::dialogs(const std::function<void()>& next)
     // File -> Paper figures…: what is open preselected, the paper's tables added, drawn.
     window_.paperFiguresWithDialog();
     auto* figures = window_.paperFiguresDialog();
-    figures->addPaperTables();
     figures->setOutputFolder(QFileInfo(window_.currentRun()).dir().filePath(QStringLiteral("figures")));
     connect(figures, &PaperFiguresDialog::finished, this, [this, figures, next](bool ok) {
         if (!ok)
@@ -215,8 +226,12 @@ void Tour::dialogs(const std::function<void()>& next)
                 fail(QStringLiteral("reproduce did not start: %1").arg(reproduce->status()));
         });
     });
-    if (!figures->draw())
-        fail(QStringLiteral("paper figures did not start: %1").arg(figures->status()));
+    // The index is read off the GUI thread: drawing starts once the tables are listed.
+    connect(figures, &PaperFiguresDialog::paperTablesAdded, this, [this, figures] {
+        if (!figures->draw())
+            fail(QStringLiteral("paper figures did not start: %1").arg(figures->status()));
+    }, Qt::SingleShotConnection);
+    figures->addPaperTables();
 }
 
 void Tour::shootWidget(QWidget& widget, const QString& name)

@@ -35,9 +35,12 @@ private Q_SLOTS:
     void draws_every_figure_from_the_shipped_tables()
     {
         app::PaperFiguresDialog dialog;
-        dialog.addPaperTables();
+        QSignalSpy added(&dialog, &app::PaperFiguresDialog::paperTablesAdded);
+        dialog.addPaperTables(); // the index is read off the GUI thread
+        QVERIFY(added.wait(10000));
         QCOMPARE(dialog.checkedTables().size(), 10);
         dialog.addPaperTables(); // listed once
+        QVERIFY(added.wait(10000));
         QCOMPARE(dialog.checkedTables().size(), 10);
         dialog.addRuns({run_});
         dialog.setOutputFolder(dir_.filePath("figures"));
@@ -106,13 +109,17 @@ private Q_SLOTS:
         app::MainWindow window;
         auto* menu = window.menuBar()->findChild<QMenu*>("paperTablesMenu");
         QVERIFY(menu);
-        QCOMPARE(menu->actions().size(), 10);
+        QTRY_COMPARE(menu->actions().size(), 10); // the index is read off the GUI thread
+        QVERIFY(menu->isEnabled());
         QAction* late = nullptr;
         for (auto* a : menu->actions())
             if (a->text().startsWith("ConvNet3 late"))
                 late = a;
         QVERIFY(late);
-        late->trigger();
+        QSignalSpy shown(&window, &app::MainWindow::tableShown);
+        late->trigger(); // the table is read off the GUI thread
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(shown.at(0).at(0).toString(), QString());
         QCOMPARE(window.currentPage(), app::MainWindow::Page::Tables);
         QCOMPARE(window.tables()->visibleRowCount(), 64);
     }

@@ -90,6 +90,28 @@ void click(QWidget& parent, const char* button)
     QTest::mouseClick(b, Qt::LeftButton);
 }
 
+// The policy page evaluates off the GUI thread: its answer, an empty string or the reason.
+QString evaluated(app::PolicyPage& page, const QString& policy, const QStringList& tables)
+{
+    QSignalSpy answer(&page, &app::PolicyPage::evaluated);
+    page.evaluate(policy, tables);
+    return answer.wait(60000) ? answer.at(0).at(0).toString() : QStringLiteral("no answer within 60 s");
+}
+
+// openTable and openRun read off the GUI thread: their answer, an empty string or the reason.
+QString opened(MainWindow& w, void (MainWindow::*open)(const QString&), void (MainWindow::*shown)(const QString&),
+               const QString& path)
+{
+    QSignalSpy answer(&w, shown);
+    (w.*open)(path);
+    return answer.wait(60000) ? answer.at(0).at(0).toString() : QStringLiteral("no answer within 60 s");
+}
+QString openedTable(MainWindow& w, const QString& path)
+{
+    return opened(w, &MainWindow::openTable, &MainWindow::tableShown, path);
+}
+QString openedRun(MainWindow& w, const QString& path) { return opened(w, &MainWindow::openRun, &MainWindow::runShown, path); }
+
 // The run folder's only child of `root`.
 QString onlyRun(const QString& root)
 {
@@ -140,7 +162,8 @@ private Q_SLOTS:
         w.setRunsRoot(tmp.path());
         const QString table = QString::fromStdString(
             test::write_synthetic_table(tmp.filePath(QStringLiteral("table.csv")).toStdString()));
-        QVERIFY(w.openTable(table));
+        QCOMPARE(openedTable(w, table), QString());
+        QCOMPARE(w.learning()->table(), table);
         w.learning()->setEpisodes(1500);
         QVERIFY(w.startLearning());
         QTRY_COMPARE_WITH_TIMEOUT(w.controller().state(), RunState::Finished, 60000);
@@ -152,13 +175,14 @@ private Q_SLOTS:
         const QString policy = w.currentRun() + "/policy.pt";
         const QString other = QString::fromStdString(
             test::write_synthetic_table(tmp.filePath(QStringLiteral("other.csv")).toStdString()));
-        QVERIFY(w.policy()->evaluate(policy, {table, other}).isEmpty());
+        QCOMPARE(evaluated(*w.policy(), policy, {table, other}), QString());
         QCOMPARE(w.policy()->ranks()->tables().size(), std::size_t{2});
         QCOMPARE(w.policy()->ranks()->tables()[1].scenario, QStringLiteral("other")); // no index.csv: the file
-        QVERIFY(!w.policy()->evaluate(tmp.filePath("none.pt"), {table}).isEmpty());
+        QVERIFY(!evaluated(*w.policy(), tmp.filePath("none.pt"), {table}).isEmpty());
+        QCOMPARE(w.policy()->ranks()->tables().size(), std::size_t{2}); // a failure leaves the ranks shown
         // A table named by the paper's index.csv gets its model from there.
         const QString reference = RLDA_PAPER_DIR "/tables/convnet3_late.csv";
-        QVERIFY(w.policy()->evaluate(policy, {reference}).isEmpty());
+        QCOMPARE(evaluated(*w.policy(), policy, {reference}), QString());
         QCOMPARE(w.policy()->ranks()->tables()[0].model, QStringLiteral("ConvNet3"));
     }
 
@@ -181,11 +205,11 @@ private Q_SLOTS:
         }
         const auto before = QFileInfo(run + "/events.jsonl").lastModified();
         MainWindow w;
-        QVERIFY(w.openRun(run));
+        QCOMPARE(openedRun(w, run), QString());
         QVERIFY(w.training()->plot()->pointCount(w.training()->plot()->seriesNames().front()) >= 2);
         QCOMPARE(w.architecture()->stepCount(), 3);
         QCOMPARE(QFileInfo(run + "/events.jsonl").lastModified(), before); // never written to
-        QVERIFY(!w.openRun(tmp.filePath(QStringLiteral("not-a-run"))));
+        QVERIFY(!openedRun(w, tmp.filePath(QStringLiteral("not-a-run"))).isEmpty());
     }
 
     void closing_during_a_run_cancels_and_keeps_the_files()
@@ -235,9 +259,11 @@ void TestMainWindow::runs_page_tables_overlays_and_a_chosen_folder()
     MainWindow w;
     w.setRunsRoot(root);
     w.show();
-    w.showPage(MainWindow::Page::Runs);
     widgets::RunBrowser& runs = *w.runs();
+    QSignalSpy listed(&runs, &widgets::RunBrowser::listed);
+    w.showPage(MainWindow::Page::Runs); // lists the runs root off the GUI thread
     QCOMPARE(runs.root(), root);
+    QVERIFY(listed.wait(30000));
     QCOMPARE(runCell(runs, "tiny-table", 3), QStringLiteral("16/16 rows")); // complete, not "incomplete"
     QVERIFY(runCell(runs, "tiny-table", 2).startsWith(QStringLiteral("best [")));
 
@@ -245,7 +271,7 @@ void TestMainWindow::runs_page_tables_overlays_and_a_chosen_folder()
     runs.selectRuns({runIndex(runs, "tiny-table")});
     rlda::tests::shot(w, QStringLiteral("window_runs_table"));
     click(runs, "openButton");
-    QCOMPARE(w.currentPage(), MainWindow::Page::Tables);
+    QTRY_COMPARE(w.currentPage(), MainWindow::Page::Tables);
     QVERIFY(w.tables()->table().has_value());
     QCOMPARE(w.tables()->table()->rows().size(), std::size_t(16));
 
@@ -255,12 +281,14 @@ void TestMainWindow::runs_page_tables_overlays_and_a_chosen_folder()
     auto* edit = runs.findChild<QLineEdit*>(QStringLiteral("rootEdit"));
     edit->clear();
     QTest::keyClicks(edit, chosen);
+    listed.clear();
     QTest::keyClick(edit, Qt::Key_Return);
     QCOMPARE(runs.root(), chosen);
+    QVERIFY(listed.wait(30000));
     QCOMPARE(runs.runs().size(), 3);
     runs.selectRuns({runIndex(runs, "fixed-0-1")});
     click(runs, "openButton");
-    QCOMPARE(w.currentPage(), MainWindow::Page::Training);
+    QTRY_COMPARE(w.currentPage(), MainWindow::Page::Training);
     w.showPage(MainWindow::Page::Runs);
     QCOMPARE(runs.root(), chosen);
     QCOMPARE(edit->text(), chosen);
@@ -297,7 +325,7 @@ void TestMainWindow::parameter_count_at_the_experiments_input()
 {
     MainWindow w;
     QVERIFY(w.openExperiment(RLDA_SOURCE_DIR "/config/default.toml")); // ConvNet2 on Fashion-MNIST: 1x28x28
-    QCOMPARE(w.editor()->config().dataset.kind, std::string("fashion-mnist"));
+    QVERIFY(w.editor()->config().dataset.kind == rlda::core::config::DatasetKind::FashionMnist);
     const auto count = [&w] {
         const auto m = QRegularExpression(QStringLiteral(": ([^:]*) parameters"))
                            .match(w.statusBar()->currentMessage());

@@ -21,6 +21,14 @@ core::config::ExperimentConfig quick()
     return c; // ConvNet2, 2 decisions: 16 rows
 }
 
+// reattach() looks off the GUI thread; its answer comes as reattached(found).
+bool reattach(app::SweepPage& page)
+{
+    QSignalSpy answer(&page, &app::SweepPage::reattached);
+    page.reattach();
+    return answer.wait(30000) && answer.at(0).at(0).toBool();
+}
+
 } // namespace
 
 class TestSweepPage : public QObject {
@@ -42,9 +50,9 @@ private Q_SLOTS:
 
         app::SweepPage again;
         again.setRunsRoot(tmp.path());
-        QVERIFY(again.reattach());
-        QCOMPARE(again.folder(), folder);
         QSignalSpy done(&again, &app::SweepPage::finished);
+        QVERIFY(reattach(again));
+        QCOMPARE(again.folder(), folder);
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 180000);
         const auto table = core::sim::SimulationTable::load((folder + "/table.csv").toStdString());
         QVERIFY(table.complete());
@@ -54,7 +62,8 @@ private Q_SLOTS:
         for (int r = 0; r < 2; ++r)
             QCOMPARE(tasks->item(r, widgets::SweepPanel::StateColumn)->text(), QStringLiteral("done"));
         QTRY_VERIFY(!again.isActive());
-        QVERIFY(!app::SweepPage().reattach()); // nothing unfinished under an empty root
+        app::SweepPage empty;
+        QVERIFY(!reattach(empty)); // nothing unfinished under an empty root
     }
 
     void a_slurm_sweep_completes_after_reattaching()
@@ -73,8 +82,8 @@ private Q_SLOTS:
         }
         app::SweepPage again;
         again.setRunsRoot(tmp.path());
-        QVERIFY(again.reattach());
         QSignalSpy done(&again, &app::SweepPage::finished);
+        QVERIFY(reattach(again));
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 180000);
         QVERIFY(core::sim::SimulationTable::load((folder + "/table.csv").toStdString()).complete());
         auto* tasks = again.panel()->tasks();

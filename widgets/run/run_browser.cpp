@@ -100,6 +100,57 @@ QString episodesText(const std::optional<std::int64_t>& n)
     return n ? QObject::tr("%1 episodes").arg(QLocale().toString(qint64(*n))) : QObject::tr("never");
 }
 
+// The status of a run that is not a table folder, from what was read: no disk.
+QString runStatus(const RunData& run)
+{
+    if (run.finished)
+        return run.finished->cancelled ? QObject::tr("cancelled") : QObject::tr("finished");
+    if (run.truncated)
+        return QObject::tr("killed (truncated)");
+    return QObject::tr("incomplete");
+}
+
+// On the job pool: one run folder as the browser shows it. Throws what read_run() throws.
+RunBrowser::Read readOne(const std::filesystem::path& path)
+{
+    RunBrowser::Read r;
+    r.run = core::io::read_run(path);
+    r.facts.tableFolder = RunBrowser::isTableFolder(r.run);
+    r.facts.modified = lastWritten(r.run);
+    std::error_code ec;
+    r.facts.configFile = std::filesystem::is_regular_file(path / "config.toml", ec);
+    if (r.facts.tableFolder) {
+        r.facts.tableFile = qs(core::sim::table_file(path).string());
+        try {
+            r.table = core::sim::table_status(path);
+        } catch (const std::exception& e) {
+            // Broken metadata: the row says so, the listing goes on.
+            r.run.problems.push_back(std::string("table: ") + e.what());
+        }
+    }
+    return r;
+}
+
+struct Listing {
+    QList<RunBrowser::Read> runs;
+    QStringList errors; // folders find_runs() found that read_run() refused
+};
+
+Listing listRuns(const QString& root, const JobTracker::Token& token)
+{
+    Listing l;
+    for (const auto& path : core::io::find_runs(root.toStdString())) {
+        if (token.stale())
+            break; // overtaken by a newer refresh: nobody will see this listing
+        try {
+            l.runs.push_back(readOne(path));
+        } catch (const std::exception& e) {
+            l.errors << QString::fromUtf8(e.what());
+        }
+    }
+    return l;
+}
+
 } // namespace
 
 RunBrowser::RunBrowser(QWidget* parent)
@@ -287,11 +338,7 @@ QString RunBrowser::status(const RunData& run)
             return tr("unreadable table");
         }
     }
-    if (run.finished)
-        return run.finished->cancelled ? tr("cancelled") : tr("finished");
-    if (run.truncated)
-        return tr("killed (truncated)");
-    return tr("incomplete");
+    return runStatus(run);
 }
 
 void RunBrowser::setRoot(const QString& folder)
@@ -303,71 +350,73 @@ void RunBrowser::setRoot(const QString& folder)
 
 void RunBrowser::refresh()
 {
-    runs_.clear();
-    tables_.clear();
-    readErrors_.clear();
-    for (const auto& path : core::io::find_runs(root_.toStdString())) {
-        try {
-            runs_.push_back(core::io::read_run(path));
-        } catch (const std::exception& e) {
-            readErrors_ << QString::fromUtf8(e.what());
-            continue;
-        }
-        tables_.push_back(std::nullopt);
-        readTable(int(runs_.size()) - 1);
-    }
-    const QSignalBlocker block(table_);
-    table_->setSortingEnabled(false); // rows are filled by index; sorting would move them midway
-    table_->clearContents();
-    table_->setRowCount(int(runs_.size()));
-    for (int i = 0; i < runs_.size(); ++i)
-        fillRow(i, runs_[i]);
-    table_->setSortingEnabled(true);
-    onSelectionChanged();
+    listing_.startJob([root = root_](const JobTracker::Token& token) { return listRuns(root, token); },
+                      [this](Listing listing) {
+                          runs_.clear();
+                          tables_.clear();
+                          facts_.clear();
+                          for (auto& r : listing.runs) {
+                              runs_.push_back(std::move(r.run));
+                              tables_.push_back(std::move(r.table));
+                              facts_.push_back(std::move(r.facts));
+                          }
+                          readErrors_ = listing.errors;
+                          const QSignalBlocker block(table_);
+                          table_->setSortingEnabled(false); // rows are filled by index; sorting would move them midway
+                          // Columns sized to their contents re-measure every row at each cell set: sized
+                          // once, after the fill, the listing costs the GUI thread linear time.
+                          auto* header = table_->horizontalHeader();
+                          for (int c = Kind; c < Columns; ++c)
+                              header->setSectionResizeMode(c, QHeaderView::Interactive);
+                          table_->clearContents();
+                          table_->setRowCount(int(runs_.size()));
+                          for (int i = 0; i < runs_.size(); ++i)
+                              fillRow(i, i);
+                          for (int c = Kind; c < Columns; ++c)
+                              header->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+                          table_->setSortingEnabled(true);
+                          onSelectionChanged();
+                          Q_EMIT listed();
+                      },
+                      [this](const QString& error) {
+                          readErrors_ = {error};
+                          showSummary(-1);
+                          Q_EMIT listed();
+                      });
 }
 
-void RunBrowser::readTable(int index)
+void RunBrowser::fillRow(int row, int index)
 {
-    tables_[index].reset();
-    if (!isTableFolder(runs_[index]))
-        return;
-    try {
-        tables_[index] = core::sim::table_status(runs_[index].path);
-    } catch (const std::exception& e) {
-        // Broken metadata: the row says so, the listing goes on.
-        runs_[index].problems.push_back(std::string("table: ") + e.what());
-    }
-}
-
-void RunBrowser::fillRow(int row, const RunData& run)
-{
+    const RunData& run = runs_[index];
+    const Facts& facts = facts_[index];
     // Names relative to the root tell nested runs apart.
     QString name = QDir(root_).relativeFilePath(qs(run.path.string()));
     if (name.isEmpty() || name == QStringLiteral("."))
         name = qs(run.name);
-    const int index = row;
     const auto& table = tables_[index];
-    const bool tableFolder = isTableFolder(run);
-    const QString st = table ? tableStatusText(*table) : (tableFolder ? tr("unreadable table") : status(run));
+    const bool tableFolder = facts.tableFolder;
+    const QString st = table ? tableStatusText(*table) : (tableFolder ? tr("unreadable table") : runStatus(run));
     const QString result = table ? tableResultText(*table) : resultText(run);
-    const QDateTime modified = lastWritten(run);
+    const QDateTime& modified = facts.modified;
     const QStringList texts{name, qs(core::io::to_string(run.kind)), result, st,
                             modified.isValid() ? modified.toString(QStringLiteral("yyyy-MM-dd HH:mm")) : QString()};
-    for (int c = 0; c < Columns; ++c) {
-        auto* item = table_->item(row, c);
-        if (!item) {
-            item = new QTableWidgetItem;
-            table_->setItem(row, c, item);
-        }
-        item->setText(texts[c]);
-        item->setToolTip(c == Name ? qs(run.path.string()) : QString());
-    }
-    table_->item(row, Name)->setData(Qt::UserRole, index);
     const bool unfinished = table ? table->expected > 0 && !table->complete() : (tableFolder || (run.truncated && !run.finished));
-    table_->item(row, Status)->setForeground(unfinished ? QBrush(QColor(0xb2, 0x4a, 0x00)) : QBrush());
-    if (!run.problems.empty())
-        table_->item(row, Status)->setToolTip((run.problems.size() == 1 ? tr("1 record skipped; see Problems")
-                                                                     : tr("%1 records skipped; see Problems").arg(run.problems.size())));
+    // Each cell is made whole before it enters the table: one change signal per cell, not five.
+    for (int c = 0; c < Columns; ++c) {
+        auto* item = new QTableWidgetItem(texts[c]);
+        if (c == Name) {
+            item->setToolTip(qs(run.path.string()));
+            item->setData(Qt::UserRole, index);
+        }
+        if (c == Status) {
+            if (unfinished)
+                item->setForeground(QBrush(QColor(0xb2, 0x4a, 0x00)));
+            if (!run.problems.empty())
+                item->setToolTip(run.problems.size() == 1 ? tr("1 record skipped; see Problems")
+                                                          : tr("%1 records skipped; see Problems").arg(run.problems.size()));
+        }
+        table_->setItem(row, c, item);
+    }
 }
 
 QList<RunData> RunBrowser::overlayRuns() const
@@ -405,26 +454,40 @@ bool RunBrowser::openRun(int index)
 {
     if (index < 0 || index >= runs_.size())
         return false;
-    try {
-        runs_[index] = core::io::read_run(runs_[index].path); // it may have grown since the listing
-    } catch (const std::exception& e) {
-        summary_->setText(QString::fromUtf8(e.what()).toHtmlEscaped());
-        return false;
-    }
-    readTable(index);
-    for (int row = 0; row < table_->rowCount(); ++row)
-        if (table_->item(row, Name)->data(Qt::UserRole).toInt() == index) {
-            const bool sorting = table_->isSortingEnabled();
-            table_->setSortingEnabled(false);
-            fillRow(row, runs_[index]);
-            table_->setSortingEnabled(sorting);
-        }
-    showSummary(&runs_[index], tables_[index] ? &*tables_[index] : nullptr);
-    if (isTableFolder(runs_[index]))
-        Q_EMIT tableOpened(qs(core::sim::table_file(runs_[index].path).string())); // the Tables page
-    else
-        Q_EMIT runOpened(runs_[index]);
+    // Read afresh: it may have grown since the listing.
+    opening_.startJob([path = runs_[index].path] { return readOne(path); },
+                      [this](Read read) { opened(std::move(read)); },
+                      [this](const QString& error) {
+                          summary_->setText(error.toHtmlEscaped());
+                          Q_EMIT openFailed(error);
+                      });
     return true;
+}
+
+void RunBrowser::opened(Read read)
+{
+    // The listing may have changed meanwhile: the run is found again by its folder.
+    int index = -1;
+    for (int i = 0; i < runs_.size() && index < 0; ++i)
+        if (runs_[i].path == read.run.path)
+            index = i;
+    if (index >= 0) {
+        runs_[index] = read.run;
+        tables_[index] = read.table;
+        facts_[index] = read.facts;
+        for (int row = 0; row < table_->rowCount(); ++row)
+            if (table_->item(row, Name)->data(Qt::UserRole).toInt() == index) {
+                const bool sorting = table_->isSortingEnabled();
+                table_->setSortingEnabled(false);
+                fillRow(row, index);
+                table_->setSortingEnabled(sorting);
+            }
+        showSummary(index);
+    }
+    if (read.facts.tableFolder)
+        Q_EMIT tableOpened(read.facts.tableFile); // the Tables page
+    else
+        Q_EMIT runOpened(read.run);
 }
 
 void RunBrowser::onSelectionChanged()
@@ -436,11 +499,11 @@ void RunBrowser::onSelectionChanged()
         const int index = table_->item(table_->selectionModel()->selectedRows().front().row(), Name)
                               ->data(Qt::UserRole)
                               .toInt();
-        open_->setToolTip(isTableFolder(runs_[index]) ? tr("Read the selected table again and show it in the Tables page")
-                                                      : tr("Read the selected run again and show it"));
-        showSummary(&runs_[index], tables_[index] ? &*tables_[index] : nullptr);
+        open_->setToolTip(facts_[index].tableFolder ? tr("Read the selected table again and show it in the Tables page")
+                                                    : tr("Read the selected run again and show it"));
+        showSummary(index);
     } else {
-        showSummary(nullptr);
+        showSummary(-1);
     }
 
     const bool pair = runs.size() == 2 && runs[0].kind == RunKind::Learning && runs[1].kind == RunKind::Learning;
@@ -482,10 +545,11 @@ void RunBrowser::updateTransfer()
     transferResult_->setText(lines.join(QStringLiteral("<br>")));
 }
 
-void RunBrowser::showSummary(const RunData* run, const core::sim::TableStatus* table)
+void RunBrowser::showSummary(int index)
 {
     problems_->clear();
     adaptations_->setRowCount(0);
+    const RunData* run = index >= 0 && index < runs_.size() ? &runs_[index] : nullptr;
     if (!run) {
         const int n = int(table_->selectionModel()->selectedRows().size());
         QString text = n > 1 ? tr("%1 runs selected.").arg(n)
@@ -505,6 +569,7 @@ void RunBrowser::showSummary(const RunData* run, const core::sim::TableStatus* t
     row(tr("Run"), qs(run->name).toHtmlEscaped());
     row(tr("Folder"), qs(run->path.string()).toHtmlEscaped());
     row(tr("Kind"), qs(core::io::to_string(run->kind)));
+    const core::sim::TableStatus* table = tables_[index] ? &*tables_[index] : nullptr;
     if (table) {
         row(tr("Rows"), tableStatusText(*table) + (table->expected > 0 ? QString() : tr(" (no metadata: expected unknown)")));
         if (table->best)
@@ -515,19 +580,19 @@ void RunBrowser::showSummary(const RunData* run, const core::sim::TableStatus* t
             row(tr("Model"), tr("%1 on %2, %3 classes")
                                  .arg(qs(m->model).toHtmlEscaped(), qs(core::model::shape_string(m->input)))
                                  .arg(m->classes));
-            row(tr("Dataset"), qs(m->dataset.kind).toHtmlEscaped());
+            row(tr("Dataset"), qs(core::config::to_string(m->dataset.kind)).toHtmlEscaped());
             row(tr("Scenario"), tr("%1: budget %2 s, first up at %3 s")
                                     .arg(qs(m->scenario).toHtmlEscaped())
                                     .arg(m->scheduler.budget, 0, 'g', 6)
                                     .arg(m->first_up(), 0, 'g', 6));
             row(tr("Decisions · actions"), QStringLiteral("%1 · %2").arg(m->decisions).arg(m->actions));
         }
-        if (!table->complete() && table->expected > 0 && std::filesystem::is_regular_file(run->path / "config.toml"))
+        if (!table->complete() && table->expected > 0 && facts_[index].configFile)
             row(tr("To finish it"), tr("run <tt>rlda simulate %1 --out %2</tt> again")
                                         .arg(qs((run->path / "config.toml").string()).toHtmlEscaped(),
                                              qs(run->path.string()).toHtmlEscaped()));
     } else {
-        row(tr("Status"), status(*run));
+        row(tr("Status"), facts_[index].tableFolder ? tr("unreadable table") : runStatus(*run));
     }
     if (const auto acc = core::io::final_accuracy(*run); acc && run->episodes.empty())
         row(tr("Final test accuracy"), QString::number(*acc, 'f', 4));

@@ -4,7 +4,9 @@
 #include "core/io/run_reader.h"
 #include "core/sim/table_meta.h"
 #include "core/sim/transfer.h"
+#include "widgets/job_tracker.h"
 
+#include <QDateTime>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -31,7 +33,9 @@ namespace rlda::widgets {
 // summary, config, problems and adaptations; "Open" (or a double-click) reads it afresh and emits
 // runOpened(), or tableOpened() for a table; "Overlay" with two or more training runs selected
 // emits overlayRequested(); exactly two learning runs selected show the transfer metrics of one
-// against the other. The root stays what setRoot() or the user last chose.
+// against the other. The root stays what setRoot() or the user last chose. Every read (the listing,
+// Open) is a job off the GUI thread (widgets/job_tracker.h): listed() and runOpened()/tableOpened()
+// say when its answer is shown.
 class RunBrowser : public QWidget {
     Q_OBJECT
 public:
@@ -39,12 +43,16 @@ public:
 
     void setRoot(const QString& folder); // and refresh()
     QString root() const { return root_; }
+    // Lists the root again off the GUI thread; a refresh still reading is overtaken.
     void refresh();
+    bool isListing() const { return listing_.isRunning(); }
 
     const QList<core::io::RunData>& runs() const { return runs_; } // in table order
     QList<core::io::RunData> selectedRuns() const;
     void selectRuns(const QList<int>& rows); // for code and tests
-    bool openRun(int row);                   // false when it cannot be read any more
+    // Reads the run at `index` afresh off the GUI thread, then emits runOpened() or tableOpened()
+    // (openFailed() when it cannot be read any more); false for an index out of range.
+    bool openRun(int index);
 
     // "finished", "cancelled", "killed (truncated)" or "incomplete"; for a table folder its rows,
     // "16/16 rows" or "3/64 rows, incomplete" (read from its files).
@@ -59,22 +67,38 @@ public:
     // The transfer metrics shown, when exactly two learning runs are selected.
     std::optional<core::sim::TransferMetrics> transferMetrics() const { return transfer_; }
 
+    // What a job reads of one run folder beside the run and its table status.
+    struct Facts {
+        bool tableFolder = false;
+        bool configFile = false; // config.toml: a table can be finished with rlda simulate
+        QDateTime modified;      // its newest file
+        QString tableFile;       // table_file(run.path), for a table folder
+    };
+    struct Read {
+        core::io::RunData run;
+        std::optional<core::sim::TableStatus> table;
+        Facts facts;
+    };
+
 Q_SIGNALS:
+    void listed(); // a refresh's listing is shown
+    void openFailed(const QString& error);
     void runOpened(const rlda::core::io::RunData& run);
     void tableOpened(const QString& tableCsv); // "Open" on a table folder: its table.csv
     void overlayRequested(const QList<rlda::core::io::RunData>& runs);
 
 private:
     void onSelectionChanged();
-    void showSummary(const core::io::RunData* run, const core::sim::TableStatus* table = nullptr);
+    void showSummary(int index); // -1: none
     void updateTransfer();
-    void fillRow(int row, const core::io::RunData& run);
-    void readTable(int index); // tables_[index] from runs_[index]'s files
+    void fillRow(int row, int index);
+    void opened(Read read);
     QList<core::io::RunData> overlayRuns() const; // the selected training runs
 
     QString root_;
     QList<core::io::RunData> runs_;
     QList<std::optional<core::sim::TableStatus>> tables_; // one per run, set for table folders
+    QList<Facts> facts_;     // one per run
     QStringList readErrors_; // folders find_runs() found that read_run() refused
     std::optional<core::sim::TransferMetrics> transfer_;
 
@@ -93,6 +117,8 @@ private:
     QSpinBox* window_ = nullptr;
     QDoubleSpinBox* threshold_ = nullptr;
     QLabel* transferResult_ = nullptr;
+    JobTracker listing_{this};
+    JobTracker opening_{this};
 };
 
 } // namespace rlda::widgets

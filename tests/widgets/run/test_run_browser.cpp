@@ -107,6 +107,14 @@ std::string headAndRows(const QString& csv, int n)
     return out;
 }
 
+// setRoot() lists off the GUI thread: true once its listing is shown.
+bool list(RunBrowser& b, const QString& root)
+{
+    QSignalSpy listed(&b, &RunBrowser::listed);
+    b.setRoot(root);
+    return listed.wait(30000);
+}
+
 QString cell(RunBrowser& b, const QString& name, int column)
 {
     auto* t = b.findChild<QTableWidget*>(QStringLiteral("runTable"));
@@ -162,7 +170,7 @@ private Q_SLOTS:
     {
         const QStringList before = snapshot(tmp_.path());
         RunBrowser b;
-        b.setRoot(tmp_.path());
+        QVERIFY(list(b, tmp_.path()));
         QCOMPARE(b.runs().size(), 4);
         QCOMPARE(b.findChild<QTableWidget*>(QStringLiteral("runTable"))->rowCount(), 4);
         QCOMPARE(cell(b, "convnet2-fixed", 1), QStringLiteral("training"));
@@ -177,6 +185,7 @@ private Q_SLOTS:
         const int killed = indexOf(b, "convnet2-killed");
         QSignalSpy opened(&b, &RunBrowser::runOpened);
         QVERIFY(b.openRun(killed));
+        QVERIFY(opened.wait(10000));
         QCOMPARE(opened.count(), 1);
         const auto run = opened.at(0).at(0).value<RunData>();
         QCOMPARE(run.name, std::string("convnet2-killed"));
@@ -199,7 +208,7 @@ private Q_SLOTS:
     void overlay()
     {
         RunBrowser b;
-        b.setRoot(tmp_.path());
+        QVERIFY(list(b, tmp_.path()));
         auto* button = b.findChild<QPushButton*>(QStringLiteral("overlayButton"));
         QSignalSpy spy(&b, &RunBrowser::overlayRequested);
         b.selectRuns({indexOf(b, "convnet2-fixed")});
@@ -220,7 +229,7 @@ private Q_SLOTS:
     void transfer()
     {
         RunBrowser b;
-        b.setRoot(tmp_.path());
+        QVERIFY(list(b, tmp_.path()));
         b.selectRuns({indexOf(b, "scratch"), indexOf(b, "transfer")});
         QCOMPARE(b.selectedRuns().size(), 2);
         QVERIFY(b.findChild<QGroupBox*>(QStringLiteral("transferBox"))->isVisibleTo(&b));
@@ -267,7 +276,7 @@ private Q_SLOTS:
         // The run table's model stays consistent while table rows are listed, refilled and reopened.
         QAbstractItemModelTester tester(b.findChild<QTableWidget*>(QStringLiteral("runTable"))->model(),
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
-        b.setRoot(tables_.path());
+        QVERIFY(list(b, tables_.path()));
         QCOMPARE(b.runs().size(), 4);
         const auto best = rlda::core::sim::SimulationTable::load(tables_.filePath("tiny-table/table.csv").toStdString()).optimal();
         const QString bestText = QStringLiteral("best [%1] · acc %2")
@@ -296,7 +305,7 @@ private Q_SLOTS:
         auto* open = b.findChild<QPushButton*>(QStringLiteral("openButton"));
         QVERIFY(open->isEnabled());
         QTest::mouseClick(open, Qt::LeftButton);
-        QCOMPARE(tables.count(), 1);
+        QTRY_COMPARE(tables.count(), 1);
         QCOMPARE(runs.count(), 0);
         QCOMPARE(QFileInfo(tables.at(0).at(0).toString()), QFileInfo(tables_.filePath("tiny-table/table.csv")));
         QCOMPARE(b.root(), tables_.path());
@@ -311,12 +320,33 @@ private Q_SLOTS:
         QVERIFY(!b.findChild<QPushButton*>(QStringLiteral("overlayButton"))->isEnabled());
     }
 
+    void aListingInFlightIsOvertakenOrDropped()
+    {
+        {
+            RunBrowser b;
+            QSignalSpy listed(&b, &RunBrowser::listed);
+            b.setRoot(tables_.path());
+            b.setRoot(tmp_.path()); // the first listing's answer is not wanted any more
+            QVERIFY(listed.wait(30000));
+            QVERIFY(rlda::widgets::waitForJobs(std::chrono::seconds(30)));
+            QCoreApplication::processEvents();
+            QCOMPARE(listed.count(), 1);
+            QCOMPARE(b.root(), tmp_.path());
+            QCOMPARE(b.runs().size(), 4);
+            QVERIFY(indexOf(b, "convnet2-fixed") >= 0);
+            b.setRoot(tables_.path());
+            QVERIFY(b.isListing());
+        } // closed while it lists: its answer goes nowhere
+        QVERIFY(rlda::widgets::waitForJobs(std::chrono::seconds(30)));
+        QCoreApplication::processEvents();
+    }
+
     void notARoot()
     {
         RunBrowser b;
-        b.setRoot(tmp_.filePath("notes"));
+        QVERIFY(list(b, tmp_.filePath("notes")));
         QCOMPARE(b.runs().size(), 0);
-        b.setRoot(tmp_.filePath("missing"));
+        QVERIFY(list(b, tmp_.filePath("missing")));
         QCOMPARE(b.runs().size(), 0);
         QVERIFY(!b.openRun(0));
     }
@@ -325,16 +355,18 @@ private Q_SLOTS:
     {
         RunBrowser b;
         b.resize(760, 620);
-        b.setRoot(tmp_.path());
+        QVERIFY(list(b, tmp_.path()));
         b.show();
         QVERIFY(QTest::qWaitForWindowExposed(&b));
         b.selectRuns({indexOf(b, "convnet2-killed")});
-        b.openRun(indexOf(b, "convnet2-killed"));
+        QSignalSpy opened(&b, &RunBrowser::runOpened);
+        QVERIFY(b.openRun(indexOf(b, "convnet2-killed")));
+        QVERIFY(opened.wait(10000));
         rlda::tests::shot(b, QStringLiteral("browser_killed"));
         b.selectRuns({indexOf(b, "scratch"), indexOf(b, "transfer")});
         b.findChild<QSpinBox*>(QStringLiteral("transferWindow"))->setValue(10);
         rlda::tests::shot(b, QStringLiteral("browser_transfer"));
-        b.setRoot(tables_.path());
+        QVERIFY(list(b, tables_.path()));
         b.selectRuns({indexOf(b, "tiny-sweep")});
         rlda::tests::shot(b, QStringLiteral("browser_tables"));
     }
