@@ -1,12 +1,26 @@
-// bench_gui_latency: does the GUI thread stay responsive while a synthetic run streams up to a
-// million points into the live training plot? Prints event-loop latency against the 50 ms goal.
+// bench_gui_latency: does the GUI thread stay responsive (1) while a synthetic run streams up to a
+// million points into the live training plot, (2) while the Sweeps page follows a Slurm sweep whose
+// squeue takes 2 s to answer, (3) while the Runs page lists 500 run folders? Prints event-loop
+// latency (p50, p99, max) for each against the 50 ms goal, and what the same reads cost when made
+// on the GUI thread, measured in the same run.
+#include "app/workbench/sweep_page.h"
+#include "core/io/run_reader.h"
+#include "core/sweep/slurm.h"
+#include "widgets/job_tracker.h"
 #include "widgets/plot/series_plot.h"
 #include "widgets/plot/training_view.h"
 #include "widgets/qcp.h"
+#include "widgets/run/run_browser.h"
 
 #include <QApplication>
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <algorithm>
@@ -77,36 +91,214 @@ train::EpochMetrics syntheticEpoch(int i, std::int64_t params)
     return m;
 }
 
-} // namespace
+// How late a fast timer on the GUI thread fires: the event loop's stalls, while it runs.
+class StallMeter {
+public:
+    StallMeter()
+    {
+        ticker_.setTimerType(Qt::PreciseTimer);
+        ticker_.setInterval(int(kTickMs));
+        QObject::connect(&ticker_, &QTimer::timeout, [this] {
+            const auto now = Clock::now();
+            if (last_ != Clock::time_point{})
+                ms_.push_back(std::max(0.0, std::chrono::duration<double, std::milli>(now - last_).count() - kTickMs));
+            last_ = now;
+        });
+    }
+    void start() { ticker_.start(); }
+    void stop() { ticker_.stop(); }
+    double max() const { return ms_.empty() ? 0.0 : *std::max_element(ms_.begin(), ms_.end()); }
+    // "event loop    N ticks of 5 ms: latency p50 …, p99 …, max …"
+    void print() const
+    {
+        std::printf("event loop    %zu ticks of %.0f ms: latency p50 %.2f ms, p99 %.2f ms, max %.2f ms\n", ms_.size(),
+                    kTickMs, percentile(ms_, 50), percentile(ms_, 99), max());
+    }
+    void printGoal() const
+    {
+        std::printf("goal          max stall %.2f ms vs the %.0f ms goal (%.2fx of the budget): %s\n", max(), kGoalMs,
+                    max() / kGoalMs, max() <= kGoalMs ? "OK" : "OVER");
+    }
 
-int main(int argc, char** argv)
+private:
+    QTimer ticker_;
+    Clock::time_point last_{};
+    std::vector<double> ms_;
+};
+
+double msSince(Clock::time_point t0) { return std::chrono::duration<double, std::milli>(Clock::now() - t0).count(); }
+
+bool writeFile(const QString& path, const QByteArray& text)
 {
-    long points = 1000000;
-    int batchPoints = 1000;
-    double rate = 200000.0;
-    for (int i = 1; i < argc; ++i) {
-        if (!std::strcmp(argv[i], "--points") && i + 1 < argc)
-            points = std::atol(argv[++i]);
-        else if (!std::strcmp(argv[i], "--batch") && i + 1 < argc)
-            batchPoints = std::atoi(argv[++i]);
-        else if (!std::strcmp(argv[i], "--rate") && i + 1 < argc)
-            rate = std::atof(argv[++i]);
-        else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-            std::printf("usage: bench_gui_latency [--points N (1000000)] [--batch POINTS (1000)] "
-                        "[--rate POINTS_PER_S (200000; 0 = as fast as the GUI takes them)]\n");
-            return 0;
-        }
-    }
-    if (points <= 0 || batchPoints < kPointsPerEpoch) {
-        std::fprintf(stderr, "bench_gui_latency: --points must be > 0 and --batch >= %d\n", kPointsPerEpoch);
-        return 2;
-    }
-    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
-        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
-        qputenv("QT_QPA_PLATFORM", "offscreen");
+    QDir().mkpath(QFileInfo(path).path());
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
 
-    const Memory before = memory();
-    QApplication app(argc, argv);
+bool writeScript(const QString& path, const QByteArray& body)
+{
+    return writeFile(path, "#!/bin/sh\n" + body) &&
+           QFile::setPermissions(path, QFile::permissions(path) | QFile::ExeOwner | QFile::ExeGroup | QFile::ExeOther);
+}
+
+// (2) The Sweeps page follows a two-part Slurm sweep through stand-in squeue (2 s to answer, both
+// tasks RUNNING), sacct (accounting off) and sbatch scripts first on PATH, as a cluster under load
+// answers. Its follower is a live process named rlda (a link to sleep), so the page only polls.
+int benchSweep(double seconds)
+{
+    QTemporaryDir tmp;
+    const QString bin = tmp.filePath(QStringLiteral("bin"));
+    const QString root = tmp.filePath(QStringLiteral("runs"));
+    const QString folder = root + QStringLiteral("/quick-table");
+    QDir().mkpath(bin);
+    if (!writeScript(bin + "/squeue", "sleep 2\necho '4242_0 RUNNING'\necho '4242_1 RUNNING'\n") ||
+        !writeScript(bin + "/sacct", "exit 1\n") || !writeScript(bin + "/sbatch", "echo 4243\n") ||
+        !writeScript(bin + "/scancel", "exit 0\n") || !QFile::link(QStringLiteral("/bin/sleep"), bin + "/rlda")) {
+        std::fprintf(stderr, "bench_gui_latency: cannot write the stand-in Slurm commands in %s\n", qPrintable(bin));
+        return 1;
+    }
+    qputenv("PATH", (bin + QLatin1Char(':')).toLocal8Bit() + qgetenv("PATH"));
+    QFile config(QStringLiteral(RLDA_SOURCE_DIR "/config/synthetic-quick.toml"));
+    if (!config.open(QIODevice::ReadOnly))
+        return 1;
+    const QByteArray toml = config.readAll();
+    QJsonArray tasks;
+    for (int i = 0; i < 2; ++i)
+        tasks.append(QJsonObject{{"job", "4242"}, {"attempts", 1}, {"detail", ""}});
+    const QJsonObject sweep{{"backend", "slurm"},  {"rlda", bin + "/rlda"}, {"parts", 2},
+                            {"max_retries", 1},     {"decisions", 2},        {"num_actions", 4},
+                            {"sequences", 16},      {"jobs", QJsonArray{"4242"}}, {"tasks", tasks},
+                            {"collected", false},   {"cancelled", false}};
+    QProcess follower; // stands for the detached `rlda sweep wait`
+    follower.start(bin + "/rlda", {QStringLiteral("600")});
+    if (!follower.waitForStarted())
+        return 1;
+    const QJsonObject marker{{"folder", folder}, {"backend", "slurm"}, {"parts", 2}, {"pid", follower.processId()}};
+    if (!writeFile(folder + "/warm_start.pt", "stand-in") || !writeFile(folder + "/config.toml", toml) ||
+        !writeFile(folder + "/sweep.json", QJsonDocument(sweep).toJson()) || !QDir().mkpath(folder + "/parts") ||
+        !writeFile(folder + ".toml", toml) || !writeFile(folder + ".sweep.json", QJsonDocument(marker).toJson()))
+        return 1;
+
+    // The reference: one poll made where the page used to make it, on the GUI thread.
+    auto t0 = Clock::now();
+    const auto direct = rlda::core::sweep::SlurmSweep::attach(folder.toStdString()).poll();
+    const double directMs = msSince(t0);
+
+    rlda::app::SweepPage page;
+    page.resize(1000, 600);
+    page.setRunsRoot(root);
+    page.show();
+    StallMeter meter;
+    std::vector<double> answerMs; // from a poll's start to its answer shown
+    int ticks = 0, skipped = 0;
+    Clock::time_point pollStart{};
+    QObject::connect(&page, &rlda::app::SweepPage::polled, [&] { answerMs.push_back(msSince(pollStart)); });
+    // The page's own 1 s timer polls; this one counts the ticks that found a poll in flight.
+    QTimer watch;
+    watch.setInterval(1000);
+    QObject::connect(&watch, &QTimer::timeout, [&] {
+        ++ticks;
+        if (page.isPolling())
+            ++skipped;
+        else
+            pollStart = Clock::now();
+    });
+    QEventLoop loop;
+    QTimer::singleShot(200, [&] {
+        meter.start();
+        pollStart = Clock::now();
+        page.reattach(); // finds the marker off the GUI thread, then polls every second
+        watch.start();
+        QTimer::singleShot(int(seconds * 1000), &loop, &QEventLoop::quit);
+    });
+    loop.exec();
+    meter.stop();
+    watch.stop();
+    const auto closing = Clock::now();
+    const bool drained = rlda::widgets::waitForJobs(std::chrono::seconds(5));
+    const double drainMs = msSince(closing);
+    follower.kill();
+    follower.waitForFinished();
+
+    std::printf("\nbench_gui_latency: Sweeps page following a 2-part Slurm sweep, squeue answering in 2 s, for %.0f s\n",
+                seconds);
+    std::printf("reference     one SlurmSweep poll on the GUI thread: %.0f ms (%zu tasks) -- the stall of every poll "
+                "before\n",
+                directMs, direct.tasks.size());
+    std::printf("polls         %zu answered, %.0f ms p50 from start to shown; %d of %d timer ticks skipped while one "
+                "was in flight\n",
+                answerMs.size(), percentile(answerMs, 50), skipped, ticks);
+    meter.print();
+    std::printf("shutdown      jobs left waited for in %.0f ms (%s)\n", drainMs, drained ? "done" : "bound reached");
+    meter.printGoal();
+    return answerMs.empty() ? 1 : 0;
+}
+
+// (3) The Runs page lists a root of `count` training-run folders (config, a metrics series, events).
+int benchRuns(int count, int refreshes)
+{
+    QTemporaryDir tmp;
+    const QString root = tmp.filePath(QStringLiteral("runs"));
+    for (int r = 0; r < count; ++r) {
+        const QString dir = QStringLiteral("%1/run-%2").arg(root).arg(r, 3, 10, QLatin1Char('0'));
+        QByteArray acc = "epoch,time,value\n";
+        for (int e = 1; e <= 12; ++e)
+            acc += QByteArray::number(e) + "," + QByteArray::number(e * 4.7) + "," + QByteArray::number(0.8 * e / 12) + "\n";
+        const QByteArray events =
+            "{\"type\":\"allocation\",\"time\":20,\"change\":\"up\",\"effect\":\"consulting the agent\"}\n"
+            "{\"type\":\"final\",\"time\":60,\"test_acc\":0.8}\n"
+            "{\"type\":\"finished\",\"final_test_acc\":0.8,\"epochs\":12,\"steps\":1128,\"actions\":[0,3],"
+            "\"cancelled\":false,\"parameters\":1300}\n";
+        if (!writeFile(dir + "/config.toml", "name = \"x\"\n[job]\nlr = 0.01\n") ||
+            !writeFile(dir + "/metrics/test_acc.csv", acc) || !writeFile(dir + "/events.jsonl", events))
+            return 1;
+    }
+    // The reference: the reads refresh() made on the GUI thread.
+    auto t0 = Clock::now();
+    std::size_t read = 0;
+    for (const auto& path : rlda::core::io::find_runs(root.toStdString()))
+        read += rlda::core::io::read_run(path).series.size();
+    const double directMs = msSince(t0);
+
+    rlda::widgets::RunBrowser browser;
+    browser.resize(1000, 700);
+    browser.show();
+    StallMeter meter;
+    std::vector<double> answerMs;
+    QEventLoop loop;
+    Clock::time_point start{};
+    auto next = [&] {
+        start = Clock::now();
+        browser.setRoot(root); // and refresh()
+    };
+    QObject::connect(&browser, &rlda::widgets::RunBrowser::listed, [&] {
+        answerMs.push_back(msSince(start));
+        if (int(answerMs.size()) < refreshes)
+            QTimer::singleShot(100, next);
+        else
+            QTimer::singleShot(100, &loop, &QEventLoop::quit);
+    });
+    QTimer::singleShot(200, [&] {
+        meter.start();
+        next();
+    });
+    loop.exec();
+    meter.stop();
+
+    std::printf("\nbench_gui_latency: Runs page listing %d run folders, %d refreshes\n", count, refreshes);
+    std::printf("reference     find_runs + read_run of every folder on the GUI thread: %.0f ms (%zu series) -- the "
+                "stall of every refresh before\n",
+                directMs, read);
+    std::printf("refreshes     %zu listed (%d rows), %.0f ms p50 from start to shown\n", answerMs.size(),
+                int(browser.runs().size()), percentile(answerMs, 50));
+    meter.print();
+    meter.printGoal();
+    return browser.runs().size() == count ? 0 : 1;
+}
+
+int benchPlot(long points, int batchPoints, double rate, const Memory& before)
+{
+    auto& app = *qApp;
     rlda::widgets::TrainingView view;
     view.resize(1280, 720);
     view.setSmoothingSpan(20); // the costlier path: EMA on top of the raw data
@@ -121,19 +313,8 @@ int main(int argc, char** argv)
     QObject::connect(plot->plot(), &QCustomPlot::afterReplot, plot,
                      [&] { replotMs.push_back(replotTimer.nsecsElapsed() / 1e6); });
 
-    std::vector<double> latencyMs;
-    latencyMs.reserve(1 << 16);
-    Clock::time_point lastTick{};
-    QTimer ticker;
-    ticker.setTimerType(Qt::PreciseTimer);
-    ticker.setInterval(int(kTickMs));
-    QObject::connect(&ticker, &QTimer::timeout, &app, [&] {
-        const auto now = Clock::now();
-        if (lastTick != Clock::time_point{})
-            latencyMs.push_back(
-                std::max(0.0, std::chrono::duration<double, std::milli>(now - lastTick).count() - kTickMs));
-        lastTick = now;
-    });
+    StallMeter meter;
+    QEventLoop loop;
 
     std::vector<double> batchMs; // GUI thread only: handling one queued batch
     std::atomic<int> inFlight{0};
@@ -189,8 +370,8 @@ int main(int argc, char** argv)
                         end = Clock::now();
                         // Let the last buffered points reach the screen, then stop.
                         QTimer::singleShot(150, &app, [&] {
-                            ticker.stop();
-                            app.quit();
+                            meter.stop();
+                            loop.quit();
                         });
                     }
                 },
@@ -200,11 +381,11 @@ int main(int argc, char** argv)
 
     std::jthread worker;
     QTimer::singleShot(200, &app, [&] { // once the window is up and laid out
-        ticker.start();
+        meter.start();
         start = Clock::now();
         worker = std::jthread(producer);
     });
-    app.exec();
+    loop.exec();
     worker.request_stop();
     if (worker.joinable())
         worker.join();
@@ -217,9 +398,6 @@ int main(int argc, char** argv)
     for (const auto& id : rlda::widgets::TrainingView::seriesIds())
         displayed += plot->displayedPointCount(id);
     const double wall = std::chrono::duration<double>(end - start).count();
-    const double p50 = percentile(latencyMs, 50);
-    const double p99 = percentile(latencyMs, 99);
-    const double mx = latencyMs.empty() ? 0.0 : *std::max_element(latencyMs.begin(), latencyMs.end());
 
     std::printf("bench_gui_latency: TrainingView 1280x720, 5 series (EMA smoothing on), %d points/batch, "
                 "%ld markers, platform %s\n",
@@ -228,8 +406,7 @@ int main(int argc, char** argv)
     std::printf("points        %ld plotted (%ld stored at full resolution, %ld on screen after decimation)\n",
                 delivered, stored, displayed);
     std::printf("wall          %.3f s  ->  %.0f points/s\n", wall, wall > 0 ? double(delivered) / wall : 0.0);
-    std::printf("event loop    %zu ticks of %.0f ms: latency p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
-                latencyMs.size(), kTickMs, p50, p99, mx);
+    meter.print();
     std::printf("replots       %zu: p50 %.2f ms, max %.2f ms\n", replotMs.size(), percentile(replotMs, 50),
                 replotMs.empty() ? 0.0 : *std::max_element(replotMs.begin(), replotMs.end()));
     std::printf("batches       %zu handled on the GUI thread: p50 %.3f ms, max %.2f ms\n", batchMs.size(),
@@ -238,7 +415,60 @@ int main(int argc, char** argv)
                 "%.1f MiB (%.1f bytes per stored point over the shown window)\n",
                 before.rssKb / 1024.0, shown.rssKb / 1024.0, after.rssKb / 1024.0, after.hwmKb / 1024.0,
                 stored > 0 ? (after.hwmKb - shown.rssKb) * 1024.0 / double(stored) : 0.0);
-    std::printf("goal          max stall %.2f ms vs the %.0f ms goal (%.2fx of the budget): %s\n", mx, kGoalMs,
-                mx / kGoalMs, mx <= kGoalMs ? "OK" : "OVER");
+    meter.printGoal();
     return delivered == epochs * kPointsPerEpoch ? 0 : 1;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    long points = 1000000;
+    int batchPoints = 1000;
+    double rate = 200000.0;
+    double sweepSeconds = 10.0;
+    int runs = 500;
+    int refreshes = 5;
+    std::string which = "all";
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--points") && i + 1 < argc)
+            points = std::atol(argv[++i]);
+        else if (!std::strcmp(argv[i], "--batch") && i + 1 < argc)
+            batchPoints = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--rate") && i + 1 < argc)
+            rate = std::atof(argv[++i]);
+        else if (!std::strcmp(argv[i], "--case") && i + 1 < argc)
+            which = argv[++i];
+        else if (!std::strcmp(argv[i], "--sweep-seconds") && i + 1 < argc)
+            sweepSeconds = std::atof(argv[++i]);
+        else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc)
+            runs = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
+            std::printf("usage: bench_gui_latency [--case plot|sweep|runs|all (all)] [--points N (1000000)] "
+                        "[--batch POINTS (1000)] [--rate POINTS_PER_S (200000; 0 = as fast as the GUI takes them)] "
+                        "[--sweep-seconds S (10)] [--runs N (500)]\n");
+            return 0;
+        }
+    }
+    if (points <= 0 || batchPoints < kPointsPerEpoch || runs < 1 || sweepSeconds <= 0 ||
+        (which != "all" && which != "plot" && which != "sweep" && which != "runs")) {
+        std::fprintf(stderr, "bench_gui_latency: --points must be > 0, --batch >= %d, --runs >= 1, --sweep-seconds > 0 "
+                             "and --case plot, sweep, runs or all\n",
+                     kPointsPerEpoch);
+        return 2;
+    }
+    if (qEnvironmentVariableIsEmpty("DISPLAY") && qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+        qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+
+    const Memory before = memory();
+    QApplication app(argc, argv);
+    int rc = 0;
+    if (which == "all" || which == "plot")
+        rc |= benchPlot(points, batchPoints, rate, before);
+    if (which == "all" || which == "sweep")
+        rc |= benchSweep(sweepSeconds);
+    if (which == "all" || which == "runs")
+        rc |= benchRuns(runs, refreshes);
+    return rc;
 }
