@@ -1,6 +1,7 @@
 // `rlda config keys` as a user runs it: one line per key of the schema, with its type, default,
 // what it allows and its help.
 #include "core/config/schema.h"
+#include "tests/common/rlda_cli.h"
 
 #include <QtTest/QtTest>
 
@@ -8,21 +9,8 @@ using namespace rlda::core::config;
 
 namespace {
 
-struct Result {
-    int code = -1;
-    QString out;
-    QString err;
-};
-
-Result run_rlda(const QStringList& args)
-{
-    QProcess p;
-    p.start(RLDA_BIN_DIR "/rlda", args);
-    if (!p.waitForFinished(60000))
-        return {};
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-}
+using rlda::test::CliResult;
+using rlda::test::rlda_cli;
 
 // The columns of the line for `key`, split on runs of two or more spaces.
 QStringList columns(const QStringList& lines, const QString& key)
@@ -41,7 +29,7 @@ class TestCliConfig : public QObject {
 private Q_SLOTS:
     void keys_lists_every_key_of_the_schema()
     {
-        const Result r = run_rlda({"config", "keys"});
+        const CliResult r = rlda_cli({"config", "keys"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.err.isEmpty());
         const QStringList lines = r.out.trimmed().split('\n');
@@ -56,7 +44,7 @@ private Q_SLOTS:
 
     void keys_shows_type_default_range_choices_and_help()
     {
-        const QStringList lines = run_rlda({"config", "keys"}).out.trimmed().split('\n');
+        const QStringList lines = rlda_cli({"config", "keys"}).out.trimmed().split('\n');
         QCOMPARE(columns(lines, "job.lr"),
                  (QStringList{"job.lr", "number", "0.01", "> 0", "Reset to this after every adaptation"}));
         QCOMPARE(columns(lines, "job.optimizer"),
@@ -72,7 +60,7 @@ private Q_SLOTS:
 
     void unknown_subcommand_is_an_argument_error()
     {
-        const Result r = run_rlda({"config", "values"});
+        const CliResult r = rlda_cli({"config", "values"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.startsWith("rlda: error: "), qPrintable(r.err));
     }

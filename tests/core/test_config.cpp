@@ -2,6 +2,7 @@
 #include "core/config/experiment_io.h"
 #include "core/config/schema.h"
 #include "core/util/error.h"
+#include "tests/common/extra_key.h"
 
 #include <QtTest/QtTest>
 
@@ -737,12 +738,7 @@ private Q_SLOTS:
     void a_key_declared_once_is_read_written_and_checked()
     {
         auto patience = std::make_shared<double>(3.0);
-        Schema schema = experiment_schema();
-        schema.add({.name = "trainer.patience", .type = Type::Number, .label = "Patience",
-                    .help = "Epochs without progress before stopping",
-                    .value = Binding<double>{[patience](const ExperimentConfig&) { return *patience; },
-                                             [patience](ExperimentConfig&, double v) { *patience = v; }},
-                    .range = {0.0, 100.0}});
+        const Schema schema = rlda::test::with_patience(patience);
         const auto error = [&](const std::string& text) {
             return config_error([&] { parse_experiment(text, "x.toml", schema); });
         };

@@ -3,6 +3,7 @@
 
 #include "core/config/experiment_io.h"
 #include "core/config/schema.h"
+#include "tests/common/extra_key.h"
 #include "widgets/run/allocation_timeline.h"
 
 #include "shots.h"
@@ -291,12 +292,7 @@ private Q_SLOTS:
     void aDeclaredKeyGetsAField()
     {
         auto patience = std::make_shared<double>(3.0);
-        Schema schema = experiment_schema();
-        schema.add({.name = "trainer.patience", .type = Type::Number, .label = "Patience",
-                    .help = "Epochs without progress before stopping",
-                    .value = Binding<double>{[patience](const ExperimentConfig&) { return *patience; },
-                                             [patience](ExperimentConfig&, double v) { *patience = v; }},
-                    .range = {0.0, 100.0}});
+        const Schema schema = rlda::test::with_patience(patience);
         ExperimentEditor e(schema);
         auto* field = child<QLineEdit>(e, "trainer.patience");
         QVERIFY(field);
