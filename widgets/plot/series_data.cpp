@@ -2,7 +2,6 @@
 #include "widgets/plot/series_data.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace rlda::widgets {
 
@@ -12,12 +11,6 @@ void MinMaxPyramid::rebuild(const std::deque<double>& values)
     clear();
     for (std::size_t n = kBase; n <= values.size(); n += kBase)
         addBlock(values, n);
-}
-
-void MinMaxPyramid::grew(const std::deque<double>& values)
-{
-    if (values.size() % kBase == 0)
-        addBlock(values, values.size());
 }
 
 void MinMaxPyramid::addBlock(const std::deque<double>& values, std::size_t end)
@@ -47,27 +40,14 @@ void MinMaxPyramid::push(std::size_t level, MinMax m, const std::deque<double>& 
 }
 
 // ---------------------------------------------------------------------------------------------
-bool SeriesData::append(double x, double y)
+void SeriesData::insert(double x, double y)
 {
-    if (!std::isfinite(x) || !std::isfinite(y))
-        return false; // a diverged loss (NaN) must not poison the EMA or the min/max blocks
-    if (!x_.empty() && x < x_.back()) {
-        // Out of order (rare): keep the keys sorted, which every lookup assumes. O(n) is fine.
-        const auto pos = std::ptrdiff_t(upperIndex(x));
-        x_.insert(x_.begin() + pos, x);
-        y_.insert(y_.begin() + pos, y);
-        rawBlocks_.rebuild(y_);
-        recomputeSmoothing();
-        return true;
-    }
-    x_.push_back(x);
-    y_.push_back(y);
-    rawBlocks_.grew(y_);
-    if (smoothingOn()) {
-        s_.push_back(s_.empty() ? y : alpha_ * y + (1.0 - alpha_) * s_.back());
-        smoothBlocks_.grew(s_);
-    }
-    return true;
+    // Keeps the keys sorted, which every lookup assumes.
+    const auto pos = std::ptrdiff_t(upperIndex(x));
+    x_.insert(x_.begin() + pos, x);
+    y_.insert(y_.begin() + pos, y);
+    rawBlocks_.rebuild(y_);
+    recomputeSmoothing();
 }
 
 void SeriesData::assign(const std::vector<double>& xs, const std::vector<double>& ys)

@@ -4,6 +4,7 @@
 // per series and hands the decimated points to QCustomPlot (series_graphs.h).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -21,7 +22,11 @@ public:
 
     void clear() { levels_.clear(); }
     void rebuild(const std::deque<double>& values);
-    void grew(const std::deque<double>& values); // after one push_back
+    void grew(const std::deque<double>& values) // after one push_back
+    {
+        if (values.size() % kBase == 0)
+            addBlock(values, values.size());
+    }
 
     std::size_t levelCount() const { return levels_.size(); }
     std::size_t blockSize(std::size_t level) const { return kBase << level; }
@@ -41,7 +46,7 @@ private:
     void addBlock(const std::deque<double>& values, std::size_t end);
     void push(std::size_t level, MinMax m, const std::deque<double>& values);
 
-    std::vector<std::deque<MinMax>> levels_;
+    std::vector<std::vector<MinMax>> levels_; // level 0 holds one entry per kBase points
 };
 
 class SeriesData {
@@ -51,7 +56,24 @@ public:
 
     // Keeps the keys sorted: a point older than the last (a resumed run) is inserted after any of
     // equal key. A non-finite key or value (a diverged loss) is dropped and false returned.
-    bool append(double x, double y);
+    bool append(double x, double y)
+    {
+        // Inline: a live plot appends every point of a run through here.
+        if (!std::isfinite(x) || !std::isfinite(y))
+            return false; // a diverged loss (NaN) must not poison the EMA or the min/max blocks
+        if (!x_.empty() && x < x_.back()) {
+            insert(x, y);
+            return true;
+        }
+        x_.push_back(x);
+        y_.push_back(y);
+        rawBlocks_.grew(y_);
+        if (smoothingOn()) {
+            s_.push_back(s_.empty() ? y : alpha_ * y + (1.0 - alpha_) * s_.back());
+            smoothBlocks_.grew(s_);
+        }
+        return true;
+    }
     // Replaces every point: the finite pairs of the shorter length, stably sorted by key.
     void assign(const std::vector<double>& xs, const std::vector<double>& ys);
     void clear();
@@ -73,7 +95,7 @@ public:
 
     std::size_t lowerIndex(double x) const; // the first point whose key is >= x; size() if none
     std::size_t upperIndex(double x) const; // the first point whose key is > x; size() if none
-    std::size_t nearestIndex(double x) const; // the closest key (the later on a tie); size() if empty
+    std::size_t nearestIndex(double x) const; // the closest key (the later on a tie); 0 if empty
 
     // What a plot spanning keys [lo, hi] across `pixels` columns draws of a line, appended to xs
     // and ys: every point while there are at most 2·pixels; else the points in view and one either
@@ -87,6 +109,7 @@ public:
 
 private:
     bool smoothingOn() const { return alpha_ > 0.0 && alpha_ < 1.0; }
+    void insert(double x, double y); // out of order: O(n), rare
     void recomputeSmoothing();
 
     std::deque<double> x_;
