@@ -15,6 +15,7 @@
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
 #include "widgets/inspect/table_explorer.h"
+#include "widgets/job_tracker.h"
 #include "widgets/plot/learning_view.h"
 #include "widgets/plot/series_plot.h"
 #include "widgets/plot/training_view.h"
@@ -235,6 +236,23 @@ private Q_SLOTS:
         QVERIFY(data.finished.has_value() && data.finished->cancelled);
         QVERIFY(data.series.at("test_acc").size() >= 2);
         QVERIFY(data.problems.empty());
+    }
+
+    void closing_while_reads_are_in_flight()
+    {
+        QTemporaryDir tmp;
+        {
+            MainWindow w;
+            w.setRunsRoot(tmp.path());
+            w.show();
+            w.openTable(RLDA_PAPER_DIR "/tables/convnet3_late.csv");
+            w.openRun(tmp.filePath(QStringLiteral("not-a-run")));
+            w.policy()->evaluate(tmp.filePath(QStringLiteral("none.pt")), {RLDA_PAPER_DIR "/tables/convnet3_late.csv"});
+            w.showPage(MainWindow::Page::Runs); // lists the runs root
+            QVERIFY(w.policy()->isBusy());
+        } // the window goes with its reads in flight: it waits for them, bounded, and nothing is delivered
+        QVERIFY(widgets::waitForJobs(std::chrono::seconds(10)));
+        QCoreApplication::processEvents();
     }
 
     void runs_page_tables_overlays_and_a_chosen_folder();

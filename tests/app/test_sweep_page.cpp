@@ -4,11 +4,17 @@
 
 #include "core/config/experiment_io.h"
 #include "core/sim/table.h"
+#include "widgets/job_tracker.h"
 #include "widgets/run/sweep_panel.h"
 
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QLabel>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
+
+#include <algorithm>
 
 using namespace rlda;
 
@@ -92,6 +98,47 @@ private Q_SLOTS:
             QCOMPARE(tasks->item(r, widgets::SweepPanel::StateColumn)->text(), QStringLiteral("done"));
             QVERIFY(tasks->item(r, widgets::SweepPanel::IdColumn)->text().contains(QLatin1Char('_'))); // JOB_TASK
         }
+    }
+
+    void a_poll_in_flight_is_never_doubled_and_closing_mid_poll_is_safe()
+    {
+        // A local sweep that stopped before its warm start: what a marker and its settings say.
+        QTemporaryDir tmp;
+        const QString folder = tmp.filePath(QStringLiteral("quick-table"));
+        QVERIFY(QDir().mkpath(folder));
+        {
+            QFile toml(folder + ".toml");
+            QVERIFY(toml.open(QIODevice::WriteOnly));
+            toml.write(QByteArray::fromStdString(core::config::to_toml(quick())));
+            QFile marker(folder + ".sweep.json");
+            QVERIFY(marker.open(QIODevice::WriteOnly));
+            marker.write(QJsonDocument(QJsonObject{{"folder", folder}, {"backend", "local"}, {"parts", 2}, {"pid", 0}})
+                             .toJson());
+        }
+        {
+            app::SweepPage page;
+            page.setRunsRoot(tmp.path());
+            QSignalSpy polled(&page, &app::SweepPage::polled);
+            QVERIFY(reattach(page));
+            QCOMPARE(page.folder(), folder);
+            QVERIFY(polled.wait(10000)); // the poll reattach() starts
+            QVERIFY(!page.isActive());
+            polled.clear();
+            page.poll();
+            QVERIFY(page.isPolling());
+            page.poll(); // skipped: the last one has not answered
+            page.poll();
+            QVERIFY(polled.wait(10000));
+            QCOMPARE(polled.count(), 1);
+            QVERIFY(!page.isPolling());
+            const auto labels = page.panel()->findChildren<QLabel*>();
+            QVERIFY(std::any_of(labels.begin(), labels.end(), [](const QLabel* l) {
+                return l->text() == QStringLiteral("Stopped before the warm start.");
+            })); // what the answer said is shown
+            page.poll(); // and the page goes while this one reads
+        }
+        QVERIFY(widgets::waitForJobs(std::chrono::seconds(10)));
+        QCoreApplication::processEvents(); // its answer is dropped: nothing to crash on
     }
 
     void cancel_stops_the_sweep_with_whole_rows()
