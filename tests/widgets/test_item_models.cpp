@@ -27,11 +27,9 @@
 #include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTableWidget>
-#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 
-#include <fstream>
 #include <memory>
 
 namespace m = rlda::core::model;
@@ -123,42 +121,26 @@ std::pair<m::ModelSummary, std::vector<t::AdaptationEvent>> deepenedRun(bool wit
     return {initial, events};
 }
 
-void write(const QString& file, const std::string& text)
+// n sweep tasks, their states, rows and attempts varying with the part.
+sweep::SweepStatus sweepOf(int n)
 {
-    QDir().mkpath(QFileInfo(file).path());
-    std::ofstream out(file.toStdString(), std::ios::binary);
-    out << text;
-}
-
-// A finished training run with one allocation and two adaptations, and a killed one whose cut
-// lines the reader lists as problems.
-void writeRuns(const QString& root)
-{
-    const std::string adaptation = "{\"type\":\"adaptation\",\"decision\":%d,\"time\":20.1,\"time_left\":39.9,"
-                                   "\"agent\":\"fixed\",\"action\":0,\"did_nothing\":false,\"probabilities\":[],"
-                                   "\"max_abs_diff\":2e-7,\"before\":{\"parameters\":1000},\"after\":{\"parameters\":1300}}\n";
-    auto adapt = [&](int decision) {
-        std::string line = adaptation;
-        line.replace(line.find("%d"), 2, std::to_string(decision));
-        return line;
-    };
-    for (const bool finished : {true, false}) {
-        const QString dir = root + (finished ? "/done" : "/killed");
-        write(dir + "/config.toml", "name = \"x\"\n[job]\nlr = 0.01\n");
-        std::string acc = "epoch,time,value\n1,4.7,0.3\n2,9.4,0.5\n";
-        std::string events = "{\"type\":\"allocation\",\"time\":20,\"change\":\"up\",\"effect\":\"consulting the agent\"}\n" +
-                             adapt(1) + adapt(2);
-        if (finished) {
-            events += "{\"type\":\"final\",\"time\":60,\"test_acc\":0.5}\n";
-            events += "{\"type\":\"finished\",\"final_test_acc\":0.5,\"epochs\":2,\"steps\":100,\"actions\":[0,0],"
-                      "\"cancelled\":false,\"parameters\":1300}\n";
-        } else {
-            acc += "3,14.1,0.6\n4,1"; // cut by the kill
-            events += "{\"type\":\"message\",\"text\":\"half a li";
-        }
-        write(dir + "/metrics/test_acc.csv", acc);
-        write(dir + "/events.jsonl", events);
+    const sweep::TaskState states[] = {sweep::TaskState::Done, sweep::TaskState::Running, sweep::TaskState::Failed,
+                                       sweep::TaskState::Pending};
+    sweep::SweepStatus st;
+    st.rows_total = 8 * n;
+    for (int part = 0; part < n; ++part) {
+        sweep::TaskStatus task;
+        task.part = part;
+        task.state = states[part % 4];
+        task.rows_total = 8;
+        task.rows_done = task.state == sweep::TaskState::Done ? 8 : part % 8;
+        task.attempts = 1 + part % 3;
+        task.id = std::to_string(4242 + part) + "_" + std::to_string(part);
+        task.detail = task.attempts > 1 ? "resubmitted: NODE_FAIL" : "";
+        st.rows_done += task.rows_done;
+        st.tasks.push_back(task);
     }
+    return st;
 }
 
 } // namespace
@@ -302,33 +284,22 @@ private Q_SLOTS:
     {
         SweepPanel panel;
         const auto tester = watch(panel.tasks()->model());
-        sweep::SweepStatus st;
-        st.rows_total = 16;
-        st.rows_done = 11;
-        st.tasks = {{0, sweep::TaskState::Done, 8, 8, 1, "4242_0", ""},
-                    {1, sweep::TaskState::Running, 3, 8, 2, "4243_1", "resubmitted: NODE_FAIL"}};
-        panel.setStatus(st);
-        st.tasks.push_back({2, sweep::TaskState::Failed, 0, 8, 3, "4244_2", "exit 1"});
-        panel.setStatus(st); // more tasks
-        QCOMPARE(panel.tasks()->rowCount(), 3);
-        st.tasks.erase(st.tasks.begin());
-        panel.setStatus(st); // fewer
-        st.tasks.clear();
-        panel.setStatus(st);
-        QCOMPARE(panel.tasks()->rowCount(), 0);
+        for (int n : {2, 3, 1, 6, 0}) { // more tasks, fewer, none
+            panel.setStatus(sweepOf(n));
+            QCOMPARE(panel.tasks()->rowCount(), n);
+        }
     }
 
     void runBrowserDetails()
     {
-        QTemporaryDir root;
-        QVERIFY(root.isValid());
-        writeRuns(root.path());
+        // tests/fixtures/run-folders: a finished training run (one allocation, two adaptations)
+        // and a killed one whose cut lines the reader lists as problems.
         RunBrowser b;
         const auto runs = watch(modelOf<QTableWidget>(b, "runTable"));
         const auto problems = watch(modelOf<QListWidget>(b, "problemList"));
         const auto adaptations = watch(modelOf<QTableWidget>(b, "adaptationTable"));
         QSignalSpy listed(&b, &RunBrowser::listed);
-        b.setRoot(root.path());
+        b.setRoot(QStringLiteral(RLDA_FIXTURES_DIR "/run-folders"));
         QVERIFY(listed.wait(30000));
         QCOMPARE(b.runs().size(), 2);
         for (const QList<int>& rows : QList<QList<int>>{{0}, {1}, {0, 1}, {1}, {}})
