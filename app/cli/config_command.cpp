@@ -20,7 +20,7 @@ int run_keys()
     const cfg::ExperimentConfig defaults;
     std::vector<std::array<std::string, 5>> rows{{"KEY", "TYPE", "DEFAULT", "ALLOWED", "HELP"}};
     for (const auto& k : cfg::experiment_schema().keys)
-        rows.push_back({k.name, std::string(cfg::to_string(k.type)), cfg::toml_value(k, defaults), k.allowed(), k.help});
+        rows.push_back({k.name, cfg::to_string(k.type), cfg::toml_value(k, defaults), k.allowed(), k.help});
     std::array<std::size_t, 4> width{};
     for (const auto& r : rows)
         for (std::size_t i = 0; i < width.size(); ++i)

@@ -42,8 +42,6 @@ struct DatasetConfig {
     bool operator==(const DatasetConfig&) const = default;
 };
 
-enum class Change { Up, Down };
-
 struct AllocationEventConfig {
     double time = 0.0; // seconds since the job started
     Change change = Change::Up;

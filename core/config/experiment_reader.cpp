@@ -367,11 +367,11 @@ private:
                 e.time = number(f, key + ".time");
                 has_time = true;
             } else if (k.str() == "change") {
-                const auto c = change_from_string(text(f, key + ".change"));
+                const std::string name = text(f, key + ".change");
+                const auto c = from_string<Change>(name);
                 if (!c)
                     fail(f.node, f.name,
-                         fmt::format("unknown value \"{}\" (allowed: \"up\", \"down\")",
-                                     f.node.value<std::string>().value()));
+                         fmt::format("unknown value \"{}\" (allowed: \"{}\")", name, fmt::join(names<Change>(), "\", \"")));
                 e.change = *c;
                 has_change = true;
             } else {

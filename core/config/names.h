@@ -22,6 +22,7 @@ enum class ClockKind { Virtual, Wall };
 // the original's SimulationAgent)
 enum class AgentKind { Fixed, Random, None, Policy, Simulation };
 enum class SweepBackend { Local, Slurm }; // worker processes here; cluster jobs
+enum class Change { Up, Down };            // an allocation event: more GPUs, or fewer
 
 // Each value with its name, in the order a chooser shows them.
 template <class E> const std::vector<std::pair<E, std::string>>& name_table();
@@ -31,6 +32,7 @@ template <> const std::vector<std::pair<Normalization, std::string>>& name_table
 template <> const std::vector<std::pair<ClockKind, std::string>>& name_table<ClockKind>();
 template <> const std::vector<std::pair<AgentKind, std::string>>& name_table<AgentKind>();
 template <> const std::vector<std::pair<SweepBackend, std::string>>& name_table<SweepBackend>();
+template <> const std::vector<std::pair<Change, std::string>>& name_table<Change>(); // "up", "down"
 
 template <class E>
 concept NamedSetting = std::is_enum_v<E> && requires { name_table<E>(); };

@@ -318,31 +318,20 @@ Schema make_schema()
 
 } // namespace
 
-std::string_view to_string(Type type)
+template <> const std::vector<std::pair<Change, std::string>>& name_table<Change>()
 {
-    switch (type) {
-    case Type::Text:
-        return "text";
-    case Type::Path:
-        return "path";
-    case Type::Device:
-        return "device";
-    case Type::Choice:
-        return "choice";
-    case Type::Integer:
-        return "integer";
-    case Type::Number:
-        return "number";
-    case Type::Flag:
-        return "flag";
-    case Type::Integers:
-        return "integers";
-    case Type::Texts:
-        return "strings";
-    case Type::Events:
-        return "events";
-    }
-    return "?";
+    static const std::vector<std::pair<Change, std::string>> t{{Change::Up, "up"}, {Change::Down, "down"}};
+    return t;
+}
+
+template <> const std::vector<std::pair<Type, std::string>>& name_table<Type>()
+{
+    static const std::vector<std::pair<Type, std::string>> t{
+        {Type::Text, "text"},       {Type::Path, "path"},         {Type::Device, "device"},
+        {Type::Choice, "choice"},   {Type::Integer, "integer"},   {Type::Number, "number"},
+        {Type::Flag, "flag"},       {Type::Integers, "integers"}, {Type::Texts, "strings"},
+        {Type::Events, "events"}};
+    return t;
 }
 
 bool Range::contains(double v) const

@@ -50,8 +50,9 @@ enum class Type {
     Events,   // [[scheduler.events]]: { time = s, change = "up" | "down" }
 };
 
-// "text", "path", "device", "choice", "integer", "number", "flag", "integers", "strings", "events".
-std::string_view to_string(Type type);
+// Its names ("text", "path", "device", "choice", "integer", "number", "flag", "integers",
+// "strings", "events"), through to_string(Type) of core/config/names.h.
+template <> const std::vector<std::pair<Type, std::string>>& name_table<Type>();
 
 // A closed or open interval; the default is the whole line. Numbers must also be finite.
 struct Range {

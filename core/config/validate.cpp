@@ -99,20 +99,6 @@ bool is_device_name(std::string_view device)
            std::all_of(index.begin(), index.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; });
 }
 
-std::string to_string(Change change)
-{
-    return change == Change::Up ? "up" : "down";
-}
-
-std::optional<Change> change_from_string(std::string_view text)
-{
-    if (text == "up")
-        return Change::Up;
-    if (text == "down")
-        return Change::Down;
-    return std::nullopt;
-}
-
 std::vector<Problem> find_problems(const ExperimentConfig& c, const Schema& schema)
 {
     // The declarations' checks first, then the rules across keys, each in the order of its key.

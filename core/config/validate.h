@@ -34,8 +34,4 @@ void validate(const ExperimentConfig& c);
 // "cpu", "cuda" or "cuda:N".
 bool is_device_name(std::string_view device);
 
-// "up" / "down".
-std::string to_string(Change change);
-std::optional<Change> change_from_string(std::string_view text);
-
 } // namespace rlda::core::config

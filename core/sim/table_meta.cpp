@@ -235,7 +235,7 @@ std::string table_meta_json(const TableMeta& m)
     using json = nlohmann::ordered_json; // keys in the order a reader expects them
     json events = json::array();
     for (const auto& e : m.scheduler.events)
-        events.push_back({{"time", e.time}, {"change", e.change == config::Change::Up ? "up" : "down"}});
+        events.push_back({{"time", e.time}, {"change", config::to_string(e.change)}});
     json dataset{{"kind", config::to_string(m.dataset.kind)},
                  {"normalization", config::to_string(m.dataset.normalization)},
                  {"train_subset", m.dataset.train_subset},
@@ -363,9 +363,10 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
         config::AllocationEventConfig e;
         e.time = r.number(r.at(events[i], "time", key), key + ".time");
         const std::string change = r.text(r.at(events[i], "change", key), key + ".change");
-        if (change != "up" && change != "down")
+        const auto parsed = config::from_string<config::Change>(change);
+        if (!parsed)
             r.fail(key + ".change", fmt::format("\"{}\": expected \"up\" or \"down\"", change));
-        e.change = change == "up" ? config::Change::Up : config::Change::Down;
+        e.change = *parsed;
         m.scheduler.events.push_back(e);
     }
     m.scheduler.budget = r.number(r.at(j, "budget", ""), "budget");
