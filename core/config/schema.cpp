@@ -406,7 +406,10 @@ std::string Key::allowed() const
 std::string Key::hint() const
 {
     const std::string what = allowed();
-    return what.empty() || what == "not empty" ? help : fmt::format("{}; {}", help, what);
+    if (what.empty() || what == "not empty")
+        return help;
+    const bool names = type == Type::Choice || type == Type::Device;
+    return fmt::format("{}; {}{}", help, names ? "one of " : "", what);
 }
 
 const Key* Schema::find(std::string_view name) const

@@ -68,25 +68,25 @@ struct Range {
 };
 
 struct Key {
-    std::string name;  // "job.lr"; no dot for a top-level key ("name")
+    std::string name{};  // "job.lr"; no dot for a top-level key ("name")
     Type type = Type::Text;
-    std::string label; // what a form calls it ("Learning rate"); "" = from the name
-    std::string help;  // one line
-    AnyBinding value;
-    Range range;                      // Integer, Number, each element of Integers
-    std::size_t size = 0;             // Integers: exactly this many (0 = any number)
-    std::vector<std::string> choices; // Choice: the allowed names in chooser order; Text, Path: suggestions
-    bool required = false;            // Text, Path: must not be empty
-    std::function<bool(std::string_view)> valid; // Text, Device: the value's form
+    std::string label{}; // what a form calls it ("Learning rate"); "" = from the name
+    std::string help{};  // one line
+    AnyBinding value{};
+    Range range{};                      // Integer, Number, each element of Integers
+    std::size_t size = 0;               // Integers: exactly this many (0 = any number)
+    std::vector<std::string> choices{}; // Choice: the allowed names in chooser order; Text, Path: suggestions
+    bool required = false;              // Text, Path: must not be empty
+    std::function<bool(std::string_view)> valid{}; // Text, Device: the value's form
     // Why a value is refused, "{}" standing for the value as shown ("expected [D-]HH:MM:SS, got
     // \"{}\""); "" = the generic wording of the range, the choices or `required`.
-    std::string rule;
+    std::string rule{};
 
     std::string section() const; // "job"; "" for a top-level key
     std::string short_name() const; // "lr"
     std::string display_label() const; // label, else the short name with spaces, capitalised
-    // help, then what the value may be ("; > 0", "; \"adam\", \"sgd\""), as a tooltip or a comment
-    // shows it.
+    // help, then what the value may be ("; > 0", "; one of \"adam\", \"sgd\""), as a tooltip or a
+    // comment shows it.
     std::string hint() const;
     // What the value may be, without the help ("> 0", "\"adam\", \"sgd\"", "3 integers >= 1"); ""
     // when anything of its type goes.
@@ -94,17 +94,17 @@ struct Key {
 };
 
 struct Section {
-    std::string name; // "job"
-    std::string help; // one line, the comment above its header
+    std::string name{}; // "job"
+    std::string help{}; // one line, the comment above its header
 };
 
 // A key of the original tool's schema: read into one of ours, or read and reported as not used.
 struct Alias {
-    std::string name;    // "scheduler.running_time", as the original wrote it
-    std::string key;     // the setting it sets ("scheduler.budget"); "" = not used, `note` says why
-    std::string note;    // key "": the warning; else a warning given when the value ends in `extension`
-    std::string extension;
-    std::vector<std::pair<std::string, std::string>> values; // the original's names for a Choice's values
+    std::string name{};    // "scheduler.running_time", as the original wrote it
+    std::string key{};     // the setting it sets ("scheduler.budget"); "" = not used, `note` says why
+    std::string note{};    // key "": the warning; else a warning given when the value ends in `extension`
+    std::string extension{};
+    std::vector<std::pair<std::string, std::string>> values{}; // the original's names for a Choice's values
 };
 
 class Schema {

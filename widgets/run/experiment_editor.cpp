@@ -79,14 +79,6 @@ Page twoColumns(const QString& leftTitle, const QString& rightTitle)
     return {page, newForm(l), newForm(r)};
 }
 
-QString joined(const std::vector<int>& v)
-{
-    QStringList parts;
-    for (int a : v)
-        parts << QString::number(a);
-    return parts.join(QLatin1Char(' '));
-}
-
 } // namespace
 
 // ---- the form's layout: which keys go where; everything else about a key is its declaration ----
@@ -392,7 +384,7 @@ void ExperimentEditor::field(QFormLayout* form, const Key& key)
                     bool ok = false;
                     const qulonglong v = t.toULongLong(&ok);
                     if (!ok) {
-                        edited(name, t.isEmpty() ? tr("a value is required") : tr("\"%1\" is too large").arg(t));
+                        edited(name, t.isEmpty() ? tr("a seed is required") : tr("\"%1\" is too large").arg(t));
                         return;
                     }
                     b.set(config_, v);
