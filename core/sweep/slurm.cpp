@@ -289,7 +289,7 @@ void SlurmSweep::save() const
     nlohmann::json tasks = nlohmann::json::array();
     for (const auto& t : tasks_)
         tasks.push_back({{"job", t.job}, {"attempts", t.attempts}, {"detail", t.detail}});
-    const nlohmann::json j{{"backend", "slurm"},     {"rlda", rlda_},
+    const nlohmann::json j{{"backend", config::to_string(config::SweepBackend::Slurm)}, {"rlda", rlda_},
                            {"parts", parts_},        {"max_retries", max_retries_},
                            {"decisions", decisions_}, {"num_actions", num_actions_},
                            {"sequences", sequences_}, {"jobs", jobs_},
