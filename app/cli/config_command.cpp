@@ -1,5 +1,5 @@
 // `rlda config keys`: every key of the experiment schema with its type, default, what it allows
-// and its help, as core/config/schema.h declares them.
+// and its help, as core/config/schema.h declares them; `--original`: the original tool's spellings.
 #include "app/cli/commands.h"
 
 #include "core/config/schema.h"
@@ -14,20 +14,39 @@
 namespace rlda::app {
 namespace {
 
-int run_keys()
+// Columns separated by two spaces, each as wide as its widest cell; the last one as it is.
+template <std::size_t N> void print_table(const std::vector<std::array<std::string, N>>& rows)
+{
+    std::array<std::size_t, N> width{};
+    for (const auto& r : rows)
+        for (std::size_t i = 0; i + 1 < N; ++i)
+            width[i] = std::max(width[i], r[i].size());
+    for (const auto& r : rows) {
+        std::string line;
+        for (std::size_t i = 0; i + 1 < N; ++i)
+            line += fmt::format("{:<{}}  ", r[i], width[i]);
+        line += r[N - 1];
+        line.erase(line.find_last_not_of(' ') + 1); // an empty last cell leaves no trailing spaces
+        fmt::print("{}\n", line);
+    }
+}
+
+int run_keys(bool original)
 {
     namespace cfg = rlda::core::config;
+    const auto& schema = cfg::experiment_schema();
+    if (original) {
+        std::vector<std::array<std::string, 3>> rows{{"ORIGINAL", "READ AS", "NOTE"}};
+        for (const auto& a : schema.aliases)
+            rows.push_back({a.name, a.key.empty() ? "(not used)" : a.key, a.note});
+        print_table(rows);
+        return 0;
+    }
     const cfg::ExperimentConfig defaults;
     std::vector<std::array<std::string, 5>> rows{{"KEY", "TYPE", "DEFAULT", "ALLOWED", "HELP"}};
-    for (const auto& k : cfg::experiment_schema().keys)
+    for (const auto& k : schema.keys)
         rows.push_back({k.name, cfg::to_string(k.type), cfg::toml_value(k, defaults), k.allowed(), k.help});
-    std::array<std::size_t, 4> width{};
-    for (const auto& r : rows)
-        for (std::size_t i = 0; i < width.size(); ++i)
-            width[i] = std::max(width[i], r[i].size());
-    for (const auto& r : rows)
-        fmt::print("{:<{}}  {:<{}}  {:<{}}  {:<{}}  {}\n", r[0], width[0], r[1], width[1], r[2], width[2], r[3],
-                   width[3], r[4]);
+    print_table(rows);
     return 0;
 }
 
@@ -39,10 +58,13 @@ std::function<int()> add_config_command(CLI::App& app)
     config->require_subcommand(1);
     auto* keys = config->add_subcommand(
         "keys", "Every key: name (section.key), type, default, allowed range or choices, help");
-    return [keys]() -> int {
+    auto original = std::make_shared<bool>(false);
+    keys->add_flag("--original", *original,
+                   "Instead: the original tool's keys that experiment files may still use, and what each is read as");
+    return [keys, original]() -> int {
         if (!keys->parsed())
             return -1;
-        return run_keys();
+        return run_keys(*original);
     };
 }
 

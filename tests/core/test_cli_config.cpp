@@ -58,6 +58,18 @@ private Q_SLOTS:
                  QString("\"fixed\", \"random\", \"none\", \"policy\", \"simulation\""));
     }
 
+    void original_lists_the_original_tools_keys()
+    {
+        const CliResult r = rlda_cli({"config", "keys", "--original"});
+        QCOMPARE(r.code, 0);
+        const QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines.size(), int(experiment_schema().aliases.size()) + 1);
+        QCOMPARE(columns(lines, "scheduler.running_time"), (QStringList{"scheduler.running_time", "scheduler.budget"}));
+        QCOMPARE(columns(lines, "runner.agent"), (QStringList{"runner.agent", "agent.kind"}));
+        QVERIFY(columns(lines, "trainer.weights").value(1) == "(not used)");
+        QVERIFY(columns(lines, "trainer.weights").value(2).startsWith("not used: "));
+    }
+
     void unknown_subcommand_is_an_argument_error()
     {
         const CliResult r = rlda_cli({"config", "values"});
