@@ -2,6 +2,7 @@
 #include "core/config/schema.h"
 
 #include "core/model/zoo.h"
+#include "core/util/error.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -452,6 +453,10 @@ std::size_t Schema::index_of(std::string_view key) const
 Schema& Schema::add(Key key)
 {
     const std::string section = key.section();
+    if (find(key.name) || find_alias(key.name))
+        throw Error(fmt::format("{}: declared twice", key.name));
+    if (!section.empty() && !find_section(section))
+        throw Error(fmt::format("{}: no section [{}] to add it to", key.name, section));
     auto last = keys.end();
     for (auto it = keys.begin(); it != keys.end(); ++it)
         if (it->section() == section)

@@ -121,7 +121,8 @@ public:
     // "scheduler.events"); keys.size() for one not declared.
     std::size_t index_of(std::string_view key) const;
 
-    // Adds a key after the others of its section (its section must exist). Returns *this.
+    // Adds a key after the others of its section. Error for a name already declared (or an
+    // original spelling) and for a section the schema does not have. Returns *this.
     Schema& add(Key key);
 };
 

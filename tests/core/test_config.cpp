@@ -774,6 +774,12 @@ private Q_SLOTS:
         // Unknown to the experiment schema, which suggests its own keys.
         QVERIFY(parse_error("[trainer]\npatience = 1\n").startsWith("x.toml:2:1: trainer.patience: unknown key"));
         QVERIFY(error("[trainer]\nnope = 1\n").contains(", patience)"));
+        // Declared once: a second declaration, or one in a section that does not exist, is refused.
+        Schema again = schema;
+        QVERIFY_THROWS_EXCEPTION(Error, again.add(Key{.name = "trainer.patience", .type = Type::Flag}));
+        QVERIFY_THROWS_EXCEPTION(Error, again.add(Key{.name = "runner.seed", .type = Type::Flag}));
+        QVERIFY_THROWS_EXCEPTION(Error, again.add(Key{.name = "stopping.patience", .type = Type::Flag}));
+        QCOMPARE(again.keys.size(), schema.keys.size());
     }
 
     void the_schema_declares_every_key_once()
