@@ -179,6 +179,10 @@ RunBrowser::RunBrowser(QWidget* parent)
     table_->horizontalHeader()->setSectionResizeMode(Name, QHeaderView::Stretch);
     for (int c = Kind; c < Columns; ++c)
         table_->horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
+    // The short columns are sized from the rows in view and 100 more, not from every row (Qt's
+    // default is 1000): a root of hundreds of runs then costs the GUI thread the same as a screenful.
+    // Their texts are alike in width (kinds, dates, accuracies), so the widths stay right.
+    table_->horizontalHeader()->setResizeContentsPrecision(100);
     table_->sortByColumn(Name, Qt::AscendingOrder); // the header's default is descending
     table_->setSortingEnabled(true);
     table_->setAlternatingRowColors(true);
