@@ -128,7 +128,7 @@ void MainWindow::buildPages()
     connect(models_, &ModelsPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m); });
     connect(policy_, &PolicyPage::statusMessage, this, [this](const QString& m) { log(m); });
     connect(learning_, &LearningPage::learnRequested, this, &MainWindow::startLearning);
-    connect(sweeps_->panel(), &widgets::SweepPanel::submitRequested, this, [this](const QString& backend, int parts) {
+    connect(sweeps_->panel(), &widgets::SweepPanel::submitRequested, this, [this](core::config::SweepBackend backend, int parts) {
         if (!editor_->isValid()) {
             statusBar()->showMessage(tr("Fix the experiment first"));
             return;

@@ -87,7 +87,7 @@ struct SweepPage::Reading {
 // A sweep under the runs root to follow again, read from its marker and its settings.
 struct SweepPage::Found {
     QString folder;
-    QString backend;
+    core::config::SweepBackend backend = core::config::SweepBackend::Local;
     int parts = 0;
     qint64 pid = 0;
     core::config::ExperimentConfig config;
@@ -98,7 +98,7 @@ namespace {
 
 // On the job pool: the files, and for Slurm squeue/sacct under the sweep's lock (which may
 // resubmit and collect). Never throws: the error is part of the reading.
-SweepPage::Reading readSweep(const QString& folder, const QString& backend, int parts,
+SweepPage::Reading readSweep(const QString& folder, core::config::SweepBackend backend, int parts,
                              const core::config::ExperimentConfig& config,
                              std::optional<core::sim::TableShape> shape, qint64 pid)
 {
@@ -107,7 +107,7 @@ SweepPage::Reading readSweep(const QString& folder, const QString& backend, int 
     r.shape = std::move(shape);
     try {
         const auto dir = std::filesystem::path(folder.toStdString());
-        const bool slurm = backend == QLatin1String("slurm") && std::filesystem::exists(dir / "sweep.json");
+        const bool slurm = backend == core::config::SweepBackend::Slurm && std::filesystem::exists(dir / "sweep.json");
         r.warmStart = std::filesystem::exists(dir / "warm_start.pt");
         if (!r.warmStart) {
         } else if (slurm) {
@@ -137,7 +137,11 @@ std::optional<SweepPage::Found> readMarker(const QString& marker)
     const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
     SweepPage::Found f;
     f.folder = o.value(QStringLiteral("folder")).toString();
-    f.backend = o.value(QStringLiteral("backend")).toString();
+    const auto backend = core::config::from_string<core::config::SweepBackend>(
+        o.value(QStringLiteral("backend")).toString().toStdString());
+    if (!backend)
+        return std::nullopt;
+    f.backend = *backend;
     f.parts = o.value(QStringLiteral("parts")).toInt();
     f.pid = o.value(QStringLiteral("pid")).toInteger();
     if (f.folder.isEmpty() || f.parts < 1)
@@ -205,14 +209,14 @@ void SweepPage::writeMarker() const
     if (!file.open(QIODevice::WriteOnly))
         return;
     const QJsonObject o{{QStringLiteral("folder"), folder_},
-                        {QStringLiteral("backend"), backend_},
+                        {QStringLiteral("backend"), QString::fromStdString(core::config::to_string(backend_))},
                         {QStringLiteral("parts"), parts_},
                         {QStringLiteral("pid"), pid_}};
     file.write(QJsonDocument(o).toJson());
     file.commit();
 }
 
-bool SweepPage::submit(const core::config::ExperimentConfig& config, const QString& backend, int parts)
+bool SweepPage::submit(const core::config::ExperimentConfig& config, core::config::SweepBackend backend, int parts)
 {
     if (isActive()) {
         panel_->setMessage(tr("A sweep is in progress: cancel it first."));
@@ -246,7 +250,8 @@ bool SweepPage::submit(const core::config::ExperimentConfig& config, const QStri
     shape_.reset();
     collected_ = false;
     if (!startFollower({QStringLiteral("simulate"), configFile, QStringLiteral("--out"), folder,
-                        QStringLiteral("--backend"), backend, QStringLiteral("--workers"), QString::number(parts)}))
+                        QStringLiteral("--backend"), QString::fromStdString(core::config::to_string(backend)),
+                        QStringLiteral("--workers"), QString::number(parts)}))
         return false;
     panel_->setSweep(folder_, backend_);
     panel_->setMessage(tr("Started: training the warm start, then %1 parts (log: %2.log)").arg(parts).arg(folder_));
@@ -279,7 +284,7 @@ void SweepPage::reattach()
                            return;
                        }
                        follow(*found);
-                       if (!followerAlive() && backend_ == QLatin1String("slurm") && found->slurmRecorded)
+                       if (!followerAlive() && backend_ == core::config::SweepBackend::Slurm && found->slurmRecorded)
                            startFollower({QStringLiteral("sweep"), QStringLiteral("wait"), folder_,
                                           QStringLiteral("--quiet")});
                        panel_->setMessage(followerAlive()
@@ -339,7 +344,7 @@ void SweepPage::cancel()
 {
     if (folder_.isEmpty())
         return;
-    if (backend_ == QLatin1String("slurm") && QFileInfo::exists(QDir(folder_).filePath(QStringLiteral("sweep.json")))) {
+    if (backend_ == core::config::SweepBackend::Slurm && QFileInfo::exists(QDir(folder_).filePath(QStringLiteral("sweep.json")))) {
         // scancel and wait for the queue to empty, off the GUI thread; the follower only detaches.
         QProcess process;
         process.setProgram(RldaProcess::program());

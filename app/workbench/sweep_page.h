@@ -30,7 +30,7 @@ public:
     void setRunsRoot(const QString& dir) { runsRoot_ = dir; }
     // Starts `rlda simulate` for `config` into a new folder under the runs root; false (with the
     // reason in the panel) when it cannot.
-    bool submit(const core::config::ExperimentConfig& config, const QString& backend, int parts);
+    bool submit(const core::config::ExperimentConfig& config, core::config::SweepBackend backend, int parts);
     // Looks, off the GUI thread, for the newest sweep under the runs root that has not collected
     // its table; reattached() says whether there was one, which is then shown and followed again
     // (a Slurm sweep whose follower is gone gets `rlda sweep wait`).
@@ -64,7 +64,7 @@ private:
     QTimer timer_;
     QString runsRoot_;
     QString folder_;
-    QString backend_;
+    core::config::SweepBackend backend_ = core::config::SweepBackend::Local;
     int parts_ = 0;
     qint64 pid_ = 0; // the detached rlda that follows the sweep
     core::config::ExperimentConfig config_;

@@ -253,7 +253,7 @@ void Tour::sweep(const std::function<void()>& next)
     config.name = "default";
     config.agent = {};
     window_.showPage(Page::Sweeps);
-    if (!window_.sweeps()->submit(config, QStringLiteral("local"), 2))
+    if (!window_.sweeps()->submit(config, core::config::SweepBackend::Local, 2))
         return fail(QStringLiteral("the sweep did not start"));
     // Until a row is on disk (the warm start comes first), at most 3 minutes.
     auto* timer = new QTimer(this);

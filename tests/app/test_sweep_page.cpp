@@ -48,9 +48,9 @@ private Q_SLOTS:
         {
             app::SweepPage page;
             page.setRunsRoot(tmp.path());
-            QVERIFY(page.submit(quick(), QStringLiteral("local"), 2));
+            QVERIFY(page.submit(quick(), rlda::core::config::SweepBackend::Local, 2));
             QVERIFY(page.isActive());
-            QVERIFY(!page.submit(quick(), QStringLiteral("local"), 2)); // one at a time
+            QVERIFY(!page.submit(quick(), rlda::core::config::SweepBackend::Local, 2)); // one at a time
             folder = page.folder();
         } // the window closes; the detached sweep goes on
 
@@ -81,7 +81,7 @@ private Q_SLOTS:
         {
             app::SweepPage page;
             page.setRunsRoot(tmp.path());
-            QVERIFY(page.submit(quick(), QStringLiteral("slurm"), 2));
+            QVERIFY(page.submit(quick(), rlda::core::config::SweepBackend::Slurm, 2));
             folder = page.folder();
             // Closing once the jobs are queued: the page must find them through sweep.json.
             QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(folder + "/sweep.json"), 120000);
@@ -148,7 +148,7 @@ private Q_SLOTS:
         page.setRunsRoot(tmp.path());
         auto c = quick();
         c.scheduler.budget = 40.0; // long enough to cancel mid-sweep
-        QVERIFY(page.submit(c, QStringLiteral("local"), 2));
+        QVERIFY(page.submit(c, rlda::core::config::SweepBackend::Local, 2));
         const QString parts = page.folder() + "/parts";
         QTRY_VERIFY_WITH_TIMEOUT(QDir(parts).entryList({QStringLiteral("*.csv")}).size() >= 1, 120000);
         page.cancel();

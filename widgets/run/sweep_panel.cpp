@@ -32,8 +32,9 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
 {
     auto* submitRow = new QHBoxLayout;
     backend_ = new QComboBox(this);
-    backend_->addItem(tr("local: worker processes on this machine"), QStringLiteral("local"));
-    backend_->addItem(tr("slurm: a job array on the cluster"), QStringLiteral("slurm"));
+    using core::config::SweepBackend;
+    backend_->addItem(tr("local: worker processes on this machine"), int(SweepBackend::Local));
+    backend_->addItem(tr("slurm: a job array on the cluster"), int(SweepBackend::Slurm));
     workers_ = new QSpinBox(this);
     workers_->setRange(1, 4096);
     workers_->setValue(std::max(1, QThread::idealThreadCount()));
@@ -81,11 +82,14 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     connect(cancel_, &QPushButton::clicked, this, &SweepPanel::cancelRequested);
 }
 
-QString SweepPanel::backend() const { return backend_->currentData().toString(); }
-
-void SweepPanel::setBackend(const QString& backend)
+core::config::SweepBackend SweepPanel::backend() const
 {
-    const int i = backend_->findData(backend);
+    return core::config::SweepBackend(backend_->currentData().toInt());
+}
+
+void SweepPanel::setBackend(core::config::SweepBackend backend)
+{
+    const int i = backend_->findData(int(backend));
     if (i >= 0)
         backend_->setCurrentIndex(i);
 }
@@ -93,9 +97,9 @@ void SweepPanel::setBackend(const QString& backend)
 int SweepPanel::workers() const { return workers_->value(); }
 void SweepPanel::setWorkers(int workers) { workers_->setValue(workers); }
 
-void SweepPanel::setSweep(const QString& folder, const QString& backend)
+void SweepPanel::setSweep(const QString& folder, core::config::SweepBackend backend)
 {
-    folder_->setText(tr("Sweep in %1 (%2)").arg(folder, backend));
+    folder_->setText(tr("Sweep in %1 (%2)").arg(folder, QString::fromStdString(core::config::to_string(backend))));
 }
 
 void SweepPanel::setStatus(const core::sweep::SweepStatus& s)

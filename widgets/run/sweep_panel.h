@@ -2,6 +2,7 @@
 // cancel it. A view only: the app polls the backend and hands over SweepStatus values.
 #pragma once
 
+#include "core/config/names.h"
 #include "core/sweep/status.h"
 
 #include <QString>
@@ -24,13 +25,13 @@ public:
 
     explicit SweepPanel(QWidget* parent = nullptr);
 
-    QString backend() const; // "local" or "slurm"
-    void setBackend(const QString& backend);
+    core::config::SweepBackend backend() const;
+    void setBackend(core::config::SweepBackend backend);
     int workers() const; // parts: worker processes or array tasks
     void setWorkers(int workers);
 
     // The sweep shown: its folder and backend, and whether one is in progress (enables Cancel).
-    void setSweep(const QString& folder, const QString& backend);
+    void setSweep(const QString& folder, core::config::SweepBackend backend);
     void setStatus(const core::sweep::SweepStatus& status);
     void setActive(bool active);
     void setMessage(const QString& text);
@@ -39,7 +40,7 @@ public:
     QString summaryText() const;
 
 Q_SIGNALS:
-    void submitRequested(const QString& backend, int workers);
+    void submitRequested(core::config::SweepBackend backend, int workers);
     void cancelRequested();
 
 private:

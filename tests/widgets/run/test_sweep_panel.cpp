@@ -48,11 +48,11 @@ private Q_SLOTS:
         QSignalSpy submitted(&panel, &SweepPanel::submitRequested);
         QSignalSpy cancelled(&panel, &SweepPanel::cancelRequested);
         QVERIFY(submit->isEnabled() && !cancel->isEnabled());
-        panel.setBackend(QStringLiteral("slurm"));
+        panel.setBackend(rlda::core::config::SweepBackend::Slurm);
         panel.setWorkers(3);
         submit->click();
         QCOMPARE(submitted.count(), 1);
-        QCOMPARE(submitted.at(0).at(0).toString(), QStringLiteral("slurm"));
+        QCOMPARE(submitted.at(0).at(0).value<rlda::core::config::SweepBackend>(), rlda::core::config::SweepBackend::Slurm);
         QCOMPARE(submitted.at(0).at(1).toInt(), 3);
         panel.setActive(true);
         QVERIFY(!submit->isEnabled() && cancel->isEnabled());
