@@ -8,6 +8,7 @@
 #include "core/util/data_dir.h"
 #include "widgets/inspect/table_explorer.h"
 
+#include <QAbstractItemModelTester>
 #include <QMenu>
 #include <QMenuBar>
 #include <QTableWidget>
@@ -85,6 +86,8 @@ private Q_SLOTS:
     void reproduces_the_paper_quickly_with_its_ranks_beside()
     {
         app::ReproduceDialog dialog;
+        // The ranks table's model is checked while the ranks arrive line by line.
+        QAbstractItemModelTester tester(dialog.ranks()->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         dialog.setEpisodes(40);
         dialog.setOutputFolder(dir_.filePath("reproduce"));
         QSignalSpy done(&dialog, &app::ReproduceDialog::finished);
