@@ -319,6 +319,8 @@ void SeriesPlot::flush()
     refresh();
 }
 
+bool SeriesPlot::refreshPending() const { return refreshTimer_->isActive(); }
+
 void SeriesPlot::scheduleRefresh()
 {
     if (!refreshTimer_->isActive())

@@ -103,6 +103,7 @@ public:
     std::vector<double> smoothedValues(const QString& name) const; // = values() when smoothing is off
     QString valuesAt(double x) const; // the crosshair's text at key x
     int replotCount() const { return replots_; }
+    bool refreshPending() const; // a replot is scheduled for the next timer tick
     QCustomPlot* plot() const { return plot_; }
 
 protected:

@@ -125,7 +125,7 @@ void TestLearningView::manyEpisodes()
     const QString dir = qEnvironmentVariable("RLDA_PLOT_SHOTS");
     if (!dir.isEmpty()) {
         QDir().mkpath(dir);
-        QTest::qWait(80);
+        QCoreApplication::processEvents(); // pending layouts and paints, then the grab
         v.grab().save(dir + QStringLiteral("/learning.png"));
     }
 }

@@ -155,16 +155,18 @@ void TestSeriesPlot::appendsAreBatchedIntoOneReplot()
     SeriesPlot p;
     p.addSeries(QStringLiteral("a"), QStringLiteral("v"), Qt::blue);
     p.addSeries(QStringLiteral("b"), QStringLiteral("w"), Qt::green);
-    QTest::qWait(80);
+    p.flush();
+    QVERIFY(!p.refreshPending());
     const int before = p.replotCount();
     for (int i = 0; i < 10000; ++i) {
         p.append(QStringLiteral("a"), i, i);
         p.append(QStringLiteral("b"), i, -i);
     }
     QCOMPARE(p.replotCount(), before); // nothing drawn per sample
+    QVERIFY(p.refreshPending());       // one replot scheduled for all 20,000
     QTRY_VERIFY_WITH_TIMEOUT(p.replotCount() > before, 1000);
-    QTest::qWait(100);
-    QVERIFY(p.replotCount() <= before + 2);
+    QCOMPARE(p.replotCount(), before + 1);
+    QVERIFY(!p.refreshPending()); // and nothing more to come
     QCOMPARE(p.pointCount(QStringLiteral("a")), 10000);
 }
 

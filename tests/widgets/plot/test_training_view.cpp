@@ -64,7 +64,7 @@ void shoot(QWidget& w, const QString& name)
     if (dir.isEmpty())
         return;
     QDir().mkpath(dir);
-    QTest::qWait(80);
+    QCoreApplication::processEvents(); // pending layouts and paints, then the grab
     w.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
 }
 
@@ -115,7 +115,6 @@ void TestTrainingView::epochsEventsAndAxes()
     v.setSmoothingSpan(5);
     p->flush();
     shoot(v, QStringLiteral("training"));
-    QTest::qWait(50);
     const QRect rect = p->plot()->axisRect()->rect();
     QTest::mouseMove(p->plot(), QPoint(rect.left() + rect.width() * 2 / 3, rect.center().y()));
     shoot(v, QStringLiteral("training-crosshair"));
