@@ -7,6 +7,7 @@
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
 #include "core/sweep/local.h"
+#include "core/sweep/process.h"
 #include "core/sweep/slurm.h"
 #include "core/util/error.h"
 
@@ -245,6 +246,7 @@ std::function<int()> add_simulate_command(CLI::App& app)
     return [sim, o]() -> int {
         if (!sim->parsed())
             return -1;
+        sweep::die_with_parent(); // a local sweep's worker ends with the sweep (core/sweep/process.h)
         return run_simulate(*o);
     };
 }

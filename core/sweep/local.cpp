@@ -53,7 +53,7 @@ Process spawn_part(const fs::path& program, const fs::path& out, int part, int p
 {
     return Process::start({program.string(), "simulate", (out / "config.toml").string(), "--out", out.string(),
                            "--part", fmt::format("{}/{}", part, parts)},
-                          log_file(out, part, parts));
+                          log_file(out, part, parts), Process::ParentDeath::Kill);
 }
 
 } // namespace

@@ -7,11 +7,15 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <thread>
 #include <utility>
 
@@ -66,7 +70,8 @@ public:
     SpawnSetup(const SpawnSetup&) = delete;
     SpawnSetup& operator=(const SpawnSetup&) = delete;
 
-    pid_t spawn(const std::vector<std::string>& argv)
+    // `extra_env`: NAME=value entries that replace those of the same name in our environment.
+    pid_t spawn(const std::vector<std::string>& argv, const std::vector<std::string>& extra_env = {})
     {
         if (argv.empty())
             throw SpawnError("cannot start a process without a program", EINVAL);
@@ -74,8 +79,21 @@ public:
         for (const auto& a : argv)
             args.push_back(const_cast<char*>(a.c_str()));
         args.push_back(nullptr);
+        std::vector<char*> env;
+        for (char** e = environ; *e != nullptr; ++e) {
+            const std::string_view entry(*e);
+            const bool replaced = std::ranges::any_of(extra_env, [&](const std::string& x) {
+                const auto name = std::string_view(x).substr(0, x.find('=') + 1);
+                return entry.starts_with(name);
+            });
+            if (!replaced)
+                env.push_back(*e);
+        }
+        for (const auto& x : extra_env)
+            env.push_back(const_cast<char*>(x.c_str()));
+        env.push_back(nullptr);
         pid_t pid = -1;
-        const int rc = posix_spawnp(&pid, argv[0].c_str(), &actions, &attr, args.data(), environ);
+        const int rc = posix_spawnp(&pid, argv[0].c_str(), &actions, &attr, args.data(), env.data());
         if (rc == ENOENT)
             throw SpawnError(fmt::format("{}: command not found", argv[0]), rc);
         if (rc != 0)
@@ -98,7 +116,8 @@ std::string ExitStatus::describe() const
     return fmt::format("exit code {}", code);
 }
 
-Process Process::start(const std::vector<std::string>& argv, const std::filesystem::path& log)
+Process Process::start(const std::vector<std::string>& argv, const std::filesystem::path& log,
+                       ParentDeath on_parent_death)
 {
     SpawnSetup setup;
     if (!log.empty()) {
@@ -106,7 +125,27 @@ Process Process::start(const std::vector<std::string>& argv, const std::filesyst
                                          0644);
         posix_spawn_file_actions_adddup2(&setup.actions, STDOUT_FILENO, STDERR_FILENO);
     }
-    return Process(setup.spawn(argv));
+    std::vector<std::string> env;
+    if (on_parent_death == ParentDeath::Kill)
+        env.push_back(fmt::format("{}={}", kParentPidVariable, ::getpid()));
+    return Process(setup.spawn(argv, env));
+}
+
+void die_with_parent()
+{
+    const char* value = std::getenv(kParentPidVariable);
+    if (value == nullptr)
+        return;
+    char* end = nullptr;
+    const long parent = std::strtol(value, &end, 10);
+    const bool valid = end != value && *end == '\0' && parent > 1;
+    ::unsetenv(kParentPidVariable);
+    if (!valid)
+        return;
+    ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+    // The parent may have died between our start and the prctl: we were re-parented then.
+    if (::getppid() != static_cast<pid_t>(parent))
+        ::_exit(128 + SIGKILL);
 }
 
 Process::Process(Process&& other) noexcept : pid_(std::exchange(other.pid_, -1)) {}

@@ -52,12 +52,24 @@ CommandResult run_command(const std::vector<std::string>& argv);
 // - with an empty signal mask, and SIGINT, SIGTERM and SIGPIPE at their default dispositions
 //   whatever rlda ignores (handlers rlda installed are reset by exec anyway);
 // - with stdin from /dev/null.
+//
+// A child started with ParentDeath::Kill (the local sweep's workers, which are rlda itself) gets
+// kParentPidVariable=<our pid> in its environment; rlda calls die_with_parent() at start, so the
+// kernel kills it when we die, SIGKILL of us included, where no handler of ours could run.
 class Process {
 public:
+    enum class ParentDeath {
+        Ignore, // it outlives us (sbatch, squeue: short commands; a Slurm job must not inherit the variable)
+        Kill,   // it is killed when we die, once it has called die_with_parent()
+    };
+
     // Starts argv[0] (searched on PATH when it holds no '/') with arguments argv. With a `log`,
     // stdout and stderr are both appended to it (created 0644); without, they are rlda's own.
     // Throws SpawnError "PROGRAM: cannot start: reason" ("PROGRAM: command not found" for ENOENT).
-    static Process start(const std::vector<std::string>& argv, const std::filesystem::path& log = {});
+    // ParentDeath::Kill ties it to the calling thread (the kernel's parent-death signal follows
+    // the thread that started it), so start it from a thread that lives as long as it should.
+    static Process start(const std::vector<std::string>& argv, const std::filesystem::path& log = {},
+                         ParentDeath on_parent_death = ParentDeath::Ignore);
 
     Process() = default; // no process
     Process(Process&& other) noexcept;
@@ -87,6 +99,16 @@ private:
 
     pid_t pid_ = -1;
 };
+
+// The environment variable through which Process::start(..., ParentDeath::Kill) names the parent.
+inline constexpr const char* kParentPidVariable = "RLDA_PARENT_PID";
+
+// For the child side, called first thing by a program Process::start may have started with
+// ParentDeath::Kill: when kParentPidVariable is set, asks the kernel for SIGKILL when the parent
+// dies (prctl PR_SET_PDEATHSIG), then, should the parent have died before that, exits at once
+// (code 128 + SIGKILL) since no one would stop it; removes the variable so that what it starts does
+// not inherit it. Does nothing when the variable is not set.
+void die_with_parent();
 
 // What a command printed, and how it ended.
 struct CommandResult {

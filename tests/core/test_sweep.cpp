@@ -1,5 +1,6 @@
 // Sweeps: a table built in parts and collected equals a plain build byte for byte; the `local`
-// backend with 1 and 2 worker processes; a killed part retried; torn lines; bad --part values.
+// backend with 1 and 2 worker processes; a killed part retried; a killed parent's workers end with
+// it; torn lines; bad --part values.
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
 #include "core/sweep/local.h"
@@ -7,6 +8,8 @@
 #include "tests/common/tiny_sim.h"
 
 #include <QtTest/QtTest>
+
+#include <fmt/format.h>
 
 #include <csignal>
 #include <filesystem>
@@ -266,6 +269,30 @@ private Q_SLOTS:
         const auto [code, text, err] = rlda({"simulate", config_, "--out", out, "--workers", "2"});
         QVERIFY2(code == 0, qPrintable(err));
         QCOMPARE(slurp(out.toStdString() + "/table.csv"), reference_);
+    }
+
+    // SIGKILL runs no handler of the parent's: the workers end by the kernel's parent-death signal.
+    void killing_only_the_parent_ends_its_workers()
+    {
+        const std::string out = folder("orphaned").string();
+        QProcess p;
+        // A budget 50 times the tiny one: rows of seconds each, so that a worker could not finish
+        // its part in the 2 s it is given to end.
+        p.start(rlda_bin, {"simulate", config_, "--out", QString::fromStdString(out), "--workers", "2", "--set",
+                           "scheduler.budget=2000.0"});
+        QVERIFY(p.waitForStarted());
+        // Both workers past their start: each prints its part once it is tied to the parent.
+        const auto started = [&](int part) {
+            return slurp(std::filesystem::path(out) / "parts" / fmt::format("part-{}-of-2.log", part))
+                       .find(fmt::format("\npart {}/2\n", part)) != std::string::npos;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(started(0) && started(1), 60000);
+        QCOMPARE(part_processes(out, "0/2").size(), std::size_t{1});
+        QCOMPARE(part_processes(out, "1/2").size(), std::size_t{1});
+        QCOMPARE(::kill(static_cast<pid_t>(p.processId()), SIGKILL), 0);
+        QVERIFY(p.waitForFinished(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(part_processes(out, "0/2").empty() && part_processes(out, "1/2").empty(), 2000);
+        QVERIFY(whole_rows(sim::part_file(out, 0, 2)) + whole_rows(sim::part_file(out, 1, 2)) < 16);
     }
 };
 
