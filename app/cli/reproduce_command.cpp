@@ -147,7 +147,7 @@ std::function<int()> add_reproduce_command(CLI::App& app)
     cmd->add_option("--baseline", o->baseline, "Option, not the paper's: reward minus a moving average (e.g. 0.99)")
         ->check(CLI::Range(0.0, 0.999999));
     cmd->add_option("--tables", o->tables, "The paper's tables (a folder with index.csv); default: the shipped ones");
-    cmd->add_flag("--force", o->force, "Empty a non-empty --out first");
+    cmd->add_flag("--force", o->force, "Replace a --out that rlda made (an earlier reproduction) first");
     cmd->add_flag("!--no-figures", o->figures, "Skip figs. 7-12");
     cmd->add_option("--format", o->format, "Figure formats, comma-separated: png, pdf, svg")
         ->capture_default_str()

@@ -4,6 +4,7 @@
 
 #include "core/config/experiment_io.h"
 #include "core/run/experiment.h"
+#include "core/util/output_folder.h"
 #include "core/util/error.h"
 
 #include <CLI/CLI.hpp>
@@ -144,6 +145,7 @@ int run_train(const TrainOptions& o)
     const std::string out = o.out.empty() ? default_out(config.name) : o.out;
     ProgressPrinter printer(isatty(STDOUT_FILENO) != 0);
     if (o.compare.empty()) {
+        core::check_output_folder(out, o.force); // refused before the dataset is loaded
         fmt::print("run folder: {}\n", out);
         std::fflush(stdout);
         const auto result = core::run::run_experiment(config, out, o.force, &printer);

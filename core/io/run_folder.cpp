@@ -3,6 +3,7 @@
 
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
+#include "core/util/output_folder.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -60,15 +61,8 @@ std::string summary_json(const model::ModelSummary& s) { return summary_to_json(
 
 static fs::path prepare(const fs::path& dir, bool force)
 {
+    prepare_output_folder(dir, force); // the marker first: --force replaces only folders rlda made
     std::error_code ec;
-    if (fs::exists(dir, ec) && !fs::is_empty(dir, ec)) {
-        if (!force)
-            throw Error(fmt::format("{}: the run folder exists and is not empty; choose another "
-                                    "--out or pass --force to overwrite it",
-                                    dir.string()));
-        for (const auto& entry : fs::directory_iterator(dir))
-            fs::remove_all(entry.path());
-    }
     fs::create_directories(dir / "metrics", ec);
     if (ec)
         throw Error(fmt::format("{}: cannot create the run folder: {}", dir.string(), ec.message()));

@@ -34,8 +34,9 @@ private:
 
 class RunFolder final : public train::TrainObserver {
 public:
-    // Creates `dir` (and parents). An existing non-empty folder is an Error unless `force`, which
-    // empties it first.
+    // Creates `dir` (and parents) with rlda's marker (core/util/output_folder.h). An existing file,
+    // or a non-empty folder, is an Error unless `force` and the folder is one rlda made, which is
+    // emptied first.
     RunFolder(const std::filesystem::path& dir, bool force);
 
     const std::filesystem::path& path() const { return dir_; }

@@ -8,6 +8,7 @@
 #include "core/train/setup.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
+#include "core/util/output_folder.h"
 
 #include <fmt/format.h>
 
@@ -70,11 +71,8 @@ Comparison run_comparison(const config::ExperimentConfig& c, const std::filesyst
     r.adapted_dir = out;
     r.baseline_dir = baseline_folder(out);
     // Refused before the first run rather than after minutes of training.
-    std::error_code ec;
-    if (!force && std::filesystem::exists(r.baseline_dir, ec) && !std::filesystem::is_empty(r.baseline_dir, ec))
-        throw Error(fmt::format("{}: the run folder of the run without adaptation exists and is not empty; "
-                                "choose another --out or pass --force to overwrite it",
-                                r.baseline_dir.string()));
+    check_output_folder(r.adapted_dir, force);
+    check_output_folder(r.baseline_dir, force);
     const config::ExperimentConfig none = without_adaptation(c);
     r.adapted = run_experiment(c, r.adapted_dir, force, observer, stop);
     if (r.adapted.cancelled || stop.stop_requested())

@@ -16,7 +16,7 @@ using train::TrainObserver;
 
 // Runs Algorithm 1 as configured and leaves in `out`: config.toml (after defaults),
 // metrics/*.csv, events.jsonl, warm_start.pt (at the first allocation event) and model.pt.
-// An existing non-empty `out` is an Error unless `force`.
+// An existing non-empty `out` is an Error unless `force` and rlda made it (core/util/output_folder.h).
 RunResult run_experiment(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                          TrainObserver* observer = nullptr, std::stop_token stop = {});
 
@@ -42,7 +42,7 @@ std::filesystem::path baseline_folder(const std::filesystem::path& out);
 // on the calling thread, both with `observer` (its on_start's run_dir tells the runs apart).
 // Cancelling through `stop` ends the current run as run_experiment() does and skips the baseline
 // if it has not begun. Both folders are checked before anything trains: an existing non-empty
-// one is an Error unless `force`. Throws what run_experiment() throws.
+// one is an Error unless `force` (and rlda made it). Throws what run_experiment() throws.
 Comparison run_comparison(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                           TrainObserver* observer = nullptr, std::stop_token stop = {});
 

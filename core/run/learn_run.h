@@ -87,8 +87,8 @@ struct LearnRunResult {
 // does not match is an Error) before anything is written, then fills
 // `out`: policy.pt, metrics/episodes.csv (episode,time,objective,accuracy,reward,lr,temperature,
 // actions,probabilities) and events.jsonl (settings, stages, greedy checkpoints, evaluation,
-// finished). An existing non-empty `out` is an Error unless `force`. A stop request ends the run
-// between episodes with the policy saved.
+// finished). An existing non-empty `out` is an Error unless `force` and rlda made it
+// (core/util/output_folder.h). A stop request ends the run between episodes with the policy saved.
 LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesystem::path& out, bool force,
                             LearnRunObserver* observer = nullptr, std::stop_token stop = {});
 

@@ -8,6 +8,7 @@
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
 #include "core/util/line_appender.h"
+#include "core/util/output_folder.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -130,17 +131,7 @@ ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out,
     for (const auto& e : index)
         all.push_back(open_table(e.file));
 
-    std::error_code ec;
-    if (fs::exists(out, ec) && !fs::is_empty(out, ec)) {
-        if (!force)
-            throw Error(fmt::format("{}: the folder is not empty; choose another or pass --force to empty it",
-                                    out.string()));
-        for (const auto& entry : fs::directory_iterator(out))
-            fs::remove_all(entry.path());
-    }
-    fs::create_directories(out, ec);
-    if (ec)
-        throw Error(fmt::format("{}: cannot create the folder: {}", out.string(), ec.message()));
+    prepare_output_folder(out, force);
     // One flushed line per rank, so that a killed reproduction keeps what it judged.
     LineAppender ranks(out / "ranks.csv",
                        "trained_on,model,scenario,table,run,rank,paper_rank,sequences,greedy,accuracy,optimal\n");

@@ -61,8 +61,9 @@ std::vector<ReproduceRun> reproduction_plan(const ReproduceSettings& settings,
 
 // Learns every run of the plan into out/<run name>/, evaluates, and writes out/ranks.csv
 // (trained_on,model,scenario,table,run,rank,paper_rank,sequences,greedy,accuracy,optimal) row by
-// row as each rank is known. `out` must be empty or absent unless `force`. A stop request ends the
-// run in progress between episodes (its policy saved) and skips the rest; `cancelled` says so.
+// row as each rank is known. `out` must be empty or absent unless `force` and rlda made it
+// (core/util/output_folder.h). A stop request ends the run in progress between episodes (its
+// policy saved) and skips the rest; `cancelled` says so.
 // Errors name the file: a missing table, a paper rank file that does not parse.
 ReproduceResult reproduce_paper(const ReproduceSettings& settings, const std::filesystem::path& out,
                                 bool force, ReproduceObserver* observer = nullptr, std::stop_token stop = {});

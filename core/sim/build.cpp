@@ -14,6 +14,7 @@
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 #include "core/util/line_appender.h"
+#include "core/util/output_folder.h"
 
 #include <ATen/Parallel.h>
 #include <fmt/format.h>
@@ -90,34 +91,24 @@ std::vector<std::string> differing_sections(const config::ExperimentConfig& a,
     return out;
 }
 
-// Creates `out`, or checks that it holds a build of the same settings; empties it when `force`.
+// Creates `out`, or checks that it holds a build of the same settings; empties it when `force`
+// (only a folder rlda made: core/util/output_folder.h).
 void prepare_folder(const config::ExperimentConfig& c, const fs::path& out, bool force)
 {
     std::error_code ec;
-    if (fs::exists(out, ec) && !fs::is_directory(out, ec))
-        throw Error(fmt::format("{}: exists and is not a folder; choose another --out", out.string()));
-    if (fs::exists(out, ec) && !fs::is_empty(out, ec)) {
-        if (force) {
-            for (const auto& entry : fs::directory_iterator(out))
-                fs::remove_all(entry.path());
-        } else {
-            const fs::path saved = out / "config.toml";
-            if (!fs::exists(saved))
-                throw Error(fmt::format("{}: the folder exists and holds no simulation table build (no "
-                                        "config.toml); choose another --out or pass --force to empty it",
-                                        out.string()));
-            const auto differ = differing_sections(config::load_experiment(saved.string()), c);
-            if (!differ.empty())
-                throw Error(
-                    fmt::format("{}: the table there was built with other [{}] settings; pass --force "
-                                "to start over or choose another --out",
-                                saved.string(), fmt::join(differ, "], [")));
-        }
+    const fs::path saved = out / "config.toml";
+    if (!force && fs::is_directory(out, ec) && made_by_rlda(out) && fs::exists(saved, ec)) {
+        // A build of rlda's own to go on with.
+        const auto differ = differing_sections(config::load_experiment(saved.string()), c);
+        if (!differ.empty())
+            throw Error(fmt::format("{}: the table there was built with other [{}] settings; pass --force "
+                                    "to start over or choose another --out",
+                                    saved.string(), fmt::join(differ, "], [")));
+    } else {
+        // A new folder, or one replaced: --force empties only a folder rlda made.
+        prepare_output_folder(out, force);
     }
-    fs::create_directories(out, ec);
-    if (ec)
-        throw Error(fmt::format("{}: cannot create the table folder: {}", out.string(), ec.message()));
-    if (!fs::exists(out / "config.toml"))
+    if (!fs::exists(saved))
         write_text_atomically(out / "config.toml", config::to_toml(c));
 }
 

@@ -40,8 +40,8 @@ using BuildProgressFn = std::function<void(const BuildProgress&)>;
 // as they finish (flushed), so a killed build leaves a table that loads; calling again on the same
 // folder with the same job, dataset, scheduler and trainer settings keeps those rows (and the
 // checkpoint) and trains only the missing ones. A folder built with other settings, or one that is
-// not a table folder, is an Error unless `force`, which empties it first. At the end table.csv is
-// rewritten sorted.
+// not a table folder, is an Error unless `force` and rlda made it (core/util/output_folder.h), which
+// empties it first. At the end table.csv is rewritten sorted.
 //
 // `stop` is checked between batches and rows; a stopped build returns the rows done so far
 // (complete() is false). `observer` sees the warm-start run (which ends cancelled, at the first

@@ -2,6 +2,8 @@
 #include "core/agent/reinforce.h"
 #include "core/config/experiment_io.h"
 #include "core/util/csv.h"
+#include "tests/common/folder_snapshot.h"
+#include "tests/common/rlda_cli.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -236,6 +238,111 @@ private Q_SLOTS:
         other.start(rlda_bin, {"train", RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--compare", "random"});
         QVERIFY(other.waitForFinished(60000));
         QCOMPARE(other.exitCode(), 2);
+    }
+
+    void force_never_empties_a_folder_rlda_did_not_make()
+    {
+        // Found by fuzzing: `cd D && rlda train CFG --out . --force` deleted D/a.txt and D/sub/b.txt.
+        QTemporaryDir dir;
+        const QString user = dir.filePath("D");
+        rlda::test::make_user_folder(user);
+        const auto before = rlda::test::folder_snapshot(user);
+        QCOMPARE(before.size(), 3);
+        const QString quick = RLDA_SOURCE_DIR "/config/synthetic-quick.toml";
+        const QString refusal = ": not a folder rlda made (no .rlda); --force only replaces run folders; choose an "
+                                "empty or new --out\n";
+        // --out . from inside the folder.
+        QProcess here;
+        here.setWorkingDirectory(user);
+        here.start(rlda_bin, {"train", quick, "--out", ".", "--force"});
+        QVERIFY(here.waitForFinished(60000));
+        QCOMPARE(here.exitCode(), 1);
+        QCOMPARE(QString::fromUtf8(here.readAllStandardError()), "rlda: error: ." + refusal);
+        QCOMPARE(rlda::test::folder_snapshot(user), before);
+        // --out D, from every command that writes a folder.
+        const QString table = RLDA_PAPER_DIR "/tables/convnet2_early.csv";
+        const QList<QStringList> commands = {
+            {"train", quick},
+            {"train", quick, "--compare", "none"},
+            {"learn", "--table", table, "--model", "ConvNet2", "--episodes", "1"},
+            {"simulate", quick},
+            {"reproduce", "--episodes", "1"},
+        };
+        for (QStringList args : commands) {
+            args << "--out" << user << "--force";
+            const auto r = rlda::test::rlda_cli(args);
+            QVERIFY2(r.code == 1, qPrintable(args.join(' ') + ": " + r.err));
+            QCOMPARE(r.err, "rlda: error: " + user + refusal);
+            QCOMPARE(rlda::test::folder_snapshot(user), before);
+        }
+        // The run without adaptation's folder is checked before the first run trains.
+        const QString adapted = dir.filePath("x");
+        rlda::test::make_user_folder(adapted + "-none");
+        const auto r = rlda::test::rlda_cli({"train", quick, "--compare", "none", "--out", adapted, "--force"});
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.err, "rlda: error: " + adapted + "-none" + refusal);
+        QVERIFY(!QFileInfo::exists(adapted));
+        QCOMPARE(rlda::test::folder_snapshot(adapted + "-none"), before);
+        // Without --force the refusal does not suggest it.
+        const auto plain = rlda::test::rlda_cli({"train", quick, "--out", user});
+        QCOMPARE(plain.code, 1);
+        QCOMPARE(plain.err, "rlda: error: " + user + ": the folder exists and is not empty; choose another --out\n");
+        QCOMPARE(rlda::test::folder_snapshot(user), before);
+    }
+
+    void out_naming_a_file_is_one_line()
+    {
+        QTemporaryDir dir;
+        const QString file = dir.filePath("a.txt");
+        rlda::test::make_user_folder(dir.path());
+        const auto before = rlda::test::folder_snapshot(dir.path());
+        for (const QString& command : {QString("train"), QString("simulate")}) {
+            const auto r = rlda::test::rlda_cli(
+                {command, RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--out", file, "--force"});
+            QCOMPARE(r.code, 1);
+            QCOMPARE(r.err, "rlda: error: " + file + ": exists and is not a folder; choose another --out\n");
+        }
+        QCOMPARE(rlda::test::folder_snapshot(dir.path()), before);
+    }
+
+    void force_replaces_a_run_folder()
+    {
+        QTemporaryDir dir;
+        const QString out = dir.filePath("run");
+        const QStringList args = {"train", RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--out", out};
+        const auto first = rlda::test::rlda_cli(args);
+        QVERIFY2(first.code == 0, qPrintable(first.err));
+        QVERIFY(QFile::exists(out + "/.rlda"));
+        // A run folder written before the marker (events.jsonl, no .rlda) is still rlda's.
+        QVERIFY(QFile::remove(out + "/.rlda"));
+        QFile stale(out + "/stale.txt");
+        QVERIFY(stale.open(QIODevice::WriteOnly));
+        stale.close();
+        const auto again = rlda::test::rlda_cli(args + QStringList{"--force"});
+        QVERIFY2(again.code == 0, qPrintable(again.err));
+        QVERIFY(!QFile::exists(out + "/stale.txt"));
+        QVERIFY(QFile::exists(out + "/.rlda"));
+        QVERIFY(QFile::exists(out + "/model.pt"));
+    }
+
+    void bad_input_leaves_no_folder()
+    {
+        QTemporaryDir dir;
+        const QString quick = RLDA_SOURCE_DIR "/config/synthetic-quick.toml";
+        const QList<QStringList> commands = {
+            {"train", dir.filePath("missing.toml")},
+            {"train", quick, "--set", "job.model=\"NoSuchNet\""},
+            {"learn", "--table", dir.filePath("missing.csv"), "--model", "ConvNet2", "--episodes", "1"},
+            {"simulate", quick, "--set", "scheduler.events=[]"},
+            {"reproduce", "--episodes", "1", "--tables", dir.filePath("no-tables")},
+        };
+        for (QStringList args : commands) {
+            args << "--out" << dir.filePath("out") << "--force";
+            const auto r = rlda::test::rlda_cli(args);
+            QVERIFY2(r.code == 1 && r.err.startsWith("rlda: error: ") && r.err.count('\n') == 1,
+                     qPrintable(args.join(' ') + ": " + r.err));
+            QVERIFY2(!QFileInfo::exists(dir.filePath("out")), qPrintable(args.join(' ')));
+        }
     }
 };
 

@@ -147,8 +147,17 @@ private Q_SLOTS:
         // A folder that is not a table build is refused too.
         std::filesystem::create_directories(folder("other"));
         std::ofstream(folder("other") / "notes.txt") << "mine";
-        QVERIFY(error_of([&] { sim::build_table(tiny_config(), folder("other"), false); }).find("--force") !=
-                std::string::npos);
+        QCOMPARE(error_of([&] { sim::build_table(tiny_config(), folder("other"), false); }),
+                 folder("other").string() + ": the folder exists and is not empty; choose another --out");
+        // And --force does not empty it: it is not a folder rlda made.
+        QCOMPARE(error_of([&] { sim::build_table(tiny_config(), folder("other"), true); }),
+                 folder("other").string() +
+                     ": not a folder rlda made (no .rlda); --force only replaces run folders; choose an empty "
+                     "or new --out");
+        QCOMPARE(std::distance(std::filesystem::directory_iterator(folder("other")),
+                               std::filesystem::directory_iterator{}),
+                 std::ptrdiff_t{1});
+        QCOMPARE(slurp(folder("other") / "notes.txt"), std::string("mine"));
         // --force starts over with the new settings.
         std::stop_source stop;
         const auto t = sim::build_table(
