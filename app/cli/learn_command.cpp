@@ -2,6 +2,7 @@
 // `rlda evaluate`: a policy's greedy sequence against a table, with the paper's baselines.
 #include "app/cli/commands.h"
 #include "app/cli/learn_progress.h"
+#include "app/cli/numbers.h"
 
 #include "core/agent/reinforce.h"
 #include "core/config/experiment_io.h"
@@ -44,9 +45,10 @@ void add_table_options(CLI::App* cmd, TableOptions& o)
 {
     cmd->add_option("--model", o.model,
                     "The table's starting model (zoo name or TOML file); default: the table's metadata");
-    cmd->add_option("--input", o.input, "Input shape CxHxW of the table's job; default: the table's metadata");
+    cmd->add_option("--input", o.input, "Input shape CxHxW of the table's job; default: the table's metadata")
+        ->check(input_shape());
     cmd->add_option("--classes", o.classes, "Classes of the table's job; default: the table's metadata")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(1, kMaxClasses));
 }
 
 struct LearnOptions : TableOptions {
@@ -126,34 +128,31 @@ std::function<int()> add_learn_command(CLI::App& app)
     auto o = std::make_shared<LearnOptions>();
     cmd->add_option("--table", o->table, "Simulation table: a table folder (its table.csv) or a CSV file");
     add_table_options(cmd, *o);
-    cmd->add_option("--episodes", o->episodes)->capture_default_str()->check(CLI::PositiveNumber);
-    cmd->add_option("--seed", o->seed)->capture_default_str();
+    cmd->add_option("--episodes", o->episodes)->capture_default_str()->check(whole_number(1, kMaxEpisodes));
+    cmd->add_option("--seed", o->seed)->capture_default_str()->check(whole_number(0, kMaxSeed));
     cmd->add_option("--from", o->from, "Continue a saved policy (curricula, transfer)");
     cmd->add_option("--config", o->config, "Experiment file whose [policy] section sizes a new policy");
     cmd->add_option("--temperature", o->temperature, "Starting softmax temperature (default: the policy's, 1 if new)")
-        ->check(CLI::PositiveNumber);
+        ->check(real_number({0.0, false}));
     cmd->add_option("--temperature-decay", o->temperature_decay, "Temperature x this every --temperature-every episodes")
-        ->capture_default_str();
+        ->capture_default_str()
+        ->check(real_number({0.0, false}, {1.0, true}));
     cmd->add_option("--temperature-every", o->temperature_every,
                     "Episodes between temperature decays; 0 = decay_freq (500, as the paper says; the original code used 1)")
         ->capture_default_str()
-        ->check(CLI::Validator(
-            [](std::string& value) {
-                return !value.empty() && value.front() == '-'
-                           ? "must be a number of episodes >= 1, or 0 for every decay_freq; got " + value
-                           : std::string();
-            },
-            "EPISODES"));
+        ->check(whole_number(0, kMaxEpisodes));
     cmd->add_option("--baseline", o->baseline,
                     "Option, not the original: learn from reward - moving average (decay, e.g. 0.99)")
-        ->check(CLI::Range(0.0, 0.999999));
+        ->check(real_number({0.0, true}, {1.0, false}));
     cmd->add_option("--stage", o->stages, "Curriculum stage TABLE:EPISODES[:TEMPERATURE], repeatable, in order");
     cmd->add_option("--out", o->out, "Run folder: policy.pt, metrics/episodes.csv")->required();
     cmd->add_flag("--force", o->force, "Empty an existing run folder first");
     cmd->add_option("--checkpoint-every", o->checkpoint_every, "Save policy.pt every N episodes")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
-    cmd->add_option("--window", o->window, "Rolling-mean window of the progress line")->capture_default_str();
+        ->check(whole_number(1, kMaxEpisodes));
+    cmd->add_option("--window", o->window, "Rolling-mean window of the progress line")
+        ->capture_default_str()
+        ->check(whole_number(1, kMaxWindow));
     return [cmd, o]() -> int { return cmd->parsed() ? run_learn(*o) : -1; };
 }
 
@@ -164,7 +163,9 @@ std::function<int()> add_evaluate_command(CLI::App& app)
     cmd->add_option("--policy", o->policy, "Policy file (policy.pt)")->required();
     cmd->add_option("--table", o->table, "Simulation table: a table folder (its table.csv) or a CSV file")->required();
     add_table_options(cmd, *o);
-    cmd->add_option("--seed", o->seed, "Seed of the 10 random sequences")->capture_default_str();
+    cmd->add_option("--seed", o->seed, "Seed of the 10 random sequences")
+        ->capture_default_str()
+        ->check(whole_number(0, kMaxSeed));
     return [cmd, o]() -> int { return cmd->parsed() ? run_evaluate(*o) : -1; };
 }
 

@@ -1,6 +1,7 @@
 // `rlda model show`: parameters, original blocks and leaf layers, optionally after deepening,
 // with a function-preservation check.
 #include "app/cli/commands.h"
+#include "app/cli/numbers.h"
 
 #include "core/model/net.h"
 #include "core/model/zoo.h"
@@ -62,8 +63,10 @@ std::function<int()> add_model_command(CLI::App& app)
     auto o = std::make_shared<ShowOptions>();
     show->add_option("MODEL", o->model, "A zoo name (ConvNet2, …) or a TOML model file")->required();
     show->add_option("--deepen", o->deepen, "Deepen actions in order, e.g. \"0 2 1\"");
-    show->add_option("--input", o->input, "Input shape CxHxW")->capture_default_str();
-    show->add_option("--classes", o->classes, "Number of classes")->capture_default_str()->check(CLI::PositiveNumber);
+    show->add_option("--input", o->input, "Input shape CxHxW")->capture_default_str()->check(input_shape());
+    show->add_option("--classes", o->classes, "Number of classes")
+        ->capture_default_str()
+        ->check(whole_number(1, kMaxClasses));
     show->add_flag("--check", o->check,
                    "Train on noise for a few steps, deepen, print max |output difference| in eval mode");
     return [show, o]() -> int {

@@ -3,6 +3,7 @@
 // spread over worker processes (or cluster jobs); running it again resumes.
 #include "app/cli/commands.h"
 #include "app/cli/interrupts.h"
+#include "app/cli/numbers.h"
 
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
@@ -182,11 +183,8 @@ int run_simulate(const SimulateOptions& o)
                                           fmt::join(core::config::names<core::config::SweepBackend>(), ", ")));
         config.sweep.backend = *backend;
     }
-    if (o.workers != -1) {
-        if (o.workers < 0)
-            throw core::Error(fmt::format("--workers {}: must be at least 0 (0 = one per core)", o.workers));
+    if (o.workers != -1) // its validator refuses negative values
         config.sweep.workers = o.workers;
-    }
     // Not dated, unlike `rlda train`: the same command run again finds its folder and resumes.
     const std::string out = o.out.empty() ? fmt::format("runs/{}-table", config.name) : o.out;
     std::optional<std::pair<int, int>> part;
@@ -239,7 +237,8 @@ std::function<int()> add_simulate_command(CLI::App& app)
                     "Where the rows are trained: local (worker processes) or slurm (a job array); "
                     "default sweep.backend");
     sim->add_option("--workers", o->workers,
-                    "local: worker processes (0 = one per core); slurm: parts; default sweep.workers");
+                    "local: worker processes (0 = one per core); slurm: parts; default sweep.workers")
+        ->check(whole_number(0, kMaxWorkers));
     sim->add_option("--part", o->part,
                     "Train only part I of N (I from 0) into DIR/parts/part-I-of-N.csv; DIR must be prepared");
     sim->add_flag("--prepare", o->prepare, "Only make the folder ready for --part: config.toml and the warm start");

@@ -7,6 +7,8 @@
 #include <array>
 #include <charconv>
 #include <cstdlib>
+#include <initializer_list>
+#include <limits>
 #include <fmt/format.h>
 
 namespace rlda::core::model {
@@ -116,14 +118,27 @@ std::string pytorch_string(const Layer& layer)
 
 std::int64_t parameter_count(const Layer& layer)
 {
+    // Checked: a layer's sizes come from files and the command line, and a count that wrapped
+    // would be printed as a negative number.
+    const auto checked = [&](std::initializer_list<std::int64_t> factors, std::int64_t plus) {
+        std::int64_t n = 1;
+        bool overflow = false;
+        for (const auto f : factors)
+            overflow = overflow || __builtin_mul_overflow(n, f, &n);
+        overflow = overflow || __builtin_add_overflow(n, plus, &n);
+        if (overflow)
+            throw ModelError(fmt::format("{}: more than {} parameters", pytorch_string(layer),
+                                         std::numeric_limits<std::int64_t>::max()));
+        return n;
+    };
     return std::visit(overloaded{
-                          [](const Conv2d& c) {
-                              return c.out_channels * c.in_channels * c.kernel_size * c.kernel_size +
-                                     (c.bias ? c.out_channels : 0);
+                          [&](const Conv2d& c) {
+                              return checked({c.out_channels, c.in_channels, c.kernel_size, c.kernel_size},
+                                             c.bias ? c.out_channels : 0);
                           },
-                          [](const BatchNorm2d& b) { return 2 * b.num_features; },
-                          [](const Linear& l) {
-                              return l.out_features * l.in_features + (l.bias ? l.out_features : 0);
+                          [&](const BatchNorm2d& b) { return checked({2, b.num_features}, 0); },
+                          [&](const Linear& l) {
+                              return checked({l.out_features, l.in_features}, l.bias ? l.out_features : 0);
                           },
                           [](const auto&) { return std::int64_t{0}; },
                       },

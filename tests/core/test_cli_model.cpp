@@ -57,7 +57,7 @@ private Q_SLOTS:
         QTest::newRow("unknown model") << QStringList{"model", "show", "ResNet50"} << "known models: ConvNet, ConvNet2";
         QTest::newRow("bad deepen") << QStringList{"model", "show", "ConvNet2", "--deepen", "0 x"} << "bad action \"x\"";
         QTest::newRow("out of range") << QStringList{"model", "show", "ConvNet2", "--deepen", "0 4"} << "action 4 is out of range";
-        QTest::newRow("bad input") << QStringList{"model", "show", "ConvNet2", "--input", "3by32"} << "bad input shape \"3by32\"";
+        QTest::newRow("bad input") << QStringList{"model", "show", "ConvNet2", "--input", "3by32"} << "--input: 3by32: must be CxHxW";
         QTest::newRow("too small") << QStringList{"model", "show", "ConvNet", "--input", "3x6x6"} << "smaller than the kernel";
         QTest::newRow("bad classes") << QStringList{"model", "show", "ConvNet2", "--classes", "0"} << "--classes";
         QTest::newRow("missing file") << QStringList{"model", "show", "/nonexistent/m.toml"} << "/nonexistent/m.toml: cannot open";
@@ -73,6 +73,42 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains(expected), qPrintable(r.err));
         QCOMPARE(r.err.count('\n'), 1);
         QVERIFY(r.out.isEmpty());
+    }
+
+    // Numbers that do not fit are refused as typed (app/cli/numbers.h), before a count could wrap:
+    // 99999999999999999999 classes printed a negative parameter count.
+    void numbers_out_of_range_name_the_option_and_its_limit_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        QTest::newRow("classes overflow")
+            << QStringList{"model", "show", "ConvNet2", "--classes", "99999999999999999999"}
+            << "rlda: error: --classes: 99999999999999999999: must be a whole number from 1 to 1000000 (see rlda --help)\n";
+        QTest::newRow("classes fraction") << QStringList{"model", "show", "ConvNet2", "--classes", "2.5"}
+                                          << "rlda: error: --classes: 2.5: must be a whole number from 1 to 1000000 (see rlda --help)\n";
+        QTest::newRow("input overflow")
+            << QStringList{"model", "show", "ConvNet2", "--input", "2147483648x32x32"}
+            << "rlda: error: --input: 2147483648x32x32: must be CxHxW (or one N), each a whole number from 1 to 65536 "
+               "(see rlda --help)\n";
+    }
+    void numbers_out_of_range_name_the_option_and_its_limit()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const CliResult r = rlda_cli(args);
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, expected);
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void the_largest_numbers_allowed_still_count_correctly()
+    {
+        const CliResult r =
+            rlda_cli({"model", "show", "ConvNet2", "--input", "65536x65536x65536", "--classes", "1000000"});
+        QCOMPARE(r.code, 0);
+        // Conv2d(65536, 32) 18874400 + BatchNorm 64 + Conv2d(32, 32) 9248 + BatchNorm 64 + Linear(32, 10^6)
+        // 33000000: H and W only size the activations.
+        QVERIFY2(r.out.startsWith("parameters: 51883776\n"), qPrintable(r.out));
     }
 
     void broken_toml_model_gives_file_line_col()

@@ -1,0 +1,89 @@
+// Numeric options of `rlda learn`, `evaluate` and `simulate` as a user types them: a value out of
+// range, NaN or one that overflows its type is refused with one line naming the option, the value
+// and the limit, exit code 2, and nothing is written (app/cli/numbers.h).
+#include "tests/common/rlda_cli.h"
+
+#include <QtTest/QtTest>
+
+namespace {
+
+using rlda::test::CliResult;
+using rlda::test::rlda_cli;
+
+} // namespace
+
+class TestCliNumbers : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+private Q_SLOTS:
+    void initTestCase() { QVERIFY(dir_.isValid()); }
+
+    void refused_with_the_option_and_its_limit_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        const QStringList learn{"learn", "--table", "t", "--out", dir_.filePath("learn")};
+        QTest::newRow("learn --episodes overflow")
+            << learn + QStringList{"--episodes", "99999999999999999999"}
+            << "--episodes: 99999999999999999999: must be a whole number from 1 to 1000000000000";
+        QTest::newRow("learn --temperature nan")
+            << learn + QStringList{"--temperature", "nan"} << "--temperature: nan: must be a finite number above 0";
+        QTest::newRow("learn --temperature inf")
+            << learn + QStringList{"--temperature", "inf"} << "--temperature: inf: must be a finite number above 0";
+        QTest::newRow("learn --baseline nan")
+            << learn + QStringList{"--baseline", "nan"} << "--baseline: nan: must be a finite number at least 0, below 1";
+        QTest::newRow("learn --temperature-decay -1")
+            << learn + QStringList{"--temperature-decay", "-1"}
+            << "--temperature-decay: -1: must be a finite number above 0, at most 1";
+        QTest::newRow("learn --temperature-every fraction")
+            << learn + QStringList{"--temperature-every", "1.5"}
+            << "--temperature-every: 1.5: must be a whole number from 0 to 1000000000000";
+        QTest::newRow("learn --seed -1") << learn + QStringList{"--seed", "-1"}
+                                         << "--seed: -1: must be a whole number from 0 to 9223372036854775807";
+        QTest::newRow("learn --window -1")
+            << learn + QStringList{"--window", "-1"} << "--window: -1: must be a whole number from 1 to 1000000";
+        QTest::newRow("learn --classes overflow")
+            << learn + QStringList{"--classes", "99999999999999999999"}
+            << "--classes: 99999999999999999999: must be a whole number from 1 to 1000000";
+        QTest::newRow("simulate --workers -1")
+            << QStringList{"simulate", "c.toml", "--out", dir_.filePath("simulate"), "--workers", "-1"}
+            << "--workers: -1: must be a whole number from 0 to 65536";
+        QTest::newRow("evaluate --seed -1")
+            << QStringList{"evaluate", "--policy", "p.pt", "--table", "t", "--seed", "-1"}
+            << "--seed: -1: must be a whole number from 0 to 9223372036854775807";
+    }
+    void refused_with_the_option_and_its_limit()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const CliResult r = rlda_cli(args);
+        QCOMPARE(r.code, 2);
+        QCOMPARE(r.err, "rlda: error: " + expected + " (see rlda --help)\n");
+        QVERIFY(r.out.isEmpty());
+        QVERIFY(QDir(dir_.path()).isEmpty());
+    }
+
+    // The ends of each range pass the check (and then fail on the missing table, exit code 1).
+    void the_limits_themselves_are_allowed_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        const QStringList learn{"learn", "--table", dir_.filePath("none"), "--out", dir_.filePath("learn")};
+        QTest::newRow("episodes") << learn + QStringList{"--episodes", "1000000000000"};
+        QTest::newRow("temperature") << learn + QStringList{"--temperature", "1e-9"};
+        QTest::newRow("baseline") << learn + QStringList{"--baseline", "0.999999"};
+        QTest::newRow("temperature-decay") << learn + QStringList{"--temperature-decay", "1"};
+        QTest::newRow("seed") << learn + QStringList{"--seed", "9223372036854775807"};
+    }
+    void the_limits_themselves_are_allowed()
+    {
+        QFETCH(QStringList, args);
+        const CliResult r = rlda_cli(args);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.startsWith("rlda: error: " + dir_.filePath("none")), qPrintable(r.err));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliNumbers)
+#include "test_cli_numbers.moc"
