@@ -6,6 +6,11 @@
 
 #include <QtTest/QtTest>
 
+#include <torch/nn/functional/loss.h>
+
+#include <map>
+#include <string>
+
 using namespace rlda::core;
 using namespace rlda::core::model;
 
