@@ -1,5 +1,6 @@
 // `rlda figures`: the paper's figures 7-12 as files, from simulation tables, learning runs and policies.
 #include "app/cli/commands.h"
+#include "app/cli/numbers.h"
 
 #include "core/util/error.h"
 
@@ -170,8 +171,6 @@ int run_figures(const FiguresOptions& o)
     } catch (const std::exception&) {
         throw core::Error(fmt::format("--size '{}': expected WIDTHxHEIGHT in pixels, 200x150 to 10000x10000", o.size));
     }
-    if (o.dpi < 24 || o.dpi > 1200)
-        throw core::Error(fmt::format("--dpi {}: expected 24 to 1200", o.dpi));
     if (o.window < 1)
         throw core::Error(fmt::format("--window {}: expected a positive number of episodes", o.window));
 
@@ -281,16 +280,23 @@ std::function<int()> add_figures_command(CLI::App& app)
                     "A policy evaluated on every table of --model (all tables without it), repeatable");
     cmd->add_option("--model", o->model, "Model whose tables --policy is evaluated on; picks the model of a bare "
                                          "scenario in --run");
-    cmd->add_option("--input", o->input, "Input shape of the tables' jobs; default: each table's metadata");
+    cmd->add_option("--input", o->input, "Input shape of the tables' jobs; default: each table's metadata")
+        ->check(input_shape());
     cmd->add_option("--classes", o->classes, "Classes of the tables' jobs; default: each table's metadata")
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(1, kMaxClasses));
     cmd->add_option("--out", o->out, "Folder for the figure files (created if needed)")->required();
     cmd->add_option("--format", o->format, "Formats, comma-separated: png, pdf, svg")->capture_default_str();
     cmd->add_option("--size", o->size, "Figure size WIDTHxHEIGHT (pixels at 96 DPI; PDF: points)")
         ->capture_default_str();
-    cmd->add_option("--dpi", o->dpi, "PNG resolution (pixels = size x dpi / 96)")->capture_default_str();
-    cmd->add_option("--window", o->window, "Rolling mean of the learning curves, in episodes")->capture_default_str();
-    cmd->add_option("--seed", o->seed, "Seed of the 10 random sequences of the baseline")->capture_default_str();
+    cmd->add_option("--dpi", o->dpi, "PNG resolution (pixels = size x dpi / 96)")
+        ->capture_default_str()
+        ->check(whole_number(24, 1200));
+    cmd->add_option("--window", o->window, "Rolling mean of the learning curves, in episodes")
+        ->capture_default_str()
+        ->check(whole_number(1, kMaxWindow));
+    cmd->add_option("--seed", o->seed, "Seed of the 10 random sequences of the baseline")
+        ->capture_default_str()
+        ->check(whole_number(0, kMaxSeed));
     return [cmd, o]() -> int { return cmd->parsed() ? run_figures(*o) : -1; };
 }
 

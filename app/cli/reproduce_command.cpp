@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/interrupts.h"
 #include "app/cli/learn_progress.h"
+#include "app/cli/numbers.h"
 
 #include "core/run/reproduce.h"
 #include "core/sim/table_meta.h"
@@ -139,13 +140,13 @@ std::function<int()> add_reproduce_command(CLI::App& app)
     cmd->add_option("--out", o->out, "Folder for the runs, ranks.csv and figures/")->capture_default_str();
     cmd->add_option("--episodes", o->episodes, "Episodes of each from-scratch run (lower it for a quick look)")
         ->capture_default_str()
-        ->check(CLI::PositiveNumber);
+        ->check(whole_number(1, kMaxEpisodes));
     cmd->add_option("--stage-episodes", o->stage_episodes,
                     "Episodes of each further curriculum stage; default episodes x 2/15 (10,000 at 75,000)")
-        ->check(CLI::PositiveNumber);
-    cmd->add_option("--seed", o->seed, "Seed of every new policy")->capture_default_str();
+        ->check(whole_number(1, kMaxEpisodes));
+    cmd->add_option("--seed", o->seed, "Seed of every new policy")->capture_default_str()->check(whole_number(0, kMaxSeed));
     cmd->add_option("--baseline", o->baseline, "Option, not the paper's: reward minus a moving average (e.g. 0.99)")
-        ->check(CLI::Range(0.0, 0.999999));
+        ->check(real_number({0.0, true}, {1.0, false}));
     cmd->add_option("--tables", o->tables, "The paper's tables (a folder with index.csv); default: the shipped ones");
     cmd->add_flag("--force", o->force, "Replace a --out that rlda made (an earlier reproduction) first");
     cmd->add_flag("!--no-figures", o->figures, "Skip figs. 7-12");

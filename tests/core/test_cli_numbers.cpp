@@ -53,6 +53,14 @@ private Q_SLOTS:
         QTest::newRow("evaluate --seed -1")
             << QStringList{"evaluate", "--policy", "p.pt", "--table", "t", "--seed", "-1"}
             << "--seed: -1: must be a whole number from 0 to 9223372036854775807";
+        const QStringList reproduce{"reproduce", "--out", dir_.filePath("reproduce")};
+        QTest::newRow("reproduce --episodes overflow")
+            << reproduce + QStringList{"--episodes", "99999999999999999999"}
+            << "--episodes: 99999999999999999999: must be a whole number from 1 to 1000000000000";
+        QTest::newRow("reproduce --baseline nan")
+            << reproduce + QStringList{"--baseline", "nan"} << "--baseline: nan: must be a finite number at least 0, below 1";
+        QTest::newRow("reproduce --seed -1")
+            << reproduce + QStringList{"--seed", "-1"} << "--seed: -1: must be a whole number from 0 to 9223372036854775807";
     }
     void refused_with_the_option_and_its_limit()
     {

@@ -106,6 +106,15 @@ private Q_SLOTS:
         QTest::newRow("size") << QStringList{"--tables", tables, "--policy", "p.pt", "--out", out, "--size", "big"}
                               << "--size";
         QTest::newRow("nothing") << QStringList{"--tables", tables, "--out", out} << "--run";
+        // Numbers are checked as typed (app/cli/numbers.h): the option, the value and the range.
+        const QStringList base{"--tables", tables, "--policy", "p.pt", "--out", out};
+        QTest::newRow("dpi") << base + QStringList{"--dpi", "5"} << "--dpi: 5: must be a whole number from 24 to 1200";
+        QTest::newRow("window") << base + QStringList{"--window", "0"}
+                                << "--window: 0: must be a whole number from 1 to 1000000";
+        QTest::newRow("input") << base + QStringList{"--input", "2147483648x32x32"} << "--input: 2147483648x32x32: must be";
+        QTest::newRow("classes") << base + QStringList{"--classes", "2.5"}
+                                 << "--classes: 2.5: must be a whole number from 1 to 1000000";
+        QTest::newRow("seed") << base + QStringList{"--seed", "-1"} << "--seed: -1: must be a whole number from 0 to";
     }
 
     void errorsNameWhatIsWrong()
