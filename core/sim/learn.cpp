@@ -11,7 +11,7 @@ namespace {
 double budget_of(const SimulationTable& table)
 {
     if (table.rows().empty())
-        throw Error("learn: the simulation table is empty");
+        throw Error(fmt::format("{}: the simulation table is empty", table.source()));
     return table.rows().front().total_time;
 }
 
@@ -19,13 +19,14 @@ void check_fit(const agent::PolicyLearner& learner, const SimulationTable& table
 {
     const int n = model::original_block_count(base);
     if (table.num_actions() != n + 1)
-        throw Error(fmt::format("learn: the table has {} actions per decision, but {} has {} blocks + do nothing",
-                                table.num_actions(), base.name, n));
+        throw Error(fmt::format("{}: the table has {} actions per decision, but {} has {} blocks + do nothing",
+                                table.source(), table.num_actions(), base.name, n));
     if (learner.actions() != table.num_actions())
-        throw Error(fmt::format("learn: the policy chooses among {} actions, the table has {}", learner.actions(),
-                                table.num_actions()));
+        throw Error(fmt::format("{}: the policy chooses among {} actions, the table has {}", table.source(),
+                                learner.actions(), table.num_actions()));
     if (!table.complete())
-        throw Error("learn: the simulation table is incomplete; finish it with rlda simulate first");
+        throw Error(fmt::format("{}: the simulation table is incomplete; finish it with rlda simulate first",
+                                table.source()));
 }
 
 } // namespace

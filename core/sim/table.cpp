@@ -115,6 +115,9 @@ std::string row_problem(const TableRow& row, int k, int num_actions)
             return fmt::format("timeleft{}: must be a finite number >= 0, got {}", i + 1, row.time_left[i]);
     if (!(row.total_time >= 0.0) || !std::isfinite(row.total_time))
         return fmt::format("totaltime: must be a finite number >= 0, got {}", row.total_time);
+    for (std::size_t i = 0; i < row.time_left.size(); ++i)
+        if (row.time_left[i] > row.total_time)
+            return fmt::format("timeleft{}: {} is more than the total time {}", i + 1, row.time_left[i], row.total_time);
     if (!(row.accuracy >= 0.0 && row.accuracy <= 1.0))
         return fmt::format("accuracy: must lie in [0, 1], got {}", row.accuracy);
     return {};
@@ -160,6 +163,7 @@ SimulationTable SimulationTable::load(const std::string& path, int num_actions)
             largest = std::max(largest, a);
     }
     SimulationTable table(k, num_actions > 0 ? num_actions : largest + 1);
+    table.source_ = path;
     for (std::size_t i = 0; i < parsed.size(); ++i) {
         const Place at{path, csv.row_lines[i]};
         if (const std::string why = row_problem(parsed[i], k, table.num_actions_); !why.empty())

@@ -27,7 +27,7 @@ public:
     // Reads the reference format. `num_actions` = 0 infers it as the largest action + 1, which is
     // exact for a complete table; a partial table (a killed build) needs it given. Throws Error
     // "file:line: reason" for a bad header, a non-number, an action out of range, an accuracy
-    // outside [0, 1] or a duplicate sequence.
+    // outside [0, 1], a time left beyond the total time or a duplicate sequence.
     static SimulationTable load(const std::string& path, int num_actions = 0);
 
     // Written atomically in lexicographic order, formatted as the reference tables (Python's csv
@@ -42,6 +42,8 @@ public:
     std::int64_t sequences() const { return static_cast<std::int64_t>(slots_.size()); }
     const std::vector<TableRow>& rows() const { return rows_; }
     bool complete() const { return static_cast<std::int64_t>(rows_.size()) == sequences(); }
+    // What errors about the table name: the file it was loaded from, else "simulation table".
+    const std::string& source() const { return source_; }
 
     // Throws Error for a row of the wrong length, an action out of range, a time left that is
     // not a vector of `decisions` values, an accuracy outside [0, 1] or a sequence already present.
@@ -76,6 +78,7 @@ private:
     int num_actions_;
     std::vector<TableRow> rows_;
     std::vector<std::int32_t> slots_; // code -> index in rows_, -1 = absent
+    std::string source_ = "simulation table";
 };
 
 // For writers that append a table row by row (the table builder): the same text as save().

@@ -265,6 +265,17 @@ private Q_SLOTS:
         QVERIFY(!std::filesystem::exists(first + ".tmp"));
     }
 
+    // Errors about a loaded table's fit name its file, whichever command reads it.
+    void a_loaded_table_is_named_in_its_errors()
+    {
+        QTemporaryDir dir;
+        const std::string path = dir.filePath("partial.csv").toStdString();
+        std::ofstream(path, std::ios::binary) << good_header << "0,0,0,3.0,2.0,1.0,4,0.5\n";
+        const auto t = SimulationTable::load(path, 3);
+        QCOMPARE(t.source(), path);
+        QCOMPARE(small_table().source(), std::string("simulation table"));
+    }
+
     void malformed_files_give_one_line_errors()
     {
         QTemporaryDir dir;
@@ -286,6 +297,8 @@ private Q_SLOTS:
             {"accuracy above 1", good_header + "0,0,0,3.0,2.0,1.0,4,1.2\n", 2, "accuracy"},
             {"negative action", good_header + "0,-1,0,3.0,2.0,1.0,4,0.5\n", 2, "a2"},
             {"action out of range", good_header + row0 + "0,0,4,3.0,2.0,1.0,4,0.5\n", 3, "a3", 4},
+            {"time left beyond the total", good_header + row0 + "0,0,1,3.0,5.0,1.0,4,0.5\n", 3,
+             "timeleft2: 5 is more than the total time 4"},
         };
         for (const auto& c : cases) {
             const auto [message, path] = load_error(dir, c.text, c.num_actions);
