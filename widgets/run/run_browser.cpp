@@ -333,18 +333,6 @@ std::optional<core::sim::TableStatus> RunBrowser::tableStatus(int index) const
     return index >= 0 && index < tables_.size() ? tables_[index] : std::nullopt;
 }
 
-QString RunBrowser::status(const RunData& run)
-{
-    if (isTableFolder(run)) {
-        try {
-            return tableStatusText(core::sim::table_status(run.path));
-        } catch (const std::exception&) {
-            return tr("unreadable table");
-        }
-    }
-    return runStatus(run);
-}
-
 void RunBrowser::setRoot(const QString& folder)
 {
     root_ = folder;

@@ -54,9 +54,6 @@ public:
     // (openFailed() when it cannot be read any more); false for an index out of range.
     bool openRun(int index);
 
-    // "finished", "cancelled", "killed (truncated)" or "incomplete"; for a table folder its rows,
-    // "16/16 rows" or "3/64 rows, incomplete" (read from its files).
-    static QString status(const core::io::RunData& run);
     // table.csv beside table.json or config.toml: what rlda simulate and sweeps write.
     static bool isTableFolder(const core::io::RunData& run);
     static QString tableStatusText(const core::sim::TableStatus& table); // "16/16 rows", ...

@@ -295,7 +295,7 @@ private Q_SLOTS:
         const auto status = b.tableStatus(index);
         QVERIFY(status && status->complete());
         QCOMPARE(status->rows, std::int64_t(16));
-        QCOMPARE(RunBrowser::status(b.runs()[index]), QStringLiteral("16/16 rows"));
+        QCOMPARE(RunBrowser::tableStatusText(*status), QStringLiteral("16/16 rows"));
         QVERIFY(!b.tableStatus(-1));
 
         // Open: the Tables page gets the table; the Training page gets nothing.
