@@ -2,6 +2,7 @@
 #include "app/cli/commands.h"
 
 #include "core/util/error.h"
+#include "core/util/error_text.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -9,11 +10,31 @@
 #include <cstdio>
 #include <exception>
 
+namespace {
+
+// The subcommands that ran, "sweep status": what failed, for an error that does not say so itself.
+std::string operation(const CLI::App& app)
+{
+    std::string names;
+    for (const CLI::App* a = &app; !a->get_subcommands().empty();) {
+        a = a->get_subcommands().front();
+        names += (names.empty() ? "" : " ") + a->get_name();
+    }
+    return names.empty() ? std::string("rlda") : names;
+}
+
+} // namespace
+
 int main(int argc, char** argv)
 {
     CLI::App app{"rlda: reinforcement-learning-driven DNN adaptation, from the command line"};
     app.require_subcommand(1);
     app.set_version_flag("--version", "rlda " RLDA_VERSION); // CMake's PROJECT_VERSION (app/CMakeLists.txt)
+    bool verbose = false;
+    app.add_flag("--verbose", verbose,
+                 "After an error that is not rlda's own (LibTorch's, the standard library's), print its whole "
+                 "text, backtrace included");
+    app.fallthrough(); // --verbose after the subcommand too; inherited by the subcommands added below
     std::vector<std::function<int()>> commands{rlda::app::add_config_command(app),
                                                 rlda::app::add_model_command(app),
                                                 rlda::app::add_train_command(app),
@@ -45,7 +66,14 @@ int main(int argc, char** argv)
         fmt::print(stderr, "rlda: error: {}\n", e.what());
         return 1;
     } catch (const std::exception& e) {
-        fmt::print(stderr, "rlda: internal error: {}\n", e.what());
+        // Not diagnosed by rlda: still one line (a LibTorch message carries a backtrace of many),
+        // naming the command; the whole text with --verbose.
+        fmt::print(stderr, "rlda: error: {}: {}\n", operation(app), rlda::core::error_line(e));
+        if (verbose)
+            fmt::print(stderr, "{}\n", e.what());
+        return 3;
+    } catch (...) {
+        fmt::print(stderr, "rlda: error: {}: an unknown exception\n", operation(app));
         return 3;
     }
 }

@@ -4,6 +4,7 @@
 
 #include "core/run/experiment.h"
 #include "core/util/error.h"
+#include "core/util/error_text.h"
 
 #include <QMetaObject>
 
@@ -165,7 +166,7 @@ void Worker::end(bool cancelled, const QString& failure)
 }
 
 // One run from begin() to end(): `body` returns whether it was cancelled; an exception fails it
-// with its message (core's messages are written for users).
+// with its message (core's messages are written for users), one line of it (LibTorch's carry a backtrace).
 template <class Body>
 void Worker::guarded(Body&& body)
 {
@@ -177,7 +178,7 @@ void Worker::guarded(Body&& body)
         WorkerObserver observer(*this);
         cancelled = body(observer);
     } catch (const std::exception& e) {
-        failure = QString::fromUtf8(e.what());
+        failure = QString::fromStdString(core::error_line(e));
     }
     end(cancelled, failure);
 }

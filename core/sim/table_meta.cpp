@@ -8,6 +8,7 @@
 #include "core/sim/build.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -30,6 +31,7 @@ constexpr const char* kFormat = "rlda-table";
 
 std::string read_capped(const fs::path& file, std::uintmax_t cap)
 {
+    require_regular_file(file); // a folder by the name is refused, not read as nothing
     std::error_code ec;
     const auto size = fs::file_size(file, ec);
     if (ec)
@@ -37,12 +39,7 @@ std::string read_capped(const fs::path& file, std::uintmax_t cap)
     if (size > cap)
         throw Error(fmt::format("{}: {} bytes, more than the {} a table's metadata may have", file.string(),
                                 size, cap));
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    if (!in && !in.eof())
-        throw Error(fmt::format("{}: cannot read", file.string()));
-    return s.str();
+    return read_text_file(file);
 }
 
 // Typed access with one-line errors "source: key: reason".
@@ -428,7 +425,8 @@ TableMeta meta_from_index(const TableIndexEntry& e, const std::string& source)
 std::optional<TableMeta> find_table_meta(const fs::path& table_csv)
 {
     std::error_code ec;
-    if (const fs::path meta = meta_file_for(table_csv); fs::is_regular_file(meta, ec))
+    // Anything by the metadata's name is read as it, so that a folder there is an error, not "no metadata".
+    if (const fs::path meta = meta_file_for(table_csv); fs::exists(meta, ec))
         return load_table_meta(meta);
     const fs::path folder = table_csv.parent_path().empty() ? fs::path(".") : table_csv.parent_path();
     if (const fs::path index = folder / "index.csv"; fs::is_regular_file(index, ec)) {

@@ -7,6 +7,7 @@
 #include "core/sweep/process.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -20,7 +21,6 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
@@ -252,14 +252,15 @@ SlurmSweep SlurmSweep::attach(const fs::path& dir)
 void SlurmSweep::load()
 {
     const fs::path file = dir_ / state_file;
-    std::ifstream in(file);
-    if (!in)
+    std::error_code ec;
+    if (!fs::exists(file, ec))
         throw Error(fmt::format("{}: no Slurm sweep recorded here (submit one with `rlda simulate CONFIG --out {} "
                                 "--backend slurm`)",
                                 file.string(), dir_.string()));
+    const std::string text = read_text_file(file); // a folder or an unreadable file in one line
     std::vector<Task> tasks;
     try {
-        const auto j = nlohmann::json::parse(in);
+        const auto j = nlohmann::json::parse(text);
         rlda_ = j.at("rlda").get<std::string>();
         parts_ = j.at("parts").get<int>();
         max_retries_ = j.at("max_retries").get<int>();

@@ -1,0 +1,35 @@
+// One line of an exception: LibTorch's messages carry a multi-line backtrace, a user needs the cause.
+#include "core/util/error_text.h"
+
+#include "core/util/error.h"
+
+#include <c10/util/Exception.h>
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include <new>
+
+namespace rlda::core {
+
+std::string_view first_line(std::string_view text)
+{
+    return text.substr(0, text.find('\n'));
+}
+
+std::string error_line(const std::exception& e)
+{
+    if (dynamic_cast<const Error*>(&e))
+        return e.what();
+    if (const auto* c10 = dynamic_cast<const c10::Error*>(&e))
+        return std::string(first_line(c10->what_without_backtrace()));
+    if (const auto* toml = dynamic_cast<const toml::parse_error*>(&e)) {
+        const auto& s = toml->source();
+        return fmt::format("{}:{}:{}: {}", s.path ? *s.path : std::string("(text)"), s.begin.line, s.begin.column,
+                           first_line(toml->description()));
+    }
+    if (dynamic_cast<const std::bad_alloc*>(&e))
+        return fmt::format("out of memory ({})", first_line(e.what()));
+    return std::string(first_line(e.what()));
+}
+
+} // namespace rlda::core
