@@ -6,6 +6,7 @@
 #include "core/run/experiment.h"
 #include "core/util/output_folder.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -136,10 +137,32 @@ void apply_command_line(core::config::ExperimentConfig& config, const std::strin
 
 namespace {
 
+// A policy agent decides with a learned policy. A learning run's file (the original tool's
+// *_learn.toml: agent "Agent", a [simulation] table, no policy file) validates, since `rlda learn`
+// may start from scratch, but cannot train a job: refused before anything is loaded or written,
+// naming the file and the key.
+void check_policy_file(const core::config::ExperimentConfig& config)
+{
+    if (config.agent.kind != core::config::AgentKind::Policy)
+        return;
+    if (config.agent.policy.empty())
+        throw core::ConfigError(fmt::format(
+            "{}: agent.policy: no policy file given; agent.kind \"policy\" trains with a learned policy{}",
+            config.source,
+            config.simulation.table.empty() ? ""
+                                            : " (the [simulation] table is for `rlda learn --table`, which learns one)"));
+    try {
+        core::require_regular_file(config.agent.policy);
+    } catch (const core::Error& e) {
+        throw core::ConfigError(fmt::format("{}: agent.policy: {}", config.source, e.what()));
+    }
+}
+
 int run_train(const TrainOptions& o)
 {
     auto config = core::config::load_experiment(o.config);
     apply_command_line(config, o.dataset, o.overrides);
+    check_policy_file(config);
     if (!o.compare.empty() && config.agent.kind == core::config::AgentKind::None)
         throw core::Error("--compare none: the configured run does not adapt either (agent.kind \"none\")");
     const std::string out = o.out.empty() ? default_out(config.name) : o.out;

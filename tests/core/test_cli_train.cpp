@@ -296,13 +296,42 @@ private Q_SLOTS:
         const QString file = dir.filePath("a.txt");
         rlda::test::make_user_folder(dir.path());
         const auto before = rlda::test::folder_snapshot(dir.path());
-        for (const QString& command : {QString("train"), QString("simulate")}) {
-            const auto r = rlda::test::rlda_cli(
-                {command, RLDA_SOURCE_DIR "/config/synthetic-quick.toml", "--out", file, "--force"});
-            QCOMPARE(r.code, 1);
+        const QString quick = RLDA_SOURCE_DIR "/config/synthetic-quick.toml";
+        const QList<QStringList> commands = {
+            {"train", quick},
+            {"simulate", quick},
+            {"learn", "--table", RLDA_PAPER_DIR "/tables/convnet2_early.csv", "--model", "ConvNet2", "--episodes", "1"},
+            {"reproduce", "--episodes", "1"},
+        };
+        for (QStringList args : commands) {
+            args << "--out" << file << "--force";
+            const auto r = rlda::test::rlda_cli(args);
+            QVERIFY2(r.code == 1, qPrintable(args.join(' ') + ": " + r.err));
             QCOMPARE(r.err, "rlda: error: " + file + ": exists and is not a folder; choose another --out\n");
         }
         QCOMPARE(rlda::test::folder_snapshot(dir.path()), before);
+    }
+
+    void a_learning_config_does_not_train()
+    {
+        // The original tool's *_learn.toml (agent "Agent", a [simulation] table) is for `rlda learn`:
+        // `rlda train` refuses it naming the file and the key, before it prints or writes a run
+        // folder, instead of "rlda: error: : not a readable policy file".
+        QTemporaryDir dir;
+        const QString late = RLDA_FIXTURES_DIR "/original-schema/learn/convnet2_late.toml";
+        const QString then_early = RLDA_FIXTURES_DIR "/original-schema/learn/convnet2_late_then_early.toml";
+        const QList<QPair<QString, QString>> cases = {
+            {late, late + ": agent.policy: no policy file given; agent.kind \"policy\" trains with a learned policy "
+                          "(the [simulation] table is for `rlda learn --table`, which learns one)\n"},
+            {then_early, then_early + ": agent.policy: ../out/learn_convnet2_late/agent.finalmodel.pth: no such file\n"},
+        };
+        for (const auto& [config, message] : cases) {
+            const auto r = rlda::test::rlda_cli({"train", config, "--dataset", "synthetic", "--out", dir.filePath("run")});
+            QCOMPARE(r.code, 1);
+            QCOMPARE(r.err, "rlda: error: " + message);
+            QVERIFY2(r.out.isEmpty(), qPrintable(r.out));
+            QVERIFY(!QFileInfo::exists(dir.filePath("run")));
+        }
     }
 
     void force_replaces_a_run_folder()
