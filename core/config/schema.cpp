@@ -1,6 +1,7 @@
 // The experiment schema's one table of keys, and the per-key checks and TOML values it drives.
 #include "core/config/schema.h"
 
+#include "core/model/limits.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
 
@@ -152,7 +153,7 @@ Schema make_schema()
                  .rule = "expected 3 positive integers [channels, height, width], got [{}]"});
     k.push_back({.name = "dataset.classes", .type = Type::Integer, .label = "Classes",
                  .help = "Synthetic: number of classes", .value = member<&C::dataset, &DatasetConfig::classes>(),
-                 .range = at_least(2)});
+                 .range = Range{2, static_cast<double>(model::kMaxClasses)}}); // a model's limit (core/model/limits.h)
     k.push_back({.name = "dataset.train_size", .type = Type::Integer, .label = "Train size",
                  .help = "Synthetic: training samples", .value = member<&C::dataset, &DatasetConfig::train_size>(),
                  .range = at_least(1)});

@@ -3,6 +3,7 @@
 
 #include "core/data/random.h"
 #include "core/util/error.h"
+#include "core/util/memory.h"
 
 #include <fmt/format.h>
 
@@ -175,6 +176,19 @@ DatasetSplit make_split(RawImages train, RawImages test, std::int64_t classes, c
                    "train_subset");
     test =
         select(std::move(test), options.test_subset, options, kSubsetStream + 1, name, "test", "test_subset");
+
+    // The float32 copies made below, checked before they are allocated: the pixels were read from
+    // files that fit, but the normalised images are four times their size.
+    const std::int64_t kept = train.pixels.size(0) + test.pixels.size(0);
+    try {
+        check_fits(fmt::format("{}: {} training and {} test samples of {}x{}x{} as float32", name,
+                               train.pixels.size(0), test.pixels.size(0), train.pixels.size(1),
+                               train.pixels.size(2), train.pixels.size(3)),
+                   array_bytes({kept, train.pixels.size(1), train.pixels.size(2), train.pixels.size(3)},
+                               sizeof(float)));
+    } catch (const Error& e) {
+        throw DataError(e.what());
+    }
 
     const auto channels = static_cast<std::size_t>(train.pixels.size(1));
     ChannelStats stats;

@@ -1,6 +1,7 @@
 // Layer strings in PyTorch's notation, parameter counts and shape inference.
 #include "core/model/layer.h"
 
+#include "core/util/checked.h"
 #include "core/util/error.h"
 #include "core/util/overloaded.h"
 
@@ -23,10 +24,19 @@ std::string pair(std::int64_t a, std::int64_t b) { return fmt::format("({}, {})"
                                  shape_string(input), why));
 }
 
+// Positions of a window over `size` padded on both sides; 0 when the window does not fit (the
+// division alone would round a negative span up to one position), -1 when the padded size does not
+// fit in 64 bits. Stride is positive.
 std::int64_t window_out(std::int64_t size, std::int64_t kernel, std::int64_t stride,
                         std::int64_t padding)
 {
-    return (size + 2 * padding - kernel) / stride + 1;
+    const auto twice = checked::mul(padding, std::int64_t{2});
+    const auto padded = twice ? checked::add(size, *twice) : std::nullopt;
+    if (!padded)
+        return -1;
+    if (*padded < kernel)
+        return 0;
+    return (*padded - kernel) / stride + 1;
 }
 
 } // namespace
@@ -121,15 +131,12 @@ std::int64_t parameter_count(const Layer& layer)
     // Checked: a layer's sizes come from files and the command line, and a count that wrapped
     // would be printed as a negative number.
     const auto checked = [&](std::initializer_list<std::int64_t> factors, std::int64_t plus) {
-        std::int64_t n = 1;
-        bool overflow = false;
-        for (const auto f : factors)
-            overflow = overflow || __builtin_mul_overflow(n, f, &n);
-        overflow = overflow || __builtin_add_overflow(n, plus, &n);
-        if (overflow)
+        const auto n = checked::product(factors);
+        const auto total = n ? checked::add(*n, plus) : std::nullopt;
+        if (!total)
             throw ModelError(fmt::format("{}: more than {} parameters", pytorch_string(layer),
                                          std::numeric_limits<std::int64_t>::max()));
-        return n;
+        return *total;
     };
     return std::visit(overloaded{
                           [&](const Conv2d& c) {
@@ -171,6 +178,8 @@ Shape output_shape(const Layer& layer, const Shape& in)
                     shape_error(layer, in, "kernel, stride and channels must be positive");
                 const auto h = window_out(in[1], c.kernel_size, c.stride, c.padding);
                 const auto w = window_out(in[2], c.kernel_size, c.stride, c.padding);
+                if (h < 0 || w < 0)
+                    shape_error(layer, in, "the padded input is too large to count");
                 if (h < 1 || w < 1)
                     shape_error(layer, in, "the input is smaller than the kernel");
                 return {c.out_channels, h, w};
@@ -184,10 +193,12 @@ Shape output_shape(const Layer& layer, const Shape& in)
             [&](const AvgPool2d& p) -> Shape {
                 need_image();
                 if (p.kernel_size < 1 || p.effective_stride() < 1 || p.padding < 0 ||
-                    2 * p.padding > p.kernel_size)
+                    p.padding > p.kernel_size / 2) // 2 * padding > kernel, without overflow
                     shape_error(layer, in, "bad kernel, stride or padding");
                 const auto h = window_out(in[1], p.kernel_size, p.effective_stride(), p.padding);
                 const auto w = window_out(in[2], p.kernel_size, p.effective_stride(), p.padding);
+                if (h < 0 || w < 0)
+                    shape_error(layer, in, "the padded input is too large to count");
                 if (h < 1 || w < 1)
                     shape_error(layer, in, "the input is smaller than the pooling window");
                 return {in[0], h, w};
@@ -201,7 +212,11 @@ Shape output_shape(const Layer& layer, const Shape& in)
             [&](const Flatten&) -> Shape {
                 std::int64_t n = 1;
                 for (auto d : in)
-                    n *= d;
+                    if (const auto next = checked::mul(n, d))
+                        n = *next;
+                    else
+                        shape_error(layer, in, fmt::format("more than {} features",
+                                                           std::numeric_limits<std::int64_t>::max()));
                 return {n};
             },
             [&](const Linear& l) -> Shape {

@@ -1,6 +1,7 @@
 // Building LibTorch modules from specs, and the weight half of Net2Net deepening.
 #include "core/model/net.h"
 
+#include "core/model/footprint.h"
 #include "core/util/error.h"
 #include "core/util/overloaded.h"
 
@@ -85,6 +86,7 @@ void make_identity(torch::nn::Sequential& unit)
 NetImpl::NetImpl(ModelSpec spec) : spec_(std::move(spec))
 {
     finalize(spec_);
+    check_parameters_fit(spec_); // before LibTorch allocates them
     for (const UnitRef& u : units(spec_))
         units_.push_back(make_unit(*u.node));
 }
@@ -159,6 +161,7 @@ DeepenResult NetImpl::deepen(int action)
     DeepenResult result = deepen_spec(next, action); // throws before anything changes
     if (result.did_nothing)
         return result;
+    check_parameters_fit(next);
 
     const Node* added = nullptr;
     for (const UnitRef& u : units(next))
@@ -222,6 +225,7 @@ torch::Tensor noise_batch(const Net& net, std::int64_t batch, torch::Generator& 
 
 void train_on_noise(Net& net, int steps, std::uint64_t seed, std::int64_t batch)
 {
+    check_forward_fits(net->spec(), batch);
     auto gen = torch::make_generator<torch::CPUGeneratorImpl>(seed);
     torch::optim::Adam opt(net->parameters(), torch::optim::AdamOptions(0.01));
     net->train();
@@ -238,6 +242,8 @@ void train_on_noise(Net& net, int steps, std::uint64_t seed, std::int64_t batch)
 
 double max_abs_output_diff(Net& a, Net& b, std::uint64_t seed, std::int64_t batch)
 {
+    check_forward_fits(a->spec(), batch);
+    check_forward_fits(b->spec(), batch);
     torch::NoGradGuard no_grad;
     const bool ta = a->is_training(), tb = b->is_training();
     a->eval();

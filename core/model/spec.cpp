@@ -1,6 +1,7 @@
 // Model specification traversal, validation, summaries and the pure (weight-free) half of Deepen.
 #include "core/model/spec.h"
 
+#include "core/util/checked.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>
@@ -8,6 +9,7 @@
 #include <algorithm>
 #include <charconv>
 #include <functional>
+#include <limits>
 
 namespace rlda::core::model {
 namespace {
@@ -60,11 +62,19 @@ std::string unit_label(const UnitRef& u, std::size_t position)
     return fmt::format("layer at position {}", position);
 }
 
-std::int64_t layers_parameters(const std::vector<Layer>& layers)
+// Sums of counts that each fit may not: a model of many wide layers is refused, not wrapped.
+std::int64_t add_parameters(std::int64_t a, std::int64_t b, const std::string& name)
+{
+    if (const auto sum = checked::add(a, b))
+        return *sum;
+    throw ModelError(fmt::format("{}: more than {} parameters", name, std::numeric_limits<std::int64_t>::max()));
+}
+
+std::int64_t layers_parameters(const std::vector<Layer>& layers, const std::string& name)
 {
     std::int64_t n = 0;
     for (const Layer& l : layers)
-        n += parameter_count(l);
+        n = add_parameters(n, parameter_count(l), name);
     return n;
 }
 
@@ -184,13 +194,13 @@ ModelSummary summarize(const ModelSpec& spec)
         b.original_index = refs[p].original_index;
         b.is_block = n.kind == NodeKind::Block;
         b.original = n.original;
-        b.parameters = layers_parameters(n.layers);
+        b.parameters = layers_parameters(n.layers, spec.name);
         for (const Layer& l : n.layers) {
             b.layers.push_back(pytorch_string(l));
             if (is_module(l))
                 s.leaf_layers.push_back(b.layers.back());
         }
-        s.parameters += b.parameters;
+        s.parameters = add_parameters(s.parameters, b.parameters, spec.name);
         s.original_blocks += b.original_index >= 0 ? 1 : 0;
         s.units.push_back(std::move(b));
     }
@@ -280,7 +290,7 @@ DeepenResult deepen_spec(ModelSpec& spec, int action)
     added.uid = max_uid(spec.root) + 1;
     result.uid = added.uid;
     result.layers = added.layers;
-    result.added_parameters = layers_parameters(added.layers);
+    result.added_parameters = layers_parameters(added.layers, spec.name);
     parent->children.insert(parent->children.begin() + static_cast<std::ptrdiff_t>(index) + 1,
                             std::move(added));
     const auto refs = units(spec);

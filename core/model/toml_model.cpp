@@ -1,6 +1,7 @@
 // TOML model files: parsing with positions, shape inference while reading, strict keys.
 #include "core/model/toml_model.h"
 
+#include "core/model/limits.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>
@@ -39,32 +40,54 @@ public:
                 fail(k.source(), (where.empty() ? "" : where + ".") + std::string(k.str()), "unknown key");
     }
 
+    // A whole number within its limit in the table of core/model/limits.h.
     std::optional<std::int64_t> integer(const toml::table& t, const std::string& where,
-                                        const std::string& key, std::int64_t min) const
+                                        const std::string& key) const
     {
         const toml::node* n = t.get(key);
         if (!n)
             return std::nullopt;
-        if (!n->is_integer())
-            fail(*n, where + "." + key, "expected an integer");
-        const auto v = n->value<std::int64_t>().value();
-        if (v < min)
-            fail(*n, where + "." + key, fmt::format("must be at least {}, got {}", min, v));
-        return v;
+        const FieldLimit& limit = field_limit(key);
+        const auto* v = n->as_integer();
+        if (!v)
+            fail(*n, where + "." + key, fmt::format("expected an integer, {}, got {}", limit.text(), shown(*n)));
+        if (!limit.contains(static_cast<double>(v->get())))
+            fail(*n, where + "." + key, fmt::format("must be {}, got {}", limit.text(), shown(*n)));
+        return v->get();
     }
 
+    // A real number within its limit; an integer is taken as its value even where a double
+    // cannot hold it exactly (toml++ would give none), so that 2^63-1 is refused as too large.
     std::optional<double> number(const toml::table& t, const std::string& where,
                                  const std::string& key) const
     {
         const toml::node* n = t.get(key);
         if (!n)
             return std::nullopt;
-        if (!n->is_number())
-            fail(*n, where + "." + key, "expected a number");
-        const double v = n->value<double>().value();
-        if (!(v > 0.0))
-            fail(*n, where + "." + key, "must be positive");
+        const FieldLimit& limit = field_limit(key);
+        std::optional<double> v;
+        if (const auto* i = n->as_integer())
+            v = static_cast<double>(i->get());
+        else if (const auto* f = n->as_floating_point())
+            v = f->get();
+        if (!v)
+            fail(*n, where + "." + key, fmt::format("expected a number, {}, got {}", limit.text(), shown(*n)));
+        if (!limit.contains(*v)) // NaN and the infinities included
+            fail(*n, where + "." + key, fmt::format("must be {}, got {}", limit.text(), shown(*n)));
         return v;
+    }
+
+    // A value as the file wrote it, for messages.
+    static std::string shown(const toml::node& n)
+    {
+        std::ostringstream out;
+        n.visit([&](const auto& v) {
+            if constexpr (toml::is_table<decltype(v)> || toml::is_array<decltype(v)>)
+                out << (toml::is_table<decltype(v)> ? "a table" : "an array");
+            else
+                out << v;
+        });
+        return out.str();
     }
 
     std::optional<bool> boolean(const toml::table& t, const std::string& where, const std::string& key) const
@@ -81,7 +104,7 @@ public:
     void check_in(const toml::table& t, const std::string& where, const std::string& key,
                   std::int64_t inferred) const
     {
-        if (auto v = integer(t, where, key, 1); v && *v != inferred)
+        if (auto v = integer(t, where, key); v && *v != inferred)
             fail(*t.get(key), where + "." + key,
                  fmt::format("is {} but the input to this layer has {}", *v, inferred));
     }
@@ -108,13 +131,13 @@ public:
             check_in(t, where, "in_channels", shape_[0]);
             Conv2d c;
             c.in_channels = shape_[0];
-            const auto oc = integer(t, where, "out_channels", 1);
+            const auto oc = integer(t, where, "out_channels");
             if (!oc)
                 fail(t, where + ".out_channels", "missing");
             c.out_channels = *oc;
-            c.kernel_size = integer(t, where, "kernel_size", 1).value_or(3);
-            c.stride = integer(t, where, "stride", 1).value_or(1);
-            c.padding = integer(t, where, "padding", 0).value_or(0);
+            c.kernel_size = integer(t, where, "kernel_size").value_or(3);
+            c.stride = integer(t, where, "stride").value_or(1);
+            c.padding = integer(t, where, "padding").value_or(0);
             c.bias = boolean(t, where, "bias").value_or(true);
             out = c;
         } else if (lower == "batchnorm2d") {
@@ -139,13 +162,13 @@ public:
         } else if (lower == "avgpool2d") {
             only_keys(t, where, {"type", "kernel_size", "stride", "padding"});
             AvgPool2d p;
-            p.kernel_size = integer(t, where, "kernel_size", 1).value_or(2);
-            p.stride = integer(t, where, "stride", 1).value_or(0);
-            p.padding = integer(t, where, "padding", 0).value_or(0);
+            p.kernel_size = integer(t, where, "kernel_size").value_or(2);
+            p.stride = integer(t, where, "stride").value_or(0);
+            p.padding = integer(t, where, "padding").value_or(0);
             out = p;
         } else if (lower == "adaptiveavgpool2d") {
             only_keys(t, where, {"type", "output_size"});
-            const auto s = integer(t, where, "output_size", 1).value_or(1);
+            const auto s = integer(t, where, "output_size").value_or(1);
             out = AdaptiveAvgPool2d{s, s};
         } else if (lower == "linear") {
             only_keys(t, where, {"type", "in_features", "out_features", "bias"});
@@ -153,6 +176,9 @@ public:
                 fail(t, where, fmt::format("Linear needs flat features, but the input here is {}; "
                                            "add {{ type = \"Flatten\" }} before it",
                                            shape_string(shape_)));
+            if (const FieldLimit& in = field_limit("in_features"); !in.contains(static_cast<double>(shape_[0])))
+                fail(t, where, fmt::format("the input to this Linear has {} features; in_features must be {}",
+                                           shape_[0], in.text()));
             check_in(t, where, "in_features", shape_[0]);
             Linear l;
             l.in_features = shape_[0];
@@ -161,10 +187,11 @@ public:
                 fail(t, where + ".out_features", "missing");
             if (of->is_string() && of->value<std::string>() == "classes")
                 l.out_features = classes_;
+            else if (of->is_integer())
+                l.out_features = integer(t, where, "out_features").value_or(0);
             else
-                l.out_features = integer(t, where, "out_features", 1).value_or(0);
-            if (l.out_features < 1)
-                fail(*of, where + ".out_features", "expected a positive integer or \"classes\"");
+                fail(*of, where + ".out_features",
+                     fmt::format("expected {} or \"classes\"", field_limit("out_features").text()));
             l.bias = boolean(t, where, "bias").value_or(true);
             out = l;
         } else {
@@ -262,6 +289,7 @@ private:
 ModelSpec parse_toml_model(const std::string& text, const std::string& source, const Shape& input,
                            std::int64_t classes)
 {
+    check_input_and_classes(source, input, classes);
     toml::table root;
     try {
         root = toml::parse(text, source);

@@ -2,7 +2,9 @@
 // truth in tests/fixtures/seed-deepening.csv; FeedForwardNet and FeedForwardNet3 are this project's own.
 #include "core/model/zoo.h"
 
+#include "core/model/limits.h"
 #include "core/model/toml_model.h"
+#include "core/util/checked.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>
@@ -26,11 +28,15 @@ Node avg_pool() { return Node::layer(AvgPool2d{2, 2, 0}); }
 Node global_pool() { return Node::layer(AdaptiveAvgPool2d{1, 1}); }
 Node flatten() { return Node::layer(Flatten{}); }
 
+// Within the input limits (core/model/limits.h) the product fits; checked all the same.
 std::int64_t features(const Shape& s)
 {
     std::int64_t n = 1;
     for (auto d : s)
-        n *= d;
+        if (const auto next = checked::mul(n, d))
+            n = *next;
+        else
+            throw ModelError(fmt::format("input {}: more features than a 64-bit count holds", shape_string(s)));
     return n;
 }
 
@@ -109,8 +115,7 @@ bool is_zoo_name(const std::string& name)
 
 ModelSpec zoo_model(const std::string& name, const Shape& input, std::int64_t classes, OutputHead head)
 {
-    if (classes < 1)
-        throw ModelError(fmt::format("{}: the number of classes must be positive, not {}", name, classes));
+    check_input_and_classes(name, input, classes);
     ModelSpec spec;
     spec.name = name;
     spec.input = input;

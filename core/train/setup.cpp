@@ -6,10 +6,15 @@
 #include "core/data/cifar10.h"
 #include "core/data/idx.h"
 #include "core/data/synthetic.h"
+#include "core/model/footprint.h"
 #include "core/model/zoo.h"
+#include "core/util/checked.h"
 #include "core/util/error.h"
+#include "core/util/memory.h"
 
 #include <fmt/format.h>
+
+#include <algorithm>
 
 namespace rlda::core::train {
 
@@ -40,6 +45,14 @@ data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t se
         o.test_size = c.test_size;
         o.noise = c.noise;
         o.seed = seed;
+        // Checked before make_synthetic allocates: float32 images and int64 labels of both sets.
+        if (c.shape.size() == 3) {
+            const std::int64_t samples = checked::saturating_add(c.train_size, c.test_size);
+            check_fits(fmt::format("dataset.train_size = {}, test_size = {}: {} samples of {}", c.train_size,
+                                   c.test_size, samples, model::shape_string(c.shape)),
+                       checked::saturating_add(array_bytes({samples, c.shape[0], c.shape[1], c.shape[2]}, 4),
+                                               array_bytes({samples}, 8)));
+        }
         return data::make_synthetic(o);
     }
     data::LoadOptions o;
@@ -71,7 +84,10 @@ std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c, TrainObse
     case config::AgentKind::None:
         return std::make_unique<agent::NoAdaptationAgent>();
     case config::AgentKind::Policy: {
-        auto learner = std::make_shared<agent::PolicyLearner>(agent::PolicyLearner::load(c.policy));
+        auto learner = std::make_shared<agent::PolicyLearner>(agent::PolicyLearner::load(c.policy, [observer](const std::string& warning) {
+            if (observer)
+                observer->on_message(warning);
+        }));
         learner->set_temperature(c.temperature);
         return std::make_unique<agent::PolicyAgent>(learner, c.greedy, [observer](const std::string& warning) {
             if (observer)
@@ -106,7 +122,11 @@ std::vector<AllocationEvent> allocation_events(const config::SchedulerConfig& c)
 
 model::ModelSpec job_model(const config::ExperimentConfig& c, const data::DatasetSplit& data)
 {
-    return model::load_model(c.job.model, data.train.shape(), data.train.classes, c.job.head);
+    model::ModelSpec spec = model::load_model(c.job.model, data.train.shape(), data.train.classes, c.job.head);
+    // A batch never holds more than the training set (the sampler's last batch is short).
+    const std::int64_t batch = std::min(c.job.batch_size, data.train.size());
+    model::check_forward_fits(spec, batch, fmt::format("job.batch_size = {}", c.job.batch_size));
+    return spec;
 }
 
 } // namespace rlda::core::train

@@ -111,6 +111,66 @@ private Q_SLOTS:
         QVERIFY2(r.out.startsWith("parameters: 51883776\n"), qPrintable(r.out));
     }
 
+    // Every size of a model file has its limit (core/model/limits.h): each file of
+    // tests/fixtures/models-bad is refused in one line naming file, line:col, key, limit and value,
+    // even with --check, which would build and train the model. Before, 10^9 output channels were
+    // counted and printed, and a pool kernel of 2^63-1, eps of 2^63-1 or momentum 3.5 ended in a
+    // LibTorch trace, "bad optional access" or "max_abs_diff: -nan".
+    void bad_model_files_are_refused_at_their_key_data()
+    {
+        QTest::addColumn<QString>("path");
+        const QDir dir(RLDA_SOURCE_DIR "/tests/fixtures/models-bad");
+        const QStringList files = dir.entryList({"*.toml"}, QDir::Files, QDir::Name);
+        QVERIFY(files.size() >= 15);
+        for (const QString& f : files)
+            QTest::newRow(qPrintable(f)) << dir.filePath(f);
+    }
+    void bad_model_files_are_refused_at_their_key()
+    {
+        QFETCH(QString, path);
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QString first = QString::fromUtf8(f.readLine()).trimmed();
+        QVERIFY2(first.startsWith("# expect: "), qPrintable(first));
+        const CliResult r = rlda_cli({"model", "show", path, "--check"});
+        QCOMPARE(r.code, 1);
+        QCOMPARE(r.err, "rlda: error: " + path + first.mid(10) + "\n");
+        QVERIFY(r.out.isEmpty());
+    }
+
+    void the_limits_themselves_are_accepted()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("edges.toml");
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[model]\nname = \"Edges\"\n[[model.layers]]\n"
+                "block = [{ type = \"Conv2d\", out_channels = 4, kernel_size = 1, stride = 1, padding = 0 },\n"
+                "         { type = \"BatchNorm2d\", eps = 1, momentum = 0 }, { type = \"ReLU\" }]\n"
+                "[[model.layers]]\ntype = \"AdaptiveAvgPool2d\"\noutput_size = 1\n"
+                "[[model.layers]]\ntype = \"Flatten\"\n"
+                "[[model.layers]]\nblock = [{ type = \"Linear\", out_features = 1000000 }]\n");
+        f.close();
+        const CliResult r = rlda_cli({"model", "show", path, "--classes", "1000000", "--check"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(r.out.contains("BatchNorm2d(4, eps=1.0, momentum=0.0, affine=True"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("max_abs_diff: 0\n"), qPrintable(r.out));
+    }
+
+    // Memory is estimated from the spec before LibTorch allocates: a forward too large for this
+    // machine is one line with the figure and the limit, not the allocator's 27-line trace.
+    void a_forward_beyond_memory_is_refused_with_its_size()
+    {
+        const CliResult r = rlda_cli({"model", "show", "ConvNet2", "--input", "3x65536x65536", "--check"});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.startsWith("rlda: error: ConvNet2 at 3x65536x65536: a forward of 16 samples needs 32.7 TiB, "
+                                  "more than this machine's "),
+                 qPrintable(r.err));
+        QVERIFY2(r.err.endsWith(" of memory\n"), qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(r.out.isEmpty());
+    }
+
     void broken_toml_model_gives_file_line_col()
     {
         QTemporaryDir dir;

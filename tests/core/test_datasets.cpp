@@ -6,6 +6,7 @@
 #include "core/data/random.h"
 #include "core/data/sampler.h"
 #include "core/data/synthetic.h"
+#include "core/train/setup.h"
 #include "core/util/error.h"
 
 #include <torch/types.h>
@@ -617,6 +618,56 @@ private Q_SLOTS:
         o.shape = {1, 2, 3};
         o.classes = 3;
         QCOMPARE(make_synthetic(o).train.shape(), (rlda::core::model::Shape{1, 2, 3}));
+    }
+
+    // Sizes from a config are estimated before anything is allocated (core/util/memory.h): a
+    // dataset or batch beyond this machine's memory is one line naming the key, the figure and the
+    // limit instead of LibTorch's allocator trace.
+    void datasets_and_batches_beyond_memory_are_refused()
+    {
+        namespace config = rlda::core::config;
+        config::DatasetConfig c;
+        c.train_size = 1'000'000'000'000;
+        QString msg;
+        try {
+            rlda::core::train::load_dataset(c, 0);
+        } catch (const rlda::core::Error& e) {
+            msg = e.what();
+        }
+        QVERIFY2(msg.startsWith("dataset.train_size = 1000000000000, test_size = 256: 1000000000256 samples of "
+                                "3x32x32 needs 10.9 PiB, more than this machine's "),
+                 qPrintable(msg));
+        QVERIFY2(msg.endsWith(" of memory"), qPrintable(msg));
+
+        // Stride-0 views: the shapes of a huge dataset without its bytes.
+        const auto pixels = [](std::int64_t n) {
+            return torch::zeros({1, 3, 1, 1}, torch::kByte).expand({n, 3, 1024, 1024});
+        };
+        const auto labels = [](std::int64_t n) { return torch::zeros({1}, torch::kLong).expand({n}); };
+        msg = data_error([&] {
+            make_split({pixels(10'000'000), labels(10'000'000)}, {pixels(1), labels(1)}, 10, "huge", {});
+        });
+        QVERIFY2(msg.startsWith("huge: 10000000 training and 1 test samples of 3x1024x1024 as float32 needs 114.4 TiB, "
+                                "more than this machine's "),
+                 qPrintable(msg));
+
+        // A batch as large as the training set: its forward is estimated from the model's shapes.
+        config::ExperimentConfig e;
+        e.job.model = "ConvNet2";
+        e.job.batch_size = 1'000'000;
+        DatasetSplit split;
+        split.train.images = torch::zeros({1, 3, 1, 1}).expand({50'000, 3, 1024, 1024});
+        split.train.classes = 10;
+        try {
+            rlda::core::train::job_model(e, split);
+            QFAIL("no error");
+        } catch (const rlda::core::Error& err) {
+            msg = err.what();
+        }
+        QVERIFY2(msg.startsWith("job.batch_size = 1000000: ConvNet2 at 3x1024x1024: a forward of 50000 samples needs "),
+                 qPrintable(msg));
+        e.job.batch_size = 2;
+        QCOMPARE(rlda::core::train::job_model(e, split).name, std::string("ConvNet2"));
     }
 
     void sampler_covers_every_index_once_per_epoch()

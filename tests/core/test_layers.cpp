@@ -1,9 +1,16 @@
 // Layer strings in PyTorch's notation, parameter counts, shapes, and the small parsers.
+#include "core/model/footprint.h"
 #include "core/model/layer.h"
+#include "core/model/limits.h"
 #include "core/model/spec.h"
 #include "core/model/zoo.h"
+#include "core/util/checked.h"
 #include "core/util/csv.h"
 #include "core/util/error.h"
+#include "core/util/memory.h"
+
+#include <limits>
+#include <stdexcept>
 
 #include <QtTest/QtTest>
 
@@ -73,6 +80,123 @@ private Q_SLOTS:
         QCOMPARE(output_shape(Flatten{}, {8, 2, 2}), (Shape{32}));
         QVERIFY_THROWS_EXCEPTION(ModelError, output_shape(Linear{10, 2}, {8, 2, 2}));
         QVERIFY_THROWS_EXCEPTION(ModelError, output_shape(Conv2d{4, 8, 3}, {3, 32, 32}));
+    }
+
+    // A window larger than its padded input was counted as one position (the division rounded the
+    // negative span up), and LibTorch then failed inside the forward.
+    void windows_larger_than_the_input_are_refused()
+    {
+        QVERIFY_THROWS_EXCEPTION(ModelError, output_shape(AvgPool2d{4, 2, 0}, {8, 3, 3}));
+        QVERIFY_THROWS_EXCEPTION(ModelError, output_shape(Conv2d{3, 8, 1024}, {3, 32, 32}));
+        QCOMPARE(output_shape(AvgPool2d{4, 2, 1}, {8, 3, 3}), (Shape{8, 1, 1})); // padded to 5x5
+        QCOMPARE(output_shape(Conv2d{3, 8, 34, 1, 1}, {3, 32, 32}), (Shape{8, 1, 1}));
+    }
+
+    // Counts and sizes are checked arithmetic: a spec built in code (the reader's limits keep its
+    // own far from it) gets a ModelError instead of a wrapped, negative count.
+    void counts_never_wrap()
+    {
+        constexpr auto big = std::numeric_limits<std::int64_t>::max() / 2;
+        try {
+            output_shape(Conv2d{3, 8, 3, 1, big}, {3, 32, 32});
+            QFAIL("no error");
+        } catch (const ModelError& e) {
+            QVERIFY2(QString(e.what()).contains("too large to count"), e.what());
+        }
+        try {
+            output_shape(Flatten{}, {big, 2, 2});
+            QFAIL("no error");
+        } catch (const ModelError& e) {
+            QVERIFY2(QString(e.what()).contains("more than 9223372036854775807 features"), e.what());
+        }
+        // Each Linear has 2^62 + 2^31 parameters, which fits; two of them do not.
+        const std::int64_t w = std::int64_t{1} << 31;
+        ModelSpec spec;
+        spec.name = "Wide";
+        spec.input = {w};
+        spec.classes = w;
+        spec.root = Node::sequence({Node::layer(Linear{w, w}), Node::layer(Linear{w, w})});
+        QCOMPARE(parameter_count(Linear{w, w}), (std::int64_t{1} << 62) + w);
+        try {
+            summarize(spec);
+            QFAIL("no error");
+        } catch (const ModelError& e) {
+            QCOMPARE(QString(e.what()), QString("Wide: more than 9223372036854775807 parameters"));
+        }
+        QCOMPARE(checked::mul(big, std::int64_t{3}), std::optional<std::int64_t>{});
+        QCOMPARE(checked::add(std::int64_t{2}, std::int64_t{3}), std::optional<std::int64_t>{5});
+        QCOMPARE(checked::saturating_mul(std::uint64_t{1} << 40, std::uint64_t{1} << 40),
+                 std::numeric_limits<std::uint64_t>::max());
+    }
+
+    // One table of limits (core/model/limits.h), worded once, for the reader and load_model().
+    void field_limits_are_declared_once()
+    {
+        QCOMPARE(QString::fromStdString(field_limit("out_channels").text()), QString("a whole number from 1 to 65536"));
+        QCOMPARE(QString::fromStdString(field_limit("padding").text()), QString("a whole number from 0 to 1024"));
+        QCOMPARE(QString::fromStdString(field_limit("eps").text()), QString("a number above 0, at most 1"));
+        QCOMPARE(QString::fromStdString(field_limit("momentum").text()), QString("a number from 0 to 1"));
+        QVERIFY(field_limit("momentum").contains(0.0));
+        QVERIFY(!field_limit("eps").contains(0.0));
+        QVERIFY(!field_limit("eps").contains(std::numeric_limits<double>::quiet_NaN()));
+        QVERIFY_THROWS_EXCEPTION(std::logic_error, field_limit("colour"));
+        const auto refused = [](const Shape& input, std::int64_t classes) {
+            try {
+                zoo_model("ConvNet2", input, classes);
+            } catch (const ModelError& e) {
+                return QString(e.what());
+            }
+            return QString();
+        };
+        QCOMPARE(refused({3, 65537, 32}, 10),
+                 QString("ConvNet2: input 3x65537x32: each dimension must be a whole number from 1 to 65536, got 65537"));
+        QCOMPARE(refused({3, 32, 32}, 1000001),
+                 QString("ConvNet2: classes: must be a whole number from 1 to 1000000, got 1000001"));
+        QCOMPARE(refused({3, 32, 32}, 0), QString("ConvNet2: classes: must be a whole number from 1 to 1000000, got 0"));
+        QCOMPARE(refused({3, 65536, 32}, 1000000), QString());
+    }
+
+    void memory_estimates_of_models()
+    {
+        const ModelSpec spec = zoo_model("ConvNet2");
+        // 10602 parameters and 2 x 2 x 32 running statistics.
+        QCOMPARE(parameter_bytes(spec), std::uint64_t{(10602 + 128) * 4});
+        // Per sample: input 3072; conv, BatchNorm and ReLU 3 x 32x30x30; pool 32x15x15;
+        // 3 x 32x13x13; global pool and Flatten 2 x 32; Linear and ReLU 2 x 10.
+        const std::uint64_t per_sample = 3072 + 3 * 28800 + 7200 + 3 * 5408 + 2 * 32 + 2 * 10;
+        QCOMPARE(forward_bytes(spec, 2), 2 * per_sample * 4);
+        check_forward_fits(spec, 64);
+        check_parameters_fit(spec);
+        const ModelSpec huge = zoo_model("ConvNet2", {3, 65536, 65536});
+        try {
+            check_forward_fits(huge, 1, "job.batch_size = 1");
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QVERIFY2(QString(e.what()).startsWith("job.batch_size = 1: ConvNet2 at 3x65536x65536: a forward of 1 "
+                                                  "sample needs 2.0 TiB, more than this machine's "),
+                     e.what());
+        }
+    }
+
+    void memory_limit_and_byte_sizes()
+    {
+        QVERIFY(physical_memory_bytes() > 0);
+        QCOMPARE(byte_size(0), std::string("0 B"));
+        QCOMPARE(byte_size(1023), std::string("1023 B"));
+        QCOMPARE(byte_size(1024), std::string("1.0 KiB"));
+        QCOMPARE(byte_size(std::uint64_t{3} << 29), std::string("1.5 GiB"));
+        QCOMPARE(byte_size(std::numeric_limits<std::uint64_t>::max()), std::string("16.0 EiB"));
+        QCOMPARE(array_bytes({2, 3, 4}, 4), std::uint64_t{96});
+        QCOMPARE(array_bytes({std::numeric_limits<std::int64_t>::max(), 4}, 4), std::numeric_limits<std::uint64_t>::max());
+        QCOMPARE(array_bytes({-1, 4}, 4), std::uint64_t{0});
+        check_fits("one byte", 1);
+        try {
+            check_fits("everything", std::numeric_limits<std::uint64_t>::max());
+            QFAIL("no error");
+        } catch (const Error& e) {
+            QVERIFY2(QString(e.what()).startsWith("everything needs 16.0 EiB, more than this machine's "), e.what());
+            QVERIFY2(QString(e.what()).endsWith(" of memory"), e.what());
+        }
     }
 
     void parse_actions_and_shapes()
