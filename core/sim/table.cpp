@@ -22,6 +22,10 @@ namespace {
 // A dense index beyond this would cost more memory than any buildable table is worth.
 constexpr std::int64_t kMaxSequences = std::int64_t{1} << 20;
 
+// A job's total time in seconds, about 31 years: beyond it a row is a corrupt or mistyped figure, not
+// a measurement (and times left, at most the total, are bounded by it too).
+constexpr double kMaxTotalTime = 1e9;
+
 // "[0 2 3]", for messages.
 std::string bracketed(const std::vector<int>& seq)
 {
@@ -113,8 +117,8 @@ std::string row_problem(const TableRow& row, int k, int num_actions)
     for (std::size_t i = 0; i < row.time_left.size(); ++i)
         if (!(row.time_left[i] >= 0.0) || !std::isfinite(row.time_left[i]))
             return fmt::format("timeleft{}: must be a finite number >= 0, got {}", i + 1, row.time_left[i]);
-    if (!(row.total_time >= 0.0) || !std::isfinite(row.total_time))
-        return fmt::format("totaltime: must be a finite number >= 0, got {}", row.total_time);
+    if (!(row.total_time >= 0.0 && row.total_time <= kMaxTotalTime))
+        return fmt::format("totaltime: must be a number from 0 to {:g} seconds, got {}", kMaxTotalTime, row.total_time);
     for (std::size_t i = 0; i < row.time_left.size(); ++i)
         if (row.time_left[i] > row.total_time)
             return fmt::format("timeleft{}: {} is more than the total time {}", i + 1, row.time_left[i], row.total_time);
@@ -157,8 +161,15 @@ SimulationTable SimulationTable::load(const std::string& path, int num_actions)
     std::vector<TableRow> parsed;
     int largest = 0;
     for (std::size_t i = 0; i < csv.rows.size(); ++i) {
-        parsed.push_back(
-            parse_row(csv.rows[i], csv.header, static_cast<std::size_t>(k), {path, csv.row_lines[i]}));
+        const Place at{path, csv.row_lines[i]};
+        parsed.push_back(parse_row(csv.rows[i], csv.header, static_cast<std::size_t>(k), at));
+        // Without a given count the largest action sizes the table: refused here, at its line, before
+        // largest + 1 could overflow or the count be too many to tabulate.
+        for (std::size_t j = 0; j < parsed.back().actions.size(); ++j)
+            if (const int a = parsed.back().actions[j];
+                num_actions <= 0 && a >= 0 && (a >= kMaxSequences || power(a + 1, k) < 0))
+                at.fail(fmt::format("a{}: action {} makes {}^{} action sequences, too many to tabulate (at most {})",
+                                    j + 1, a, std::int64_t{a} + 1, k, kMaxSequences));
         for (int a : parsed.back().actions)
             largest = std::max(largest, a);
     }
