@@ -232,7 +232,8 @@ int run_figures(const FiguresOptions& o)
     // Evaluations, in --tables order and, for one table, in the order the sources were given.
     std::vector<std::pair<std::size_t, widgets::FigureJob::Table>> ranked;
     for (const auto& s : sources) {
-        auto learner = core::agent::PolicyLearner::load(s.policy);
+        auto learner = core::agent::PolicyLearner::load(
+            s.policy, [](const std::string& warning) { fmt::print(stderr, "rlda: warning: {}\n", warning); });
         for (auto i : s.tables) {
             const auto& t = index[i];
             const auto e = core::sim::evaluate(learner, t.table, t.model, o.seed);

@@ -115,7 +115,8 @@ int run_evaluate(const EvaluateOptions& o)
     const auto t = core::sim::open_table(o.table, o.overrides());
     if (!t.described)
         fmt::print(stderr, "rlda: warning: {}\n", t.assumption());
-    auto learner = core::agent::PolicyLearner::load(o.policy);
+    auto learner = core::agent::PolicyLearner::load(
+        o.policy, [](const std::string& warning) { fmt::print(stderr, "rlda: warning: {}\n", warning); });
     print_evaluation(core::sim::evaluate(learner, t.table, t.model, o.seed));
     return 0;
 }

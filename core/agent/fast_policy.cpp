@@ -2,10 +2,10 @@
 #include "core/agent/fast_policy.h"
 
 #include "core/util/error.h"
+#include "core/util/tensor_file.h"
 
 #include <fmt/format.h>
 #include <torch/serialize/input-archive.h>
-#include <torch/serialize/output-archive.h>
 
 #include <algorithm>
 #include <cmath>
@@ -435,14 +435,36 @@ void FastAdam::step_and_zero_grad()
     }
 }
 
-void FastAdam::save(torch::serialize::OutputArchive& archive) const
+void FastAdam::save(TensorFileWriter& file, const std::vector<std::string>& names) const
 {
-    archive.write("step", torch::tensor(steps_, torch::kLong));
-    archive.write("lr", torch::tensor(lr_, torch::kFloat64));
+    file.set("adam/step", steps_);
+    file.set("adam/lr", lr_);
     for (std::size_t i = 0; i < params_.size(); ++i) {
-        archive.write(fmt::format("exp_avg_{}", i), exp_avg_[i]);
-        archive.write(fmt::format("exp_avg_sq_{}", i), exp_avg_sq_[i]);
+        file.add("adam/exp_avg/" + names.at(i), exp_avg_[i]);
+        file.add("adam/exp_avg_sq/" + names.at(i), exp_avg_sq_[i]);
     }
+}
+
+void FastAdam::load(const TensorFile& file, const std::vector<std::string>& names)
+{
+    std::vector<torch::Tensor> m, v;
+    for (std::size_t i = 0; i < params_.size(); ++i) {
+        const auto shape = params_[i].sizes();
+        m.push_back(file.tensor("adam/exp_avg/" + names.at(i), torch::kFloat32, shape));
+        v.push_back(file.tensor("adam/exp_avg_sq/" + names.at(i), torch::kFloat32, shape));
+    }
+    const std::int64_t steps = file.integer("adam/step");
+    const double lr = file.real("adam/lr");
+    if (steps < 0)
+        throw Error(fmt::format("{}: adam/step is {}, not a count", file.label(), steps));
+    if (!(lr > 0.0) || !std::isfinite(lr))
+        throw Error(fmt::format("{}: adam/lr is {}, not a positive learning rate", file.label(), lr));
+    for (std::size_t i = 0; i < params_.size(); ++i) {
+        exp_avg_[i] = m[i];
+        exp_avg_sq_[i] = v[i];
+    }
+    steps_ = steps;
+    lr_ = lr;
 }
 
 void FastAdam::load(torch::serialize::InputArchive& archive)
@@ -454,7 +476,9 @@ void FastAdam::load(torch::serialize::InputArchive& archive)
     for (std::size_t i = 0; i < params_.size(); ++i) {
         archive.read(fmt::format("exp_avg_{}", i), m[i]);
         archive.read(fmt::format("exp_avg_sq_{}", i), v[i]);
-        if (!m[i].sizes().equals(params_[i].sizes()) || !v[i].sizes().equals(params_[i].sizes()))
+        if (!m[i].sizes().equals(params_[i].sizes()) || !v[i].sizes().equals(params_[i].sizes()) ||
+            !storage_covers(m[i]) || !storage_covers(v[i]) || m[i].scalar_type() != torch::kFloat32 ||
+            v[i].scalar_type() != torch::kFloat32)
             throw Error(fmt::format("adam: the state of parameter #{} does not fit its shape", i));
     }
     // Nothing changes until everything has been read.

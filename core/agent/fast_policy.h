@@ -6,12 +6,17 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <string>
 #include <vector>
 
 namespace torch::serialize {
 class InputArchive;
-class OutputArchive;
 } // namespace torch::serialize
+
+namespace rlda::core {
+class TensorFile;
+class TensorFileWriter;
+} // namespace rlda::core
 
 namespace rlda::core::agent {
 
@@ -111,8 +116,13 @@ public:
     double lr() const { return lr_; }
     void set_lr(double lr) { lr_ = lr; }
     std::int64_t steps() const { return steps_; }
-    void save(torch::serialize::OutputArchive& archive) const;
-    // Error (or torch's c10::Error for a missing key) when the state does not fit the parameters.
+    // The state as the tensors "adam/exp_avg/<name>" and "adam/exp_avg_sq/<name>" and the header
+    // values "adam/step" and "adam/lr", names[i] naming the i-th parameter.
+    void save(TensorFileWriter& file, const std::vector<std::string>& names) const;
+    // Error naming the file when the state does not fit the parameters; nothing changes then.
+    void load(const TensorFile& file, const std::vector<std::string>& names);
+    // The format before tensor files (policy files of version 0). Error (or torch's c10::Error for
+    // a missing key) when the state does not fit the parameters.
     void load(torch::serialize::InputArchive& archive);
 
 private:

@@ -24,6 +24,43 @@ std::vector<float> time_encoding(double time_left, double time_budget, std::int6
 
 double reward(double accuracy) { return 100.0 * std::tan(accuracy * std::numbers::pi / 2.0); }
 
+std::vector<std::pair<std::string, std::vector<std::int64_t>>>
+policy_shapes(const config::PolicyConfig& s, std::int64_t vocabulary_size, std::int64_t actions)
+{
+    const auto times = [](std::int64_t a, std::int64_t b) {
+        std::int64_t r = 0;
+        if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &r))
+            throw Error(fmt::format("policy: sizes {} x {} overflow", a, b));
+        return r;
+    };
+    const auto plus = [](std::int64_t a, std::int64_t b) {
+        std::int64_t r = 0;
+        if (__builtin_add_overflow(a, b, &r))
+            throw Error(fmt::format("policy: sizes {} + {} overflow", a, b));
+        return r;
+    };
+    const std::int64_t h4 = times(4, s.hidden_size), d4 = times(4, s.decider_lstm_size);
+    const std::int64_t l = s.decider_linear_size;
+    std::vector<std::pair<std::string, std::vector<std::int64_t>>> out{{"embeddings", {vocabulary_size, s.embedding_size}}};
+    for (const std::string suffix : {"", "_reverse"}) {
+        out.push_back({"encoder.weight_ih_l0" + suffix, {h4, s.embedding_size}});
+        out.push_back({"encoder.weight_hh_l0" + suffix, {h4, s.hidden_size}});
+        out.push_back({"encoder.bias_ih_l0" + suffix, {h4}});
+        out.push_back({"encoder.bias_hh_l0" + suffix, {h4}});
+    }
+    out.push_back({"decider.weight_ih_l0", {d4, times(2, s.hidden_size)}});
+    out.push_back({"decider.weight_hh_l0", {d4, s.decider_lstm_size}});
+    out.push_back({"decider.bias_ih_l0", {d4}});
+    out.push_back({"decider.bias_hh_l0", {d4}});
+    out.push_back({"fc1.weight", {l, plus(s.decider_lstm_size, s.time_encoding_size)}});
+    out.push_back({"fc1.bias", {l}});
+    out.push_back({"fc2.weight", {l, l}});
+    out.push_back({"fc2.bias", {l}});
+    out.push_back({"out.weight", {actions, l}});
+    out.push_back({"out.bias", {actions}});
+    return out;
+}
+
 PolicyNetImpl::PolicyNetImpl(const config::PolicyConfig& sizes, std::int64_t vocabulary_size,
                              std::int64_t actions, std::uint64_t embedding_seed)
     : sizes_(sizes), actions_(actions)

@@ -10,6 +10,8 @@
 #include <torch/nn/pimpl.h>
 
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace rlda::core::agent {
@@ -19,6 +21,13 @@ std::vector<float> time_encoding(double time_left, double time_budget, std::int6
 
 // r(acc) = 100 tan(acc pi / 2): small differences near high accuracy weigh a lot.
 double reward(double accuracy);
+
+// Every tensor PolicyNet holds (parameters and the embeddings buffer, by their named_parameters /
+// named_buffers names) and its shape, for these sizes, computed without allocating anything: a
+// policy file's tensors are checked against it before a network is made. Error when a product
+// overflows.
+std::vector<std::pair<std::string, std::vector<std::int64_t>>>
+policy_shapes(const config::PolicyConfig& sizes, std::int64_t vocabulary_size, std::int64_t actions);
 
 // Fixed (never trained) random layer embeddings -> BiLSTM over the leaf layers -> LSTM, last
 // state ++ time encoding -> Linear -> ReLU -> Linear -> ReLU -> Linear(actions): the logits.

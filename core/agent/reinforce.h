@@ -6,6 +6,7 @@
 #include "core/agent/policy.h"
 #include "core/agent/vocabulary.h"
 #include "core/config/experiment.h"
+#include "core/util/tensor_file.h"
 
 #include <cstdint>
 #include <functional>
@@ -15,6 +16,10 @@
 #include <vector>
 
 namespace rlda::core::agent {
+
+inline constexpr const char* kPolicyKind = "policy"; // the tensor file's kind
+inline constexpr std::int64_t kPolicyFileVersion = 1; // its layout, in the header's "version"
+inline constexpr std::int64_t kMaxPolicyActions = 4096; // decider outputs a policy file may have
 
 struct Choice {
     int action = 0;
@@ -33,9 +38,16 @@ public:
     PolicyLearner(Vocabulary vocabulary, const config::PolicyConfig& sizes, std::int64_t actions,
                   std::uint64_t seed);
     // A policy file written by save(): network, vocabulary, optimizer, episode, temperature and the
-    // sampling RNG, so that learning goes on exactly. Throws Error naming the file.
-    static PolicyLearner load(const std::string& path);
-    void save(const std::string& path) const; // atomic
+    // sampling RNG, so that learning goes on exactly. Throws Error naming the file. A file of the
+    // format before tensor files (a LibTorch archive) loads too, after `warn` is told it is
+    // unverified.
+    static PolicyLearner load(const std::string& path, const Warn& warn = {});
+    // The same from a tensor file already read and verified (kind kPolicyKind).
+    static PolicyLearner load(const TensorFile& file);
+    // A tensor file (core/util/tensor_file.h) of kind kPolicyKind, atomically: every tensor of
+    // the network as "policy/<name>" (policy_shapes' names), the optimizer's as "adam/...", the
+    // sizes under their [policy] keys' names and the learning state in the header.
+    void save(const std::string& path) const;
 
     // `layers`: vocabulary ids (int64 [L]) of the current architecture's leaf layers. With
     // `learn`, log p of the choice is kept for finish_episode(); without, nothing is kept.
@@ -75,6 +87,10 @@ public:
     const PolicyNet& network() const { return net_; }
 
 private:
+    static PolicyLearner load_torch_archive(const std::string& path);
+    std::vector<std::string> parameter_names() const; // FastAdam's order
+    torch::Tensor tensor_named(const std::string& name) const; // a parameter or the embeddings
+
     // One learning decision of the fast path: which of the episode's sequences it read, its head.
     struct Step {
         std::size_t sequence = 0;

@@ -128,7 +128,10 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     auto learner = settings.from.empty()
                        ? agent::PolicyLearner(agent::Vocabulary::from_zoo(3, first.input, first.classes),
                                               settings.policy, model::original_block_count(first) + 1, settings.seed)
-                       : agent::PolicyLearner::load(settings.from);
+                       : agent::PolicyLearner::load(settings.from, [&](const std::string& warning) {
+                             if (observer)
+                                 observer->on_message(warning);
+                         });
     learner.set_temperature_decay(settings.temperature_decay);
     learner.set_temperature_every(settings.temperature_every);
     if (settings.baseline > 0.0)

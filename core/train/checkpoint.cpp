@@ -1,13 +1,13 @@
-// The warm-start checkpoint by name (version 2), and the reader of the positional layout before it.
+// The warm-start checkpoint as a tensor file (version 3), and the readers of the LibTorch archives before it.
 #include "core/train/checkpoint.h"
 
 #include "core/config/names.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
+#include "core/util/tensor_file.h"
 
 #include <torch/optim/adam.h>
 #include <torch/optim/sgd.h>
-#include <torch/serialize/output-archive.h>
 
 #include <c10/util/string_utils.h>
 #include <fmt/format.h>
@@ -102,37 +102,37 @@ config::Optimizer optimizer_kind(const torch::optim::Optimizer& opt)
 void save_checkpoint(const std::filesystem::path& file, const CheckpointMeta& m, model::NetImpl& net,
                      const torch::optim::Optimizer& opt)
 {
-    torch::serialize::OutputArchive a;
-    a.write("version", c10::IValue(std::int64_t{kCheckpointVersion}));
-    a.write("meta/model_name", c10::IValue(m.model_name));
-    a.write("meta/input", torch::tensor(m.input, torch::kLong));
-    a.write("meta/classes", torch::tensor(m.classes, torch::kLong));
-    a.write("meta/deepened", ints(m.deepened));
-    a.write("meta/chosen", ints(m.chosen));
-    a.write("clock/seconds", c10::IValue(m.clock.seconds));
-    a.write("clock/steps", c10::IValue(static_cast<std::int64_t>(m.clock.steps)));
-    a.write("clock/evaluations", c10::IValue(static_cast<std::int64_t>(m.clock.evaluations)));
-    a.write("scheduler/reported", c10::IValue(m.scheduler_reported));
-    a.write("progress/epochs_started", c10::IValue(std::int64_t{m.epochs_started}));
-    a.write("progress/epochs_completed", c10::IValue(std::int64_t{m.epochs_completed}));
-    a.write("progress/steps", c10::IValue(m.steps));
-    a.write("adaptation/active", c10::IValue(m.adapting));
-    a.write("adaptation/decisions", c10::IValue(std::int64_t{m.decisions}));
-    a.write("optimizer/lr", c10::IValue(m.lr));
+    TensorFileWriter f(kCheckpointKind);
+    f.set("version", std::int64_t{kCheckpointVersion});
+    f.set("meta/model_name", m.model_name);
+    f.set("meta/input", std::vector<std::int64_t>(m.input.begin(), m.input.end()));
+    f.set("meta/classes", m.classes);
+    f.set("meta/deepened", std::vector<std::int64_t>(m.deepened.begin(), m.deepened.end()));
+    f.set("meta/chosen", std::vector<std::int64_t>(m.chosen.begin(), m.chosen.end()));
+    f.set("clock/seconds", m.clock.seconds);
+    f.set("clock/steps", static_cast<std::int64_t>(m.clock.steps));
+    f.set("clock/evaluations", static_cast<std::int64_t>(m.clock.evaluations));
+    f.set("scheduler/reported", m.scheduler_reported);
+    f.set("progress/epochs_started", std::int64_t{m.epochs_started});
+    f.set("progress/epochs_completed", std::int64_t{m.epochs_completed});
+    f.set("progress/steps", m.steps);
+    f.set("adaptation/active", m.adapting);
+    f.set("adaptation/decisions", std::int64_t{m.decisions});
+    f.set("optimizer/lr", m.lr);
     for (const Column& c : kColumns) {
         std::vector<double> values;
         for (const auto& e : m.history)
             values.push_back(c.get(e));
         auto t = torch::tensor(values, torch::kFloat64).reshape({static_cast<std::int64_t>(values.size())});
-        a.write(std::string("history/") + c.name, c.integral ? t.to(torch::kLong) : t, true);
+        f.add(std::string("history/") + c.name, c.integral ? t.to(torch::kLong) : t);
     }
     for (const auto& p : net.named_parameters())
-        a.write("model/" + p.key(), p.value().detach(), false);
+        f.add("model/" + p.key(), p.value());
     for (const auto& b : net.named_buffers())
-        a.write("model/" + b.key(), b.value(), true);
+        f.add("model/" + b.key(), b.value());
 
     const config::Optimizer kind = optimizer_kind(opt);
-    a.write("optimizer/kind", c10::IValue(config::to_string(kind)));
+    f.set("optimizer/kind", config::to_string(kind));
     const auto& state = opt.state();
     for (const auto& p : net.named_parameters()) {
         const auto it = state.find(state_key(p.value()));
@@ -142,23 +142,109 @@ void save_checkpoint(const std::filesystem::path& file, const CheckpointMeta& m,
         if (kind == config::Optimizer::Sgd) {
             const auto& s = static_cast<const torch::optim::SGDParamState&>(*it->second);
             if (s.momentum_buffer().defined())
-                a.write(pre + "momentum_buffer", s.momentum_buffer(), true);
+                f.add(pre + "momentum_buffer", s.momentum_buffer());
         } else {
             const auto& s = static_cast<const torch::optim::AdamParamState&>(*it->second);
-            a.write(pre + "step", c10::IValue(s.step()));
-            a.write(pre + "exp_avg", s.exp_avg(), true);
-            a.write(pre + "exp_avg_sq", s.exp_avg_sq(), true);
+            f.set(pre + "step", s.step());
+            f.add(pre + "exp_avg", s.exp_avg());
+            f.add(pre + "exp_avg_sq", s.exp_avg_sq());
             if (s.max_exp_avg_sq().defined())
-                a.write(pre + "max_exp_avg_sq", s.max_exp_avg_sq(), true);
+                f.add(pre + "max_exp_avg_sq", s.max_exp_avg_sq());
         }
     }
-    replace_atomically(file, [&](const std::filesystem::path& tmp) { a.save_to(tmp.string()); });
+    f.write(file);
 }
 
-CheckpointReader::CheckpointReader(const std::filesystem::path& file) : file_(file)
+namespace {
+
+// The counters of a checkpoint: never negative, and within an int where the trainer keeps an int.
+std::int64_t count(const TensorFile& f, const char* key, std::int64_t max = INT64_MAX)
+{
+    const std::int64_t v = f.integer(key);
+    if (v < 0 || v > max)
+        throw Error(fmt::format("{}: {}: must be in [0, {}], got {}", f.label(), key, max, v));
+    return v;
+}
+
+std::vector<int> actions(const TensorFile& f, const char* key)
+{
+    std::vector<int> out;
+    for (const std::int64_t a : f.integers(key)) {
+        if (a < 0 || a > kMaxCheckpointAction)
+            throw Error(fmt::format("{}: {}: action {} is not in [0, {}]", f.label(), key, a, kMaxCheckpointAction));
+        out.push_back(static_cast<int>(a));
+    }
+    return out;
+}
+
+} // namespace
+
+CheckpointReader::CheckpointReader(TensorFile file) : file_(file.label()), tensors_(std::move(file))
+{
+    const TensorFile& f = *tensors_;
+    version_ = static_cast<int>(count(f, "version", kCheckpointVersion));
+    if (version_ != kCheckpointVersion)
+        throw Error(fmt::format("{}: checkpoint version {} in a tensor file, which holds version {}", f.label(),
+                                version_, kCheckpointVersion));
+    CheckpointMeta& m = meta_;
+    m.model_name = f.string("meta/model_name");
+    const auto input = f.integers("meta/input");
+    if (input.empty() || input.size() > 8 || std::any_of(input.begin(), input.end(), [](auto d) { return d < 1; }))
+        throw Error(fmt::format("{}: meta/input: not a sample shape", f.label()));
+    m.input.assign(input.begin(), input.end());
+    m.classes = count(f, "meta/classes");
+    m.deepened = actions(f, "meta/deepened");
+    m.chosen = actions(f, "meta/chosen");
+    // Each deepening adds tensors to the model: a list longer than the model's tensors is not its own.
+    if (m.deepened.size() > f.names("model/").size())
+        throw Error(fmt::format("{}: meta/deepened lists {} deepenings for a model of {} tensors", f.label(),
+                                m.deepened.size(), f.names("model/").size()));
+    m.clock.seconds = f.real("clock/seconds");
+    if (!(m.clock.seconds >= 0.0))
+        throw Error(fmt::format("{}: clock/seconds: must be >= 0, got {}", f.label(), m.clock.seconds));
+    m.clock.steps = count(f, "clock/steps");
+    m.clock.evaluations = count(f, "clock/evaluations");
+    m.scheduler_reported = count(f, "scheduler/reported");
+    m.epochs_started = static_cast<int>(count(f, "progress/epochs_started", INT32_MAX));
+    m.epochs_completed = static_cast<int>(count(f, "progress/epochs_completed", INT32_MAX));
+    m.steps = count(f, "progress/steps");
+    m.adapting = f.boolean("adaptation/active");
+    m.decisions = static_cast<int>(count(f, "adaptation/decisions", INT32_MAX));
+    m.lr = f.real("optimizer/lr");
+    if (!(m.lr > 0.0))
+        throw Error(fmt::format("{}: optimizer/lr: must be > 0, got {}", f.label(), m.lr));
+    const TensorEntry* epochs = f.find("history/epoch");
+    if (!epochs || epochs->shape.size() != 1)
+        throw Error(fmt::format("{}: no history/epoch vector", f.label()));
+    const std::int64_t n = epochs->shape[0];
+    m.history.resize(static_cast<std::size_t>(n));
+    for (const Column& c : kColumns) {
+        if (!f.find(std::string("history/") + c.name))
+            continue; // a column added after the file was written keeps its default
+        const auto t = f.tensor(std::string("history/") + c.name, c.integral ? torch::kInt64 : torch::kFloat64, {n},
+                                /*finite=*/false)
+                           .to(torch::kFloat64);
+        const double* v = t.data_ptr<double>();
+        for (std::int64_t i = 0; i < n; ++i)
+            c.set(m.history[static_cast<std::size_t>(i)], v[i]);
+    }
+}
+
+CheckpointReader::CheckpointReader(const std::filesystem::path& file, const Warn& warn) : file_(file)
 {
     if (!std::filesystem::is_regular_file(file))
         throw Error(fmt::format("{}: no such checkpoint file", file.string()));
+    switch (sniff_tensor_file(file)) {
+    case TensorFileKind::Container:
+        *this = CheckpointReader(TensorFile::read(file, kCheckpointKind));
+        return;
+    case TensorFileKind::TorchArchive:
+        if (warn)
+            warn(unverified_warning(file));
+        break;
+    case TensorFileKind::Other:
+        throw Error(fmt::format("{}: not a warm-start checkpoint of rlda", file.string()));
+    }
     guarded(file_, "not a readable checkpoint", [&] { archive_.load_from(file_.string()); });
     guarded(file_, "not a warm-start checkpoint of rlda", [&] {
         const auto keys = archive_.keys();
@@ -167,6 +253,8 @@ CheckpointReader::CheckpointReader(const std::filesystem::path& file) : file_(fi
             torch::Tensor t; // undefined: try_read would otherwise write into it
             if (!archive_.try_read(key, t))
                 throw Error(fmt::format("{}: not a warm-start checkpoint of rlda: no {}", file_.string(), key));
+            if (!storage_covers(t))
+                throw Error(fmt::format("{}: {} points past its storage", file_.string(), key));
             return t;
         };
         const auto value = [&](const std::string& key) {
@@ -181,9 +269,9 @@ CheckpointReader::CheckpointReader(const std::filesystem::path& file) : file_(fi
             version_ = 1;
         else
             throw Error(fmt::format("{}: not a warm-start checkpoint of rlda", file_.string()));
-        if (version_ < 1 || version_ > kCheckpointVersion)
-            throw Error(fmt::format("{}: checkpoint version {}, this build reads versions 1 to {}", file_.string(),
-                                    version_, kCheckpointVersion));
+        if (version_ < 1 || version_ > 2)
+            throw Error(fmt::format("{}: checkpoint version {} in a LibTorch archive, which holds versions 1 and 2",
+                                    file_.string(), version_));
 
         CheckpointMeta& m = meta_;
         m.model_name = value("meta/model_name").toStringRef();
@@ -246,11 +334,37 @@ CheckpointReader::CheckpointReader(const std::filesystem::path& file) : file_(fi
 
 void CheckpointReader::load_model(model::NetImpl& net)
 {
+    if (tensors_) {
+        const TensorFile& f = *tensors_;
+        std::vector<std::pair<torch::Tensor, torch::Tensor>> loaded; // nothing changes until all is read
+        for (const auto& list : {net.named_parameters(), net.named_buffers()})
+            for (const auto& p : list)
+                loaded.emplace_back(p.value(), f.tensor("model/" + p.key(), p.value().scalar_type(), p.value().sizes()));
+        if (loaded.size() != f.names("model/").size())
+            throw Error(fmt::format("{}: the checkpoint holds {} model tensors, this model has {}", file_.string(),
+                                    f.names("model/").size(), loaded.size()));
+        torch::NoGradGuard no_grad;
+        for (auto& [into, from] : loaded)
+            into.copy_(from);
+        return;
+    }
     guarded(file_, "the checkpoint's model does not load", [&] {
         if (version_ == 1) {
             torch::serialize::InputArchive model;
+            const auto before = [&] {
+                std::vector<std::vector<std::int64_t>> shapes;
+                for (const auto& list : {net.named_parameters(), net.named_buffers()})
+                    for (const auto& p : list)
+                        shapes.push_back(p.value().sizes().vec());
+                return shapes;
+            }();
             archive_.read("model", model);
             net.load(model);
+            std::size_t i = 0;
+            for (const auto& list : {net.named_parameters(), net.named_buffers()})
+                for (const auto& p : list)
+                    if (p.value().sizes().vec() != before[i++] || !storage_covers(p.value()))
+                        throw Error(fmt::format("{}: model/{} does not fit the model", file_.string(), p.key()));
             return;
         }
         torch::NoGradGuard no_grad;
@@ -259,7 +373,7 @@ void CheckpointReader::load_model(model::NetImpl& net)
             torch::Tensor t;
             if (!archive_.try_read("model/" + name, t, buffer))
                 throw Error(fmt::format("{}: no model/{}: the checkpoint's model is not this one", file_.string(), name));
-            if (t.sizes() != into.sizes())
+            if (t.sizes() != into.sizes() || !storage_covers(t))
                 throw Error(fmt::format("{}: model/{} has shape {}, the model's is {}", file_.string(), name,
                                         fmt::join(t.sizes(), "x"), fmt::join(into.sizes(), "x")));
             into.copy_(t);
@@ -280,6 +394,41 @@ void CheckpointReader::load_model(model::NetImpl& net)
 
 void CheckpointReader::load_optimizer(torch::optim::Optimizer& opt, model::NetImpl& net)
 {
+    if (tensors_) {
+        const TensorFile& f = *tensors_;
+        const config::Optimizer want = optimizer_kind(opt);
+        if (const auto kind = f.string("optimizer/kind"); kind != config::to_string(want))
+            throw Error(fmt::format("{}: the checkpoint's optimizer is {}, this job's is {}", file_.string(), kind,
+                                    config::to_string(want)));
+        std::remove_reference_t<decltype(opt.state())> state; // replaces the optimizer's once all is read
+        for (const auto& p : net.named_parameters()) {
+            const std::string pre = "optimizer/" + p.key() + "/";
+            const auto dtype = p.value().scalar_type();
+            const auto shape = p.value().sizes();
+            const auto read = [&](const std::string& field) {
+                return f.tensor(pre + field, dtype, shape).to(p.value().device());
+            };
+            if (want == config::Optimizer::Sgd) {
+                if (!f.find(pre + "momentum_buffer"))
+                    continue;
+                auto s = std::make_unique<torch::optim::SGDParamState>();
+                s->momentum_buffer(read("momentum_buffer"));
+                state[state_key(p.value())] = std::move(s);
+                continue;
+            }
+            if (!f.has(pre + "step"))
+                continue;
+            auto s = std::make_unique<torch::optim::AdamParamState>();
+            s->step(count(f, (pre + "step").c_str()));
+            s->exp_avg(read("exp_avg"));
+            s->exp_avg_sq(read("exp_avg_sq"));
+            if (f.find(pre + "max_exp_avg_sq"))
+                s->max_exp_avg_sq(read("max_exp_avg_sq"));
+            state[state_key(p.value())] = std::move(s);
+        }
+        opt.state() = std::move(state);
+        return;
+    }
     guarded(file_, "the checkpoint's optimizer does not load", [&] {
         if (version_ == 1) {
             torch::serialize::InputArchive optimizer;
@@ -303,6 +452,8 @@ void CheckpointReader::load_optimizer(torch::optim::Optimizer& opt, model::NetIm
                 torch::Tensor buffer;
                 if (!archive_.try_read(pre + "momentum_buffer", buffer, true))
                     continue;
+                if (buffer.sizes() != p.value().sizes() || !storage_covers(buffer))
+                    throw Error(fmt::format("{}: {}: a momentum buffer of the wrong shape", file_.string(), p.key()));
                 auto s = std::make_unique<torch::optim::SGDParamState>();
                 s->momentum_buffer(on_device(buffer));
                 state[state_key(p.value())] = std::move(s);
@@ -315,6 +466,9 @@ void CheckpointReader::load_optimizer(torch::optim::Optimizer& opt, model::NetIm
             if (!archive_.try_read(pre + "exp_avg", exp_avg, true) ||
                 !archive_.try_read(pre + "exp_avg_sq", exp_avg_sq, true))
                 throw Error(fmt::format("{}: {}: Adam state without its averages", file_.string(), p.key()));
+            for (const auto* t : {&exp_avg, &exp_avg_sq})
+                if (t->sizes() != p.value().sizes() || !storage_covers(*t))
+                    throw Error(fmt::format("{}: {}: Adam state of the wrong shape", file_.string(), p.key()));
             auto s = std::make_unique<torch::optim::AdamParamState>();
             s->step(step.toInt());
             s->exp_avg(on_device(exp_avg));

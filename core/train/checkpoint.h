@@ -6,31 +6,38 @@
 #include "core/model/net.h"
 #include "core/train/clock.h"
 #include "core/train/events.h"
+#include "core/util/tensor_file.h"
 
 #include <torch/optim/optimizer.h>
 #include <torch/serialize/input-archive.h>
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace rlda::core::train {
 
-// Layouts (torch::serialize archives):
-//  1  before names: "model" and "optimizer" as LibTorch's own module and optimizer archives (the
-//     optimizer's state matched to parameters by position), "meta/counters" and
-//     "meta/clock_counts" as int64 vectors and "meta/history" as a 10-column matrix, the meaning of
-//     each entry given only by its position. No "version" entry: that absence, with
-//     "meta/counters" present, is how a version-1 file is recognised.
-//  2  "version" = 2; "model/<name>" for every parameter and buffer of the Net (its
-//     named_parameters/named_buffers names); "optimizer/kind" ("sgd" or "adam") and
+// Layouts:
+//  1  a LibTorch archive (torch::serialize): "model" and "optimizer" as LibTorch's own module and
+//     optimizer archives (the optimizer's state matched to parameters by position),
+//     "meta/counters" and "meta/clock_counts" as int64 vectors and "meta/history" as a 10-column
+//     matrix, the meaning of each entry given only by its position. No "version" entry: that
+//     absence, with "meta/counters" present, is how a version-1 file is recognised.
+//  2  a LibTorch archive: "version" = 2; "model/<name>" for every parameter and buffer of the Net
+//     (its named_parameters/named_buffers names); "optimizer/kind" ("sgd" or "adam") and
 //     "optimizer/<param name>/<field>" for each field of a parameter's state (SGD momentum_buffer;
 //     Adam step, exp_avg, exp_avg_sq, max_exp_avg_sq); each counter under its own name
 //     ("clock/seconds", "progress/steps", ...); "history/<column>" one vector per EpochMetrics field.
-// A field added later is written under a new name and read with a default when absent, so files of
-// version 2 keep loading; the version goes up only when an existing name changes meaning.
-inline constexpr int kCheckpointVersion = 2;
+//  3  the names of version 2 in a tensor file (core/util/tensor_file.h) of kind "checkpoint":
+//     tensors as tensors, counters, names and Adam's step as header values. Verified before use.
+// Versions 1 and 2 still load, unverified, with a warning. A field added later is written under
+// a new name and read with a default when absent; the version goes up only when an existing name
+// changes meaning.
+inline constexpr int kCheckpointVersion = 3;
+inline constexpr const char* kCheckpointKind = "checkpoint"; // the tensor file's kind
+inline constexpr std::int64_t kMaxCheckpointAction = 1 << 20; // an action a checkpoint may list
 
 // Everything a checkpoint holds besides the tensors of the model and the optimizer.
 struct CheckpointMeta {
@@ -55,11 +62,13 @@ struct CheckpointMeta {
 void save_checkpoint(const std::filesystem::path& file, const CheckpointMeta& meta, model::NetImpl& net,
                      const torch::optim::Optimizer& opt);
 
-// Opens a checkpoint of either layout. Every failure, LibTorch's included (not a zip archive,
-// truncated, a missing or mistyped entry), is an Error of one line naming the file.
+// Opens a checkpoint of any layout; `warn` hears that one of versions 1 and 2 is unverified. Every
+// failure, LibTorch's included (not a zip archive, truncated, a missing or mistyped entry), is an
+// Error of one line naming the file.
 class CheckpointReader {
 public:
-    explicit CheckpointReader(const std::filesystem::path& file); // reads the meta
+    explicit CheckpointReader(const std::filesystem::path& file, const Warn& warn = {}); // reads the meta
+    explicit CheckpointReader(TensorFile file); // version 3, already verified
     int version() const { return version_; }
     const CheckpointMeta& meta() const { return meta_; }
     // `net` must have the checkpoint's architecture (the base deepened by meta().deepened).
@@ -69,7 +78,8 @@ public:
 
 private:
     std::filesystem::path file_;
-    torch::serialize::InputArchive archive_;
+    std::optional<TensorFile> tensors_; // version 3
+    torch::serialize::InputArchive archive_; // versions 1 and 2
     int version_ = 0;
     CheckpointMeta meta_;
 };

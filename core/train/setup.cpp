@@ -84,10 +84,11 @@ std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c, TrainObse
     case config::AgentKind::None:
         return std::make_unique<agent::NoAdaptationAgent>();
     case config::AgentKind::Policy: {
-        auto learner = std::make_shared<agent::PolicyLearner>(agent::PolicyLearner::load(c.policy, [observer](const std::string& warning) {
-            if (observer)
-                observer->on_message(warning);
-        }));
+        auto learner = std::make_shared<agent::PolicyLearner>(
+            agent::PolicyLearner::load(c.policy, [observer](const std::string& warning) {
+                if (observer)
+                    observer->on_message(warning);
+            }));
         learner->set_temperature(c.temperature);
         return std::make_unique<agent::PolicyAgent>(learner, c.greedy, [observer](const std::string& warning) {
             if (observer)

@@ -8,13 +8,13 @@
 #include "core/train/checkpoint.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
+#include "core/util/tensor_file.h"
 
 #include <torch/cuda.h>
 #include <torch/nn/functional/activation.h>
 #include <torch/nn/functional/loss.h>
 #include <torch/optim/adam.h>
 #include <torch/optim/sgd.h>
-#include <torch/serialize/output-archive.h>
 
 #include <fmt/format.h>
 
@@ -360,7 +360,7 @@ struct Trainer::Impl {
     // fails leaves the trainer as it was.
     void resume(const std::filesystem::path& file)
     {
-        CheckpointReader reader(file);
+        CheckpointReader reader(file, [&](const std::string& warning) { obs.on_message(warning); });
         const CheckpointMeta& m = reader.meta();
         if (m.model_name != base.name || m.input != base.input || m.classes != base.classes)
             throw Error(fmt::format("{}: the checkpoint is of {} ({}, {} classes), this job trains {} "
@@ -420,11 +420,22 @@ RunResult Trainer::run(std::stop_token stop) { return impl_->run(stop); }
 
 const model::ModelSpec& Trainer::model_spec() const { return impl_->net->spec(); }
 
+// model.pt: a tensor file of this kind, "model/<name>" for every parameter and buffer, and the
+// model's name, input shape and classes in its header.
+constexpr const char* kModelKind = "model";
+
 void Trainer::save_model(const std::filesystem::path& file) const
 {
-    torch::serialize::OutputArchive a;
-    impl_->net->save(a);
-    replace_atomically(file, [&](const std::filesystem::path& tmp) { a.save_to(tmp.string()); });
+    TensorFileWriter f(kModelKind);
+    const model::ModelSpec& spec = impl_->net->spec();
+    f.set("model_name", spec.name);
+    f.set("input", std::vector<std::int64_t>(spec.input.begin(), spec.input.end()));
+    f.set("classes", spec.classes);
+    for (const auto& p : impl_->net->named_parameters())
+        f.add("model/" + p.key(), p.value());
+    for (const auto& b : impl_->net->named_buffers())
+        f.add("model/" + b.key(), b.value());
+    f.write(file);
 }
 
 } // namespace rlda::core::train
