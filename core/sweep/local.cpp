@@ -99,7 +99,10 @@ SweepStatus run_parts(const fs::path& out, const sim::TableShape& shape, const L
     if (parts < 1)
         throw Error(fmt::format("--workers {}: a local sweep needs at least one worker", parts));
     const fs::path program = o.program.empty() ? fs::read_symlink("/proc/self/exe") : o.program;
-    fs::create_directories(out / "parts");
+    std::error_code ec;
+    fs::create_directories(out / "parts", ec); // a resumed folder's parts/ may be a file
+    if (ec)
+        throw Error(fmt::format("{}: cannot create the folder: {}", (out / "parts").string(), ec.message()));
     const auto poll = std::chrono::duration<double>(std::max(0.01, o.poll_seconds));
 
     SweepStatus s = status(out, shape, parts);

@@ -213,8 +213,12 @@ SlurmSweep SlurmSweep::submit(const config::ExperimentConfig& c, const fs::path&
     s.num_actions_ = shape.num_actions;
     s.sequences_ = shape.sequences;
     const Lock lock(abs_dir);
-    fs::create_directories(abs_dir / "logs");
-    fs::create_directories(abs_dir / "parts");
+    for (const char* sub : {"logs", "parts"}) { // a resumed folder's may be files
+        std::error_code ec;
+        fs::create_directories(abs_dir / sub, ec);
+        if (ec)
+            throw Error(fmt::format("{}: cannot create the folder: {}", (abs_dir / sub).string(), ec.message()));
+    }
     write_text_atomically(abs_dir / "sweep.sbatch", sbatch_script(c, abs_dir, s.rlda_, parts));
     const std::vector<std::string> argv{"sbatch", "--parsable", (abs_dir / "sweep.sbatch").string()};
     const auto job = s.sbatch(argv);

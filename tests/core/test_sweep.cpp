@@ -211,6 +211,28 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(dir_.filePath("bad-part")));
     }
 
+    void a_resumed_folder_whose_parts_is_a_file_is_one_line()
+    {
+        // Was the standard library's "filesystem error: cannot create directories: Not a directory [...]".
+        namespace fs = std::filesystem;
+        const auto out = folder("parts-is-a-file");
+        fs::copy(folder("reference"), out, fs::copy_options::recursive);
+        fs::remove_all(out / "parts");
+        std::ofstream(out / "parts") << "not a folder\n";
+        // The header and two rows: an unfinished table, so that rlda resumes it.
+        std::istringstream rows(reference_);
+        std::string kept;
+        std::string line;
+        for (int i = 0; i < 3 && std::getline(rows, line); ++i)
+            kept += line + "\n";
+        std::ofstream(out / "table.csv", std::ios::trunc) << kept;
+        const QString dir = QString::fromStdString(out.string());
+        const auto [code, text_out, err] = rlda({"simulate", config_, "--out", dir, "--workers", "2"});
+        QCOMPARE(code, 1);
+        QCOMPARE(err, "rlda: error: " + dir + "/parts: cannot create the folder: Not a directory\n");
+        QCOMPARE(slurp(out / "parts"), std::string("not a folder\n"));
+    }
+
     void local_backend_with_one_and_two_workers_gives_the_same_table()
     {
         for (const char* workers : {"1", "2"}) {
