@@ -53,21 +53,21 @@ widgets::RankedTable rankedTable(const QString& tablePath, const QString& fallba
                                     agent, t.table, evaluation);
 }
 
-std::vector<widgets::RankedTable> evaluatePolicy(const QString& policy, const QStringList& tables,
-                                                 const QString& fallbackModel, const core::model::Shape& input,
-                                                 qint64 classes)
+PolicyEvaluation evaluatePolicy(const QString& policy, const QStringList& tables, const QString& fallbackModel,
+                                const core::model::Shape& input, qint64 classes)
 {
     torch::NoGradGuard no_grad; // grad mode is per thread: set on the job's own
-    auto learner = core::agent::PolicyLearner::load(policy.toStdString());
+    PolicyEvaluation out;
+    auto learner = core::agent::PolicyLearner::load(
+        policy.toStdString(), [&](const std::string& warning) { out.warning = QString::fromStdString(warning); });
     const QString agent = QFileInfo(policy).dir().dirName() + QLatin1Char('/') + QFileInfo(policy).fileName();
-    std::vector<widgets::RankedTable> ranked;
     for (const QString& path : tables) {
         const auto t = openTable(path, fallbackModel, input, classes);
-        ranked.push_back(widgets::makeRankedTable(QString::fromStdString(t.meta.model),
-                                                  QString::fromStdString(t.meta.scenario), agent, t.table,
-                                                  core::sim::evaluate(learner, t.table, t.model)));
+        out.ranked.push_back(widgets::makeRankedTable(QString::fromStdString(t.meta.model),
+                                                      QString::fromStdString(t.meta.scenario), agent, t.table,
+                                                      core::sim::evaluate(learner, t.table, t.model)));
     }
-    return ranked;
+    return out;
 }
 
 } // namespace rlda::app

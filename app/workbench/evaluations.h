@@ -30,11 +30,15 @@ TableIdentity identifyTable(const QString& tablePath, const QString& fallbackMod
 widgets::RankedTable rankedTable(const QString& tablePath, const QString& fallbackModel, const QString& agent,
                                  const core::sim::Evaluation& evaluation);
 
+struct PolicyEvaluation {
+    std::vector<widgets::RankedTable> ranked; // one per table, in the tables' order
+    QString warning; // one line, e.g. that the policy file is of the older, unverified format
+};
+
 // Loads `policy` once and evaluates it on every table (a policy trained on one model's table may be
 // judged on another's). Each table's model comes from its metadata; the fallbacks serve tables
 // without. Throws core::Error naming the file at fault.
-std::vector<widgets::RankedTable> evaluatePolicy(const QString& policy, const QStringList& tables,
-                                                 const QString& fallbackModel, const core::model::Shape& input,
-                                                 qint64 classes);
+PolicyEvaluation evaluatePolicy(const QString& policy, const QStringList& tables, const QString& fallbackModel,
+                                const core::model::Shape& input, qint64 classes);
 
 } // namespace rlda::app

@@ -61,11 +61,13 @@ void PolicyPage::evaluate(const QString& policy, const QStringList& tables)
     jobs_.startJob([policy, tables, model = model_, input = input_, classes = classes_] {
                        return evaluatePolicy(policy, tables, model, input, classes);
                    },
-                   [this, policy, n = static_cast<int>(tables.size())](std::vector<widgets::RankedTable> ranked) {
+                   [this, policy, n = static_cast<int>(tables.size())](PolicyEvaluation result) {
                        setBusy(false);
-                       ranks_->setTables(ranked);
+                       ranks_->setTables(result.ranked);
                        giveRanksTheRoom();
-                       Q_EMIT statusMessage(tr("%1 evaluated on %n table(s)", nullptr, n).arg(policy));
+                       const QString done = tr("%1 evaluated on %n table(s)", nullptr, n).arg(policy);
+                       Q_EMIT statusMessage(result.warning.isEmpty() ? done
+                                                                     : tr("%1 (warning: %2)").arg(done, result.warning));
                        Q_EMIT evaluated(QString());
                    },
                    [this](const QString& reason) {
