@@ -1,6 +1,17 @@
 # RLDA_SANITIZE=ON (the `asan` preset): AddressSanitizer + UndefinedBehaviorSanitizer everywhere.
 option(RLDA_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
+# Added to every suite's environment (tests/CMakeLists.txt) and inherited by the programs a suite
+# runs. As test properties they win over the test preset's environment, so `ctest --preset asan`
+# and scripts/test --asan run alike. Why each suppression is there: scripts/sanitizers/*.supp.
+set(RLDA_SANITIZER_TEST_ENV "")
 if(RLDA_SANITIZE)
   add_compile_options(-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined)
   add_link_options(-fsanitize=address,undefined)
+  set(supp "${PROJECT_SOURCE_DIR}/scripts/sanitizers")
+  set(RLDA_SANITIZER_TEST_ENV
+      "ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:suppressions=${supp}/asan.supp"
+      "LSAN_OPTIONS=suppressions=${supp}/lsan.supp:print_suppressions=0"
+      # UB is fatal as compiled (-fno-sanitize-recover) and only our code is instrumented, so
+      # there is nothing for a UBSan suppressions file to hide.
+      "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
 endif()
