@@ -5,6 +5,8 @@
 // exit code 2.
 #pragma once
 
+#include "core/model/limits.h"
+
 #include <CLI/CLI.hpp>
 
 #include <cstdint>
@@ -13,8 +15,8 @@
 namespace rlda::app {
 
 // The limits the commands share.
-inline constexpr std::int64_t kMaxClasses = 1'000'000;
-inline constexpr std::int64_t kMaxInputDimension = 65'536; // each of C, H and W
+inline constexpr std::int64_t kMaxClasses = core::model::kMaxClasses; // a model's limits
+inline constexpr std::int64_t kMaxInputDimension = core::model::kMaxInputDimension; // each of C, H and W
 inline constexpr std::int64_t kMaxEpisodes = 1'000'000'000'000;
 inline constexpr std::int64_t kMaxSeed = std::numeric_limits<std::int64_t>::max();
 inline constexpr std::int64_t kMaxWorkers = 65'536;

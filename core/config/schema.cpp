@@ -151,9 +151,10 @@ Schema make_schema()
                  .help = "Synthetic: [channels, height, width]", .value = member<&C::dataset, &DatasetConfig::shape>(),
                  .range = at_least(1), .size = 3,
                  .rule = "expected 3 positive integers [channels, height, width], got [{}]"});
+    // At most a model's classes (core/model/limits.h).
     k.push_back({.name = "dataset.classes", .type = Type::Integer, .label = "Classes",
                  .help = "Synthetic: number of classes", .value = member<&C::dataset, &DatasetConfig::classes>(),
-                 .range = Range{2, static_cast<double>(model::kMaxClasses)}}); // a model's limit (core/model/limits.h)
+                 .range = Range{2, static_cast<double>(model::kMaxClasses)}});
     k.push_back({.name = "dataset.train_size", .type = Type::Integer, .label = "Train size",
                  .help = "Synthetic: training samples", .value = member<&C::dataset, &DatasetConfig::train_size>(),
                  .range = at_least(1)});

@@ -33,8 +33,9 @@ std::uint64_t parameter_bytes(const ModelSpec& spec)
         for (const Layer& l : u.node->layers) {
             n = checked::saturating_add(n, static_cast<std::uint64_t>(parameter_count(l)));
             if (const auto* b = std::get_if<BatchNorm2d>(&l)) // running mean and variance
-                n = checked::saturating_add(n, checked::saturating_mul(std::uint64_t{2},
-                                                                       static_cast<std::uint64_t>(b->num_features)));
+                n = checked::saturating_add(
+                    n,
+                    checked::saturating_mul(std::uint64_t{2}, static_cast<std::uint64_t>(b->num_features)));
         }
     return checked::saturating_mul(n, kFloatBytes);
 }
@@ -56,13 +57,13 @@ std::uint64_t forward_bytes(const ModelSpec& spec, std::int64_t batch)
 void check_parameters_fit(const ModelSpec& spec)
 {
     const std::int64_t count = summarize(spec).parameters;
-    check_fits(fmt::format("{}: {} parameters", model_at(spec), count), parameter_bytes(spec));
+    check_fits(fmt::format("{}: a model of {} parameters", model_at(spec), count), parameter_bytes(spec));
 }
 
 void check_forward_fits(const ModelSpec& spec, std::int64_t batch, const std::string& context)
 {
-    check_fits(fmt::format("{}{}: a forward of {} sample{}", context.empty() ? "" : context + ": ", model_at(spec),
-                           batch, batch == 1 ? "" : "s"),
+    check_fits(fmt::format("{}{}: a forward of {} sample{}", context.empty() ? "" : context + ": ",
+                           model_at(spec), batch, batch == 1 ? "" : "s"),
                forward_bytes(spec, batch));
 }
 

@@ -18,8 +18,8 @@ std::uint64_t parameter_bytes(const ModelSpec& spec);
 // keeps for backward. Saturates instead of overflowing.
 std::uint64_t forward_bytes(const ModelSpec& spec, std::int64_t batch);
 
-// Throws Error "NAME at SHAPE: 9 parameters need 1.1 TiB, more than this machine's ..." when the
-// parameters do not fit in physical memory.
+// Throws Error "NAME at SHAPE: a model of N parameters needs 1.1 TiB, more than this machine's
+// 23.4 GiB of memory" when the parameters do not fit in physical memory.
 void check_parameters_fit(const ModelSpec& spec);
 
 // Throws Error "[CONTEXT: ]NAME at SHAPE: a forward of 16 samples needs 1.1 TiB, more than this

@@ -215,8 +215,9 @@ Shape output_shape(const Layer& layer, const Shape& in)
                     if (const auto next = checked::mul(n, d))
                         n = *next;
                     else
-                        shape_error(layer, in, fmt::format("more than {} features",
-                                                           std::numeric_limits<std::int64_t>::max()));
+                        shape_error(
+                            layer, in,
+                            fmt::format("more than {} features", std::numeric_limits<std::int64_t>::max()));
                 return {n};
             },
             [&](const Linear& l) -> Shape {

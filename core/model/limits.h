@@ -1,8 +1,9 @@
 // The limits of every size a model may declare, written once. The TOML model reader checks each
 // field against this table and quotes the limit in its errors; load_model() checks the input shape
-// and classes against it, and the experiment schema (core/config/schema.cpp) takes its dataset
-// shape and classes limits from here. The limits are generous for the models this project trains
-// and small enough that no count derived from them can overflow a 64-bit integer by itself.
+// and classes against it; the command line's --input and --classes (app/cli/numbers.h) and the
+// experiment schema's dataset.classes (core/config/schema.cpp) take their limits from here. The
+// limits are generous for the models this project trains and small enough that no count derived
+// from them can overflow a 64-bit integer by itself.
 #pragma once
 
 #include "core/model/layer.h"
@@ -28,6 +29,7 @@ struct FieldLimit {
 };
 
 inline constexpr std::int64_t kMaxChannels = 65'536;
+inline constexpr std::int64_t kMaxInputDimension = 65'536; // each of C, H and W, or the one N
 inline constexpr std::int64_t kMaxClasses = 1'000'000;
 inline constexpr std::int64_t kMaxWindow = 1'024; // kernel, stride, padding and pool sizes
 
@@ -46,7 +48,7 @@ inline constexpr std::array kFieldLimits{
     FieldLimit{"out_features", 1, kMaxClasses},
     FieldLimit{"eps", 0, 1, false, true},
     FieldLimit{"momentum", 0, 1, false},
-    FieldLimit{"input", 1, kMaxChannels}, // each of C, H and W, or the one N of flat inputs
+    FieldLimit{"input", 1, kMaxInputDimension},
     FieldLimit{"classes", 1, kMaxClasses},
 };
 

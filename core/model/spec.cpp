@@ -67,7 +67,8 @@ std::int64_t add_parameters(std::int64_t a, std::int64_t b, const std::string& n
 {
     if (const auto sum = checked::add(a, b))
         return *sum;
-    throw ModelError(fmt::format("{}: more than {} parameters", name, std::numeric_limits<std::int64_t>::max()));
+    throw ModelError(
+        fmt::format("{}: more than {} parameters", name, std::numeric_limits<std::int64_t>::max()));
 }
 
 std::int64_t layers_parameters(const std::vector<Layer>& layers, const std::string& name)

@@ -50,7 +50,8 @@ public:
         const FieldLimit& limit = field_limit(key);
         const auto* v = n->as_integer();
         if (!v)
-            fail(*n, where + "." + key, fmt::format("expected an integer, {}, got {}", limit.text(), shown(*n)));
+            fail(*n, where + "." + key,
+                 fmt::format("expected an integer, {}, got {}", limit.text(), shown(*n)));
         if (!limit.contains(static_cast<double>(v->get())))
             fail(*n, where + "." + key, fmt::format("must be {}, got {}", limit.text(), shown(*n)));
         return v->get();
@@ -71,7 +72,8 @@ public:
         else if (const auto* f = n->as_floating_point())
             v = f->get();
         if (!v)
-            fail(*n, where + "." + key, fmt::format("expected a number, {}, got {}", limit.text(), shown(*n)));
+            fail(*n, where + "." + key,
+                 fmt::format("expected a number, {}, got {}", limit.text(), shown(*n)));
         if (!limit.contains(*v)) // NaN and the infinities included
             fail(*n, where + "." + key, fmt::format("must be {}, got {}", limit.text(), shown(*n)));
         return v;
@@ -176,9 +178,11 @@ public:
                 fail(t, where, fmt::format("Linear needs flat features, but the input here is {}; "
                                            "add {{ type = \"Flatten\" }} before it",
                                            shape_string(shape_)));
-            if (const FieldLimit& in = field_limit("in_features"); !in.contains(static_cast<double>(shape_[0])))
-                fail(t, where, fmt::format("the input to this Linear has {} features; in_features must be {}",
-                                           shape_[0], in.text()));
+            if (const FieldLimit& in = field_limit("in_features");
+                !in.contains(static_cast<double>(shape_[0])))
+                fail(t, where,
+                     fmt::format("the input to this Linear has {} features; in_features must be {}",
+                                 shape_[0], in.text()));
             check_in(t, where, "in_features", shape_[0]);
             Linear l;
             l.in_features = shape_[0];

@@ -36,7 +36,8 @@ std::int64_t features(const Shape& s)
         if (const auto next = checked::mul(n, d))
             n = *next;
         else
-            throw ModelError(fmt::format("input {}: more features than a 64-bit count holds", shape_string(s)));
+            throw ModelError(
+                fmt::format("input {}: more features than a 64-bit count holds", shape_string(s)));
     return n;
 }
 

@@ -118,7 +118,8 @@ std::string row_problem(const TableRow& row, int k, int num_actions)
         if (!(row.time_left[i] >= 0.0) || !std::isfinite(row.time_left[i]))
             return fmt::format("timeleft{}: must be a finite number >= 0, got {}", i + 1, row.time_left[i]);
     if (!(row.total_time >= 0.0 && row.total_time <= kMaxTotalTime))
-        return fmt::format("totaltime: must be a number from 0 to {:g} seconds, got {}", kMaxTotalTime, row.total_time);
+        return fmt::format("totaltime: must be a number from 0 to {:g} seconds, got {}", kMaxTotalTime,
+                           row.total_time);
     for (std::size_t i = 0; i < row.time_left.size(); ++i)
         if (row.time_left[i] > row.total_time)
             return fmt::format("timeleft{}: {} is more than the total time {}", i + 1, row.time_left[i], row.total_time);
@@ -168,8 +169,9 @@ SimulationTable SimulationTable::load(const std::string& path, int num_actions)
         for (std::size_t j = 0; j < parsed.back().actions.size(); ++j)
             if (const int a = parsed.back().actions[j];
                 num_actions <= 0 && a >= 0 && (a >= kMaxSequences || power(a + 1, k) < 0))
-                at.fail(fmt::format("a{}: action {} makes {}^{} action sequences, too many to tabulate (at most {})",
-                                    j + 1, a, std::int64_t{a} + 1, k, kMaxSequences));
+                at.fail(fmt::format(
+                    "a{}: action {} makes {}^{} action sequences, too many to tabulate (at most {})", j + 1,
+                    a, std::int64_t{a} + 1, k, kMaxSequences));
         for (int a : parsed.back().actions)
             largest = std::max(largest, a);
     }

@@ -123,7 +123,8 @@ std::vector<AllocationEvent> allocation_events(const config::SchedulerConfig& c)
 
 model::ModelSpec job_model(const config::ExperimentConfig& c, const data::DatasetSplit& data)
 {
-    model::ModelSpec spec = model::load_model(c.job.model, data.train.shape(), data.train.classes, c.job.head);
+    model::ModelSpec spec =
+        model::load_model(c.job.model, data.train.shape(), data.train.classes, c.job.head);
     // A batch never holds more than the training set (the sampler's last batch is short).
     const std::int64_t batch = std::min(c.job.batch_size, data.train.size());
     model::check_forward_fits(spec, batch, fmt::format("job.batch_size = {}", c.job.batch_size));

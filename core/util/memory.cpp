@@ -40,9 +40,8 @@ std::uint64_t physical_memory_bytes()
     static const std::uint64_t bytes = [] {
         const long pages = sysconf(_SC_PHYS_PAGES);
         const long page = sysconf(_SC_PAGE_SIZE);
-        std::uint64_t physical = pages > 0 && page > 0
-                                     ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page)
-                                     : 0;
+        std::uint64_t physical =
+            pages > 0 && page > 0 ? static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page) : 0;
         const std::uint64_t cgroup = cgroup_limit_bytes();
         if (cgroup > 0 && (physical == 0 || cgroup < physical))
             physical = cgroup;

@@ -634,9 +634,10 @@ private Q_SLOTS:
         } catch (const rlda::core::Error& e) {
             msg = e.what();
         }
-        QVERIFY2(msg.startsWith("dataset.train_size = 1000000000000, test_size = 256: 1000000000256 samples of "
-                                "3x32x32 needs 10.9 PiB, more than this machine's "),
-                 qPrintable(msg));
+        QVERIFY2(
+            msg.startsWith("dataset.train_size = 1000000000000, test_size = 256: 1000000000256 samples of "
+                           "3x32x32 needs 10.9 PiB, more than this machine's "),
+            qPrintable(msg));
         QVERIFY2(msg.endsWith(" of memory"), qPrintable(msg));
 
         // Stride-0 views: the shapes of a huge dataset without its bytes.
@@ -647,8 +648,9 @@ private Q_SLOTS:
         msg = data_error([&] {
             make_split({pixels(10'000'000), labels(10'000'000)}, {pixels(1), labels(1)}, 10, "huge", {});
         });
-        QVERIFY2(msg.startsWith("huge: 10000000 training and 1 test samples of 3x1024x1024 as float32 needs 114.4 TiB, "
-                                "more than this machine's "),
+        QVERIFY2(msg.startsWith(
+                     "huge: 10000000 training and 1 test samples of 3x1024x1024 as float32 needs 114.4 TiB, "
+                     "more than this machine's "),
                  qPrintable(msg));
 
         // A batch as large as the training set: its forward is estimated from the model's shapes.
@@ -664,7 +666,8 @@ private Q_SLOTS:
         } catch (const rlda::core::Error& err) {
             msg = err.what();
         }
-        QVERIFY2(msg.startsWith("job.batch_size = 1000000: ConvNet2 at 3x1024x1024: a forward of 50000 samples needs "),
+        QVERIFY2(msg.startsWith(
+                     "job.batch_size = 1000000: ConvNet2 at 3x1024x1024: a forward of 50000 samples needs "),
                  qPrintable(msg));
         e.job.batch_size = 2;
         QCOMPARE(rlda::core::train::job_model(e, split).name, std::string("ConvNet2"));

@@ -132,8 +132,10 @@ private Q_SLOTS:
     // One table of limits (core/model/limits.h), worded once, for the reader and load_model().
     void field_limits_are_declared_once()
     {
-        QCOMPARE(QString::fromStdString(field_limit("out_channels").text()), QString("a whole number from 1 to 65536"));
-        QCOMPARE(QString::fromStdString(field_limit("padding").text()), QString("a whole number from 0 to 1024"));
+        QCOMPARE(QString::fromStdString(field_limit("out_channels").text()),
+                 QString("a whole number from 1 to 65536"));
+        QCOMPARE(QString::fromStdString(field_limit("padding").text()),
+                 QString("a whole number from 0 to 1024"));
         QCOMPARE(QString::fromStdString(field_limit("eps").text()), QString("a number above 0, at most 1"));
         QCOMPARE(QString::fromStdString(field_limit("momentum").text()), QString("a number from 0 to 1"));
         QVERIFY(field_limit("momentum").contains(0.0));
@@ -148,11 +150,12 @@ private Q_SLOTS:
             }
             return QString();
         };
-        QCOMPARE(refused({3, 65537, 32}, 10),
-                 QString("ConvNet2: input 3x65537x32: each dimension must be a whole number from 1 to 65536, got 65537"));
+        QCOMPARE(refused({3, 65537, 32}, 10), QString("ConvNet2: input 3x65537x32: each dimension must be a "
+                                                      "whole number from 1 to 65536, got 65537"));
         QCOMPARE(refused({3, 32, 32}, 1000001),
                  QString("ConvNet2: classes: must be a whole number from 1 to 1000000, got 1000001"));
-        QCOMPARE(refused({3, 32, 32}, 0), QString("ConvNet2: classes: must be a whole number from 1 to 1000000, got 0"));
+        QCOMPARE(refused({3, 32, 32}, 0),
+                 QString("ConvNet2: classes: must be a whole number from 1 to 1000000, got 0"));
         QCOMPARE(refused({3, 65536, 32}, 1000000), QString());
     }
 
@@ -172,9 +175,10 @@ private Q_SLOTS:
             check_forward_fits(huge, 1, "job.batch_size = 1");
             QFAIL("no error");
         } catch (const Error& e) {
-            QVERIFY2(QString(e.what()).startsWith("job.batch_size = 1: ConvNet2 at 3x65536x65536: a forward of 1 "
-                                                  "sample needs 2.0 TiB, more than this machine's "),
-                     e.what());
+            QVERIFY2(
+                QString(e.what()).startsWith("job.batch_size = 1: ConvNet2 at 3x65536x65536: a forward of 1 "
+                                             "sample needs 2.0 TiB, more than this machine's "),
+                e.what());
         }
     }
 
@@ -187,14 +191,16 @@ private Q_SLOTS:
         QCOMPARE(byte_size(std::uint64_t{3} << 29), std::string("1.5 GiB"));
         QCOMPARE(byte_size(std::numeric_limits<std::uint64_t>::max()), std::string("16.0 EiB"));
         QCOMPARE(array_bytes({2, 3, 4}, 4), std::uint64_t{96});
-        QCOMPARE(array_bytes({std::numeric_limits<std::int64_t>::max(), 4}, 4), std::numeric_limits<std::uint64_t>::max());
+        QCOMPARE(array_bytes({std::numeric_limits<std::int64_t>::max(), 4}, 4),
+                 std::numeric_limits<std::uint64_t>::max());
         QCOMPARE(array_bytes({-1, 4}, 4), std::uint64_t{0});
         check_fits("one byte", 1);
         try {
             check_fits("everything", std::numeric_limits<std::uint64_t>::max());
             QFAIL("no error");
         } catch (const Error& e) {
-            QVERIFY2(QString(e.what()).startsWith("everything needs 16.0 EiB, more than this machine's "), e.what());
+            QVERIFY2(QString(e.what()).startsWith("everything needs 16.0 EiB, more than this machine's "),
+                     e.what());
             QVERIFY2(QString(e.what()).endsWith(" of memory"), e.what());
         }
     }

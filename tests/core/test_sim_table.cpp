@@ -302,14 +302,18 @@ private Q_SLOTS:
             // Totals have a limit (about 31 years), so that no absurd figure is ranked or learned from.
             {"total time beyond its limit", good_header + row0 + "0,0,1,3.0,2.0,1.0,1e18,0.5\n", 3,
              "totaltime: must be a number from 0 to 1e+09 seconds, got 1e+18"},
-            {"negative total time", good_header + "0,0,1,0,0,0,-1,0.5\n", 2, "totaltime: must be a number from 0"},
+            {"negative total time", good_header + "0,0,1,0,0,0,-1,0.5\n", 2,
+             "totaltime: must be a number from 0"},
             {"NaN total time", good_header + "0,0,1,0,0,0,nan,0.5\n", 2, "totaltime: not a number: \"nan\""},
-            {"infinite time left", good_header + "0,0,1,inf,0,0,1,0.5\n", 2, "timeleft1: not a number: \"inf\""},
+            {"infinite time left", good_header + "0,0,1,inf,0,0,1,0.5\n", 2,
+             "timeleft1: not a number: \"inf\""},
             {"NaN accuracy", good_header + "0,0,1,0,0,0,1,nan\n", 2, "accuracy: not a number"},
             {"negative accuracy", good_header + "0,0,1,0,0,0,1,-0.1\n", 2, "accuracy: must lie in [0, 1]"},
             // Without a given number of actions the largest sizes the table: refused at its line.
-            {"action that would size the table beyond any", good_header + row0 + "0,2147483647,0,3.0,2.0,1.0,4,0.5\n",
-             3, "a2: action 2147483647 makes 2147483648^3 action sequences, too many to tabulate (at most 1048576)"},
+            {"action that would size the table beyond any",
+             good_header + row0 + "0,2147483647,0,3.0,2.0,1.0,4,0.5\n", 3,
+             "a2: action 2147483647 makes 2147483648^3 action sequences, too many to tabulate (at most "
+             "1048576)"},
             {"action too large for 3 decisions", good_header + "0,0,102,3.0,2.0,1.0,4,0.5\n", 2,
              "a3: action 102 makes 103^3 action sequences"},
         };
