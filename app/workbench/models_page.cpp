@@ -3,6 +3,7 @@
 
 #include "core/model/zoo.h"
 #include "core/util/error.h"
+#include "core/util/error_text.h"
 #include "widgets/model_panel.h"
 #include "widgets/zoo_panel.h"
 
@@ -28,7 +29,7 @@ namespace {
 // and is labelled as such, but must not take the window down.
 QString errorText(const std::exception& e)
 {
-    const QString what = QString::fromStdString(e.what());
+    const QString what = QString::fromStdString(core::error_line(e));
     return dynamic_cast<const core::Error*>(&e) ? what : QObject::tr("internal error: %1").arg(what);
 }
 

@@ -4,6 +4,7 @@
 #include "core/util/atomic_file.h"
 #include "core/config/schema.h"
 #include "core/util/error.h"
+#include "core/util/error_text.h"
 #include "core/util/tensor_file.h"
 
 #include <fmt/format.h>
@@ -455,10 +456,6 @@ PolicyLearner PolicyLearner::load(const TensorFile& f)
 // storage checked that LibTorch leaves unchecked.
 PolicyLearner PolicyLearner::load_torch_archive(const std::string& path)
 {
-    const auto first_line = [](const std::exception& e) {
-        const std::string what = e.what();
-        return what.substr(0, what.find('\n'));
-    };
     try {
         torch::serialize::InputArchive a;
         try {
@@ -562,10 +559,10 @@ PolicyLearner PolicyLearner::load_torch_archive(const std::string& path)
             throw Error(fmt::format("{}: meta/rng is not a random generator's state", path));
         return p;
     } catch (const Error& e) {
-        const std::string what = first_line(e);
+        const std::string what = error_line(e);
         throw Error(what.starts_with(path) ? what : fmt::format("{}: {}", path, what));
     } catch (const std::exception& e) { // c10::Error and the standard library's, from a damaged archive
-        throw Error(fmt::format("{}: not a readable policy file: {}", path, first_line(e)));
+        throw Error(fmt::format("{}: not a readable policy file: {}", path, error_line(e)));
     }
 }
 

@@ -438,7 +438,13 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
     check_prepared(c, out);
     const IntraOpThreads threads(c.sweep.threads_per_task);
     const fs::path file = part_file(out, part, parts);
-    fs::create_directories(file.parent_path());
+    std::error_code ec;
+    fs::create_directories(file.parent_path(), ec);
+    if (ec || !fs::is_directory(file.parent_path()))
+        throw Error(fmt::format("{}: cannot create the folder: {}", file.parent_path().string(),
+                                ec ? ec.message() : std::string("a file has its name")));
+    if (fs::exists(file) && !fs::is_regular_file(file))
+        throw Error(fmt::format("{}: not a file, so this part cannot be written there", file.string()));
     // Only whole lines count; a torn one from a kill goes, so that appending continues cleanly.
     if (fs::exists(file) && !drop_torn_line(file))
         fs::remove(file);

@@ -4,6 +4,7 @@
 #include "core/config/names.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
+#include "core/util/error_text.h"
 #include "core/util/tensor_file.h"
 
 #include <torch/optim/adam.h>
@@ -19,11 +20,6 @@
 
 namespace rlda::core::train {
 namespace {
-
-std::string first_line(std::string_view text)
-{
-    return std::string(text.substr(0, text.find('\n')));
-}
 
 // Runs `f`, turning whatever LibTorch (or the standard library) throws into one line naming the file.
 template <class F>
