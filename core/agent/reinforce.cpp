@@ -314,9 +314,12 @@ std::vector<std::string> PolicyLearner::parameter_names() const
 
 torch::Tensor PolicyLearner::tensor_named(const std::string& name) const
 {
-    if (const auto* p = net_->named_parameters().find(name))
+    // The dicts are returned by value: kept alive here while their entries are looked at.
+    const auto parameters = net_->named_parameters();
+    if (const auto* p = parameters.find(name))
         return *p;
-    if (const auto* b = net_->named_buffers().find(name))
+    const auto buffers = net_->named_buffers();
+    if (const auto* b = buffers.find(name))
         return *b;
     throw Error(fmt::format("policy: the network has no tensor {}", name));
 }
@@ -442,8 +445,10 @@ PolicyLearner PolicyLearner::load(const TensorFile& f)
             throw Error(fmt::format("{}: {}: {}", file, key, e.what()));
         }
     };
-    rethrow("temperature_every", [&] { p.set_temperature_every(f.integer("temperature_every")); });
-    rethrow("baseline_decay", [&] { p.set_reward_baseline(f.real("baseline_decay")); });
+    const std::int64_t every = f.integer("temperature_every");
+    const double baseline_decay = f.real("baseline_decay");
+    rethrow("temperature_every", [&] { p.set_temperature_every(every); });
+    rethrow("baseline_decay", [&] { p.set_reward_baseline(baseline_decay); });
     p.baseline_ = f.real("baseline");
     p.baseline_started_ = f.boolean("baseline_started");
     std::istringstream rng(f.string("rng"));

@@ -81,6 +81,19 @@ constexpr std::array<Column, 10> kColumns{{
      [](EpochMetrics& m, double v) { m.final = v != 0.0; }},
 }};
 
+// A history value into its field, a count checked to fit it first (a damaged file must not reach
+// an out-of-range conversion).
+void set_column(const Column& c, EpochMetrics& e, double v, const std::filesystem::path& file)
+{
+    if (c.integral) {
+        const std::string_view name = c.name;
+        const double max = name == "epoch" ? double(INT32_MAX) : name == "final" ? 1.0 : 0x1p62;
+        if (!(v >= 0.0 && v <= max))
+            throw Error(fmt::format("{}: history/{}: {} is not a count in [0, {}]", file.string(), c.name, v, max));
+    }
+    c.set(e, v);
+}
+
 std::string state_key(const torch::Tensor& p) { return c10::guts::to_string(p.unsafeGetTensorImpl()); }
 
 // Written as job.optimizer's name ("sgd", "adam"), from the config's one table.
@@ -222,7 +235,7 @@ CheckpointReader::CheckpointReader(TensorFile file) : file_(file.label()), tenso
                            .to(torch::kFloat64);
         const double* v = t.data_ptr<double>();
         for (std::int64_t i = 0; i < n; ++i)
-            c.set(m.history[static_cast<std::size_t>(i)], v[i]);
+            set_column(c, m.history[static_cast<std::size_t>(i)], v[i], file_);
     }
 }
 
@@ -298,7 +311,7 @@ CheckpointReader::CheckpointReader(const std::filesystem::path& file, const Warn
             for (std::int64_t i = 0; i < hist.size(0); ++i) {
                 EpochMetrics e;
                 for (std::size_t c = 0; c < kColumns.size(); ++c)
-                    kColumns[c].set(e, hist[i][static_cast<std::int64_t>(c)].item<double>());
+                    set_column(kColumns[c], e, hist[i][static_cast<std::int64_t>(c)].item<double>(), file_);
                 m.history.push_back(e);
             }
             return;
@@ -323,7 +336,7 @@ CheckpointReader::CheckpointReader(const std::filesystem::path& file, const Warn
                                         t.numel(), epochs.numel()));
             t = t.to(torch::kFloat64).contiguous();
             for (std::int64_t i = 0; i < t.numel(); ++i)
-                c.set(m.history[static_cast<std::size_t>(i)], t[i].item<double>());
+                set_column(c, m.history[static_cast<std::size_t>(i)], t[i].item<double>(), file_);
         }
     });
 }
@@ -397,11 +410,13 @@ void CheckpointReader::load_optimizer(torch::optim::Optimizer& opt, model::NetIm
             throw Error(fmt::format("{}: the checkpoint's optimizer is {}, this job's is {}", file_.string(), kind,
                                     config::to_string(want)));
         std::remove_reference_t<decltype(opt.state())> state; // replaces the optimizer's once all is read
+        std::size_t used = 0; // optimizer tensors read: every one the file holds must be
         for (const auto& p : net.named_parameters()) {
             const std::string pre = "optimizer/" + p.key() + "/";
             const auto dtype = p.value().scalar_type();
             const auto shape = p.value().sizes();
             const auto read = [&](const std::string& field) {
+                ++used;
                 return f.tensor(pre + field, dtype, shape).to(p.value().device());
             };
             if (want == config::Optimizer::Sgd) {
@@ -422,6 +437,10 @@ void CheckpointReader::load_optimizer(torch::optim::Optimizer& opt, model::NetIm
                 s->max_exp_avg_sq(read("max_exp_avg_sq"));
             state[state_key(p.value())] = std::move(s);
         }
+        if (const auto held = f.names("optimizer/").size(); held != used)
+            throw Error(fmt::format("{}: the checkpoint holds {} optimizer tensors, {} of them for this model's "
+                                    "parameters",
+                                    file_.string(), held, used));
         opt.state() = std::move(state);
         return;
     }

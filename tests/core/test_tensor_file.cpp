@@ -2,12 +2,15 @@
 // reads back exactly, and a damaged file is refused in one line naming it, before anything is
 // made from it; files of the format before it still load, with a warning.
 #include "core/agent/reinforce.h"
+#include "core/model/net.h"
 #include "core/model/zoo.h"
+#include "core/train/checkpoint.h"
 #include "core/util/error.h"
 #include "core/util/tensor_file.h"
 
 #include <QtTest/QtTest>
 
+#include <torch/optim/adam.h>
 #include <torch/serialize/output-archive.h>
 #include <zlib.h>
 
@@ -314,6 +317,54 @@ private Q_SLOTS:
             write_bytes(mutant, m);
             expect_refusal([&] { PolicyLearner::load(mutant); }, mutant, "");
         }
+    }
+
+    // A checkpoint edited behind a valid checksum: optimizer state left without its step, and a
+    // history count beyond its field, are refused by name, not dropped or converted.
+    void a_checkpoint_that_does_not_fit_is_refused()
+    {
+        QTemporaryDir dir;
+        const std::string file = dir.filePath("warm_start.pt").toStdString();
+        const auto spec = model::zoo_model("ConvNet2", {3, 8, 8}, 4);
+        model::Net net(spec);
+        torch::optim::Adam opt(net->parameters(), torch::optim::AdamOptions(0.01));
+        net->forward(torch::randn({2, 3, 8, 8})).sum().backward();
+        opt.step();
+        train::CheckpointMeta meta;
+        meta.model_name = spec.name;
+        meta.input = spec.input;
+        meta.classes = spec.classes;
+        meta.lr = 0.01;
+        meta.history.resize(2);
+        meta.history[1].epoch = 1;
+        train::save_checkpoint(file, meta, *net, opt);
+        const std::string good = read_bytes(file);
+        const std::string h = header_of(good);
+        const auto load = [&] {
+            train::CheckpointReader r(file);
+            model::Net into(spec);
+            torch::optim::Adam o(into->parameters(), torch::optim::AdamOptions(0.01));
+            r.load_model(*into);
+            r.load_optimizer(o, *into);
+        };
+        load(); // the unedited file loads
+
+        const auto step_key = h.find("/step\":"); // "optimizer/<param>/step":N, in the header's meta
+        QVERIFY(step_key != std::string::npos);
+        const auto step = h.rfind("\"optimizer/", step_key);
+        const auto step_end = h.find(',', step_key);
+        write_bytes(file, with_header(good, h.substr(0, step) + h.substr(step_end + 1)));
+        expect_refusal(load, file, "optimizer tensors");
+
+        // history/epoch [0, 1] as int64: the second value made 2^40.
+        const TensorFile f = TensorFile::parse(good, file, "checkpoint");
+        const TensorEntry* epoch = f.find("history/epoch");
+        QVERIFY(epoch && epoch->bytes == 16);
+        std::string big = good;
+        const std::int64_t huge = std::int64_t{1} << 40;
+        std::memcpy(big.data() + 24 + header_size(good) + epoch->offset + 8, &huge, 8);
+        write_bytes(file, with_header(big, h));
+        expect_refusal(load, file, "history/epoch: 1099511627776 is not a count in [0, 2147483647]");
     }
 
     // rlda's policy files before tensor files were LibTorch archives; they load, said to be
