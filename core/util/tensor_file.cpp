@@ -177,7 +177,8 @@ std::string TensorFileWriter::bytes() const
     const std::string header = impl_->header.dump();
     std::string body = header;
     for (const auto& t : impl_->tensors)
-        body.append(static_cast<const char*>(t.data_ptr()), t.nbytes());
+        if (t.nbytes() > 0) // an empty tensor has no data pointer
+            body.append(static_cast<const char*>(t.data_ptr()), t.nbytes());
     std::string out(kTensorFileMagic);
     append_le<std::uint32_t>(out, kTensorFileVersion);
     append_le<std::uint32_t>(out, crc_of(body));
@@ -341,7 +342,8 @@ torch::Tensor TensorFile::tensor(std::string_view name, torch::ScalarType dtype,
         throw Error(fmt::format("{}: {} has shape {}, expected {}", label_, name, shape_text(e->shape),
                                 shape_text(shape)));
     auto t = torch::empty(e->shape, torch::TensorOptions().dtype(dtype));
-    std::memcpy(t.data_ptr(), bytes_.data() + data_ + e->offset, e->bytes);
+    if (e->bytes > 0) // an empty tensor has no data pointer to copy to
+        std::memcpy(t.data_ptr(), bytes_.data() + data_ + e->offset, e->bytes);
     if (finite && t.is_floating_point() && !torch::isfinite(t).all().item<bool>())
         throw Error(fmt::format("{}: {} holds non-finite values (NaN or infinity)", label_, name));
     return t;
