@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <zlib.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -44,8 +45,9 @@ std::vector<std::uint8_t> read_all(const std::string& path)
             fmt::format("{}: cannot open: {}", path, errno ? std::strerror(errno) : "out of memory"));
     gzbuffer(f.get(), 1 << 18);
     std::vector<std::uint8_t> bytes;
-    constexpr std::size_t chunk = 1 << 22;
-    for (;;) {
+    // Reads grow from 64 KiB to 4 MiB, doubling: a small file costs no 4 MiB buffer.
+    std::size_t chunk = std::size_t{1} << 16;
+    for (;; chunk = std::min(chunk * 2, std::size_t{1} << 22)) {
         const std::size_t old = bytes.size();
         bytes.resize(old + chunk);
         const int got = gzread(f.get(), bytes.data() + old, static_cast<unsigned>(chunk));
