@@ -1,6 +1,7 @@
 // The policy network's layers and the small formulas around it.
 #include "core/agent/policy.h"
 
+#include "core/util/checked.h"
 #include "core/util/error.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -28,16 +29,16 @@ std::vector<std::pair<std::string, std::vector<std::int64_t>>>
 policy_shapes(const config::PolicyConfig& s, std::int64_t vocabulary_size, std::int64_t actions)
 {
     const auto times = [](std::int64_t a, std::int64_t b) {
-        std::int64_t r = 0;
-        if (a < 0 || b < 0 || __builtin_mul_overflow(a, b, &r))
+        const auto r = checked::mul(a, b);
+        if (a < 0 || b < 0 || !r)
             throw Error(fmt::format("policy: sizes {} x {} overflow", a, b));
-        return r;
+        return *r;
     };
     const auto plus = [](std::int64_t a, std::int64_t b) {
-        std::int64_t r = 0;
-        if (__builtin_add_overflow(a, b, &r))
+        const auto r = checked::add(a, b);
+        if (!r)
             throw Error(fmt::format("policy: sizes {} + {} overflow", a, b));
-        return r;
+        return *r;
     };
     const std::int64_t h4 = times(4, s.hidden_size), d4 = times(4, s.decider_lstm_size);
     const std::int64_t l = s.decider_linear_size;

@@ -3,8 +3,10 @@
 
 #include "core/util/atomic_file.h"
 #include "core/config/schema.h"
+#include "core/util/checked.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
+#include "core/util/read_file.h"
 #include "core/util/tensor_file.h"
 
 #include <fmt/format.h>
@@ -354,6 +356,7 @@ PolicyLearner PolicyLearner::load(const std::string& path, const Warn& warn)
 {
     if (path.empty())
         throw Error("policy: no policy file given");
+    require_regular_file(path);
     switch (sniff_tensor_file(path)) {
     case TensorFileKind::Container:
         return load(TensorFile::read(path, kPolicyKind));
@@ -364,9 +367,6 @@ PolicyLearner PolicyLearner::load(const std::string& path, const Warn& warn)
     case TensorFileKind::Other:
         break;
     }
-    std::error_code ec;
-    if (!std::filesystem::is_regular_file(path, ec))
-        throw Error(fmt::format("{}: {}", path, std::filesystem::exists(path, ec) ? "not a file" : "no such file"));
     throw Error(fmt::format("{}: not a policy file of rlda", path));
 }
 
@@ -508,10 +508,8 @@ PolicyLearner PolicyLearner::load_torch_archive(const std::string& path)
         for (const auto& [name, shape] : shapes) {
             std::uint64_t n = 1;
             for (auto d : shape)
-                if (__builtin_mul_overflow(n, static_cast<std::uint64_t>(d), &n))
-                    n = UINT64_MAX;
-            if (__builtin_add_overflow(floats, n, &floats))
-                floats = UINT64_MAX;
+                n = checked::saturating_mul(n, static_cast<std::uint64_t>(d));
+            floats = checked::saturating_add(floats, n);
         }
         if (floats > std::filesystem::file_size(path) / sizeof(float))
             throw Error(fmt::format("{}: its sizes ask for {} weights, more than the file holds", path, floats));

@@ -1,7 +1,9 @@
 #include "core/util/tensor_file.h"
 
 #include "core/util/atomic_file.h"
+#include "core/util/checked.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -14,6 +16,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <set>
 
 namespace rlda::core {
@@ -105,16 +108,17 @@ bool storage_covers(const torch::Tensor& t)
         return true;
     if (!t.has_storage())
         return false;
-    std::int64_t last = t.storage_offset(), step = 0;
-    for (std::int64_t d = 0; d < t.dim(); ++d) {
-        if (t.stride(d) < 0 || __builtin_mul_overflow(t.size(d) - 1, t.stride(d), &step) ||
-            __builtin_add_overflow(last, step, &last))
+    std::optional<std::int64_t> last = t.storage_offset(); // the last element's index in the storage
+    for (std::int64_t d = 0; d < t.dim() && last; ++d) {
+        if (t.stride(d) < 0)
             return false;
+        const auto step = checked::mul(t.size(d) - 1, t.stride(d));
+        last = step ? checked::add(*last, *step) : std::nullopt;
     }
-    std::int64_t bytes = 0;
-    if (last < 0 || __builtin_mul_overflow(last + 1, static_cast<std::int64_t>(t.element_size()), &bytes))
-        return false;
-    return static_cast<std::size_t>(bytes) <= t.storage().nbytes();
+    const auto bytes = last && *last >= 0
+                           ? checked::mul(*last + 1, static_cast<std::int64_t>(t.element_size()))
+                           : std::nullopt;
+    return bytes && static_cast<std::size_t>(*bytes) <= t.storage().nbytes();
 }
 
 // ---- writer ----------------------------------------------------------------------------------
@@ -216,10 +220,8 @@ TensorFile& TensorFile::operator=(TensorFile&&) noexcept = default;
 
 TensorFile TensorFile::read(const std::filesystem::path& file, std::string_view kind)
 {
+    require_regular_file(file);
     std::error_code ec;
-    if (!std::filesystem::is_regular_file(file, ec))
-        throw Error(fmt::format("{}: {}", file.string(),
-                                std::filesystem::exists(file, ec) ? "not a file" : "no such file"));
     const auto size = std::filesystem::file_size(file, ec);
     if (ec)
         throw Error(fmt::format("{}: cannot be read: {}", file.string(), ec.message()));
@@ -291,18 +293,20 @@ TensorFile TensorFile::parse(std::string bytes, std::string label, std::string_v
         e.dtype = d->type;
         if (shape->size() > kMaxTensorRank)
             throw fail(fmt::format("{}: {} dimensions, at most {}", e.name, shape->size(), kMaxTensorRank));
-        std::size_t elements = 1;
+        std::optional<std::size_t> elements = 1;
         for (const auto& extent : *shape) {
             if (!extent.is_number_integer() || extent.get<std::int64_t>() < 0)
                 throw fail(fmt::format("{}: shape {} is not a list of sizes", e.name, shape->dump()));
             const auto n = extent.get<std::int64_t>();
             e.shape.push_back(n);
-            if (__builtin_mul_overflow(elements, static_cast<std::size_t>(n), &elements))
+            if (!(elements = checked::mul(*elements, static_cast<std::size_t>(n))))
                 throw fail(fmt::format("{}: shape {} overflows", e.name, shape->dump()));
         }
-        if (__builtin_mul_overflow(elements, d->bytes, &e.bytes) || e.bytes > data_size - offset)
+        const auto bytes = checked::mul(*elements, d->bytes);
+        if (!bytes || *bytes > data_size - offset)
             throw fail(fmt::format("corrupt (truncated: {} of shape {} needs more bytes than the file holds)", e.name,
                                    shape_text(e.shape)));
+        e.bytes = *bytes;
         e.offset = offset;
         offset += e.bytes;
         f.entries_.push_back(std::move(e));
