@@ -1,5 +1,6 @@
 // `rlda figures`: the paper's figures 7-12 as files, from simulation tables, learning runs and policies.
 #include "app/cli/commands.h"
+#include "app/cli/warning.h"
 #include "app/cli/numbers.h"
 
 #include "core/util/error.h"
@@ -78,7 +79,7 @@ std::vector<core::sim::OpenedTable> load_tables(const std::vector<std::string>& 
         tables.push_back(core::sim::open_table(file, overrides));
         const auto& t = tables.back();
         if (!t.described)
-            fmt::print(stderr, "rlda: warning: {}\n", t.assumption());
+            print_warning(t.assumption());
     }
     return tables;
 }
@@ -232,8 +233,7 @@ int run_figures(const FiguresOptions& o)
     // Evaluations, in --tables order and, for one table, in the order the sources were given.
     std::vector<std::pair<std::size_t, widgets::FigureJob::Table>> ranked;
     for (const auto& s : sources) {
-        auto learner = core::agent::PolicyLearner::load(
-            s.policy, [](const std::string& warning) { fmt::print(stderr, "rlda: warning: {}\n", warning); });
+        auto learner = core::agent::PolicyLearner::load(s.policy, print_warning);
         for (auto i : s.tables) {
             const auto& t = index[i];
             const auto e = core::sim::evaluate(learner, t.table, t.model, o.seed);

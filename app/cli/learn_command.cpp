@@ -1,6 +1,7 @@
 // `rlda learn`: simulation-driven learning (Algorithm 4) against one table or a curriculum, and
 // `rlda evaluate`: a policy's greedy sequence against a table, with the paper's baselines.
 #include "app/cli/commands.h"
+#include "app/cli/warning.h"
 #include "app/cli/learn_progress.h"
 #include "app/cli/numbers.h"
 
@@ -114,9 +115,8 @@ int run_evaluate(const EvaluateOptions& o)
 {
     const auto t = core::sim::open_table(o.table, o.overrides());
     if (!t.described)
-        fmt::print(stderr, "rlda: warning: {}\n", t.assumption());
-    auto learner = core::agent::PolicyLearner::load(
-        o.policy, [](const std::string& warning) { fmt::print(stderr, "rlda: warning: {}\n", warning); });
+        print_warning(t.assumption());
+    auto learner = core::agent::PolicyLearner::load(o.policy, print_warning);
     print_evaluation(core::sim::evaluate(learner, t.table, t.model, o.seed));
     return 0;
 }

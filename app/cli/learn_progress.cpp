@@ -1,5 +1,6 @@
 // The learning progress line and the evaluation printout of the rlda command line.
 #include "app/cli/learn_progress.h"
+#include "app/cli/warning.h"
 
 #include <fmt/format.h>
 
@@ -38,7 +39,7 @@ void LearnProgress::on_greedy(std::int64_t, const core::sim::Evaluation& e)
 
 void LearnProgress::on_message(const std::string& text)
 {
-    fmt::print(stderr, "rlda: warning: {}\n", text);
+    print_warning(text);
 }
 
 void LearnProgress::end_line()

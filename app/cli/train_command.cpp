@@ -1,6 +1,7 @@
 // `rlda train CONFIG.toml [--out DIR] [--force] [--set section.key=value]… [--compare none]`:
 // Algorithm 1 as configured, with a live progress line on a terminal and plain lines otherwise.
 #include "app/cli/commands.h"
+#include "app/cli/warning.h"
 
 #include "core/config/experiment_io.h"
 #include "core/run/experiment.h"
@@ -88,7 +89,7 @@ public:
     void on_message(const std::string& text) override
     {
         close_line();
-        fmt::print(stderr, "rlda: warning: {}\n", text);
+        print_warning(text);
     }
 
 private:
