@@ -1,4 +1,5 @@
-// Where the data shipped with the project (data/ in the source tree) is found at run time.
+// Where the files shipped with the project (data/, config/, the docs in the source tree) are found
+// at run time.
 #pragma once
 
 #include <filesystem>
@@ -6,12 +7,24 @@
 
 namespace rlda::core {
 
-// The folders that may hold the shipped data, in the order they are tried:
-//   1. $RLDA_DATA_DIR, when set and not empty;
-//   2. <folder of the running program>/../share/rlda-workbench (an installed package);
-//   3. the source tree's data/ folder, fixed at compile time (binaries in a build tree).
-// Any thread; reads the environment and /proc/self/exe on each call.
+// Each kind of shipped file has three places, tried in this order:
+//   1. under $RLDA_DATA_DIR, when set and not empty;
+//   2. under <folder of the running program>/.., an installed package (the layout that
+//      packaging/CMakeLists.txt installs);
+//   3. in the source tree, fixed at compile time (binaries in a build tree).
+//
+//   kind            $RLDA_DATA_DIR/   <bin>/../                    source tree
+//   data (paper/)   .                 share/rlda-workbench         data/
+//   examples        examples          share/rlda-workbench/examples config/
+//   documentation   doc               share/doc/rlda-workbench     . (README.md, docs/)
+// Any thread; each call reads the environment and /proc/self/exe.
+
+// The folders that may hold the shipped data (paper/), in that order.
 std::vector<std::filesystem::path> data_dirs();
+// The folders that may hold the example experiments (*.toml, their models in models/).
+std::vector<std::filesystem::path> example_dirs();
+// The folders that may hold the documentation (README.md, docs/*.md, docs/screenshots/).
+std::vector<std::filesystem::path> documentation_dirs();
 
 // `relative` (a file) under the first of `dirs` that holds it. Throws core::Error, one line naming
 // every place looked at, when none does.
@@ -24,5 +37,16 @@ std::filesystem::path paper_tables_dir();
 
 // The original agent's published ranks (data/paper/ranks.csv), found the same way.
 std::filesystem::path paper_ranks_file();
+
+// The example experiments' folder: the first of example_dirs() holding the experiment the
+// workbench opens (default.toml). Throws core::Error naming every place looked at.
+std::filesystem::path examples_dir();
+
+// The example experiments (*.toml of examples_dir(), not its models/), sorted by name.
+std::vector<std::filesystem::path> example_files();
+
+// The documentation's folder: the first of documentation_dirs() holding README.md, with the
+// other pages in its docs/. Throws core::Error naming every place looked at.
+std::filesystem::path documentation_dir();
 
 } // namespace rlda::core

@@ -6,6 +6,7 @@
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -128,6 +129,33 @@ private Q_SLOTS:
         set_data_dir(root.string());
         QVERIFY(fs::equivalent(paper_tables_dir(), source_tables));
         QCOMPARE(paper_ranks_file().string(), (root / "paper" / "ranks.csv").string());
+    }
+
+    // The examples and the docs: config/ and the tree's root from a build tree, and under
+    // $RLDA_DATA_DIR's examples/ and doc/ when those hold them.
+    void examples_and_documentation_are_found_the_same_way()
+    {
+        const fs::path source = RLDA_SOURCE_DIR;
+        QVERIFY(fs::equivalent(examples_dir(), source / "config"));
+        QVERIFY(fs::equivalent(documentation_dir(), source));
+        const auto examples = example_files();
+        QVERIFY(examples.size() >= 2);
+        QVERIFY(std::is_sorted(examples.begin(), examples.end()));
+        QVERIFY(std::find(examples.begin(), examples.end(), examples_dir() / "default.toml") != examples.end());
+        for (const auto& f : examples)
+            QCOMPARE(f.extension().string(), std::string(".toml")); // models/ is not an experiment
+
+        QTemporaryDir tmp;
+        const fs::path root = tmp.path().toStdString();
+        set_data_dir(root.string());
+        QVERIFY(fs::equivalent(examples_dir(), source / "config")); // no examples/ there: passed over
+        QCOMPARE(example_dirs().front().string(), (root / "examples").string());
+        QCOMPARE(documentation_dirs().front().string(), (root / "doc").string());
+        touch(root / "examples" / "default.toml");
+        touch(root / "doc" / "README.md");
+        QCOMPARE(examples_dir().string(), (root / "examples").string());
+        QCOMPARE(example_files(), std::vector<fs::path>{root / "examples" / "default.toml"});
+        QCOMPARE(documentation_dir().string(), (root / "doc").string());
     }
 
     void nothing_found_is_one_line_naming_every_place()
