@@ -1,6 +1,7 @@
 // The experiment schema's one table of keys, and the per-key checks and TOML values it drives.
 #include "core/config/schema.h"
 
+#include "core/config/limits.h"
 #include "core/model/limits.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
@@ -168,7 +169,7 @@ Schema make_schema()
     // [scheduler]; the start time and the events are checked against the budget in validate.cpp.
     k.push_back({.name = "scheduler.budget", .type = Type::Number, .label = "Budget (s)",
                  .help = "Seconds the job may run", .value = member<&C::scheduler, &SchedulerConfig::budget>(),
-                 .range = positive});
+                 .range = Range{0.0, kMaxBudget, true, false}});
     k.push_back({.name = "scheduler.start_time", .type = Type::Number, .label = "Start time (s)",
                  .help = "Seconds of the budget already used when training starts, in [0, budget)",
                  .value = member<&C::scheduler, &SchedulerConfig::start_time>()});

@@ -1,5 +1,6 @@
 // Reading, checking, querying and writing simulation tables in the reference CSV format.
 #include "core/sim/table.h"
+#include "core/config/limits.h"
 #include "core/sim/sequences.h"
 
 #include "core/util/atomic_file.h"
@@ -21,10 +22,6 @@ namespace {
 
 // A dense index beyond this would cost more memory than any buildable table is worth.
 constexpr std::int64_t kMaxSequences = std::int64_t{1} << 20;
-
-// A job's total time in seconds, about 31 years: beyond it a row is a corrupt or mistyped figure, not
-// a measurement (and times left, at most the total, are bounded by it too).
-constexpr double kMaxTotalTime = 1e9;
 
 // "[0 2 3]", for messages.
 std::string bracketed(const std::vector<int>& seq)
@@ -117,8 +114,8 @@ std::string row_problem(const TableRow& row, int k, int num_actions)
     for (std::size_t i = 0; i < row.time_left.size(); ++i)
         if (!(row.time_left[i] >= 0.0) || !std::isfinite(row.time_left[i]))
             return fmt::format("timeleft{}: must be a finite number >= 0, got {}", i + 1, row.time_left[i]);
-    if (!(row.total_time >= 0.0 && row.total_time <= kMaxTotalTime))
-        return fmt::format("totaltime: must be a number from 0 to {:g} seconds, got {}", kMaxTotalTime,
+    if (!(row.total_time >= 0.0 && row.total_time <= config::kMaxBudget))
+        return fmt::format("totaltime: must be a number from 0 to {:g} seconds, got {}", config::kMaxBudget,
                            row.total_time);
     for (std::size_t i = 0; i < row.time_left.size(); ++i)
         if (row.time_left[i] > row.total_time)

@@ -243,9 +243,12 @@ private Q_SLOTS:
         QTest::newRow("string for bool") << "[trainer]\ncheck_preservation = \"yes\"\n"
                                          << "x.toml:2:22: trainer.check_preservation: expected true or false";
         QTest::newRow("zero budget") << "[scheduler]\nbudget = 0\n"
-                                     << "x.toml:2:10: scheduler.budget: must be a positive number, got 0";
+                                     << "x.toml:2:10: scheduler.budget: must be in (0, 1000000000], got 0";
         QTest::newRow("negative budget") << "[scheduler]\nbudget = -5.5\n"
-                                         << "x.toml:2:10: scheduler.budget: must be a positive number";
+                                         << "x.toml:2:10: scheduler.budget: must be in (0, 1000000000], got -5.5";
+        // A budget beyond the longest job (core/config/limits.h), as a table's total time is.
+        QTest::newRow("budget of centuries") << "[scheduler]\nbudget = 1e12\n"
+                                             << "x.toml:2:10: scheduler.budget: must be in (0, 1000000000], got 1000000000000";
         QTest::newRow("event past budget")
             << "[scheduler]\nbudget = 60\nevents = [{ time = 70, change = \"up\" }]\n"
             << "x.toml:3:20: scheduler.events[0].time: 70 is outside the budget [0, 60)";
@@ -334,7 +337,7 @@ private Q_SLOTS:
                                              << "x.toml:2:6: job.lr:";
         // The original schema: messages use the key as written.
         QTest::newRow("running_time 0") << "[scheduler]\nrunning_time = 0\n"
-                                        << "x.toml:2:16: scheduler.running_time: must be a positive number";
+                                        << "x.toml:2:16: scheduler.running_time: must be in (0, 1000000000], got 0";
         QTest::newRow("gpu_changes past budget")
             << "[scheduler]\nrunning_time = 70\ngpu_changes = [{ time = 70, change = \"up\" }]\n"
             << "x.toml:3:25: scheduler.gpu_changes[0].time: 70 is outside the budget [0, 70)";
