@@ -7,11 +7,11 @@
 #include "core/train/checkpoint.h"
 #include "core/util/error.h"
 #include "core/util/tensor_file.h"
+#include "tests/common/old_policy.h"
 
 #include <QtTest/QtTest>
 
 #include <torch/optim/adam.h>
-#include <torch/serialize/output-archive.h>
 #include <zlib.h>
 
 #include <cmath>
@@ -374,36 +374,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const std::string file = dir.filePath("old.pt").toStdString();
         const PolicyLearner p = small_learner();
-        const auto& s = p.sizes();
-        const auto sizes = torch::tensor({s.embedding_size, s.hidden_size, s.decider_lstm_size, s.decider_linear_size,
-                                          s.time_encoding_size, s.decay_freq, p.actions(), std::int64_t{0}},
-                                         torch::kLong);
-        const auto write_old = [&](const torch::Tensor& meta_sizes) {
-            // The layout of PolicyLearner::save and FastAdam::save at d244218.
-            torch::serialize::OutputArchive a, net_archive, opt_archive;
-            p.network()->save(net_archive);
-            opt_archive.write("step", torch::tensor(std::int64_t{0}, torch::kLong));
-            opt_archive.write("lr", torch::tensor(p.lr(), torch::kFloat64));
-            std::size_t i = 0;
-            for (const auto& t : p.network()->parameters()) {
-                opt_archive.write("exp_avg_" + std::to_string(i), torch::zeros_like(t));
-                opt_archive.write("exp_avg_sq_" + std::to_string(i++), torch::zeros_like(t));
-            }
-            a.write("policy", net_archive);
-            a.write("optimizer", opt_archive);
-            c10::List<std::string> words;
-            for (const auto& w : p.vocabulary().words())
-                words.push_back(w);
-            a.write("meta/words", c10::IValue(words));
-            a.write("meta/sizes", meta_sizes);
-            a.write("meta/rates", torch::tensor({s.alpha, s.learning_rate_decay, 1.0, 0.9}, torch::kFloat64));
-            std::ostringstream rng;
-            rng << std::mt19937_64(11);
-            a.write("meta/rng", c10::IValue(rng.str()));
-            a.write("meta/vocab_name", c10::IValue(s.vocab));
-            a.save_to(file);
-        };
-        write_old(sizes);
+        rlda::test::write_old_policy(p, file);
         QCOMPARE(sniff_tensor_file(file), TensorFileKind::TorchArchive);
         std::vector<std::string> warnings;
         const PolicyLearner q = PolicyLearner::load(file, [&](const std::string& w) { warnings.push_back(w); });
@@ -412,10 +383,12 @@ private Q_SLOTS:
             QVERIFY(torch::equal(t.value(), q.network()->named_parameters()[t.key()]));
 
         // Sizes that ask for more weights than the file holds are refused before a network is made.
-        auto huge = sizes.clone();
-        huge[0] = std::int64_t{1} << 20;
-        huge[1] = std::int64_t{1} << 20;
-        write_old(huge);
+        const auto& s = p.sizes();
+        auto huge = torch::tensor({std::int64_t{1} << 20, std::int64_t{1} << 20, s.decider_lstm_size,
+                                   s.decider_linear_size, s.time_encoding_size, s.decay_freq, p.actions(),
+                                   std::int64_t{0}},
+                                  torch::kLong);
+        rlda::test::write_old_policy(p, file, huge);
         expect_refusal([&] { PolicyLearner::load(file); }, file, "more than the file holds");
     }
 };
