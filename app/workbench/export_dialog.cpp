@@ -1,9 +1,11 @@
 // The export dialog: a path whose suffix follows the chosen format, a size, and a DPI.
 #include "app/workbench/export_dialog.h"
 
+#include "app/workbench/file_dialogs.h"
+#include "app/workbench/workspace.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -35,9 +37,11 @@ ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent) : QDia
         s->setSuffix(suffix);
         return s;
     };
-    width_ = spin(16, 20000, 1200, tr(" px"));
-    height_ = spin(16, 20000, 700, tr(" px"));
-    dpi_ = spin(24, 2400, 150, tr(" DPI"));
+    // The size and resolution last exported with (workspace::exportSettings).
+    const widgets::ExportSettings last = workspace::exportSettings();
+    width_ = spin(16, 20000, last.size.width(), tr(" px"));
+    height_ = spin(16, 20000, last.size.height(), tr(" px"));
+    dpi_ = spin(24, 2400, last.dpi, tr(" DPI"));
     dpi_->setToolTip(tr("PNG: pixels = size × DPI / 96. PDF and SVG stay vector graphics."));
     auto* form = new QFormLayout(this);
     form->addRow(tr("File"), pathRow);
@@ -56,8 +60,8 @@ ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent) : QDia
 
 void ExportDialog::browse()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), path_->text(),
-                                                      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
+    const QString path = saveFileName(this, FileKind::Export, tr("Export plot"), path_->text(),
+                                      tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
     if (!path.isEmpty())
         path_->setText(path);
     if (const auto f = widgets::exportFormatFor(path))
@@ -84,7 +88,11 @@ std::optional<ExportDialog::Request> ExportDialog::ask(QWidget* parent, const QS
     ExportDialog dialog(suggestedPath, parent);
     if (dialog.exec() != QDialog::Accepted)
         return std::nullopt;
-    return dialog.request();
+    const Request r = dialog.request();
+    // The next export starts where and as this one was made.
+    workspace::setExportSettings(r.settings);
+    rememberFolder(FileKind::Export, r.path, false);
+    return r;
 }
 
 } // namespace rlda::app

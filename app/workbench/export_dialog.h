@@ -25,7 +25,8 @@ public:
     ExportDialog(const QString& suggestedPath, QWidget* parent = nullptr);
     Request request() const;
 
-    // Shows the dialog; nullopt when cancelled.
+    // Shows the dialog; nullopt when cancelled. It opens at the size and resolution last accepted,
+    // and an accepted one is remembered with its folder (workspace.h, file_dialogs.h).
     static std::optional<Request> ask(QWidget* parent, const QString& suggestedPath);
 
 private:

@@ -6,7 +6,6 @@
 #include "widgets/plot/learning_view.h"
 
 #include <QDoubleSpinBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QHBoxLayout>
@@ -24,13 +23,14 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
 {
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
-    auto fileRow = [this](QLineEdit*& edit, const QString& placeholder, const QString& title, const QString& filter) {
+    auto fileRow = [this](QLineEdit*& edit, const QString& placeholder, FileKind kind, const QString& title,
+                          const QString& filter) {
         auto* row = new QHBoxLayout;
         edit = new QLineEdit(this);
         edit->setPlaceholderText(placeholder);
         auto* button = new QPushButton(tr("Browse…"), this);
-        connect(button, &QPushButton::clicked, this, [this, edit, title, filter] {
-            const QString path = browse(title, filter);
+        connect(button, &QPushButton::clicked, this, [this, edit, kind, title, filter] {
+            const QString path = browse(kind, title, filter);
             if (!path.isEmpty())
                 edit->setText(path);
         });
@@ -39,9 +39,9 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
         return row;
     };
     form->addRow(tr("Table"), fileRow(table_, tr("simulation table (CSV), e.g. one written by a simulation run"),
-                                      tr("Simulation table"), tr("Tables (*.csv);;All files (*)")));
+                                      FileKind::Table, tr("Simulation table"), tr("Tables (*.csv);;All files (*)")));
     table_->setObjectName(QStringLiteral("learnTable"));
-    form->addRow(tr("Continue policy"), fileRow(from_, tr("empty: a new policy"), tr("Policy file"),
+    form->addRow(tr("Continue policy"), fileRow(from_, tr("empty: a new policy"), FileKind::Policy, tr("Policy file"),
                                                 tr("Policies (*.pt);;All files (*)")));
     auto* modelRow = new QHBoxLayout;
     model_ = new QLineEdit(this);
@@ -123,9 +123,9 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     setModel(QStringLiteral("ConvNet2"), {3, 32, 32}, 10);
 }
 
-QString LearningPage::browse(const QString& title, const QString& filter)
+QString LearningPage::browse(FileKind kind, const QString& title, const QString& filter)
 {
-    return QFileDialog::getOpenFileName(this, title, QString(), filter);
+    return openFileName(this, kind, title, filter);
 }
 
 void LearningPage::setModel(const QString& model, const core::model::Shape& input, qint64 classes)

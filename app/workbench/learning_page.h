@@ -2,6 +2,7 @@
 // per-episode objective, accuracy, temperature and lr live, with the greedy sequence's rank.
 #pragma once
 
+#include "app/workbench/file_dialogs.h"
 #include "app/workbench/metatypes.h"
 #include "widgets/job_tracker.h"
 
@@ -52,7 +53,7 @@ Q_SIGNALS:
     void tableIdentified(const QString& path);
 
 private:
-    QString browse(const QString& title, const QString& filter);
+    QString browse(FileKind kind, const QString& title, const QString& filter);
 
     widgets::LearningView* view_ = nullptr;
     QLineEdit* table_ = nullptr;

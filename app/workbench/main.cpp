@@ -1,32 +1,46 @@
-// rlda-workbench: starts the Qt application, reads the command line, shows the main window on the
-// default experiment (or the one given), and runs the screenshot tour when asked.
+// rlda-workbench: reads the command line, starts the Qt application, shows the main window on the
+// default experiment (or the one given) in the workspace it was left in, and runs the screenshot
+// tour when asked. --help, --version and a bad command line are answered before any display is
+// needed.
 #include "app/workbench/main_window.h"
 #include "app/workbench/models_page.h"
 #include "app/workbench/tour.h"
+#include "app/workbench/workspace.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
 #include <QIcon>
+#include <QStringList>
 #include <QTimer>
 
 #include <cstdio>
 
+namespace {
+
+// Whether a QApplication can be made: it aborts without a display. Qt's own -platform option
+// counts as one, since only QApplication knows it.
+bool displayExpected(const QStringList& args)
+{
+    return qEnvironmentVariableIsSet("DISPLAY") || qEnvironmentVariableIsSet("WAYLAND_DISPLAY") ||
+           qEnvironmentVariableIsSet("QT_QPA_PLATFORM") || args.contains(QStringLiteral("-platform")) ||
+           args.contains(QStringLiteral("--platform"));
+}
+
+} // namespace
+
 int main(int argc, char* argv[])
 {
-    QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("rlda-workbench"));
-    QApplication::setApplicationDisplayName(QStringLiteral("RLDA Workbench"));
-    QApplication::setApplicationVersion(QStringLiteral(RLDA_VERSION));
-    QApplication::setOrganizationDomain(QStringLiteral("rlda.github.io"));
-    // Matches the installed .desktop file, so that Wayland compositors find the icon and name.
-    QGuiApplication::setDesktopFileName(QStringLiteral("rlda-workbench"));
-    // The SVG needs Qt's svg icon plugin at run time (Debian: libqt6svg6); without it no icon shows.
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/rlda-workbench.svg")));
+    // Set before any application object: --version and the settings' location (QSettings) use them.
+    QCoreApplication::setApplicationName(QStringLiteral("rlda-workbench"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(RLDA_VERSION));
+    QCoreApplication::setOrganizationName(QStringLiteral("rlda"));
+    QCoreApplication::setOrganizationDomain(QStringLiteral("rlda.github.io"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(QStringLiteral("Reinforcement-learning-driven DNN adaptation workbench"));
-    parser.addHelpOption();
-    parser.addVersionOption();
+    const QCommandLineOption help = parser.addHelpOption();
+    const QCommandLineOption version = parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("experiment"),
                                  QStringLiteral("Experiment file (TOML) to open; default: the built-in one."),
                                  QStringLiteral("[EXPERIMENT.toml]"));
@@ -37,6 +51,10 @@ int main(int argc, char* argv[])
     const QCommandLineOption run(QStringLiteral("run"), QStringLiteral("Run folder to open, read-only."),
                                  QStringLiteral("DIR"));
     const QCommandLineOption start(QStringLiteral("start"), QStringLiteral("Start training the experiment at once."));
+    const QCommandLineOption resetSettings(
+        QStringLiteral("reset-settings"),
+        QStringLiteral("Start clean: forget the window layout, the last page, the plot settings, the recent files "
+                       "and the dialogs' folders."));
     const QCommandLineOption model(QStringLiteral("model"),
                                    QStringLiteral("Models page: a zoo name or a TOML model file."),
                                    QStringLiteral("NAME"), QStringLiteral("ConvNet2"));
@@ -58,8 +76,28 @@ int main(int argc, char* argv[])
                             QStringLiteral("Run a short tour and write a screenshot of every panel into DIR."),
                             QStringLiteral("DIR"));
     tour.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({runs, table, run, start, model, input, classes, deepen, screenshot, tour});
-    parser.process(app);
+    parser.addOptions({runs, table, run, start, resetSettings, model, input, classes, deepen, screenshot, tour});
+
+    // --help, --version and a command line that does not parse, with no display to be had, are
+    // answered by a QCoreApplication: a QApplication would abort there (exit 134).
+    QStringList args;
+    for (int i = 0; i < argc; ++i)
+        args << QString::fromLocal8Bit(argv[i]);
+    const bool parsed = parser.parse(args);
+    if ((parsed && (parser.isSet(help) || parser.isSet(QStringLiteral("help-all")) || parser.isSet(version))) ||
+        (!parsed && !displayExpected(args))) {
+        QCoreApplication core(argc, argv);
+        parser.process(core); // prints and exits
+        return 2;
+    }
+
+    QApplication app(argc, argv);
+    QApplication::setApplicationDisplayName(QStringLiteral("RLDA Workbench"));
+    // Matches the installed .desktop file, so that Wayland compositors find the icon and name.
+    QGuiApplication::setDesktopFileName(QStringLiteral("rlda-workbench"));
+    // The SVG needs Qt's svg icon plugin at run time (Debian: libqt6svg6); without it no icon shows.
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/rlda-workbench.svg")));
+    parser.process(app); // again, without the options QApplication took (-platform, -style, ...)
 
     bool classesOk = false;
     const int classCount = parser.value(classes).toInt(&classesOk);
@@ -69,7 +107,14 @@ int main(int argc, char* argv[])
         return 2;
     }
 
+    if (parser.isSet(resetSettings))
+        rlda::app::workspace::resetSettings();
     rlda::app::MainWindow window;
+    // The tour and --screenshot draw the window as it starts, whatever a user left it like.
+    if (!parser.isSet(tour) && !parser.isSet(screenshot))
+        window.restoreWorkspace();
+    // A run kept going in the background ends with the hidden window's close: the program ends then.
+    QObject::connect(&window, &rlda::app::MainWindow::closed, &app, &QCoreApplication::quit, Qt::QueuedConnection);
     if (parser.isSet(runs))
         window.setRunsRoot(parser.value(runs));
     window.reattachSweeps(); // a sweep left running when the workbench last closed

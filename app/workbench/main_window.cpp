@@ -3,7 +3,10 @@
 // connects them.
 #include "app/workbench/main_window.h"
 
+#include "app/workbench/drops.h"
 #include "app/workbench/export_dialog.h"
+#include "app/workbench/file_dialogs.h"
+#include "app/workbench/help_menu.h"
 #include "app/workbench/learning_page.h"
 #include "app/workbench/models_page.h"
 #include "app/workbench/paper_figures_dialog.h"
@@ -36,12 +39,17 @@
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
+#include <QDragEnterEvent>
+#include <QDropEvent>
 #include <QFile>
-#include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QKeySequence>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QMimeData>
+#include <QPushButton>
+#include <QSettings>
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QScrollArea>
@@ -53,7 +61,9 @@
 #include <QVBoxLayout>
 
 #include <chrono>
+#include <cstdio>
 #include <exception>
+#include <memory>
 
 namespace rlda::app {
 namespace {
@@ -77,12 +87,30 @@ core::model::Shape inputOf(const core::config::DatasetConfig& d) { return sample
 
 qint64 classesOf(const core::config::DatasetConfig& d) { return sampleOf(d).classes; }
 
+// The window's size at start and after View -> Reset layout.
+constexpr QSize kDefaultSize(1440, 900);
+
+// The pages as the settings name them (workspace::key::kPage), in Page order: not the tabs'
+// translated titles, so that a page is found again in another language.
+constexpr const char* kPageNames[] = {"training", "architecture", "policy", "learning",
+                                      "tables",   "sweeps",       "runs",   "models"};
+
+// A path as a menu entry: '&' is not a mnemonic in it, and a long one loses its middle.
+QString menuEntry(int index, const QString& path, const QFont& font)
+{
+    QString shown = QFontMetrics(font).elidedText(path, Qt::ElideMiddle, 560);
+    shown.replace(QLatin1Char('&'), QStringLiteral("&&"));
+    return index < 9 ? QStringLiteral("&%1  %2").arg(index + 1).arg(shown) : QStringLiteral("%1  %2").arg(index + 1).arg(shown);
+}
+
+
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
     setWindowTitle(tr("RLDA Workbench"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
+    setAcceptDrops(true);
     buildPages();
     buildExperimentDock();
     buildLogDock();
@@ -90,7 +118,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     connectWorker();
     setRunsRoot(QDir::current().filePath(QStringLiteral("runs")));
     statusBar()->showMessage(tr("Ready"));
-    resize(1440, 900);
+    resize(kDefaultSize);
+    defaultLayout_ = saveState(workspace::kStateVersion);
+    closePrompt_ = [this](const QString& run) {
+        const std::unique_ptr<QMessageBox> box(closePromptBox(this, run));
+        box->exec();
+        return closeChoiceOf(*box);
+    };
 }
 
 MainWindow::~MainWindow()
@@ -127,6 +161,10 @@ void MainWindow::buildPages()
 
     connect(models_, &ModelsPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m); });
     connect(policy_, &PolicyPage::statusMessage, this, [this](const QString& m) { log(m); });
+    connect(policy_, &PolicyPage::evaluated, this, [this](const QString& error) {
+        if (error.isEmpty())
+            addRecent(workspace::Recent::Policies, policy_->policy());
+    });
     connect(learning_, &LearningPage::learnRequested, this, &MainWindow::startLearning);
     connect(sweeps_->panel(), &widgets::SweepPanel::submitRequested, this, [this](core::config::SweepBackend backend, int parts) {
         if (!editor_->isValid()) {
@@ -158,7 +196,8 @@ void MainWindow::buildExperimentDock()
 {
     auto* dock = new QDockWidget(tr("Experiment"), this);
     dock->setObjectName(QStringLiteral("experimentDock"));
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+    // Closable too: View brings it back (its toggle action is disabled on a dock that cannot close).
+    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
     auto* content = new QWidget(dock);
     auto* layout = new QVBoxLayout(content);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -200,8 +239,8 @@ void MainWindow::buildMenus()
 {
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open experiment"), QString(),
-                                                          tr("Experiments (*.toml);;All files (*)"));
+        const QString path =
+            openFileName(this, FileKind::Experiment, tr("Open experiment"), tr("Experiments (*.toml);;All files (*)"));
         if (!path.isEmpty())
             openExperiment(path);
     });
@@ -210,20 +249,20 @@ void MainWindow::buildMenus()
     file->addAction(tr("Save experiment &as…"), QKeySequence::SaveAs, this, [this] { saveExperiment(true); });
     file->addSeparator();
     file->addAction(tr("Open &run folder…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Open run folder"), runsRoot_);
+        const QString dir = existingFolder(this, FileKind::RunFolder, tr("Open run folder"), runsRoot_);
         if (!dir.isEmpty())
             openRun(dir);
     });
     file->addAction(tr("Browse runs &under…"), this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of runs"), runsRoot_);
+        const QString dir = existingFolder(this, FileKind::RunsRoot, tr("Folder of runs"), runsRoot_);
         if (!dir.isEmpty()) {
             setRunsRoot(dir);
             showPage(Page::Runs);
         }
     });
     file->addAction(tr("Open simulation &table…"), this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open simulation table"), QString(),
-                                                          tr("Simulation tables (*.csv);;All files (*)"));
+        const QString path = openFileName(this, FileKind::Table, tr("Open simulation table"),
+                                          tr("Simulation tables (*.csv);;All files (*)"));
         if (!path.isEmpty())
             openTable(path);
     });
@@ -236,6 +275,7 @@ void MainWindow::buildMenus()
                        [this, paper](std::vector<core::sim::TableIndexEntry> entries) {
                            for (const auto& e : entries) {
                                const QString path = QString::fromStdString(e.file);
+                               paperTables_ << path;
                                paper->addAction(tr("%1 %2 (up at %3 s of %4 s)")
                                                     .arg(QString::fromStdString(e.model),
                                                          QString::fromStdString(e.scenario))
@@ -246,6 +286,8 @@ void MainWindow::buildMenus()
                            paper->setEnabled(!entries.empty());
                        },
                        [paper](const QString& error) { paper->setToolTip(error); });
+    file->addSeparator();
+    buildRecentMenus(*file);
     file->addSeparator();
     file->addAction(tr("&Export plot…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPlotWithDialog);
     file->addAction(tr("Export &all plots and data…"), this, &MainWindow::exportAllWithDialog);
@@ -272,6 +314,148 @@ void MainWindow::buildMenus()
     for (int i = 0; i < pages_->count(); ++i)
         view->addAction(pages_->tabText(i), QKeySequence(Qt::ALT | static_cast<Qt::Key>(Qt::Key_1 + i)), this,
                         [this, i] { pages_->setCurrentIndex(i); });
+    // Every dock, shown and hidden from here: a closed Log comes back without a right-click.
+    view->addSeparator();
+    for (QDockWidget* dock : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly))
+        view->addAction(dock->toggleViewAction());
+    view->addSeparator();
+    view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
+
+    auto* helpMenu = menuBar()->addMenu(tr("&Help"));
+    help_ = new HelpMenu(*this, *helpMenu);
+    connect(help_, &HelpMenu::documentationOpened, this, [this](const QString& file, const QString& error) {
+        const QString text = error.isEmpty() ? tr("Opened the documentation: %1").arg(file) : error;
+        statusBar()->showMessage(text);
+        if (!error.isEmpty())
+            log(error);
+    });
+}
+
+void MainWindow::buildRecentMenus(QMenu& file)
+{
+    for (const workspace::Recent kind : workspace::kRecentKinds) {
+        QMenu* menu = file.addMenu(workspace::recentTitle(kind));
+        menu->setObjectName(QStringLiteral("recent-") + workspace::recentName(kind));
+        recentMenus_[static_cast<std::size_t>(kind)] = menu;
+        // Whether each file is still there is asked each time a list opens, off the GUI thread.
+        connect(menu, &QMenu::aboutToShow, this, &MainWindow::refreshRecentMenus);
+        fillRecentMenu(kind, {}, {});
+    }
+}
+
+void MainWindow::refreshRecentMenus()
+{
+    struct Lists {
+        std::array<QStringList, std::size(workspace::kRecentKinds)> files;
+        std::array<QList<bool>, std::size(workspace::kRecentKinds)> exist;
+    };
+    Lists lists;
+    if (workspace_)
+        for (const workspace::Recent kind : workspace::kRecentKinds)
+            lists.files[static_cast<std::size_t>(kind)] = workspace::recentFiles(kind);
+    recentJob_.startJob(
+        [lists]() mutable {
+            for (std::size_t k = 0; k < lists.files.size(); ++k)
+                for (const QString& f : lists.files[k])
+                    lists.exist[k] << QFileInfo::exists(f);
+            return lists;
+        },
+        [this](Lists checked) {
+            for (const workspace::Recent kind : workspace::kRecentKinds)
+                fillRecentMenu(kind, checked.files[static_cast<std::size_t>(kind)],
+                               checked.exist[static_cast<std::size_t>(kind)]);
+            Q_EMIT recentMenusChecked();
+        });
+}
+
+void MainWindow::fillRecentMenu(workspace::Recent kind, const QStringList& files, const QList<bool>& exist)
+{
+    QMenu* menu = recentMenu(kind);
+    menu->clear();
+    for (int i = 0; i < files.size(); ++i) {
+        const QString path = files[i];
+        QAction* a = menu->addAction(menuEntry(i, path, menu->font()), this, [this, kind, path] { openRecent(kind, path); });
+        a->setData(path);
+        a->setToolTip(path);
+        if (i < exist.size() && !exist[i]) {
+            // Greyed, not dropped: a folder on a disk not mounted now comes back.
+            a->setEnabled(false);
+            a->setText(a->text() + tr("  (not found)"));
+            a->setToolTip(tr("%1: not found").arg(path));
+        }
+    }
+    if (files.isEmpty())
+        menu->addAction(tr("(none yet)"))->setEnabled(false);
+    menu->addSeparator();
+    QAction* clear = menu->addAction(tr("&Clear this list"), this, [this, kind] {
+        workspace::clearRecent(kind);
+        refreshRecentMenus();
+    });
+    clear->setObjectName(QStringLiteral("clearRecent"));
+    clear->setEnabled(workspace_ && !files.isEmpty());
+    menu->menuAction()->setToolTip(tr("The last %1 opened, newest first").arg(workspace::kMaxRecent));
+}
+
+void MainWindow::openRecent(workspace::Recent kind, const QString& path)
+{
+    switch (kind) {
+    case workspace::Recent::Experiments: openExperiment(path); break;
+    case workspace::Recent::Tables: openTable(path); break;
+    case workspace::Recent::Policies: openPolicy(path); break;
+    case workspace::Recent::Runs: openRun(path); break;
+    }
+}
+
+void MainWindow::addRecent(workspace::Recent kind, const QString& path)
+{
+    if (!workspace_ || path.isEmpty())
+        return;
+    workspace::addRecent(kind, path);
+    refreshRecentMenus();
+}
+
+void MainWindow::restoreWorkspace()
+{
+    namespace key = workspace::key;
+    workspace_ = true;
+    const QSettings s;
+    if (const QByteArray geometry = s.value(key::kGeometry).toByteArray(); !geometry.isEmpty())
+        restoreGeometry(geometry);
+    if (const QByteArray state = s.value(key::kState).toByteArray(); !state.isEmpty())
+        restoreState(state, workspace::kStateVersion);
+    const QString page = s.value(key::kPage).toString();
+    for (int i = 0; i < int(std::size(kPageNames)); ++i)
+        if (page == QLatin1String(kPageNames[i]))
+            showPage(static_cast<Page>(i));
+    if (const int span = s.value(key::kTrainingSmoothing).toInt(); span >= 1)
+        training_->setSmoothingSpan(span);
+    if (const int window = s.value(key::kLearningWindow).toInt(); window >= 1)
+        learning_->view()->setWindow(window);
+    refreshRecentMenus();
+}
+
+void MainWindow::saveWorkspace() const
+{
+    namespace key = workspace::key;
+    if (!workspace_)
+        return;
+    QSettings s;
+    s.setValue(key::kGeometry, saveGeometry());
+    s.setValue(key::kState, saveState(workspace::kStateVersion));
+    s.setValue(key::kPage, QLatin1String(kPageNames[static_cast<int>(currentPage())]));
+    s.setValue(key::kTrainingSmoothing, training_->smoothingSpan());
+    s.setValue(key::kLearningWindow, learning_->view()->window());
+}
+
+void MainWindow::resetLayout()
+{
+    restoreState(defaultLayout_, workspace::kStateVersion);
+    for (QDockWidget* dock : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly))
+        dock->show();
+    if (isMaximized() || isFullScreen())
+        showNormal();
+    resize(kDefaultSize);
+    statusBar()->showMessage(tr("The layout is the one the workbench starts with"));
 }
 
 void MainWindow::connectWorker()
@@ -341,6 +525,9 @@ void MainWindow::onStateChanged(RunState state, const QString& message)
             runs_->refresh();
         if (comparison_)
             continueComparison(state);
+        // Closing was answered "keep running": the window closes once the last run has ended.
+        if (closeAfterRun_ && !controller_.isActive() && !comparison_)
+            QTimer::singleShot(0, this, &QWidget::close);
     }
 }
 
@@ -373,6 +560,7 @@ bool MainWindow::openExperiment(const QString& path)
     }
     syncModelFromExperiment();
     log(tr("Opened %1").arg(path));
+    addRecent(workspace::Recent::Experiments, path);
     return true;
 }
 
@@ -380,14 +568,17 @@ void MainWindow::saveExperiment(bool askForName)
 {
     QString path = editor_->fileName();
     if (askForName || path.isEmpty() || path.startsWith(QLatin1Char(':')))
-        path = QFileDialog::getSaveFileName(this, tr("Save experiment"), path, tr("Experiments (*.toml)"));
+        path = saveFileName(this, FileKind::Experiment, tr("Save experiment"),
+                            path.isEmpty() ? QStringLiteral("experiment.toml") : path, tr("Experiments (*.toml)"));
     if (path.isEmpty())
         return;
     QString error;
-    if (!editor_->saveFile(path, &error))
+    if (!editor_->saveFile(path, &error)) {
         log(error);
-    else
+    } else {
         statusBar()->showMessage(tr("Saved %1").arg(path));
+        addRecent(workspace::Recent::Experiments, path);
+    }
 }
 
 void MainWindow::syncModelFromExperiment()
@@ -569,6 +760,7 @@ void MainWindow::openTable(const QString& path)
             if (learning_->table().isEmpty() || !controller_.isActive())
                 learning_->setTable(tablePath_);
             showPage(Page::Tables);
+            addRecent(workspace::Recent::Tables, path);
             Q_EMIT tableShown(QString());
         },
         failed);
@@ -577,8 +769,9 @@ void MainWindow::openTable(const QString& path)
 void MainWindow::openRun(const QString& dir)
 {
     runJob_.startJob([dir] { return core::io::read_run(dir.toStdString()); },
-                     [this](core::io::RunData run) {
+                     [this, dir](core::io::RunData run) {
                          showRun(run);
+                         addRecent(workspace::Recent::Runs, dir);
                          Q_EMIT runShown(QString());
                      },
                      [this](const QString& error) {
@@ -672,7 +865,8 @@ void MainWindow::exportPlotWithDialog()
 {
     const Page page = currentPage();
     const QString name = pages_->tabText(static_cast<int>(page)).toLower();
-    const auto request = ExportDialog::ask(this, QDir(runsRoot_).filePath(name + QStringLiteral(".png")));
+    const auto request =
+        ExportDialog::ask(this, QDir(lastFolder(FileKind::Export, runsRoot_)).filePath(name + QStringLiteral(".png")));
     if (!request)
         return;
     const QString error = exportPlot(page, request->path, request->settings);
@@ -681,11 +875,11 @@ void MainWindow::exportPlotWithDialog()
 
 void MainWindow::exportAllWithDialog()
 {
-    const QString dir = QFileDialog::getExistingDirectory(this, tr("Export every plot and its data into"),
-                                                          currentRun_.isEmpty() ? runsRoot_ : currentRun_);
+    const QString dir = existingFolder(this, FileKind::Export, tr("Export every plot and its data into"),
+                                       currentRun_.isEmpty() ? runsRoot_ : currentRun_);
     if (dir.isEmpty())
         return;
-    const QString problems = exportAll(QDir(dir).filePath(QStringLiteral("export")), {QSize(1200, 700), 150});
+    const QString problems = exportAll(QDir(dir).filePath(QStringLiteral("export")), workspace::exportSettings());
     if (!problems.isEmpty())
         log(problems);
     statusBar()->showMessage(tr("Exported the plots and data to %1/export").arg(dir));
@@ -741,17 +935,70 @@ void MainWindow::reproduceWithDialog()
     dialog->raise();
 }
 
+QMessageBox* MainWindow::closePromptBox(QWidget* parent, const QString& runFolder)
+{
+    auto* box = new QMessageBox(QMessageBox::Question, tr("A run is in progress"),
+                                tr("A run is writing into %1.").arg(runFolder), QMessageBox::NoButton, parent);
+    box->setObjectName(QStringLiteral("closePrompt"));
+    box->setInformativeText(tr("Cancel it and close: the run stops at its next step, and its folder keeps everything "
+                               "written so far.\n\nKeep it running: the window closes, the run goes on to its end in "
+                               "the background, and then the program exits."));
+    auto* keep = box->addButton(tr("&Keep running in the background"), QMessageBox::AcceptRole);
+    keep->setObjectName(QStringLiteral("keepRunning"));
+    auto* cancel = box->addButton(tr("&Cancel the run and close"), QMessageBox::DestructiveRole);
+    cancel->setObjectName(QStringLiteral("cancelAndClose"));
+    auto* stay = box->addButton(tr("&Stay"), QMessageBox::RejectRole);
+    stay->setObjectName(QStringLiteral("stay"));
+    box->setDefaultButton(cancel); // what closing did before it asked
+    box->setEscapeButton(stay);
+    return box;
+}
+
+MainWindow::CloseChoice MainWindow::closeChoiceOf(const QMessageBox& answered)
+{
+    const QAbstractButton* b = answered.clickedButton();
+    if (b && b->objectName() == QStringLiteral("keepRunning"))
+        return CloseChoice::KeepRunning;
+    if (b && b->objectName() == QStringLiteral("cancelAndClose"))
+        return CloseChoice::CancelAndClose;
+    return CloseChoice::Stay;
+}
+
 void MainWindow::closeEvent(QCloseEvent* event)
 {
     // The run stops at its next batch or episode, well within this; a step it cannot leave (loading
     // a dataset, a long evaluation) must not freeze the window.
     constexpr auto kStopBound = std::chrono::seconds(5);
+    if (closeAfterRun_ && controller_.isActive()) {
+        event->ignore(); // kept running: the close comes when it has ended
+        return;
+    }
+    if (controller_.isActive() && !closeAfterRun_) {
+        switch (closePrompt_ ? closePrompt_(currentRun_) : CloseChoice::CancelAndClose) {
+        case CloseChoice::Stay: event->ignore(); return;
+        case CloseChoice::KeepRunning: {
+            event->ignore();
+            closeAfterRun_ = true;
+            saveWorkspace(); // the layout as it was on screen
+            const QString text = tr("The run goes on in the background into %1; the program exits when it ends")
+                                     .arg(currentRun_);
+            log(text);
+            std::fprintf(stderr, "rlda-workbench: %s\n", qPrintable(text));
+            hide();
+            return;
+        }
+        case CloseChoice::CancelAndClose: break;
+        }
+    }
     if (controller_.isActive()) {
         statusBar()->showMessage(tr("Cancelling the run before closing…"));
         log(tr("Closing: the run is cancelled; its folder keeps everything written so far"));
     }
     if (controller_.shutdown(kStopBound)) {
+        if (!closeAfterRun_) // saved already, while it was on screen
+            saveWorkspace();
         event->accept();
+        Q_EMIT closed();
         return;
     }
     // Nothing is killed: the run stops at its next check and writes its end; the window waits open.
@@ -762,6 +1009,105 @@ void MainWindow::closeEvent(QCloseEvent* event)
     statusBar()->showMessage(text);
     log(text);
     connect(&controller_, &RunController::stopped, this, &QWidget::close, Qt::SingleShotConnection);
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event)
+{
+    // Anything with URLs is taken, so that what cannot be opened is told why on the drop.
+    if (event->mimeData()->hasUrls())
+        event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event)
+{
+    const QStringList files = droppedFiles(event->mimeData()->urls());
+    event->acceptProposedAction();
+    if (files.isEmpty()) {
+        const QString reason = tr("Only files and folders on this computer can be dropped here");
+        statusBar()->showMessage(reason);
+        Q_EMIT dropHandled(QString(), dropKindName(DropKind::Refused), reason);
+        return;
+    }
+    openDropped(files);
+}
+
+void MainWindow::openDropped(const QStringList& paths)
+{
+    statusBar()->showMessage(tr("Looking at what was dropped…"));
+    dropJob_.startJob(
+        [paths] { return classifyDrops(paths); },
+        [this](std::vector<DropTarget> targets) {
+            for (const DropTarget& t : targets) {
+                switch (t.kind) {
+                case DropKind::Experiment: openExperiment(t.open); break;
+                case DropKind::Model:
+                    showPage(Page::Models);
+                    previewModel(t.open);
+                    break;
+                case DropKind::Table: openTable(t.open); break;
+                case DropKind::TablesFolder:
+                    log(tr("%1: a folder of tables; opening its first, %2").arg(t.path, QFileInfo(t.open).fileName()));
+                    openTable(t.open);
+                    break;
+                case DropKind::Policy: openPolicy(t.open); break;
+                case DropKind::RunFolder:
+                    showRunInBrowser(t.open);
+                    addRecent(workspace::Recent::Runs, t.open);
+                    break;
+                case DropKind::RunsFolder:
+                    runsListed_ = runsRoot_; // showing the page must not move it back to the runs root
+                    showPage(Page::Runs);
+                    runs_->setRoot(t.open);
+                    statusBar()->showMessage(tr("Runs under %1").arg(t.open));
+                    break;
+                case DropKind::Refused:
+                    log(t.reason);
+                    statusBar()->showMessage(t.reason);
+                    break;
+                }
+                Q_EMIT dropHandled(t.path, dropKindName(t.kind), t.reason);
+            }
+        },
+        [this, paths](const QString& error) {
+            log(error);
+            statusBar()->showMessage(error);
+            for (const QString& p : paths)
+                Q_EMIT dropHandled(p, dropKindName(DropKind::Refused), error);
+        });
+}
+
+void MainWindow::openPolicy(const QString& policy)
+{
+    QStringList tables{tablePath_, learning_->table()};
+    tables.removeAll(QString());
+    tables.removeDuplicates();
+    if (tables.isEmpty())
+        tables = paperTables_; // the index the File menu read; empty until it has answered
+    if (tables.isEmpty()) {
+        const QString reason = tr("%1: open a simulation table first, to evaluate the policy on").arg(policy);
+        statusBar()->showMessage(reason);
+        log(reason);
+        return;
+    }
+    showPage(Page::Policy);
+    policy_->evaluate(policy, tables);
+}
+
+void MainWindow::showRunInBrowser(const QString& dir)
+{
+    const QString run = QDir::cleanPath(QDir::current().absoluteFilePath(dir));
+    runsListed_ = runsRoot_; // showing the page must not move it back to the runs root
+    showPage(Page::Runs);
+    connect(
+        runs_, &widgets::RunBrowser::listed, this,
+        [this, run] {
+            for (int i = 0; i < runs_->runs().size(); ++i)
+                if (QDir::cleanPath(QString::fromStdString(runs_->runs()[i].path.string())) == run)
+                    runs_->selectRuns({i});
+        },
+        Qt::SingleShotConnection);
+    runs_->setRoot(QFileInfo(run).absolutePath());
+    statusBar()->showMessage(tr("Run %1, among the runs beside it").arg(run));
 }
 
 } // namespace rlda::app

@@ -2,16 +2,25 @@
 // left, one page per view in the middle) and connects them to the worker that runs the engine.
 #pragma once
 
+#include "app/workbench/workspace.h"
 #include "app/workbench/worker.h"
 #include "widgets/job_tracker.h"
 #include "widgets/plot_export.h"
 
+#include <QByteArray>
 #include <QMainWindow>
 #include <QString>
+#include <QStringList>
 
+#include <array>
+#include <functional>
 #include <optional>
 
 class QAction;
+class QDragEnterEvent;
+class QDropEvent;
+class QMenu;
+class QMessageBox;
 class QPlainTextEdit;
 class QTabWidget;
 
@@ -29,6 +38,7 @@ class TrainingView;
 
 namespace rlda::app {
 
+class HelpMenu;
 class LearningPage;
 class ModelsPage;
 class PaperFiguresDialog;
@@ -58,6 +68,47 @@ public:
     ModelsPage* models() const { return models_; }
     void showPage(Page page);
     Page currentPage() const;
+
+    // The workspace (workspace.h): the window's geometry and docks, the current page, the plot
+    // settings and the recent files, read from QSettings; from then on the window records them
+    // there (recent files as they open, the rest when it closes). The program calls it; a window
+    // made without it, as the tests make them, reads and writes no settings.
+    void restoreWorkspace();
+    void saveWorkspace() const; // what closing saves; nothing unless restoreWorkspace() was called
+    bool usesWorkspace() const { return workspace_; }
+    // View -> Reset layout: the docks where they were at start, all shown, the default size.
+    void resetLayout();
+    // File -> Recent: one submenu per kind, newest first; an entry whose file is gone is greyed.
+    QMenu* recentMenu(workspace::Recent kind) const { return recentMenus_[static_cast<std::size_t>(kind)]; }
+    // Checks off the GUI thread which recent files still exist, then fills the submenus;
+    // recentMenusChecked() when they are filled (each submenu also checks when it opens).
+    void refreshRecentMenus();
+    HelpMenu* help() const { return help_; }
+
+    // Closing during a run asks what to do with it.
+    enum class CloseChoice {
+        KeepRunning,    // the window goes, the run goes on; the program ends when it has ended
+        CancelAndClose, // the run is cancelled, its files kept, and the window closes (the default)
+        Stay,           // nothing happens
+    };
+    // Who answers: by default a message box (closePromptBox); tests answer through this.
+    using ClosePrompt = std::function<CloseChoice(const QString& runFolder)>;
+    void setClosePrompt(ClosePrompt prompt) { closePrompt_ = std::move(prompt); }
+    // The box the default prompt shows (deleted by its caller): three buttons, "cancel and close" the
+    // default and Escape "stay"; its buttons' object names are the choices' (keepRunning, cancelAndClose, stay).
+    static QMessageBox* closePromptBox(QWidget* parent, const QString& runFolder);
+    static CloseChoice closeChoiceOf(const QMessageBox& answered);
+
+    // A dropped file or folder, by what it is (drops.h: classified off the GUI thread): an
+    // experiment opens in the editor, a model in Models, a table (or a folder of tables) in
+    // Tables, a policy is evaluated on the tables open, a run folder is selected on the Runs page.
+    // Anything else is refused with one line in the status bar. dropHandled() per path.
+    void openDropped(const QStringList& paths);
+    // The Policy page evaluates `policy` on the tables open (the Tables and Learning pages'), or
+    // on the paper's tables when none is.
+    void openPolicy(const QString& policy);
+    // The Runs page, listing `dir`'s parent, with `dir` selected once it is listed.
+    void showRunInBrowser(const QString& dir);
 
     // The experiment shipped with the program (config/default.toml, built in).
     void openDefaultExperiment();
@@ -99,15 +150,26 @@ public:
 Q_SIGNALS:
     void tableShown(const QString& error); // an empty string, or why the table did not open
     void runShown(const QString& error);
+    void recentMenusChecked();
+    // A dropped path handled: what it was taken for (dropKindName) and, when refused, the reason.
+    void dropHandled(const QString& path, const QString& kind, const QString& error);
+    // The window accepted a close (after a run kept in the background: once the run ended).
+    void closed();
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
 
 private:
     void buildPages();
     void buildExperimentDock();
     void buildLogDock();
     void buildMenus();
+    void buildRecentMenus(QMenu& file);
+    void fillRecentMenu(workspace::Recent kind, const QStringList& files, const QList<bool>& exists);
+    void openRecent(workspace::Recent kind, const QString& path);
+    void addRecent(workspace::Recent kind, const QString& path); // when the workspace is in use
     void connectWorker();
     void onStateChanged(RunState state, const QString& message);
     void continueComparison(RunState state);
@@ -134,6 +196,13 @@ private:
     ModelsPage* models_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     QAction* pauseAction_ = nullptr;
+    HelpMenu* help_ = nullptr;
+    bool workspace_ = false;     // restoreWorkspace() was called
+    QByteArray defaultLayout_;   // saveState() once the docks are built, for Reset layout
+    std::array<QMenu*, std::size(workspace::kRecentKinds)> recentMenus_{}; // by Recent
+    ClosePrompt closePrompt_;
+    bool closeAfterRun_ = false; // KeepRunning was chosen: close once the run has ended
+    QStringList paperTables_;    // the shipped tables, from the index the File menu reads
     QString runsRoot_;
     QString runsListed_; // the runs root the Runs page last listed; a folder chosen there stays
     QString currentRun_;
@@ -158,6 +227,8 @@ private:
     widgets::JobTracker runJob_{this};        // openRun
     widgets::JobTracker comparisonJob_{this}; // the two runs of a comparison, at its end
     widgets::JobTracker indexJob_{this};      // the paper's table index, for the File menu
+    widgets::JobTracker recentJob_{this};     // which recent files still exist
+    widgets::JobTracker dropJob_{this};       // what dropped files are
 };
 
 } // namespace rlda::app

@@ -3,10 +3,10 @@
 #include "app/workbench/policy_page.h"
 
 #include "app/workbench/evaluations.h"
+#include "app/workbench/file_dialogs.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/inspect/decision_view.h"
 
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
@@ -63,6 +63,7 @@ void PolicyPage::evaluate(const QString& policy, const QStringList& tables)
                    },
                    [this, policy, n = static_cast<int>(tables.size())](PolicyEvaluation result) {
                        setBusy(false);
+                       policy_ = policy;
                        ranks_->setTables(result.ranked);
                        giveRanksTheRoom();
                        const QString done = tr("%1 evaluated on %n table(s)", nullptr, n).arg(policy);
@@ -110,11 +111,11 @@ void PolicyPage::giveRanksTheRoom()
 void PolicyPage::evaluateWithDialogs()
 {
     const QString policy =
-        QFileDialog::getOpenFileName(this, tr("Policy to evaluate"), QString(), tr("Policies (*.pt);;All files (*)"));
+        openFileName(this, FileKind::Policy, tr("Policy to evaluate"), tr("Policies (*.pt);;All files (*)"));
     if (policy.isEmpty())
         return;
-    const QStringList tables = QFileDialog::getOpenFileNames(this, tr("Tables to evaluate it on"), QString(),
-                                                             tr("Simulation tables (*.csv);;All files (*)"));
+    const QStringList tables = openFileNames(this, FileKind::Table, tr("Tables to evaluate it on"),
+                                             tr("Simulation tables (*.csv);;All files (*)"));
     if (!tables.isEmpty())
         evaluate(policy, tables);
 }

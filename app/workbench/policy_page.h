@@ -37,6 +37,7 @@ public:
     void showRanked(const QString& table, const QString& fallbackModel, const QString& agent,
                     const core::sim::Evaluation& evaluation);
     bool isBusy() const { return jobs_.isRunning(); }
+    QString policy() const { return policy_; } // the policy last evaluated, for the recent policies
 
 Q_SIGNALS:
     void statusMessage(const QString& text);
@@ -52,6 +53,7 @@ private:
     widgets::DecisionView* decisions_ = nullptr;
     widgets::RankView* ranks_ = nullptr;
     QPushButton* evaluate_ = nullptr;
+    QString policy_;
     QString model_ = QStringLiteral("ConvNet2");
     core::model::Shape input_{3, 32, 32};
     qint64 classes_ = 10;

@@ -229,6 +229,8 @@ private Q_SLOTS:
             QVERIFY(w.startTraining());
             QTRY_VERIFY_WITH_TIMEOUT(epochs.count() >= 2, 60000);
             run = w.currentRun();
+            // The close prompt's default answer (tests/app/test_workspace.cpp answers the box itself).
+            w.setClosePrompt([](const QString&) { return MainWindow::CloseChoice::CancelAndClose; });
             QVERIFY(w.close()); // returns once the worker has stopped
             QVERIFY(!w.controller().isActive());
         }

@@ -1,0 +1,52 @@
+// The Help menu: About (versions, licence, whether CUDA is there), Documentation (the shipped
+// README, opened with the desktop's viewer) and Keyboard shortcuts (every action's, read from the
+// menus, so the list is the real one). No LibTorch header here: the CUDA check is in the .cpp.
+#pragma once
+
+#include "widgets/job_tracker.h"
+
+#include <QObject>
+#include <QString>
+
+#include <filesystem>
+#include <vector>
+
+class QDialog;
+class QMainWindow;
+class QMenu;
+class QMessageBox;
+
+namespace rlda::app {
+
+// The About box's text (rich text): version, licence, LibTorch, Qt (built with and running), CUDA.
+QString aboutText();
+QMessageBox* makeAboutBox(QWidget* parent); // deleted on close
+
+// Every action with a shortcut in `window`'s menu bar, by menu, and the plots' mouse gestures.
+QDialog* makeShortcutsDialog(QMainWindow& window); // deleted on close
+
+// Where the documentation may be, in the order tried: beside each folder of core::data_dirs() (an
+// installed package's share/doc/rlda-workbench, the source tree's README.md).
+std::vector<std::filesystem::path> documentationCandidates();
+// The first candidate that exists; empty when none does. Reads the disk: call it from a job.
+std::filesystem::path findDocumentation();
+
+// Fills `menu` (Help) for `window`: Documentation, Keyboard shortcuts, About.
+class HelpMenu : public QObject {
+    Q_OBJECT
+public:
+    HelpMenu(QMainWindow& window, QMenu& menu);
+
+    // Opens the documentation once it is found off the GUI thread; documentationOpened() says how.
+    void openDocumentation();
+
+Q_SIGNALS:
+    // The file opened (or asked of the desktop to open), or empty with `error` saying why not.
+    void documentationOpened(const QString& file, const QString& error);
+
+private:
+    QMainWindow& window_;
+    widgets::JobTracker find_{this};
+};
+
+} // namespace rlda::app

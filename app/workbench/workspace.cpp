@@ -1,0 +1,82 @@
+// The workspace's settings: recent lists and the export settings, under the keys of workspace.h.
+#include "app/workbench/workspace.h"
+
+#include <QDir>
+#include <QSettings>
+
+namespace rlda::app::workspace {
+namespace {
+
+QString recentKey(Recent kind) { return QLatin1String(key::kRecentGroup) + QLatin1Char('/') + recentName(kind); }
+
+} // namespace
+
+QString recentName(Recent kind)
+{
+    switch (kind) {
+    case Recent::Experiments: return QStringLiteral("experiments");
+    case Recent::Tables: return QStringLiteral("tables");
+    case Recent::Policies: return QStringLiteral("policies");
+    case Recent::Runs: return QStringLiteral("runs");
+    }
+    return {};
+}
+
+QString recentTitle(Recent kind)
+{
+    switch (kind) {
+    case Recent::Experiments: return QObject::tr("Recent &experiments");
+    case Recent::Tables: return QObject::tr("Recent &tables");
+    case Recent::Policies: return QObject::tr("Recent p&olicies");
+    case Recent::Runs: return QObject::tr("Recent run &folders");
+    }
+    return {};
+}
+
+QStringList recentFiles(Recent kind)
+{
+    QStringList files = QSettings().value(recentKey(kind)).toStringList();
+    files.removeAll(QString());
+    return files.mid(0, kMaxRecent);
+}
+
+void addRecent(Recent kind, const QString& path)
+{
+    if (path.isEmpty())
+        return;
+    // Absolute and clean, so that one file opened two ways is one entry; no disk is read for it.
+    const QString clean = QDir::cleanPath(QDir::current().absoluteFilePath(path));
+    QStringList files = recentFiles(kind);
+    files.removeAll(clean);
+    files.prepend(clean);
+    QSettings().setValue(recentKey(kind), files.mid(0, kMaxRecent));
+}
+
+void clearRecent(Recent kind) { QSettings().remove(recentKey(kind)); }
+
+widgets::ExportSettings exportSettings()
+{
+    const QSettings s;
+    widgets::ExportSettings e{QSize(1200, 700), 150};
+    if (const QSize size = s.value(key::kExportSize).toSize(); size.isValid() && !size.isEmpty())
+        e.size = size;
+    if (const int dpi = s.value(key::kExportDpi).toInt(); dpi > 0)
+        e.dpi = dpi;
+    return e;
+}
+
+void setExportSettings(const widgets::ExportSettings& settings)
+{
+    QSettings s;
+    s.setValue(key::kExportSize, settings.size);
+    s.setValue(key::kExportDpi, settings.dpi);
+}
+
+void resetSettings()
+{
+    QSettings s;
+    s.clear();
+    s.sync();
+}
+
+} // namespace rlda::app::workspace

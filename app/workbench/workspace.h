@@ -1,0 +1,51 @@
+// What the workbench remembers between launches, in QSettings: every settings key, declared once
+// here, and the recent files of each kind. Only the program (main.cpp, through
+// MainWindow::restoreWorkspace) and the interactive dialogs reach these; a window a test makes
+// without restoreWorkspace() reads and writes no settings. GUI thread (QSettings is cached in
+// memory and written back by Qt; nothing here waits on the files a list names).
+#pragma once
+
+#include "widgets/plot_export.h"
+
+#include <QString>
+#include <QStringList>
+
+namespace rlda::app::workspace {
+
+// The keys. A key is written here and nowhere else; code names the constant.
+namespace key {
+inline constexpr char kGeometry[] = "window/geometry";         // QMainWindow::saveGeometry
+inline constexpr char kState[] = "window/state";               // QMainWindow::saveState: the docks
+inline constexpr char kPage[] = "window/page";                 // the current page, by its tab's name
+inline constexpr char kTrainingSmoothing[] = "plots/trainingSmoothing"; // TrainingView's EMA span
+inline constexpr char kLearningWindow[] = "plots/learningWindow";       // LearningView's rolling mean
+inline constexpr char kExportSize[] = "plots/exportSize";      // the Export plot dialog's size
+inline constexpr char kExportDpi[] = "plots/exportDpi";        // and resolution
+inline constexpr char kRecentGroup[] = "recent";               // recent/<kind>: a list, newest first
+inline constexpr char kFolderGroup[] = "folders";              // folders/<dialog>: its last folder
+} // namespace key
+
+// The version saveState() stamps on the dock layout: a layout of another version is not restored.
+inline constexpr int kStateVersion = 1;
+
+// The kinds of recent files, one File -> Recent submenu each.
+enum class Recent { Experiments, Tables, Policies, Runs };
+inline constexpr Recent kRecentKinds[] = {Recent::Experiments, Recent::Tables, Recent::Policies, Recent::Runs};
+inline constexpr int kMaxRecent = 10; // entries kept per kind
+
+QString recentName(Recent kind);  // "experiments", ...: the key under recent/
+QString recentTitle(Recent kind); // the submenu's title: "Recent &experiments", ...
+
+QStringList recentFiles(Recent kind); // newest first, at most kMaxRecent
+// `path` (made absolute) goes first; a copy further down goes, and the oldest beyond kMaxRecent.
+void addRecent(Recent kind, const QString& path);
+void clearRecent(Recent kind);
+
+// The Export plot dialog's last size and resolution (the defaults until one was accepted).
+widgets::ExportSettings exportSettings();
+void setExportSettings(const widgets::ExportSettings& settings);
+
+// Forgets everything above and the window's layout: rlda-workbench --reset-settings.
+void resetSettings();
+
+} // namespace rlda::app::workspace
