@@ -10,6 +10,8 @@
 #include <cstdlib>
 #include <initializer_list>
 #include <limits>
+#include <utility>
+#include <vector>
 #include <fmt/format.h>
 
 namespace rlda::core::model {
@@ -39,7 +41,137 @@ std::int64_t window_out(std::int64_t size, std::int64_t kernel, std::int64_t str
     return (*padded - kernel) / stride + 1;
 }
 
+// The arguments between a layer string's parentheses, split at the commas outside inner
+// parentheses and trimmed: "3, 32, kernel_size=(3, 3)" → {"3", "32", "kernel_size=(3, 3)"}.
+std::vector<std::string_view> split_arguments(std::string_view s)
+{
+    std::vector<std::string_view> out;
+    int depth = 0;
+    std::size_t begin = 0;
+    const auto push = [&](std::size_t end) {
+        std::string_view part = s.substr(begin, end - begin);
+        while (!part.empty() && part.front() == ' ')
+            part.remove_prefix(1);
+        while (!part.empty() && part.back() == ' ')
+            part.remove_suffix(1);
+        if (!part.empty())
+            out.push_back(part);
+    };
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        depth += s[i] == '(' ? 1 : s[i] == ')' ? -1 : 0;
+        if (s[i] == ',' && depth == 0) {
+            push(i);
+            begin = i + 1;
+        }
+    }
+    push(s.size());
+    return out;
+}
+
+std::optional<std::int64_t> whole(std::string_view s)
+{
+    std::int64_t v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc{} || end != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+std::optional<double> real(std::string_view s)
+{
+    double v = 0;
+    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+    if (ec != std::errc{} || end != s.data() + s.size())
+        return std::nullopt;
+    return v;
+}
+
+// "(a, b)" → {a, b}; a plain number n → {n, n}.
+std::optional<std::array<std::int64_t, 2>> whole_pair(std::string_view s)
+{
+    if (const auto n = whole(s))
+        return std::array{*n, *n};
+    if (s.size() < 2 || s.front() != '(' || s.back() != ')')
+        return std::nullopt;
+    const auto parts = split_arguments(s.substr(1, s.size() - 2));
+    if (parts.size() != 2)
+        return std::nullopt;
+    const auto a = whole(parts[0]), b = whole(parts[1]);
+    if (!a || !b)
+        return std::nullopt;
+    return std::array{*a, *b};
+}
+
 } // namespace
+
+std::optional<Layer> parse_pytorch_string(std::string_view text)
+{
+    const auto open = text.find('(');
+    if (open == std::string_view::npos || text.back() != ')')
+        return std::nullopt;
+    const std::string_view type = text.substr(0, open);
+    std::vector<std::string_view> positional;
+    std::vector<std::pair<std::string_view, std::string_view>> named;
+    for (const auto arg : split_arguments(text.substr(open + 1, text.size() - open - 2))) {
+        const auto eq = arg.find('=');
+        if (eq == std::string_view::npos)
+            positional.push_back(arg);
+        else
+            named.emplace_back(arg.substr(0, eq), arg.substr(eq + 1));
+    }
+    const auto value = [&](std::string_view key) -> std::optional<std::string_view> {
+        for (const auto& [k, v] : named)
+            if (k == key)
+                return v;
+        return std::nullopt;
+    };
+    // A square window's side; nullopt when missing or not square.
+    const auto side = [&](std::string_view key, std::optional<std::int64_t> missing) -> std::optional<std::int64_t> {
+        const auto v = value(key);
+        if (!v)
+            return missing;
+        const auto p = whole_pair(*v);
+        return p && (*p)[0] == (*p)[1] ? std::optional((*p)[0]) : std::nullopt;
+    };
+    const auto number = [&](std::size_t i) { return i < positional.size() ? whole(positional[i]) : std::nullopt; };
+
+    std::optional<Layer> layer;
+    if (type == "Conv2d") {
+        const auto in = number(0), out = number(1);
+        const auto k = side("kernel_size", std::nullopt), st = side("stride", 1), pad = side("padding", 0);
+        if (in && out && k && st && pad)
+            layer = Conv2d{*in, *out, *k, *st, *pad, value("bias") != "False"};
+    } else if (type == "BatchNorm2d") {
+        const auto n = number(0);
+        const auto eps = real(value("eps").value_or("")), momentum = real(value("momentum").value_or(""));
+        if (n && eps && momentum)
+            layer = BatchNorm2d{*n, *eps, *momentum};
+    } else if (type == "ReLU") {
+        layer = ReLU{};
+    } else if (type == "Tanh") {
+        layer = Tanh{};
+    } else if (type == "Sigmoid") {
+        layer = Sigmoid{};
+    } else if (type == "AvgPool2d") {
+        const auto k = side("kernel_size", std::nullopt), st = side("stride", std::nullopt), pad = side("padding", 0);
+        if (k && st && pad)
+            layer = AvgPool2d{*k, *st, *pad};
+    } else if (type == "AdaptiveAvgPool2d") {
+        if (const auto size = whole_pair(value("output_size").value_or("")))
+            layer = AdaptiveAvgPool2d{(*size)[0], (*size)[1]};
+    } else if (type == "Flatten") {
+        layer = Flatten{};
+    } else if (type == "Linear") {
+        const auto in = whole(value("in_features").value_or("")), out = whole(value("out_features").value_or(""));
+        if (in && out)
+            layer = Linear{*in, *out, value("bias") != "False"};
+    }
+    // Exactly what pytorch_string writes: any other spelling (extra arguments, other defaults) is
+    // not a layer this version builds.
+    if (layer && pytorch_string(*layer) != text)
+        return std::nullopt;
+    return layer;
+}
 
 std::string python_float_repr(double value)
 {

@@ -2,7 +2,9 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <variant>
 #include <vector>
 
@@ -71,6 +73,10 @@ using Shape = std::vector<std::int64_t>;
 
 // The layer exactly as PyTorch 1.13 prints it, e.g. "Conv2d(3, 32, kernel_size=(3, 3), stride=(1, 1))".
 std::string pytorch_string(const Layer& layer);
+
+// The inverse of pytorch_string: the layer a string it wrote describes, nullopt for any other text.
+// Summaries, and the run folders they are read from, carry layers as these strings only.
+std::optional<Layer> parse_pytorch_string(std::string_view text);
 
 // Trainable parameters (running statistics of BatchNorm are buffers, not parameters).
 std::int64_t parameter_count(const Layer& layer);

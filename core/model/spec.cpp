@@ -142,21 +142,33 @@ int original_block_count(const ModelSpec& spec)
     return n;
 }
 
-Shape infer_output_shape(const ModelSpec& spec)
+std::vector<std::vector<Shape>> layer_shapes(const ModelSpec& spec)
 {
     if (spec.input.empty() || std::any_of(spec.input.begin(), spec.input.end(),
                                           [](std::int64_t d) { return d < 1; }))
         throw ModelError(fmt::format("{}: bad input shape {}", spec.name, shape_string(spec.input)));
     Shape shape = spec.input;
     const auto refs = units(spec);
+    std::vector<std::vector<Shape>> out(refs.size());
     for (std::size_t p = 0; p < refs.size(); ++p) {
         try {
-            for (const Layer& l : refs[p].node->layers)
+            for (const Layer& l : refs[p].node->layers) {
                 shape = output_shape(l, shape);
+                out[p].push_back(shape);
+            }
         } catch (const ModelError& e) {
             throw ModelError(fmt::format("{}: {}: {}", spec.name, unit_label(refs[p], p), e.what()));
         }
     }
+    return out;
+}
+
+Shape infer_output_shape(const ModelSpec& spec)
+{
+    Shape shape = spec.input;
+    for (const auto& unit : layer_shapes(spec))
+        if (!unit.empty())
+            shape = unit.back();
     return shape;
 }
 
@@ -206,6 +218,69 @@ ModelSummary summarize(const ModelSpec& spec)
         s.units.push_back(std::move(b));
     }
     return s;
+}
+
+std::vector<std::vector<Shape>> layer_shapes(const ModelSummary& summary)
+{
+    // A spec of the same units: its blocks and layers are what the shapes depend on.
+    ModelSpec spec;
+    spec.name = summary.name;
+    spec.input = summary.input;
+    spec.classes = summary.classes;
+    for (std::size_t p = 0; p < summary.units.size(); ++p) {
+        const BlockSummary& u = summary.units[p];
+        std::vector<Layer> layers;
+        for (const std::string& text : u.layers) {
+            const auto layer = parse_pytorch_string(text);
+            if (!layer)
+                throw ModelError(fmt::format("{}: unit {}: \"{}\" is not a layer this version knows",
+                                             summary.name, p, text));
+            layers.push_back(*layer);
+        }
+        // One node per unit whatever the file held, so that shapes[u] stays unit u's.
+        spec.root.children.push_back(u.is_block || layers.size() != 1 ? Node::block(std::move(layers), u.original)
+                                                                       : Node::layer(std::move(layers.front())));
+    }
+    return layer_shapes(spec);
+}
+
+UnitDiff diff_units(const std::vector<BlockSummary>& a, const std::vector<BlockSummary>& b)
+{
+    const auto same = [](const BlockSummary& x, const BlockSummary& y) {
+        return x.is_block == y.is_block && x.original == y.original && x.original_index == y.original_index &&
+               x.layers == y.layers && x.parameters == y.parameters;
+    };
+    // Models have tens of units, so O(n·m) is nothing.
+    const std::size_t n = a.size(), k = b.size();
+    std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(k + 1, 0));
+    for (std::size_t i = n; i-- > 0;)
+        for (std::size_t j = k; j-- > 0;)
+            lcs[i][j] = same(a[i], b[j]) ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    UnitDiff d;
+    std::size_t i = 0, j = 0;
+    while (i < n && j < k) {
+        if (same(a[i], b[j])) {
+            ++i;
+            ++j;
+        } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
+            d.only_a.push_back(i++);
+        } else {
+            d.only_b.push_back(j++);
+        }
+    }
+    for (; i < n; ++i)
+        d.only_a.push_back(i);
+    for (; j < k; ++j)
+        d.only_b.push_back(j);
+    return d;
+}
+
+int deepened_block_before(const std::vector<BlockSummary>& units, std::size_t position)
+{
+    for (std::size_t i = std::min(position, units.size()); i-- > 0;)
+        if (units[i].is_block && units[i].original)
+            return units[i].original_index;
+    return -1;
 }
 
 std::vector<Layer> identity_block_for(const Node& block)

@@ -60,6 +60,9 @@ int original_block_count(const ModelSpec& spec);
 void finalize(ModelSpec& spec);
 // Output shape of one sample; throws ModelError naming the unit whose input does not fit.
 Shape infer_output_shape(const ModelSpec& spec);
+// The output shape of one sample after every layer: shapes[u][l] follows layer l of unit u, in
+// execution order (units()); the last one is infer_output_shape's. Throws as it does.
+std::vector<std::vector<Shape>> layer_shapes(const ModelSpec& spec);
 
 struct BlockSummary {
     int position = 0;        // among units, in execution order
@@ -82,6 +85,23 @@ struct ModelSummary {
 };
 
 ModelSummary summarize(const ModelSpec& spec);
+
+// layer_shapes for a summary (what a run folder keeps), its layers parsed back from their strings
+// from summary.input; throws ModelError naming a string that is not a layer or a layer that does not fit.
+std::vector<std::vector<Shape>> layer_shapes(const ModelSummary& summary);
+
+// The positions of the units of `a` and of `b` that the other lacks. Summaries carry no module
+// ids, so units are matched by content along the execution order: a longest common subsequence
+// keeps every original unit in place and leaves exactly the blocks a deepening inserted (or,
+// going back, removed) unmatched.
+struct UnitDiff {
+    std::vector<std::size_t> only_a;
+    std::vector<std::size_t> only_b;
+};
+UnitDiff diff_units(const std::vector<BlockSummary>& a, const std::vector<BlockSummary>& b);
+// The original block that the added block at `position` deepens: added blocks sit after the block
+// they deepen, so it is the nearest original block before them; -1 when there is none.
+int deepened_block_before(const std::vector<BlockSummary>& units, std::size_t position);
 
 // Everything Deepen(i) added: where, which layers, how many parameters.
 struct DeepenResult {

@@ -294,6 +294,98 @@ private Q_SLOTS:
         }
     }
 
+    void layer_strings_parse_back()
+    {
+        // Every layer of every zoo model, both heads, deepened once at each block: the string
+        // pytorch_string wrote parses back to a layer that prints the same.
+        std::size_t seen = 0;
+        for (const auto& name : zoo_names())
+            for (const auto head : {OutputHead::Relu, OutputHead::Logits}) {
+                ModelSpec spec = zoo_model(name, {3, 32, 32}, 10, head);
+                for (int a = 0; a < original_block_count(spec); ++a)
+                    deepen_spec(spec, a);
+                for (const auto& u : summarize(spec).units)
+                    for (const auto& text : u.layers) {
+                        const auto layer = parse_pytorch_string(text);
+                        QVERIFY2(layer, text.c_str());
+                        QCOMPARE(QString::fromStdString(pytorch_string(*layer)), QString::fromStdString(text));
+                        ++seen;
+                    }
+            }
+        QVERIFY(seen > 100);
+        for (const Layer& l : {Layer{Conv2d{8, 16, 5, 2, 2, false}}, Layer{BatchNorm2d{4, 0.001, 0.01}},
+                               Layer{AvgPool2d{3, 1, 1}}, Layer{AdaptiveAvgPool2d{2, 3}}, Layer{Tanh{}},
+                               Layer{Sigmoid{}}, Layer{Linear{7, 3, false}}})
+            QCOMPARE(QString::fromStdString(pytorch_string(*parse_pytorch_string(pytorch_string(l)))),
+                     QString::fromStdString(pytorch_string(l)));
+        const Layer conv = Conv2d{8, 16, 5, 2, 2, false};
+        QVERIFY(*parse_pytorch_string(pytorch_string(conv)) == conv);
+        // Only what pytorch_string writes.
+        for (const char* text : {"", "ReLU", "ReLU(inplace=True)", "Dropout(p=0.5)", "Conv2d(3, 32)",
+                                 "Conv2d(3, 32, kernel_size=(3, 5), stride=(1, 1))",
+                                 "Conv2d(3, 32, kernel_size=3, stride=1)", "Linear(in_features=3, out_features=x, bias=True)",
+                                 "Linear(in_features=3, out_features=2, bias=True, extra=1)"})
+            QVERIFY2(!parse_pytorch_string(text), text);
+    }
+
+    void layer_shapes_follow_every_layer()
+    {
+        // ConvNet2 on Fashion-MNIST's input: block, pool, block, pool, flatten, block.
+        const ModelSpec spec = zoo_model("ConvNet2", {1, 28, 28}, 10);
+        const std::vector<std::vector<Shape>> expected{{{32, 26, 26}, {32, 26, 26}, {32, 26, 26}},
+                                                       {{32, 13, 13}},
+                                                       {{32, 11, 11}, {32, 11, 11}, {32, 11, 11}},
+                                                       {{32, 1, 1}},
+                                                       {{32}},
+                                                       {{10}, {10}}};
+        QVERIFY(layer_shapes(spec) == expected);
+        QVERIFY(layer_shapes(summarize(spec)) == expected);
+        QVERIFY(infer_output_shape(spec) == Shape{10});
+        // On CIFAR-10's, deepened: the identity blocks keep their block's shape.
+        ModelSpec cifar = zoo_model("ConvNet2", {3, 32, 32}, 10);
+        deepen_spec(cifar, 0);
+        const auto shapes = layer_shapes(summarize(cifar));
+        QVERIFY(shapes == layer_shapes(cifar));
+        QVERIFY(shapes[0].back() == (Shape{32, 30, 30}));
+        QVERIFY(shapes[1].back() == (Shape{32, 30, 30}));
+        QVERIFY(shapes.back().back() == Shape{10});
+        // A summary with a string that is no layer, or a layer that does not fit, is refused by name.
+        ModelSummary bad = summarize(spec);
+        bad.units[2].layers[0] = "Dropout(p=0.5)";
+        try {
+            layer_shapes(bad);
+            QFAIL("no error");
+        } catch (const ModelError& e) {
+            QVERIFY2(QString(e.what()).contains("unit 2: \"Dropout(p=0.5)\" is not a layer"), e.what());
+        }
+        ModelSummary small = summarize(spec);
+        small.input = {1, 3, 3}; // 1x1 after the first convolution
+        try {
+            layer_shapes(small);
+            QFAIL("no error");
+        } catch (const ModelError& e) {
+            QVERIFY2(QString(e.what()).contains("smaller than the pooling window"), e.what());
+        }
+    }
+
+    void diff_units_leaves_the_inserted_blocks()
+    {
+        ModelSpec spec = zoo_model("ConvNet2", {3, 32, 32}, 10);
+        const ModelSummary before = summarize(spec);
+        deepen_spec(spec, 2);
+        deepen_spec(spec, 0);
+        const ModelSummary after = summarize(spec);
+        const UnitDiff d = diff_units(before.units, after.units);
+        QVERIFY(d.only_a.empty());
+        QCOMPARE(d.only_b, (std::vector<std::size_t>{1, 7}));
+        QCOMPARE(deepened_block_before(after.units, 1), 0);
+        QCOMPARE(deepened_block_before(after.units, 7), 2);
+        QCOMPARE(deepened_block_before(after.units, 0), -1);
+        const UnitDiff back = diff_units(after.units, before.units);
+        QCOMPARE(back.only_a, (std::vector<std::size_t>{1, 7}));
+        QVERIFY(back.only_b.empty());
+    }
+
     void csv_records()
     {
         QCOMPARE(split_csv_record("a,\"b, c\",\"d \"\"e\"\"\""), (std::vector<std::string>{"a", "b, c", "d \"e\""}));
