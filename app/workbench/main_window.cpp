@@ -100,7 +100,10 @@ QString menuEntry(int index, const QString& path, const QFont& font)
 {
     QString shown = QFontMetrics(font).elidedText(path, Qt::ElideMiddle, 560);
     shown.replace(QLatin1Char('&'), QStringLiteral("&&"));
-    return index < 9 ? QStringLiteral("&%1  %2").arg(index + 1).arg(shown) : QStringLiteral("%1  %2").arg(index + 1).arg(shown);
+    // 1 to 9, then 10 with its 0 as the mnemonic, as editors number their recent files.
+    const QString number = index < 9 ? QStringLiteral("&%1").arg(index + 1)
+                                     : index == 9 ? QStringLiteral("1&0") : QString::number(index + 1);
+    return number + QStringLiteral("  ") + shown;
 }
 
 
