@@ -24,7 +24,8 @@ namespace rlda::app {
 void apply_command_line(core::config::ExperimentConfig& config, const std::string& dataset,
                         const std::vector<std::string>& overrides);
 
-// Registers `rlda config keys` (every setting of an experiment file, from core/config/schema.h).
+// Registers `rlda config keys` (every setting of an experiment file, from core/config/schema.h) and
+// `rlda config examples` (the shipped example experiments, core/util/data_dir.h).
 std::function<int()> add_config_command(CLI::App& app);
 // Registers `rlda model show …`. The returned callable runs the command and gives its exit code.
 std::function<int()> add_model_command(CLI::App& app);

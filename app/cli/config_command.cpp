@@ -1,8 +1,10 @@
 // `rlda config keys`: every key of the experiment schema with its type, default, what it allows
 // and its help, as core/config/schema.h declares them; `--original`: the original tool's spellings.
+// `rlda config examples`: the example experiments shipped with rlda, where this rlda finds them.
 #include "app/cli/commands.h"
 
 #include "core/config/schema.h"
+#include "core/util/data_dir.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -50,6 +52,14 @@ int run_keys(bool original)
     return 0;
 }
 
+// One line per example: its path, as `rlda train` takes it, and its name.
+int run_examples()
+{
+    for (const auto& file : core::example_files())
+        fmt::print("{}\n", file.string());
+    return 0;
+}
+
 } // namespace
 
 std::function<int()> add_config_command(CLI::App& app)
@@ -61,7 +71,11 @@ std::function<int()> add_config_command(CLI::App& app)
     auto original = std::make_shared<bool>(false);
     keys->add_flag("--original", *original,
                    "Instead: the original tool's keys that experiment files may still use, and what each is read as");
-    return [keys, original]() -> int {
+    auto* examples = config->add_subcommand(
+        "examples", "The example experiments shipped with rlda, one path a line (rlda train PATH runs one)");
+    return [keys, examples, original]() -> int {
+        if (examples->parsed())
+            return run_examples();
         if (!keys->parsed())
             return -1;
         return run_keys(*original);

@@ -1,5 +1,6 @@
 // `rlda figures`: the paper's figures 7-12 as files, from simulation tables, learning runs and policies.
 #include "app/cli/commands.h"
+#include "app/cli/decimal.h"
 #include "app/cli/warning.h"
 #include "app/cli/numbers.h"
 
@@ -239,7 +240,8 @@ int run_figures(const FiguresOptions& o)
             const auto e = core::sim::evaluate(learner, t.table, t.model, o.seed);
             fmt::print("{} {} ({}): greedy {} rank {}/{} accuracy {} optimal {} no_adaptation {} random_mean {}\n",
                        t.meta.model, t.meta.scenario, s.agent, core::sim::sequence_string(e.greedy), e.rank,
-                       e.sequences, e.accuracy, e.optimal, e.no_adaptation, e.random_mean);
+                       e.sequences, decimal(e.accuracy), decimal(e.optimal), decimal(e.no_adaptation),
+                       decimal(e.random_mean));
             ranked.emplace_back(i, widgets::FigureJob::Table{t.meta.model, t.meta.scenario, s.agent, t.table.rows(), e});
         }
     }

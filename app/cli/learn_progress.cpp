@@ -1,5 +1,6 @@
 // The learning progress line and the evaluation printout of the rlda command line.
 #include "app/cli/learn_progress.h"
+#include "app/cli/decimal.h"
 #include "app/cli/warning.h"
 
 #include <fmt/format.h>
@@ -13,7 +14,7 @@ void LearnProgress::on_stage(const core::run::StageStart& s)
 {
     end_line();
     fmt::print("stage {}/{}: {} for {} episodes from episode {}, temperature {}\n", s.index + 1, s.count,
-               s.stage.table, s.stage.episodes, s.first_episode, s.temperature);
+               s.stage.table, s.stage.episodes, s.first_episode, decimal(s.temperature));
     total_ = s.stage.episodes;
     done_ = 0;
     start_ = last_print_ = Clock::now();
@@ -67,9 +68,9 @@ void print_evaluation(const core::sim::Evaluation& e)
 {
     fmt::print("greedy: {}\nrank: {}/{}\naccuracy: {}\nregret: {}\noptimal: {} ({})\nno_adaptation: {}\n"
                "random_mean: {}\nrandom_expected: {}\n",
-               core::sim::sequence_string(e.greedy), e.rank, e.sequences, e.accuracy, e.regret, e.optimal,
-               core::sim::sequence_string(e.optimal_sequence), e.no_adaptation, e.random_mean,
-               e.random_expected);
+               core::sim::sequence_string(e.greedy), e.rank, e.sequences, decimal(e.accuracy), decimal(e.regret),
+               decimal(e.optimal), core::sim::sequence_string(e.optimal_sequence), decimal(e.no_adaptation),
+               decimal(e.random_mean), decimal(e.random_expected));
 }
 
 } // namespace rlda::app

@@ -1,5 +1,8 @@
 // `rlda`: the engine on the command line. Errors are one line on stderr with a non-zero exit code.
 #include "app/cli/commands.h"
+#include "app/cli/completion.h"
+#include "app/cli/manpage.h"
+#include "app/cli/unknown_command.h"
 
 #include "core/util/error.h"
 #include "core/util/error_text.h"
@@ -43,7 +46,9 @@ int main(int argc, char** argv)
                                                 rlda::app::add_evaluate_command(app),
                                                 rlda::app::add_figures_command(app),
                                                 rlda::app::add_reproduce_command(app),
-                                                rlda::app::add_sweep_command(app)};
+                                                rlda::app::add_sweep_command(app),
+                                                rlda::app::add_completion_command(app),
+                                                rlda::app::add_manpage_command(app, RLDA_VERSION)};
 
     try {
         app.parse(argc, argv);
@@ -54,6 +59,10 @@ int main(int argc, char** argv)
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
+        if (const std::string unknown = rlda::app::unknown_command(app, {argv + 1, argv + argc}); !unknown.empty()) {
+            fmt::print(stderr, "rlda: error: {}\n", unknown);
+            return 2;
+        }
         fmt::print(stderr, "rlda: error: {} (see rlda --help)\n", e.what());
         return 2;
     }

@@ -1,6 +1,8 @@
 // The command line's number validators (numbers.h).
 #include "app/cli/numbers.h"
 
+#include "app/cli/decimal.h"
+
 #include <fmt/format.h>
 
 #include <charconv>
@@ -24,20 +26,17 @@ std::optional<std::int64_t> parse_whole(std::string_view text)
     return v;
 }
 
-// The shortest text that reads back as `v`: 0.999999, 1, 1e+06.
-std::string number(double v) { return fmt::format("{}", v); }
-
 std::string describe(Bound low, Bound high)
 {
     const bool has_low = std::isfinite(low.value);
     const bool has_high = std::isfinite(high.value);
     if (has_low && has_high && low.included && high.included)
-        return fmt::format("a finite number from {} to {}", number(low.value), number(high.value));
+        return fmt::format("a finite number from {} to {}", decimal(low.value), decimal(high.value));
     std::string range = "a finite number";
     if (has_low)
-        range += fmt::format(" {} {}", low.included ? "at least" : "above", number(low.value));
+        range += fmt::format(" {} {}", low.included ? "at least" : "above", decimal(low.value));
     if (has_high)
-        range += fmt::format("{} {} {}", has_low ? "," : "", high.included ? "at most" : "below", number(high.value));
+        range += fmt::format("{} {} {}", has_low ? "," : "", high.included ? "at most" : "below", decimal(high.value));
     return range;
 }
 

@@ -1,9 +1,14 @@
 // Numeric options of `rlda learn`, `evaluate` and `simulate` as a user types them: a value out of
 // range, NaN or one that overflows its type is refused with one line naming the option, the value
-// and the limit, exit code 2, and nothing is written (app/cli/numbers.h).
+// and the limit, exit code 2, and nothing is written (app/cli/numbers.h). Numbers rlda prints for
+// people carry the digits that matter (app/cli/decimal.h), its files every digit.
+#include "app/cli/decimal.h"
 #include "tests/common/rlda_cli.h"
 
 #include <QtTest/QtTest>
+
+#include <limits>
+#include <string>
 
 namespace {
 
@@ -90,6 +95,51 @@ private Q_SLOTS:
         const CliResult r = rlda_cli(args);
         QCOMPARE(r.code, 1);
         QVERIFY2(r.err.startsWith("rlda: error: " + dir_.filePath("none")), qPrintable(r.err));
+    }
+
+    void decimal_shows_six_significant_digits_at_most()
+    {
+        using rlda::app::decimal;
+        QCOMPARE(decimal(0.46020000000000005), std::string("0.4602"));
+        QCOMPARE(decimal(0.061999999999999944), std::string("0.062"));
+        QCOMPARE(decimal(0.6911799999999999), std::string("0.69118"));
+        QCOMPARE(decimal(0.123456789), std::string("0.123457"));
+        QCOMPARE(decimal(60.0), std::string("60"));
+        QCOMPARE(decimal(1e6), std::string("1000000"));
+        QCOMPARE(decimal(1e-9), std::string("1e-09"));
+        QCOMPARE(decimal(0.999999), std::string("0.999999"));
+        QCOMPARE(decimal(-0.25), std::string("-0.25"));
+        QCOMPARE(decimal(0.0), std::string("0"));
+        QCOMPARE(decimal(std::numeric_limits<double>::quiet_NaN()), std::string("nan"));
+    }
+
+    // The evaluation rlda learn prints after learning, against the exact values of its events.jsonl:
+    // the terminal gets decimal(value), the file keeps every digit (convnet2_early's random mean is
+    // 0.6911799999999999 in binary; the seeded baselines do not depend on what was learned).
+    void printed_evaluations_carry_the_digits_that_matter()
+    {
+        const QString out = dir_.filePath("printed");
+        const CliResult r = rlda_cli({"learn", "--table", RLDA_PAPER_DIR "/tables/convnet2_early.csv", "--episodes",
+                                      "2", "--seed", "0", "--out", out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QFile events(out + "/events.jsonl");
+        QVERIFY(events.open(QIODevice::ReadOnly));
+        QJsonObject evaluation;
+        for (const QByteArray& line : events.readAll().split('\n'))
+            if (const auto o = QJsonDocument::fromJson(line).object(); o["type"] == "evaluation")
+                evaluation = o["evaluation"].toObject();
+        QVERIFY(!evaluation.isEmpty());
+        QCOMPARE(evaluation["random_mean"].toDouble(), 0.6911799999999999);
+        QVERIFY2(r.out.contains("\nrandom_mean: 0.69118\n"), qPrintable(r.out));
+        for (const char* key : {"accuracy", "regret", "optimal", "no_adaptation", "random_mean", "random_expected"}) {
+            const QRegularExpression line(QString("\\n%1: (\\S+)").arg(key));
+            const auto m = line.match(r.out);
+            QVERIFY2(m.hasMatch(), key);
+            QCOMPARE(m.captured(1).toStdString(), rlda::app::decimal(evaluation[key].toDouble()));
+            QString digits = m.captured(1);
+            digits.remove('-').remove('.').remove(QRegularExpression("^0+"));
+            QVERIFY2(digits.size() <= 6, qPrintable(m.captured(1)));
+        }
     }
 };
 
