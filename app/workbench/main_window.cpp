@@ -184,6 +184,11 @@ void MainWindow::buildPages()
             learning_->setTable(table);
     });
     connect(runs_, &widgets::RunBrowser::runOpened, this, &MainWindow::showRun);
+    connect(runs_->follower(), &widgets::RunFollower::appended, this, [this](const core::io::RunData& more) {
+        training_->appendRun(more); // each view takes only the run it shows
+        learning_->view()->appendRun(more);
+    });
+    connect(runs_->follower(), &widgets::RunFollower::rewritten, this, &MainWindow::showRun);
     connect(runs_, &widgets::RunBrowser::tableOpened, this, &MainWindow::openTable);
     connect(pages_, &QTabWidget::currentChanged, this, [this] {
         // Only a new runs root moves the Runs page; a folder chosen there stays chosen.
@@ -797,8 +802,7 @@ void MainWindow::showRun(const core::io::RunData& run)
     for (const auto& p : run.problems)
         log(QString::fromStdString(p));
     if (run.kind == core::io::RunKind::Learning) {
-        learning_->view()->clear();
-        learning_->view()->addEpisodes(run.episodes);
+        learning_->view()->setRun(run);
         showPage(Page::Learning);
     } else {
         training_->setRun(run);
@@ -809,6 +813,7 @@ void MainWindow::showRun(const core::io::RunData& run)
         policy_->decisions()->setDecisions(run.adaptations);
         showPage(Page::Training);
     }
+    runs_->follower()->follow(run); // a run still being written keeps growing in its page
     statusBar()->showMessage(tr("Opened %1 (read-only)").arg(QString::fromStdString(run.path.string())));
 }
 

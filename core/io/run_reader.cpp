@@ -410,7 +410,7 @@ RunData read_run(const fs::path& dir)
 
     if (fs::exists(metrics / "episodes.csv", ec) || fs::exists(dir / "policy.pt", ec))
         run.kind = RunKind::Learning;
-    else if (fs::exists(dir / "table.csv", ec))
+    else if (fs::exists(dir / "table.csv", ec) || fs::exists(dir / "table.json", ec)) // table.json: still building
         run.kind = RunKind::Simulation;
     else if (fs::exists(metrics / "test_acc.csv", ec) || training_events)
         run.kind = RunKind::Training;

@@ -131,10 +131,24 @@ void LearningView::clear()
     objective_.clear();
     accuracy_.clear();
     episodes_.clear();
+    runPath_.clear();
     plot_->clearData();
 }
 
 void LearningView::fitAll() { plot_->fitAll(); }
+
+void LearningView::setRun(const core::io::RunData& run)
+{
+    clear();
+    runPath_ = run.path;
+    addEpisodes(run.episodes);
+}
+
+void LearningView::appendRun(const core::io::RunData& more)
+{
+    if (!runPath_.empty() && more.path == runPath_ && !more.episodes.empty())
+        addEpisodes(more.episodes);
+}
 
 void LearningView::applyVisibility()
 {

@@ -2,6 +2,7 @@
 // mean, and the sampling temperature and lr on axes of their own.
 #pragma once
 
+#include "core/io/run_reader.h"
 #include "core/sim/results.h"
 #include "widgets/rolling_mean.h"
 
@@ -9,6 +10,7 @@
 #include <QWidget>
 
 #include <array>
+#include <filesystem>
 #include <vector>
 
 class QCheckBox;
@@ -37,6 +39,11 @@ public Q_SLOTS:
     void setWindow(int window);
     void clear();
     void fitAll();
+    // A learning run read from its folder: clear(), then its episodes; appendRun() follows it.
+    void setRun(const rlda::core::io::RunData& run);
+    // Episodes appended to the run setRun() showed (widgets::RunFollower); ignored for another
+    // folder, or once clear() (a live run) replaced it.
+    void appendRun(const rlda::core::io::RunData& more);
 
 private:
     void relabel();
@@ -48,6 +55,7 @@ private:
     RollingMean objective_{kDefaultWindow};
     RollingMean accuracy_{kDefaultWindow};
     std::vector<double> episodes_; // the x of every mean
+    std::filesystem::path runPath_; // setRun()'s folder
 };
 
 } // namespace rlda::widgets

@@ -265,6 +265,7 @@ void TrainingView::clear()
 {
     baseEvents_.clear();
     baseName_.clear();
+    runPath_.clear();
     clearOverlays();
     plot_->clearData();
 }
@@ -273,6 +274,7 @@ void TrainingView::setRun(const core::io::RunData& run)
 {
     clear();
     baseName_ = QString::fromStdString(run.name);
+    runPath_ = run.path;
     for (const auto& q : quantities()) { // a series this view has no axis for (e.g. a future metric) stays out
         const auto* points = pointsOf(run, q);
         if (!points)
@@ -342,6 +344,22 @@ void TrainingView::addOverlay(const QString& runName, const core::io::RunData& r
         events.push_back({e.time, adaptationLabel(e), int(e.did_nothing ? MarkerKind::DidNothing : MarkerKind::Adaptation)});
     overlayEvents_.insert(runName, std::move(events));
     restyle();
+}
+
+void TrainingView::appendRun(const core::io::RunData& more)
+{
+    if (runPath_.empty() || more.path != runPath_)
+        return;
+    for (const auto& [name, points] : more.series)
+        if (const Quantity* q = quantityFor(name)) // as setRun(): a series without an axis stays out
+            for (const auto& p : points)
+                plot_->append(QString::fromLatin1(q->id), p.time, p.value);
+    for (const auto& r : more.allocations)
+        addAllocation(r);
+    for (const auto& e : more.adaptations)
+        addAdaptation(e);
+    if (more.final_metrics)
+        addEpoch(*more.final_metrics);
 }
 
 void TrainingView::clearOverlays()

@@ -17,6 +17,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <filesystem>
 #include <vector>
 
 class QCheckBox;
@@ -57,6 +58,11 @@ public Q_SLOTS:
     // (made unique with " (2)", ...). One run is setRun().
     void setRuns(const QList<rlda::core::io::RunData>& runs);
     void addOverlay(const QString& runName, const rlda::core::io::RunData& run);
+    // Records appended to the run setRun() showed (widgets::RunFollower): its points, events and
+    // final marker added to the base run. Ignored for another run's folder, or once clear() or a
+    // live run replaced it.
+    void appendRun(const rlda::core::io::RunData& more);
+    std::filesystem::path runPath() const { return runPath_; } // setRun()'s; empty for a live run
     void clearOverlays();
     void fitAll();
 
@@ -75,6 +81,7 @@ private:
     QHash<QString, QCheckBox*> visibility_;
     QStringList overlays_;
     QString baseName_;                            // setRun()'s run; empty for a live run
+    std::filesystem::path runPath_;               // its folder, which appendRun() follows
     std::vector<Event> baseEvents_;               // the base run's markers
     QHash<QString, std::vector<Event>> overlayEvents_; // by overlay name
 };

@@ -1,6 +1,7 @@
 // RunBrowser: lists run folders (a killed one as truncated), shows problems, overlay and transfer;
 // simulation-table folders by their rows and best sequence, opened in the Tables page.
 #include "widgets/run/run_browser.h"
+#include "widgets/run/config_compare_dialog.h"
 
 #include "core/sim/build.h"
 #include "shots.h"
@@ -11,12 +12,18 @@
 #include <QDoubleSpinBox>
 #include <QGroupBox>
 #include <QLabel>
+#include <QHeaderView>
+#include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QSpinBox>
 #include <QComboBox>
+#include <QTabWidget>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
@@ -24,6 +31,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
 using rlda::core::io::RunData;
 using rlda::core::io::RunKind;
@@ -38,9 +46,9 @@ void write(const QString& file, const std::string& text)
     out << text;
 }
 
-void trainingRun(const QString& dir, double finalAcc, bool finished)
+void trainingRun(const QString& dir, double finalAcc, bool finished, const std::string& config = "name = \"x\"\n[job]\nlr = 0.01\n")
 {
-    write(dir + "/config.toml", "name = \"x\"\n[job]\nlr = 0.01\n");
+    write(dir + "/config.toml", config);
     std::string acc = "epoch,time,value\n";
     for (int e = 1; e <= 6; ++e)
         acc += std::to_string(e) + "," + std::to_string(e * 4.7) + "," + std::to_string(finalAcc * e / 6) + "\n";
@@ -135,6 +143,8 @@ class TestRunBrowser : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
+        QStandardPaths::setTestModeEnabled(true); // the columns are remembered in a throw-away place
+        QSettings().remove(QLatin1String(RunBrowser::kColumnsSettingsKey));
         QVERIFY(tmp_.isValid());
         QVERIFY(tables_.isValid());
         // What rlda simulate writes (config.toml, table.json, table.csv, warm_start.pt), 16 rows.
@@ -339,6 +349,189 @@ private Q_SLOTS:
         } // closed while it lists: its answer goes nowhere
         QVERIFY(rlda::widgets::waitForJobs(std::chrono::seconds(30)));
         QCoreApplication::processEvents();
+    }
+
+    // Columns from each run's config and results, chosen from the header menu, remembered, sorted
+    // as numbers; the filter keeps the rows where a visible column holds its text.
+    void columnsFilterAndSort()
+    {
+        QTemporaryDir dir;
+        trainingRun(dir.filePath("a"), 0.9, true, "name = \"a\"\n[job]\nlr = 0.01\nseed = 9\n");
+        trainingRun(dir.filePath("b"), 0.85, true, "name = \"b\"\n[job]\nlr = 0.1\nseed = 10\n");
+        trainingRun(dir.filePath("c"), 0.1, true, "name = \"c\"\n[job]\nlr = 0.001\nseed = 100\n"
+                                                   "[agent]\nkind = \"random\"\n");
+        RunBrowser b;
+        QVERIFY(list(b, dir.path()));
+        QCOMPARE(b.columns(), RunBrowser::defaultColumns());
+        auto* t = b.findChild<QTableWidget*>(QStringLiteral("runTable"));
+
+        // From the header's menu: the seed, in its [job] submenu.
+        std::unique_ptr<QMenu> menu(b.columnMenu(nullptr));
+        QAction* seed = nullptr;
+        for (QMenu* sub : menu->findChildren<QMenu*>())
+            for (QAction* a : sub->actions())
+                if (a->data().toString() == QStringLiteral("job.seed"))
+                    seed = a;
+        QVERIFY(seed);
+        QVERIFY(!seed->isChecked());
+        seed->setChecked(true);
+        QVERIFY(b.columns().contains(QStringLiteral("job.seed")));
+        b.setColumns(b.columns() << QStringLiteral("final_accuracy") << QStringLiteral("agent.kind"));
+        const int cSeed = b.tableColumn(QStringLiteral("job.seed"));
+        const int cAcc = b.tableColumn(QStringLiteral("final_accuracy"));
+        QCOMPARE(t->horizontalHeaderItem(cSeed)->text(), QStringLiteral("job.seed"));
+        QCOMPARE(t->horizontalHeaderItem(cAcc)->text(), QStringLiteral("final accuracy"));
+        QCOMPARE(cell(b, "a", cSeed), QStringLiteral("9"));
+        QCOMPARE(cell(b, "c", cAcc), QStringLiteral("0.1"));
+        QCOMPARE(cell(b, "c", cAcc + 1), QStringLiteral("random"));
+        QCOMPARE(cell(b, "a", cAcc + 1), QStringLiteral("fixed")); // the default, from the schema
+
+        // Numbers sort as numbers: 9 < 10 < 100, which text would put 10, 100, 9.
+        t->sortByColumn(cSeed, Qt::AscendingOrder);
+        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("a"));
+        QCOMPARE(t->item(2, 0)->text(), QStringLiteral("c"));
+        t->sortByColumn(cAcc, Qt::DescendingOrder);
+        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("a"));
+        QCOMPARE(t->item(1, 0)->text(), QStringLiteral("b"));
+
+        // The filter: any visible column, case-insensitive; a hidden column's text does not count.
+        b.setFilterText(QStringLiteral("RANDOM"));
+        QCOMPARE(b.visibleRowCount(), 1);
+        QCOMPARE(b.findChild<QLabel*>(QStringLiteral("filterCount"))->text(), QStringLiteral("1 of 3 runs"));
+        QVERIFY(!t->isRowHidden(t->findItems(QStringLiteral("c"), Qt::MatchExactly).front()->row()));
+        b.setFilterText(QStringLiteral("0.85"));
+        QCOMPARE(b.visibleRowCount(), 1);
+        b.setColumns(b.columns().mid(0, cAcc)); // hides final accuracy and agent.kind
+        QCOMPARE(b.visibleRowCount(), 1);       // "acc 0.850" in Result still
+        b.setFilterText(QStringLiteral("random"));
+        QCOMPARE(b.visibleRowCount(), 0);
+        b.setFilterText(QString());
+        QCOMPARE(b.visibleRowCount(), 3);
+
+        // Remembered: a new browser shows the same columns, and unknown ids are dropped.
+        RunBrowser again;
+        QCOMPARE(again.columns(), b.columns());
+        QSettings().setValue(QLatin1String(RunBrowser::kColumnsSettingsKey),
+                             QStringList{QStringLiteral("kind"), QStringLiteral("no.such.key")});
+        RunBrowser third;
+        QCOMPARE(third.columns(), (QStringList{QStringLiteral("run"), QStringLiteral("kind")}));
+        QVERIFY(third.findChild<QTableWidget*>(QStringLiteral("runTable"))->isColumnHidden(3));
+        QSettings().remove(QLatin1String(RunBrowser::kColumnsSettingsKey));
+    }
+
+    void tagsAndNotes()
+    {
+        QTemporaryDir dir;
+        trainingRun(dir.filePath("a"), 0.9, true);
+        trainingRun(dir.filePath("b"), 0.8, true);
+        write(dir.filePath("b/notes.json"), "{ broken");
+        RunBrowser b;
+        QVERIFY(list(b, dir.path()));
+        QCOMPARE(b.runs().size(), 2); // a bad notes file hides no run
+        b.selectRuns({indexOf(b, "b")});
+        auto* status = b.findChild<QLabel*>(QStringLiteral("notesStatus"));
+        QVERIFY2(status->text().contains(QStringLiteral("notes.json: not a JSON object")), qPrintable(status->text()));
+
+        b.selectRuns({indexOf(b, "a")});
+        QVERIFY(!b.saveNotes(QString(65, QLatin1Char('t')), QString())); // a tag too long: refused here
+        QVERIFY(status->text().contains(QStringLiteral("longer than")));
+        QSignalSpy saved(&b, &RunBrowser::notesSaved);
+        QVERIFY(b.saveNotes(QStringLiteral("baseline, lr sweep"), QStringLiteral("first try\nsecond line")));
+        QVERIFY(saved.wait(10000));
+        QCOMPARE(saved.front().front().toString(), QString());
+        const auto notes = rlda::core::io::read_notes(dir.filePath("a").toStdString());
+        QCOMPARE(notes.tags, (std::vector<std::string>{"baseline", "lr sweep"}));
+        QCOMPARE(notes.note, std::string("first try\nsecond line"));
+        const int cTags = b.tableColumn(QStringLiteral("tags"));
+        QCOMPARE(cell(b, "a", cTags), QStringLiteral("baseline, lr sweep"));
+        b.setFilterText(QStringLiteral("baseline"));
+        QCOMPARE(b.visibleRowCount(), 1);
+        // The run's reader never looks at it.
+        QVERIFY(rlda::core::io::read_run(dir.filePath("a").toStdString()).problems.empty());
+        // Read back by a new browser, shown in the editors and the note column.
+        b.setColumns(b.columns() << QStringLiteral("note"));
+        QCOMPARE(cell(b, "a", b.tableColumn(QStringLiteral("note"))), QStringLiteral("first try"));
+        RunBrowser again;
+        QVERIFY(list(again, dir.path()));
+        again.selectRuns({indexOf(again, "a")});
+        QCOMPARE(again.findChild<QLineEdit*>(QStringLiteral("tagsEdit"))->text(), QStringLiteral("baseline, lr sweep"));
+        QCOMPARE(again.findChild<QPlainTextEdit*>(QStringLiteral("noteEdit"))->toPlainText(),
+                 QStringLiteral("first try\nsecond line"));
+        QSettings().remove(QLatin1String(RunBrowser::kColumnsSettingsKey));
+    }
+
+    void compareConfigs()
+    {
+        QTemporaryDir dir;
+        trainingRun(dir.filePath("a"), 0.9, true, "name = \"x\"\n[job]\nlr = 0.01\nseed = 9\n");
+        trainingRun(dir.filePath("b"), 0.8, true, "name = \"x\"\n[job]\nlr = 0.1\nseed = 9\n[scheduler]\nbudget = 30\n");
+        trainingRun(dir.filePath("c"), 0.8, true, "name = \"x\"\n[job]\nlr = 0.01\nseed = 9\n");
+        RunBrowser b;
+        QVERIFY(list(b, dir.path()));
+        auto* button = b.findChild<QPushButton*>(QStringLiteral("compareButton"));
+        b.selectRuns({indexOf(b, "a")});
+        QVERIFY(!button->isEnabled());
+        QVERIFY(!b.compareConfigs());
+        b.selectRuns({indexOf(b, "a"), indexOf(b, "b")});
+        QVERIFY(button->isEnabled());
+        std::unique_ptr<rlda::widgets::ConfigCompareDialog> d(b.compareConfigs());
+        QVERIFY(d);
+        QCOMPARE(d->differences(), 2);
+        auto* t = d->table();
+        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("job.lr"));
+        QCOMPARE(t->item(0, 1)->text(), QStringLiteral("0.01"));
+        QCOMPARE(t->item(0, 2)->text(), QStringLiteral("0.1"));
+        QCOMPARE(t->item(1, 0)->text(), QStringLiteral("scheduler.budget"));
+        QCOMPARE(t->horizontalHeaderItem(1)->text(), QStringLiteral("a"));
+        QVERIFY(!t->item(0, 0)->toolTip().isEmpty()); // the key's help
+        b.selectRuns({indexOf(b, "a"), indexOf(b, "c")});
+        std::unique_ptr<rlda::widgets::ConfigCompareDialog> same(b.compareConfigs());
+        QCOMPARE(same->differences(), 0);
+        QVERIFY(same->findChild<QLabel*>(QStringLiteral("compareSummary"))->text().contains(QStringLiteral("the same")));
+    }
+
+    // docs/screenshots/runs-*.png: written when RLDA_SHOTS names a folder.
+    void screenshotColumnsNotesCompare()
+    {
+        QTemporaryDir dir;
+        trainingRun(dir.filePath("convnet2-lr0.01"), 0.81, true,
+                    "name = \"convnet2\"\n[job]\nmodel = \"ConvNet2\"\nlr = 0.01\nseed = 7\n[scheduler]\nbudget = 60\n");
+        trainingRun(dir.filePath("convnet2-lr0.1"), 0.64, true,
+                    "name = \"convnet2\"\n[job]\nmodel = \"ConvNet2\"\nlr = 0.1\nseed = 7\n[scheduler]\nbudget = 60\n");
+        trainingRun(dir.filePath("convnet3-random"), 0.72, true,
+                    "name = \"convnet3\"\n[job]\nmodel = \"ConvNet3\"\nlr = 0.01\nseed = 8\n[scheduler]\nbudget = 90\n"
+                    "[agent]\nkind = \"random\"\n");
+        trainingRun(dir.filePath("convnet3-live"), 0.55, false,
+                    "name = \"convnet3\"\n[job]\nmodel = \"ConvNet3\"\nlr = 0.01\nseed = 9\n[scheduler]\nbudget = 90\n");
+        rlda::core::io::write_notes(dir.filePath("convnet2-lr0.01").toStdString(),
+                                    {{"baseline", "paper"}, "The paper's setting: lr 0.01, 60 s."});
+        rlda::core::io::write_notes(dir.filePath("convnet3-random").toStdString(), {{"random agent"}, ""});
+        RunBrowser b;
+        b.resize(1100, 640);
+        b.setColumns({QStringLiteral("run"), QStringLiteral("kind"), QStringLiteral("result"), QStringLiteral("status"),
+                      QStringLiteral("job.model"), QStringLiteral("job.lr"), QStringLiteral("job.seed"),
+                      QStringLiteral("scheduler.budget"), QStringLiteral("agent.kind"), QStringLiteral("final_accuracy"),
+                      QStringLiteral("tags")});
+        QVERIFY(list(b, dir.path()));
+        b.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&b));
+        auto* t = b.findChild<QTableWidget*>(QStringLiteral("runTable"));
+        t->sortByColumn(b.tableColumn(QStringLiteral("final_accuracy")), Qt::DescendingOrder);
+        QCOMPARE(b.tableColumn(QStringLiteral("modified")), -1); // not chosen: hidden
+        b.selectRuns({indexOf(b, "convnet2-lr0.01")});
+        b.findChild<QTabWidget*>(QStringLiteral("details"))->setCurrentIndex(4);
+        rlda::tests::shot(b, QStringLiteral("runs-columns-notes"));
+        b.setFilterText(QStringLiteral("convnet2"));
+        QCoreApplication::processEvents(); // the layout makes room for "2 of 4 runs"
+        rlda::tests::shot(b, QStringLiteral("runs-filter"));
+        b.setFilterText(QString());
+        b.selectRuns({indexOf(b, "convnet2-lr0.01"), indexOf(b, "convnet3-random")});
+        std::unique_ptr<rlda::widgets::ConfigCompareDialog> d(b.compareConfigs());
+        QVERIFY(d);
+        d->show();
+        QVERIFY(QTest::qWaitForWindowExposed(d.get()));
+        rlda::tests::shot(*d, QStringLiteral("runs-compare-configs"));
+        QSettings().remove(QLatin1String(RunBrowser::kColumnsSettingsKey));
     }
 
     void notARoot()
