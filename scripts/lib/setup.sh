@@ -10,6 +10,8 @@ rlda_packages=(
   qt6-base-dev libqcustomplot-dev libgl-dev qt6-svg-dev qt6-qpa-plugins
   dataset-fashion-mnist
   slurm-wlm munge
+  # the package test (tests/package): dpkg-shlibdeps, desktop-file-validate, appstreamcli
+  dpkg-dev desktop-file-utils appstream
 )
 
 rlda_install_packages() {
