@@ -1,8 +1,13 @@
 // PNG through QCustomPlot's rasteriser (scaled for the DPI), PDF through its vector path, SVG by
-// painting the plot into a QSvgGenerator.
+// painting the plot into a QSvgGenerator; other drawings paint into a QImage, QPdfWriter or QSvgGenerator.
 #include "widgets/plot_export.h"
 
 #include <QFileInfo>
+#include <QImage>
+#include <QPageLayout>
+#include <QPageSize>
+#include <QPainter>
+#include <QPdfWriter>
 #include <QSvgGenerator>
 #include "widgets/qcp.h"
 
@@ -22,10 +27,12 @@ std::optional<ExportFormat> exportFormatFor(const QString& path)
 
 QStringList exportSuffixes() { return {QStringLiteral("png"), QStringLiteral("pdf"), QStringLiteral("svg")}; }
 
-QString exportPlot(QCustomPlot& plot, const QString& path, const ExportSettings& settings)
+namespace {
+
+// The checks every export makes before it writes: a known format, a size and a resolution in range.
+QString checkRequest(const QString& path, const ExportSettings& settings)
 {
-    const auto format = exportFormatFor(path);
-    if (!format)
+    if (!exportFormatFor(path))
         return QStringLiteral("%1: unknown export format (use .png, .pdf or .svg)").arg(path);
     if (settings.size.width() < 16 || settings.size.height() < 16 || settings.size.width() > 20000 ||
         settings.size.height() > 20000)
@@ -35,6 +42,23 @@ QString exportPlot(QCustomPlot& plot, const QString& path, const ExportSettings&
             .arg(settings.size.height());
     if (settings.dpi < 24 || settings.dpi > 2400)
         return QStringLiteral("%1: %2 DPI is out of range (24 to 2400)").arg(path).arg(settings.dpi);
+    return {};
+}
+
+QString written(const QString& path, bool ok)
+{
+    if (!ok || !QFileInfo(path).isFile() || QFileInfo(path).size() == 0)
+        return QStringLiteral("%1: cannot write the file").arg(path);
+    return {};
+}
+
+} // namespace
+
+QString exportPlot(QCustomPlot& plot, const QString& path, const ExportSettings& settings)
+{
+    if (const QString problem = checkRequest(path, settings); !problem.isEmpty())
+        return problem;
+    const auto format = exportFormatFor(path);
 
     const int w = settings.size.width();
     const int h = settings.size.height();
@@ -62,9 +86,66 @@ QString exportPlot(QCustomPlot& plot, const QString& path, const ExportSettings&
         break;
     }
     }
-    if (!ok || !QFileInfo(path).isFile() || QFileInfo(path).size() == 0)
-        return QStringLiteral("%1: cannot write the file").arg(path);
-    return {};
+    return written(path, ok);
+}
+
+QString exportPainting(const std::function<void(QPainter&, const QSize&)>& paint, const QString& path,
+                       const ExportSettings& settings)
+{
+    if (const QString problem = checkRequest(path, settings); !problem.isEmpty())
+        return problem;
+    const QSize size = settings.size;
+    bool ok = false;
+    switch (*exportFormatFor(path)) {
+    case ExportFormat::Png: {
+        const double scale = settings.dpi / 96.0;
+        QImage image((QSizeF(size) * scale).toSize(), QImage::Format_ARGB32);
+        image.setDotsPerMeterX(qRound(settings.dpi / 0.0254));
+        image.setDotsPerMeterY(qRound(settings.dpi / 0.0254));
+        image.fill(Qt::white);
+        QPainter painter(&image);
+        painter.setRenderHint(QPainter::Antialiasing);
+        painter.setRenderHint(QPainter::TextAntialiasing);
+        painter.scale(scale, scale);
+        paint(painter, size);
+        painter.end();
+        ok = image.save(path, "PNG");
+        break;
+    }
+    case ExportFormat::Pdf: {
+        // One point per logical pixel, as exportPlot's PDFs.
+        QPdfWriter writer(path);
+        writer.setCreator(QStringLiteral("RLDA Workbench"));
+        writer.setResolution(72);
+        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                                         QPageLayout::Portrait, QMarginsF()));
+        QPainter painter;
+        ok = painter.begin(&writer);
+        if (ok) {
+            painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+            paint(painter, size);
+            ok = painter.end();
+        }
+        break;
+    }
+    case ExportFormat::Svg: {
+        QSvgGenerator generator;
+        generator.setFileName(path);
+        generator.setSize(size);
+        generator.setViewBox(QRect(QPoint(0, 0), size));
+        generator.setResolution(settings.dpi);
+        generator.setTitle(QStringLiteral("RLDA Workbench plot"));
+        QPainter painter;
+        ok = painter.begin(&generator);
+        if (ok) {
+            painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+            paint(painter, size);
+            ok = painter.end();
+        }
+        break;
+    }
+    }
+    return written(path, ok);
 }
 
 } // namespace rlda::widgets

@@ -6,9 +6,11 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 class QCustomPlot;
+class QPainter;
 
 namespace rlda::widgets {
 
@@ -26,5 +28,10 @@ struct ExportSettings {
 // Writes `plot` to `path` in the format its suffix names. Returns an empty string on success,
 // otherwise a one-line reason that names the file. The plot on screen is left as it was.
 QString exportPlot(QCustomPlot& plot, const QString& path, const ExportSettings& settings = {});
+
+// The same for a drawing that is not a QCustomPlot: `paint` draws into a painter whose area is
+// settings.size in logical pixels, on a white page.
+QString exportPainting(const std::function<void(QPainter&, const QSize&)>& paint, const QString& path,
+                       const ExportSettings& settings = {});
 
 } // namespace rlda::widgets

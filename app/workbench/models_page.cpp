@@ -4,6 +4,7 @@
 #include "core/model/zoo.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
+#include "widgets/inspect/model_graph.h"
 #include "widgets/model_panel.h"
 #include "widgets/zoo_panel.h"
 
@@ -12,6 +13,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollArea>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
@@ -44,11 +46,19 @@ ModelsPage::ModelsPage(QWidget* parent) : QWidget(parent)
     auto* splitter = new QSplitter(Qt::Horizontal, this);
     zoo_ = new widgets::ZooPanel(splitter);
     modelPanel_ = new widgets::ModelPanel(splitter);
+    graph_ = new widgets::ModelGraph;
+    auto* graphScroll = new QScrollArea(splitter);
+    graphScroll->setObjectName(QStringLiteral("graphScroll"));
+    graphScroll->setWidget(graph_);
+    graphScroll->setWidgetResizable(true);
+    graphScroll->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     splitter->addWidget(zoo_);
     splitter->addWidget(modelPanel_);
+    splitter->addWidget(graphScroll);
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
-    splitter->setSizes({200, 900});
+    splitter->setStretchFactor(2, 1);
+    splitter->setSizes({200, 900, 500});
     splitter->setChildrenCollapsible(false);
     splitter->setContentsMargins(6, 4, 6, 0);
     layout->addWidget(splitter, 1);
@@ -169,6 +179,7 @@ void ModelsPage::refresh()
         base = m::summarize(*spec);
     } catch (const std::exception& e) {
         modelPanel_->clear();
+        graph_->clear();
         reportError(culprit, errorText(e));
         return;
     }
@@ -179,6 +190,7 @@ void ModelsPage::refresh()
             m::deepen_spec(*spec, a); // on our own copy: the spec is rebuilt on every refresh
         const m::ModelSummary summary = m::summarize(*spec);
         modelPanel_->setSummary(summary);
+        graph_->setSummary(summary);
         if (actions.empty())
             Q_EMIT statusMessage(tr("%1: %2 parameters").arg(name, modelPanel_->formatCount(summary.parameters)));
         else
@@ -188,8 +200,14 @@ void ModelsPage::refresh()
                                               modelPanel_->formatCount(summary.parameters - base.parameters)));
     } catch (const std::exception& e) {
         modelPanel_->setSummary(base);
+        graph_->setSummary(base);
         reportError(deepenEdit_, tr("%1 (showing %2 without deepening)").arg(errorText(e), name));
     }
+}
+
+QString ModelsPage::exportGraph(const QString& path, const widgets::ExportSettings& settings) const
+{
+    return graph_->exportTo(path, settings);
 }
 
 void ModelsPage::reportError(QLineEdit* culprit, const QString& message)

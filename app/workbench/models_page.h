@@ -1,6 +1,8 @@
 // The Models page: pick a zoo model or a TOML model file and preview it deepened by a sequence of
-// actions, block by block with parameter counts.
+// actions, block by block with parameter counts, as a table and as a graph with each layer's shape.
 #pragma once
+
+#include "widgets/plot_export.h"
 
 #include <QString>
 #include <QWidget>
@@ -10,6 +12,7 @@ class QSpinBox;
 class QToolBar;
 
 namespace rlda::widgets {
+class ModelGraph;
 class ModelPanel;
 class ZooPanel;
 } // namespace rlda::widgets
@@ -27,6 +30,10 @@ public:
     void setInputShape(const QString& shape);
     void setClasses(int classes);
 
+    // The graph beside the table, and its export (File → Export plot on this page).
+    widgets::ModelGraph* graph() const { return graph_; }
+    QString exportGraph(const QString& path, const widgets::ExportSettings& settings = {}) const;
+
 Q_SIGNALS:
     void statusMessage(const QString& text);
 
@@ -39,6 +46,7 @@ private:
 
     widgets::ZooPanel* zoo_ = nullptr;
     widgets::ModelPanel* modelPanel_ = nullptr;
+    widgets::ModelGraph* graph_ = nullptr;
     QLineEdit* inputEdit_ = nullptr;
     QSpinBox* classesSpin_ = nullptr;
     QLineEdit* deepenEdit_ = nullptr;

@@ -1,6 +1,8 @@
 // Architecture inspector: how a job's model grew, step by step, and what changed between two steps.
 #include "widgets/inspect/architecture_inspector.h"
 
+#include "widgets/inspect/model_graph.h"
+
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -8,6 +10,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
+#include <QScrollArea>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -23,7 +26,7 @@ namespace {
 namespace m = core::model;
 
 // Green reads as "grown" and stays legible on light and dark palettes; ModelPanel uses the same.
-const QColor kAddedColor(0x2e, 0x8b, 0x57);
+const QColor kAddedColor = ModelGraph::addedColor();
 const QColor kRemovedColor(0xb2, 0x22, 0x22);
 
 QString typeOf(const std::string& pytorch)
@@ -41,57 +44,13 @@ QString typesOf(const m::BlockSummary& u)
     return types.join(QStringLiteral(" → "));
 }
 
-// Added blocks sit after the original block they deepen, so the nearest original block before
-// them names the action that created them.
-int deepenedBlockBefore(const std::vector<m::BlockSummary>& units, std::size_t pos)
-{
-    for (std::size_t i = pos; i-- > 0;)
-        if (units[i].is_block && units[i].original)
-            return units[i].original_index;
-    return -1;
-}
-
-bool sameUnit(const m::BlockSummary& a, const m::BlockSummary& b)
-{
-    return a.is_block == b.is_block && a.original == b.original && a.original_index == b.original_index &&
-           a.layers == b.layers && a.parameters == b.parameters;
-}
-
-// Summaries carry no module ids, so units are matched by content along the execution order: a
-// longest common subsequence keeps every original unit in place and leaves exactly the inserted
-// (or, going back, the removed) blocks unmatched. Models have tens of units, so O(n·m) is nothing.
-void unmatchedUnits(const std::vector<m::BlockSummary>& a, const std::vector<m::BlockSummary>& b,
-                    std::vector<std::size_t>& onlyA, std::vector<std::size_t>& onlyB)
-{
-    const std::size_t n = a.size(), k = b.size();
-    std::vector<std::vector<int>> lcs(n + 1, std::vector<int>(k + 1, 0));
-    for (std::size_t i = n; i-- > 0;)
-        for (std::size_t j = k; j-- > 0;)
-            lcs[i][j] = sameUnit(a[i], b[j]) ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
-    std::size_t i = 0, j = 0;
-    while (i < n && j < k) {
-        if (sameUnit(a[i], b[j])) {
-            ++i;
-            ++j;
-        } else if (lcs[i + 1][j] >= lcs[i][j + 1]) {
-            onlyA.push_back(i++);
-        } else {
-            onlyB.push_back(j++);
-        }
-    }
-    for (; i < n; ++i)
-        onlyA.push_back(i);
-    for (; j < k; ++j)
-        onlyB.push_back(j);
-}
-
 QString unitName(const std::vector<m::BlockSummary>& units, std::size_t p)
 {
     const auto& u = units[p];
     if (u.is_block && u.original)
         return ArchitectureInspector::tr("block %1").arg(u.original_index);
     if (u.is_block)
-        return ArchitectureInspector::tr("added block (Deepen %1)").arg(deepenedBlockBefore(units, p));
+        return ArchitectureInspector::tr("added block (Deepen %1)").arg(m::deepened_block_before(units, p));
     return ArchitectureInspector::tr("layer");
 }
 
@@ -193,12 +152,23 @@ ArchitectureInspector::ArchitectureInspector(QWidget* parent)
     diffLayout->addWidget(new QLabel(tr("Decisions between the two steps:"), diffBox));
     diffLayout->addWidget(checkTree_, 2);
 
+    // The graph beside the table: the same step, drawn, with what is new since the compared step.
+    graph_ = new ModelGraph(this);
+    auto* graphScroll = new QScrollArea(this);
+    graphScroll->setObjectName(QStringLiteral("graphScroll"));
+    graphScroll->setWidget(graph_);
+    graphScroll->setWidgetResizable(true);
+    graphScroll->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    graphScroll->setBackgroundRole(QPalette::Base);
+
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(modelBox);
+    split->addWidget(graphScroll);
     split->addWidget(diffBox);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
-    split->setSizes({3000, 2000});
+    split->setStretchFactor(2, 2);
+    split->setSizes({3000, 2200, 2000});
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -228,6 +198,34 @@ QString ArchitectureInspector::preservationText(double maxAbsDiff)
     if (maxAbsDiff <= kPreservationTolerance)
         return tr("preserved: max |Δ| = %1 ✓").arg(value);
     return tr("NOT preserved: max |Δ| = %1 ✗").arg(value);
+}
+
+int ArchitectureInspector::graphReference() const
+{
+    if (stepCount() == 0)
+        return -1;
+    const int earlier = std::min(diffFrom(), diffTo());
+    if (earlier < current_)
+        return earlier;
+    return current_ - 1;
+}
+
+void ArchitectureInspector::refreshGraph()
+{
+    if (stepCount() == 0) {
+        graph_->clear();
+        return;
+    }
+    const int ref = graphReference();
+    if (ref < 0)
+        graph_->setSummary(summaryAt(current_));
+    else
+        graph_->setSummary(summaryAt(current_), summaryAt(ref), tr("step %1").arg(ref));
+}
+
+QString ArchitectureInspector::exportGraph(const QString& path, const ExportSettings& settings) const
+{
+    return graph_->exportTo(path, settings);
 }
 
 void ArchitectureInspector::clear()
@@ -358,8 +356,7 @@ ArchitectureInspector::StepDiff ArchitectureInspector::diffBetween(int a, int b)
     d.to = b;
     const auto& sa = summaryAt(a);
     const auto& sb = summaryAt(b);
-    std::vector<std::size_t> onlyA, onlyB;
-    unmatchedUnits(sa.units, sb.units, onlyA, onlyB);
+    const auto [onlyA, onlyB] = m::diff_units(sa.units, sb.units);
     for (auto i : onlyA)
         d.removed.push_back(sa.units[i]);
     for (auto j : onlyB)
@@ -395,6 +392,7 @@ void ArchitectureInspector::refreshControls()
 void ArchitectureInspector::rebuildTree()
 {
     tree_->clear();
+    refreshGraph();
     if (stepCount() == 0) {
         header_->setText(tr("<i>No model</i>"));
         total_->clear();
@@ -405,12 +403,9 @@ void ArchitectureInspector::rebuildTree()
 
     // What this step added, to flag it in the tree.
     std::vector<bool> isNew(s.units.size(), false);
-    if (current_ > 0) {
-        std::vector<std::size_t> onlyPrev, onlyNow;
-        unmatchedUnits(summaryAt(current_ - 1).units, s.units, onlyPrev, onlyNow);
-        for (auto j : onlyNow)
+    if (current_ > 0)
+        for (auto j : m::diff_units(summaryAt(current_ - 1).units, s.units).only_b)
             isNew[j] = true;
-    }
 
     int added = 0;
     for (const auto& u : s.units)
@@ -499,6 +494,7 @@ void ArchitectureInspector::rebuildDiff()
 {
     diffTree_->clear();
     checkTree_->clear();
+    refreshGraph();
     if (stepCount() == 0) {
         diffSummary_->setText(tr("<i>No steps</i>"));
         return;
@@ -526,14 +522,13 @@ void ArchitectureInspector::rebuildDiff()
         return row;
     };
     // Positions of unmatched units, to name them as in their own step.
-    std::vector<std::size_t> onlyA, onlyB;
-    unmatchedUnits(sa.units, sb.units, onlyA, onlyB);
+    const auto [onlyA, onlyB] = m::diff_units(sa.units, sb.units);
     for (auto j : onlyB) {
         const auto& u = sb.units[j];
         auto* row = addRow(QStringLiteral("+ ") + unitName(sb.units, j), typesOf(u),
                            signedCount(*this, u.parameters), QStringLiteral("added"));
         row->setData(2, ValueRole, QVariant::fromValue<qint64>(u.parameters));
-        row->setData(0, ActionRole, deepenedBlockBefore(sb.units, j));
+        row->setData(0, ActionRole, m::deepened_block_before(sb.units, j));
         for (int c = 0; c < 3; ++c)
             row->setForeground(c, kAddedColor);
     }
@@ -542,7 +537,7 @@ void ArchitectureInspector::rebuildDiff()
         auto* row = addRow(QStringLiteral("− ") + unitName(sa.units, i), typesOf(u),
                            signedCount(*this, -u.parameters), QStringLiteral("removed"));
         row->setData(2, ValueRole, QVariant::fromValue<qint64>(-u.parameters));
-        row->setData(0, ActionRole, deepenedBlockBefore(sa.units, i));
+        row->setData(0, ActionRole, m::deepened_block_before(sa.units, i));
         for (int c = 0; c < 3; ++c)
             row->setForeground(c, kRemovedColor);
     }

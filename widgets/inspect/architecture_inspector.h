@@ -3,6 +3,7 @@
 
 #include "core/model/spec.h"
 #include "core/train/events.h"
+#include "widgets/plot_export.h"
 
 #include <QWidget>
 
@@ -15,6 +16,8 @@ class QSpinBox;
 class QTreeWidget;
 
 namespace rlda::widgets {
+
+class ModelGraph;
 
 class ArchitectureInspector : public QWidget {
     Q_OBJECT
@@ -86,6 +89,13 @@ public:
     // Locale-formatted count with group separators.
     QString formatCount(qint64 value) const;
 
+    // The graph beside the table: the current step, with the units that the earlier of the two
+    // compared steps lacks marked new when it is before the current step, else those of the step before.
+    ModelGraph* graph() const { return graph_; }
+    // The step the graph marks new units against; -1 when none.
+    int graphReference() const;
+    QString exportGraph(const QString& path, const ExportSettings& settings = {}) const;
+
 Q_SIGNALS:
     void currentStepChanged(int step);
 
@@ -95,6 +105,7 @@ private:
     void refreshControls();
     void rebuildTree();
     void rebuildDiff();
+    void refreshGraph();
 
     std::vector<core::model::ModelSummary> summaries_;
     std::vector<core::train::AdaptationEvent> events_; // events_[s-1] led to step s
@@ -110,6 +121,7 @@ private:
     QLabel* diffSummary_ = nullptr;
     QTreeWidget* diffTree_ = nullptr;  // units added / removed
     QTreeWidget* checkTree_ = nullptr; // one row per decision between the steps
+    ModelGraph* graph_ = nullptr;
 };
 
 } // namespace rlda::widgets
