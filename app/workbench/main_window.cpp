@@ -839,6 +839,8 @@ QString MainWindow::exportPlot(Page page, const QString& path, const widgets::Ex
         return policy_->ranks()->tables().empty() ? policy_->decisions()->exportPlot(path, settings)
                                                   : policy_->ranks()->exportTo(path, settings);
     case Page::Tables: return tables_->exportHeatmap(path, settings);
+    case Page::Architecture: return architecture_->exportGraph(path, settings);
+    case Page::Models: return models_->exportGraph(path, settings);
     default: return tr("%1: this page has no plot to export").arg(pages_->tabText(static_cast<int>(page)));
     }
 }
@@ -855,7 +857,9 @@ QString MainWindow::exportAll(const QString& dir, const widgets::ExportSettings&
     const Item items[] = {{Page::Training, QStringLiteral("training")},
                           {Page::Learning, QStringLiteral("learning")},
                           {Page::Policy, QStringLiteral("policy")},
-                          {Page::Tables, QStringLiteral("table")}};
+                          {Page::Tables, QStringLiteral("table")},
+                          {Page::Architecture, QStringLiteral("architecture")},
+                          {Page::Models, QStringLiteral("model")}};
     QStringList problems;
     for (const auto& item : items)
         for (const QString& suffix : widgets::exportSuffixes())

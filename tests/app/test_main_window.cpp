@@ -146,14 +146,15 @@ private Q_SLOTS:
 
         const QString out = tmp.filePath(QStringLiteral("export"));
         const QString problems = w.exportAll(out, {QSize(900, 500), 96});
-        // The learning and policy pages have nothing yet; training and the decisions do.
-        for (const QString& name : {QStringLiteral("training"), QStringLiteral("policy")}) {
+        // The learning and policy pages have nothing yet; training, the decisions and the graphs do.
+        for (const QString& name : {QStringLiteral("training"), QStringLiteral("policy"),
+                                    QStringLiteral("architecture"), QStringLiteral("model")}) {
             QCOMPARE(head(out + "/" + name + ".png", 4), QByteArray("\x89PNG"));
             QCOMPARE(head(out + "/" + name + ".pdf", 4), QByteArray("%PDF"));
             QVERIFY2(svgParses(out + "/" + name + ".svg"), qPrintable(problems));
         }
         QVERIFY(QFileInfo(out + "/training.csv").size() > 0);
-        QVERIFY(!w.exportPlot(MainWindow::Page::Models, out + "/models.png", {}).isEmpty()); // no plot there
+        QVERIFY(!w.exportPlot(MainWindow::Page::Runs, out + "/runs.png", {}).isEmpty()); // no plot there
     }
 
     void learning_from_a_table()
