@@ -1,9 +1,11 @@
 // bench_gui_latency: does the GUI thread stay responsive (1) while a synthetic run streams up to a
 // million points into the live training plot, (2) while the Sweeps page follows a Slurm sweep whose
-// squeue takes 2 s to answer, (3) while the Runs page lists 500 run folders? Prints event-loop
+// squeue takes 2 s to answer, (3) while the Runs page lists 500 run folders, (4) while the Runs
+// page's file watcher follows 20 runs being written (and the Training page one of them)? Prints event-loop
 // latency (p50, p99, max) for each against the 50 ms goal, and what the same reads cost when made
 // on the GUI thread, measured in the same run.
 #include "app/workbench/sweep_page.h"
+#include "core/io/run_folder.h"
 #include "core/io/run_reader.h"
 #include "core/sweep/slurm.h"
 #include "widgets/job_tracker.h"
@@ -11,6 +13,7 @@
 #include "widgets/plot/training_view.h"
 #include "widgets/qcp.h"
 #include "widgets/run/run_browser.h"
+#include "widgets/run/run_follower.h"
 
 #include <QApplication>
 #include <QDir>
@@ -296,6 +299,110 @@ int benchRuns(int count, int refreshes)
     return browser.runs().size() == count ? 0 : 1;
 }
 
+// (4) The Runs page watches a root while `writers` threads each write a training run into it through
+// core's RunFolder, an epoch every `everyMs` for `seconds`, then finish; one run is opened in the
+// Training page and followed. The watcher, the coalesced rescans and the follower's reads all run
+// while the meter ticks.
+int benchWatch(int writers, double seconds, int everyMs)
+{
+    QTemporaryDir tmp;
+    const QString root = tmp.filePath(QStringLiteral("runs"));
+    QDir().mkpath(root);
+    const auto runDir = [&root](int r) { return QStringLiteral("%1/live-%2").arg(root).arg(r, 2, 10, QLatin1Char('0')); };
+
+    rlda::widgets::RunBrowser browser;
+    browser.resize(1000, 700);
+    browser.show();
+    rlda::widgets::TrainingView view;
+    view.resize(1000, 600);
+    view.show();
+    rlda::widgets::RunFollower follower;
+    QObject::connect(&follower, &rlda::widgets::RunFollower::appended, &view, &rlda::widgets::TrainingView::appendRun);
+    {
+        QEventLoop wait;
+        QObject::connect(&browser, &rlda::widgets::RunBrowser::listed, &wait, &QEventLoop::quit);
+        browser.setRoot(root);
+        wait.exec();
+    }
+
+    StallMeter meter;
+    int updates = 0;
+    std::atomic<int> finished{0};
+    std::atomic<long> records{0};
+    const auto t0 = Clock::now();
+    double allListedMs = -1, allFinishedMs = -1, lastFinishedWriteMs = -1;
+    std::vector<std::thread> threads;
+    QEventLoop loop;
+    QObject::connect(&browser, &rlda::widgets::RunBrowser::updated, [&] {
+        ++updates;
+        const auto& runs = browser.runs();
+        if (allListedMs < 0 && int(runs.size()) == writers)
+            allListedMs = msSince(t0);
+        int done = 0;
+        for (const auto& r : runs)
+            done += r.finished ? 1 : 0;
+        if (done == writers && allFinishedMs < 0) {
+            allFinishedMs = msSince(t0);
+            QTimer::singleShot(200, &loop, &QEventLoop::quit);
+        }
+        if (!follower.isFollowing() && view.runPath().empty())
+            for (const auto& r : runs)
+                if (r.name == "live-00") {
+                    view.setRun(r);
+                    follower.follow(r);
+                }
+    });
+    QTimer::singleShot(0, [&] {
+        meter.start();
+        for (int w = 0; w < writers; ++w)
+            threads.emplace_back([&, w] {
+                rlda::core::io::RunFolder folder(runDir(w).toStdString(), false);
+                folder.write_text("config.toml", "name = \"live\"\n[job]\nlr = 0.01\n");
+                const auto start = Clock::now();
+                std::int64_t params = 1000;
+                for (int i = 1; std::chrono::duration<double>(Clock::now() - start).count() < seconds; ++i) {
+                    folder.on_epoch(syntheticEpoch(i, params));
+                    if (i % 50 == 0)
+                        folder.on_allocation({double(i), train::Allocation::Up, "consulting the agent"});
+                    records.fetch_add(1);
+                    std::this_thread::sleep_for(std::chrono::milliseconds(everyMs));
+                }
+                train::RunResult r;
+                r.final_test_acc = 0.8;
+                folder.on_finished(r);
+                finished.fetch_add(1);
+            });
+    });
+    QTimer::singleShot(int(seconds * 1000) + 30000, &loop, &QEventLoop::quit); // a bound, never the answer
+    loop.exec();
+    meter.stop();
+    for (auto& t : threads)
+        t.join();
+    lastFinishedWriteMs = seconds * 1000;
+
+    // The reference: what one rescan would cost the GUI thread if it read the 20 runs there.
+    auto r0 = Clock::now();
+    std::size_t series = 0;
+    for (const auto& path : rlda::core::io::find_runs(root.toStdString()))
+        series += rlda::core::io::read_run(path).series.size();
+    const double directMs = msSince(r0);
+
+    std::printf("\nbench_gui_latency: Runs page watching %d runs being written (an epoch every %d ms each, %.0f s), "
+                "one followed in the Training page\n",
+                writers, everyMs, seconds);
+    std::printf("reference     find_runs + read_run of the %d runs on the GUI thread once written: %.0f ms (%zu series) -- "
+                "the stall of every rescan if it were made there\n",
+                writers, directMs, series);
+    std::printf("records       %ld written; %d live rescans shown; all %d listed %.0f ms after the first write; all "
+                "finished shown %.0f ms after the writers' %.0f ms\n",
+                records.load(), updates, writers, allListedMs, allFinishedMs, lastFinishedWriteMs);
+    std::printf("followed      %d test_acc points in the Training page\n", view.plot()->pointCount(QStringLiteral("test_acc")));
+    std::printf("watched       %lld paths now\n", qint64(browser.watchedPaths().size()));
+    meter.print();
+    meter.printGoal();
+    return finished.load() == writers && allFinishedMs >= 0 ? 0 : 1;
+}
+
 int benchPlot(long points, int batchPoints, double rate, const Memory& before)
 {
     auto& app = *qApp;
@@ -429,6 +536,8 @@ int main(int argc, char** argv)
     double sweepSeconds = 10.0;
     int runs = 500;
     int refreshes = 5;
+    int writers = 20;
+    double watchSeconds = 10.0;
     std::string which = "all";
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--points") && i + 1 < argc)
@@ -443,17 +552,22 @@ int main(int argc, char** argv)
             sweepSeconds = std::atof(argv[++i]);
         else if (!std::strcmp(argv[i], "--runs") && i + 1 < argc)
             runs = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--writers") && i + 1 < argc)
+            writers = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--watch-seconds") && i + 1 < argc)
+            watchSeconds = std::atof(argv[++i]);
         else if (!std::strcmp(argv[i], "--help") || !std::strcmp(argv[i], "-h")) {
-            std::printf("usage: bench_gui_latency [--case plot|sweep|runs|all (all)] [--points N (1000000)] "
+            std::printf("usage: bench_gui_latency [--case plot|sweep|runs|watch|all (all)] [--points N (1000000)] "
                         "[--batch POINTS (1000)] [--rate POINTS_PER_S (200000; 0 = as fast as the GUI takes them)] "
-                        "[--sweep-seconds S (10)] [--runs N (500)]\n");
+                        "[--sweep-seconds S (10)] [--runs N (500)] [--writers N (20)] [--watch-seconds S (10)]\n");
             return 0;
         }
     }
-    if (points <= 0 || batchPoints < kPointsPerEpoch || runs < 1 || sweepSeconds <= 0 ||
-        (which != "all" && which != "plot" && which != "sweep" && which != "runs")) {
-        std::fprintf(stderr, "bench_gui_latency: --points must be > 0, --batch >= %d, --runs >= 1, --sweep-seconds > 0 "
-                             "and --case plot, sweep, runs or all\n",
+    if (points <= 0 || batchPoints < kPointsPerEpoch || runs < 1 || sweepSeconds <= 0 || writers < 1 ||
+        watchSeconds <= 0 ||
+        (which != "all" && which != "plot" && which != "sweep" && which != "runs" && which != "watch")) {
+        std::fprintf(stderr, "bench_gui_latency: --points must be > 0, --batch >= %d, --runs >= 1, --sweep-seconds > 0, "
+                             "--writers >= 1, --watch-seconds > 0 and --case plot, sweep, runs, watch or all\n",
                      kPointsPerEpoch);
         return 2;
     }
@@ -470,5 +584,7 @@ int main(int argc, char** argv)
         rc |= benchSweep(sweepSeconds);
     if (which == "all" || which == "runs")
         rc |= benchRuns(runs, refreshes);
+    if (which == "all" || which == "watch")
+        rc |= benchWatch(writers, watchSeconds, 20);
     return rc;
 }

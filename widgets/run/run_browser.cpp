@@ -593,9 +593,19 @@ void RunBrowser::showListing(Listing listing, bool live)
         const QSignalBlocker block(table_);
         const bool sorting = table_->isSortingEnabled();
         table_->setSortingEnabled(false);
+        // As fillTable(): columns sized to their contents would re-measure at every cell set.
+        auto* header = table_->horizontalHeader();
+        QList<QHeaderView::ResizeMode> modes;
+        for (int c = 0; c < table_->columnCount(); ++c) {
+            modes << header->sectionResizeMode(c);
+            if (c != Name)
+                header->setSectionResizeMode(c, QHeaderView::Interactive);
+        }
         for (int index : std::as_const(changedIndices))
             if (const int row = rowOf(index); row >= 0)
                 fillRow(row, index);
+        for (int c = 1; c < table_->columnCount(); ++c)
+            header->setSectionResizeMode(c, modes[c]);
         table_->setSortingEnabled(sorting);
         const auto sel = selectedRuns();
         if (sel.size() == 1)
