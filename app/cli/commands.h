@@ -24,6 +24,12 @@ namespace rlda::app {
 void apply_command_line(core::config::ExperimentConfig& config, const std::string& dataset,
                         const std::vector<std::string>& overrides);
 
+// CONFIG of `train` and `simulate`: the path as given when something is there; else, a bare name
+// (no '/') of a shipped example, `synthetic-quick` or `synthetic-quick.toml`, is that example's
+// file in the first of core::example_dirs() holding it (installed: share/rlda-workbench/examples);
+// else the path as given, for the reader to refuse by name.
+std::string experiment_file(const std::string& config);
+
 // Registers `rlda config keys` (every setting of an experiment file, from core/config/schema.h) and
 // `rlda config examples` (the shipped example experiments, core/util/data_dir.h).
 std::function<int()> add_config_command(CLI::App& app);

@@ -55,8 +55,7 @@ std::string bash_completion(const std::vector<CliCommand>& tree)
         };
         add_options(c, false);
         for (const CliCommand& a : tree)
-            if (a.fallthrough && a.path != c.path &&
-                (a.path.empty() || c.path.starts_with(a.path + " ")))
+            if (a.fallthrough && a.path != c.path && (a.path.empty() || c.path.starts_with(a.path + " ")))
                 add_options(a, true);
     }
     return fmt::format(
@@ -101,17 +100,17 @@ _rlda() {{
 }}
 complete -F _rlda rlda
 )bash",
-        lookup("_rlda_subcommands", subcommands), lookup("_rlda_options", options), lookup("_rlda_valued", valued),
-        lookup("_rlda_choices", choices));
+        lookup("_rlda_subcommands", subcommands), lookup("_rlda_options", options),
+        lookup("_rlda_valued", valued), lookup("_rlda_choices", choices));
 }
 
 std::function<int()> add_completion_command(CLI::App& app)
 {
     auto* cmd = app.add_subcommand("completion", "Print a shell completion script for rlda");
     cmd->require_subcommand(1);
-    auto* bash = cmd->add_subcommand(
-        "bash", "The bash script: source <(rlda completion bash), or install it as "
-                "share/bash-completion/completions/rlda (the package does)");
+    auto* bash =
+        cmd->add_subcommand("bash", "The bash script: source <(rlda completion bash), or install it as "
+                                    "share/bash-completion/completions/rlda (the package does)");
     const CLI::App* root = &app;
     return [bash, root]() -> int {
         if (!bash->parsed())

@@ -11,7 +11,9 @@
 
 #include <algorithm>
 #include <array>
+#include <filesystem>
 #include <memory>
+#include <system_error>
 
 namespace rlda::app {
 namespace {
@@ -61,6 +63,19 @@ int run_examples()
 }
 
 } // namespace
+
+std::string experiment_file(const std::string& config)
+{
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    if (config.empty() || config.find('/') != std::string::npos || fs::exists(config, ec))
+        return config;
+    const fs::path name = config.ends_with(".toml") ? config : config + ".toml";
+    for (const fs::path& dir : core::example_dirs())
+        if (fs::is_regular_file(dir / name, ec))
+            return (dir / name).string();
+    return config;
+}
 
 std::function<int()> add_config_command(CLI::App& app)
 {

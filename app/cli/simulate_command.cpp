@@ -174,7 +174,7 @@ int run_slurm(const core::config::ExperimentConfig& config, const std::string& o
 
 int run_simulate(const SimulateOptions& o)
 {
-    auto config = core::config::load_experiment(o.config);
+    auto config = core::config::load_experiment(experiment_file(o.config));
     apply_command_line(config, o.dataset, o.overrides);
     if (!o.backend.empty()) {
         const auto backend = core::config::from_string<core::config::SweepBackend>(o.backend);
@@ -226,7 +226,8 @@ std::function<int()> add_simulate_command(CLI::App& app)
     auto* sim = app.add_subcommand("simulate", "Build a simulation table: train every action sequence from a "
                                                "warm start (resumes an unfinished table in the same folder)");
     auto o = std::make_shared<SimulateOptions>();
-    sim->add_option("CONFIG", o->config, "Experiment config (TOML; the original tool's schema works too)")
+    sim->add_option("CONFIG", o->config, "Experiment config (TOML; the original tool's schema works too), or the name of a shipped example "
+                    "(rlda config examples)")
         ->required();
     sim->add_option("--out", o->out,
                     "Table folder (default runs/<name>-table; an unfinished one is resumed)");

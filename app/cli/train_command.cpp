@@ -161,7 +161,7 @@ void check_policy_file(const core::config::ExperimentConfig& config)
 
 int run_train(const TrainOptions& o)
 {
-    auto config = core::config::load_experiment(o.config);
+    auto config = core::config::load_experiment(experiment_file(o.config));
     apply_command_line(config, o.dataset, o.overrides);
     check_policy_file(config);
     if (!o.compare.empty() && config.agent.kind == core::config::AgentKind::None)
@@ -195,7 +195,8 @@ std::function<int()> add_train_command(CLI::App& app)
 {
     auto* train = app.add_subcommand("train", "Train a job under its scheduler, adapting the model (Algorithm 1)");
     auto o = std::make_shared<TrainOptions>();
-    train->add_option("CONFIG", o->config, "Experiment config (TOML; the original tool's schema works too)")
+    train->add_option("CONFIG", o->config, "Experiment config (TOML; the original tool's schema works too), or the name of a shipped example "
+                      "(rlda config examples)")
         ->required();
     train->add_option("--out", o->out, "Run folder (default runs/<name>-<date>)");
     train->add_flag("--force", o->force, "Empty an existing run folder first");

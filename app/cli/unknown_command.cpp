@@ -78,7 +78,8 @@ std::string unknown_command(const CLI::App& app, const std::vector<std::string>&
                 ++i;
             continue;
         }
-        const auto subcommands = at->get_subcommands([](const CLI::App* s) { return !s->get_name().empty(); });
+        const auto subcommands =
+            at->get_subcommands([](const CLI::App* s) { return !s->get_name().empty(); });
         if (subcommands.empty())
             return {}; // a positional argument
         const auto known = std::find_if(subcommands.begin(), subcommands.end(),

@@ -34,7 +34,10 @@ std::vector<fs::path> places(const fs::path& under_env, const fs::path& under_pr
     return dirs;
 }
 
-fs::path source_root() { return fs::path(RLDA_SOURCE_DATA_DIR).parent_path(); }
+fs::path source_root()
+{
+    return fs::path(RLDA_SOURCE_DATA_DIR).parent_path();
+}
 
 // `relative` under the first of `dirs` holding it; the error says what $RLDA_DATA_DIR must hold
 // (`under_env` / `relative`).
@@ -49,7 +52,8 @@ fs::path find_file(const fs::path& relative, const std::vector<fs::path>& dirs, 
         looked += fmt::format("{}{}", looked.empty() ? "" : ", ", candidate.string());
     }
     throw Error(fmt::format("{} not found (looked at: {}); set RLDA_DATA_DIR to a folder holding {}",
-                            relative.string(), looked.empty() ? "nothing" : looked, (under_env / relative).string()));
+                            relative.string(), looked.empty() ? "nothing" : looked,
+                            (under_env / relative).string()));
 }
 
 } // namespace

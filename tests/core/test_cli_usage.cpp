@@ -16,9 +16,9 @@ using rlda::test::CliResult;
 using rlda::test::rlda_cli;
 
 // Every command rlda has, by its path: what the completion and the man page must all hold.
-const QStringList kCommands{"config keys", "config examples", "model show", "train", "simulate", "learn",
-                            "evaluate", "figures", "reproduce", "sweep status", "sweep wait", "sweep cancel",
-                            "completion bash", "manpage"};
+const QStringList kCommands{"config keys", "config examples", "model show",      "train",     "simulate",
+                            "learn",       "evaluate",        "figures",         "reproduce", "sweep status",
+                            "sweep wait",  "sweep cancel",    "completion bash", "manpage"};
 
 // Runs `program args` with `input` on stdin; exit code and both streams.
 CliResult run(const QString& program, const QStringList& args, const QByteArray& input = {})
@@ -34,7 +34,8 @@ CliResult run(const QString& program, const QStringList& args, const QByteArray&
         p.waitForFinished();
         return {-1, {}, program + ": timed out"};
     }
-    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+    return {p.exitCode(), QString::fromUtf8(p.readAllStandardOutput()),
+            QString::fromUtf8(p.readAllStandardError())};
 }
 
 } // namespace
@@ -50,10 +51,11 @@ class TestCliUsage : public QObject {
     QStringList complete(const QString& line)
     {
         const QString script = dir_.filePath("rlda.bash");
-        const auto r = run("bash", {"-c",
-                                    "source \"$1\"; read -ra COMP_WORDS <<< \"$2\"; [[ $2 == *' ' ]] && COMP_WORDS+=('');"
-                                    " COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _rlda; printf '%s\\n' \"${COMPREPLY[@]}\"",
-                                    "_", script, line});
+        const auto r = run(
+            "bash", {"-c",
+                     "source \"$1\"; read -ra COMP_WORDS <<< \"$2\"; [[ $2 == *' ' ]] && COMP_WORDS+=('');"
+                     " COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); _rlda; printf '%s\\n' \"${COMPREPLY[@]}\"",
+                     "_", script, line});
         return r.out.split('\n', Qt::SkipEmptyParts);
     }
 
@@ -97,9 +99,10 @@ private Q_SLOTS:
                                          << "unknown command 'evalute'; did you mean 'evaluate'?";
         QTest::newRow("nested") << QStringList{"sweep", "stauts", "runs/x"}
                                 << "unknown command 'sweep stauts'; did you mean 'sweep status'?";
-        QTest::newRow("nested config") << QStringList{"config", "kyes"}
-                                       << "unknown command 'config kyes'; did you mean 'config keys'?";
-        QTest::newRow("a prefix") << QStringList{"sim", "x.toml"} << "unknown command 'sim'; did you mean 'simulate'?";
+        QTest::newRow("nested config")
+            << QStringList{"config", "kyes"} << "unknown command 'config kyes'; did you mean 'config keys'?";
+        QTest::newRow("a prefix") << QStringList{"sim", "x.toml"}
+                                  << "unknown command 'sim'; did you mean 'simulate'?";
         QTest::newRow("nothing near")
             << QStringList{"xyzzy"}
             << "unknown command 'xyzzy' (commands: config, model, train, simulate, learn, evaluate, figures, "
@@ -133,6 +136,25 @@ private Q_SLOTS:
         QVERIFY2(!r.err.contains("unknown command"), qPrintable(r.err));
     }
 
+    // The shipped examples: listed where this rlda finds them (a build tree's: config/), and taken
+    // by name where a file is due.
+    void examples_are_listed_and_taken_by_name()
+    {
+        const CliResult list = rlda_cli({"config", "examples"});
+        QCOMPARE(list.code, 0);
+        QCOMPARE(list.out, QString(RLDA_SOURCE_DIR "/config/default.toml\n" RLDA_SOURCE_DIR
+                                   "/config/synthetic-quick.toml\n"));
+        const QString out = dir_.filePath("quick");
+        const CliResult r = rlda_cli({"train", "synthetic-quick", "--out", out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("\nfinal_test_acc: "), qPrintable(r.out));
+        QVERIFY(QFile::exists(out + "/config.toml"));
+        // Not a file and not an example: the reader's own message, naming what was given.
+        const CliResult missing = rlda_cli({"train", "synthetic-slow", "--out", dir_.filePath("slow")});
+        QCOMPARE(missing.code, 1);
+        QCOMPARE(missing.err, QString("rlda: error: synthetic-slow: cannot open the experiment file\n"));
+    }
+
     void the_completion_script_parses_and_lists_every_command()
     {
         const CliResult r = run("bash", {"-n", dir_.filePath("rlda.bash")});
@@ -141,7 +163,8 @@ private Q_SLOTS:
         for (const QString& c : kCommands) {
             const QStringList words = c.split(' ');
             const QString parent = words.size() == 1 ? QString() : "/" + words.front();
-            const QRegularExpression line(QString("\"%1\"\\) echo \"[^\"]*\\b%2\\b").arg(parent, words.back()));
+            const QRegularExpression line(
+                QString("\"%1\"\\) echo \"[^\"]*\\b%2\\b").arg(parent, words.back()));
             QVERIFY2(line.match(completion_).hasMatch(), qPrintable(c));
         }
     }
@@ -158,7 +181,8 @@ private Q_SLOTS:
         QVERIFY(complete("rlda learn --").contains("--temperature-decay"));
         // An option's value is not a subcommand, and values and positionals complete file names.
         QFile(dir_.filePath("exp.toml")).open(QIODevice::WriteOnly);
-        QCOMPARE(complete("rlda train --out train " + dir_.filePath("ex")), QStringList{dir_.filePath("exp.toml")});
+        QCOMPARE(complete("rlda train --out train " + dir_.filePath("ex")),
+                 QStringList{dir_.filePath("exp.toml")});
         QCOMPARE(complete("rlda train --out " + dir_.filePath("ex")), QStringList{dir_.filePath("exp.toml")});
     }
 
@@ -170,11 +194,12 @@ private Q_SLOTS:
         QVERIFY2(page.contains(QRegularExpression("^\\.TH RLDA 1 \"\" \"rlda \\d+\\.\\d+\\.\\d+\"",
                                                   QRegularExpression::MultilineOption)),
                  qPrintable(page.left(300)));
-        for (const char* section : {"NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "ENVIRONMENT", "FILES",
-                                    "EXIT STATUS", "EXAMPLES"})
+        for (const char* section : {"NAME", "SYNOPSIS", "DESCRIPTION", "OPTIONS", "COMMANDS", "ENVIRONMENT",
+                                    "FILES", "EXIT STATUS", "EXAMPLES"})
             QVERIFY2(page.contains(QString("\n.SH %1\n").arg(section)), section);
         for (const QString& c : kCommands)
-            QVERIFY2(page.contains(QString(".SS \"rlda %1").arg(QString(c).replace('-', "\\-"))), qPrintable(c));
+            QVERIFY2(page.contains(QString(".SS \"rlda %1").arg(QString(c).replace('-', "\\-"))),
+                     qPrintable(c));
         // Every option of a command, as its --help lists them.
         const CliResult help = rlda_cli({"learn", "--help"});
         QCOMPARE(help.code, 0);

@@ -61,6 +61,8 @@ examples=$("$rlda" config examples)
   fail "rlda train on the installed example failed: $(cat "$tmp/train.out")"
 grep -q '^final_test_acc: ' "$tmp/train.out" || fail "rlda train printed no final_test_acc: $(cat "$tmp/train.out")"
 [ -f run/config.toml ] && [ -f run/metrics/test_acc.csv ] || fail "the run folder lacks config.toml or metrics/"
+"$rlda" train synthetic-quick --out by-name >"$tmp/train.out" || # an example by its name
+  fail "rlda train synthetic-quick failed: $(cat "$tmp/train.out")"
 "$rlda" model show "$share/rlda-workbench/examples/models/small_convnet.toml" --input 1x28x28 >/dev/null ||
   fail "rlda model show on the installed model failed"
 # The shipped tables, found beside the program: a one-episode reproduction without figures.
