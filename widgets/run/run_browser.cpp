@@ -36,6 +36,7 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <filesystem>
 #include <set>
 
@@ -532,6 +533,7 @@ void RunBrowser::list(bool live)
         return;
     }
     rescanAgain_ = false;
+    listingTime_.start();
     QHash<QString, QString> known;
     if (live)
         for (int i = 0; i < runs_.size(); ++i)
@@ -555,6 +557,7 @@ int RunBrowser::rowOf(int index) const
 
 void RunBrowser::showListing(Listing listing, bool live)
 {
+    rescan_->setInterval(std::max<int>(kRescanDelayMs, int(2 * listingTime_.elapsed())));
     QHash<QString, int> old;
     for (int i = 0; i < runs_.size(); ++i)
         old.insert(qs(runs_[i].path.string()), i);

@@ -10,6 +10,7 @@
 #include "widgets/run/run_follower.h"
 
 #include <QDateTime>
+#include <QElapsedTimer>
 #include <QList>
 #include <QMetaType>
 #include <QString>
@@ -50,7 +51,8 @@ class ConfigCompareDialog;
 // being written (inotify watches files and folders, not trees, and a file replaced by rename is
 // dropped from its watch: each listing re-adds what is missing). A change starts a single-shot timer
 // of kRescanDelayMs that further changes do not restart (a run writing without pause still shows
-// every kRescanDelayMs); the rescan reads again, off the GUI thread, only the runs whose files
+// every kRescanDelayMs, or twice as long as the last listing took, so that a large run read again
+// at every change takes at most a third of a core); the rescan reads again, off the GUI thread, only the runs whose files
 // changed size or time, and updates their rows in place (selection and scroll kept); updated() says
 // when it is shown. At most kMaxWatchedPaths paths are watched (inotify's per-user limit is shared
 // with every program); past it, or where a watch is refused, the root is rescanned every kPollMs.
@@ -218,6 +220,7 @@ private:
     QTimer* rescan_ = nullptr;
     QTimer* poll_ = nullptr;
     bool rescanAgain_ = false; // a change came while a listing was running
+    QElapsedTimer listingTime_; // since the listing running now started
     RunFollower* follower_ = nullptr;
     JobTracker listing_{this};
     JobTracker opening_{this};

@@ -5,6 +5,7 @@
 #include <QSet>
 #include <QTimer>
 
+#include <algorithm>
 #include <filesystem>
 #include <system_error>
 
@@ -54,6 +55,7 @@ void RunFollower::follow(const RunData& shown)
         return; // nothing more will come
     path_ = shown.path;
     shown_ = countsOf(shown);
+    delay_->setInterval(kDelayMs);
     watch();
     delay_->start(); // what was written between the read that showed it and now
 }
@@ -110,12 +112,14 @@ void RunFollower::read()
         again_ = true; // never overtake a read: under constant writes none would ever answer
         return;
     }
+    readTime_.start();
     reading_.startJob([path = path_] { return core::io::read_run(path); }, [this](RunData run) { got(std::move(run)); },
                       [this](const QString&) { stop(); }); // the folder went away
 }
 
 void RunFollower::got(RunData run)
 {
+    delay_->setInterval(std::max<int>(kDelayMs, int(2 * readTime_.elapsed())));
     if (run.path != path_)
         return;
     const Counts now = countsOf(run);

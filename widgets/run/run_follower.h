@@ -5,6 +5,7 @@
 #include "core/io/run_reader.h"
 #include "widgets/job_tracker.h"
 
+#include <QElapsedTimer>
 #include <QObject>
 #include <QString>
 
@@ -18,8 +19,9 @@ class QTimer;
 namespace rlda::widgets {
 
 // follow(run) takes the run as it was shown and watches its folder, metrics/ and the files a run
-// appends to (QFileSystemWatcher). A change starts a single-shot timer (kDelayMs, not restarted by
-// further changes, so a run that writes without pause is still read every kDelayMs); when it fires
+// appends to (QFileSystemWatcher). A change starts a single-shot timer (kDelayMs, or twice as long
+// as the last read took, so that following a long run takes at most a third of a core; not
+// restarted by further changes, so a run that writes without pause is still read); when it fires
 // the folder is read again with core::io::read_run() off the GUI thread (widgets/job_tracker.h) and
 // appended() carries a RunData holding only the records past those already shown (series points,
 // episodes, allocations, adaptations, messages, and the final/finished events once they come).
@@ -59,6 +61,7 @@ private:
     QFileSystemWatcher* watcher_ = nullptr;
     QTimer* delay_ = nullptr;
     bool again_ = false; // a change came while a read was running
+    QElapsedTimer readTime_; // since the read running now started
     JobTracker reading_{this};
 };
 
