@@ -56,7 +56,7 @@ std::string option_entry(const CliOption& o)
     std::vector<std::string> notes;
     if (o.required)
         notes.push_back("required");
-    if (o.repeatable)
+    if (o.repeatable && o.help.find("repeatable") == std::string::npos)
         notes.push_back("repeatable");
     if (!o.default_value.empty())
         notes.push_back("default: " + roff(o.default_value));
@@ -128,6 +128,7 @@ experiments in \fIexamples/\fR, the documentation in \fIdoc/\fR.
 The example experiments (\fBrlda config examples\fR lists them): \fIdefault.toml\fR, the
 experiment the workbench opens (Fashion\-MNIST, from the dataset\-fashion\-mnist package), and
 \fIsynthetic\-quick.toml\fR, which needs no data; TOML models in \fImodels/\fR.
+\fBrlda train\fR and \fBrlda simulate\fR take an example by its name too (\fBsynthetic\-quick\fR).
 .TP
 \fI/usr/share/rlda\-workbench/paper/\fR
 The original system's published simulation tables (\fItables/index.csv\fR) and ranks.
@@ -135,8 +136,8 @@ The original system's published simulation tables (\fItables/index.csv\fR) and r
 \fI/usr/share/doc/rlda\-workbench/\fR
 README.md and the documentation in docs/.
 .PP
-Each is found beside the program first (\fI<bin>/../share/...\fR), so an unpacked package works
-where it lies.
+Each is looked for under \fBRLDA_DATA_DIR\fR, then beside the program (\fI<bin>/../share/...\fR,
+so an unpacked package works where it lies), then in the source tree rlda was built from.
 .SH EXIT STATUS
 .TP
 \fB0\fR
@@ -155,7 +156,8 @@ An error rlda did not diagnose itself (LibTorch's, the system's); \fB\-\-verbose
 Interrupted or cancelled (Ctrl\-C, SIGTERM); what was finished is kept.
 .SH EXAMPLES
 .nf
-rlda train /usr/share/rlda\-workbench/examples/synthetic\-quick.toml \-\-out runs/quick
+rlda train synthetic\-quick \-\-out runs/quick
+rlda train /usr/share/rlda\-workbench/examples/default.toml \-\-compare none
 rlda model show ConvNet2 \-\-input 1x28x28 \-\-deepen "0 1" \-\-check
 rlda reproduce \-\-out runs/paper \-\-episodes 200
 source <(rlda completion bash)
