@@ -7,11 +7,14 @@
 #include "widgets/run/run_browser.h"
 #include "widgets/run/run_follower.h"
 
+#include "shots.h"
+
 #include "core/io/run_folder.h"
 #include "core/train/events.h"
 #include "tests/common/rlda_cli.h"
 #include "tests/common/tiny_sim.h"
 
+#include <QLabel>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QSignalSpy>
@@ -90,9 +93,20 @@ private Q_SLOTS:
         const QString root = tmp.filePath(QStringLiteral("runs"));
         QDir().mkpath(root);
         RunBrowser b;
+        b.resize(900, 520);
+        b.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&b));
         QVERIFY(listed(b, root));
         QCOMPARE(b.runs().size(), 0);
         QVERIFY(b.watchedPaths().contains(root));
+        // A finished neighbour, for the picture.
+        {
+            RunFolder done(fs::path(root.toStdString()) / "done", false);
+            done.write_text("config.toml", "name = \"done\"\n[job]\nlr = 0.01\n");
+            done.on_epoch(epoch(1, 0.6));
+            done.on_finished(result(0.6));
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(cell(b, QStringLiteral("done"), 3), QStringLiteral("finished"), 5000);
         QSignalSpy listedAgain(&b, &RunBrowser::listed);
 
         QElapsedTimer clock;
@@ -106,10 +120,14 @@ private Q_SLOTS:
         // Its files are followed while it is written.
         QVERIFY(b.watchedPaths().contains(root + QStringLiteral("/live/events.jsonl")));
 
-        b.selectRuns({0});
+        b.selectRuns({1});
+        QCOMPARE(b.selectedRuns().front().name, std::string("live"));
         folder->on_epoch(epoch(2, 0.5));
         QTRY_COMPARE_WITH_TIMEOUT(cell(b, QStringLiteral("live"), 2), QStringLiteral("acc 0.500"), 5000);
         QCOMPARE(b.selectedRuns().size(), 1); // the live update kept the selection
+        QCOMPARE(b.selectedRuns().front().name, std::string("live"));
+        QTRY_VERIFY(b.findChild<QLabel*>(QStringLiteral("summaryLabel"))->text().contains(QStringLiteral("running")));
+        rlda::tests::shot(b, QStringLiteral("runs-live"));
         folder->on_epoch(epoch(3, 0.75));
         folder->on_finished(result(0.75));
         folder.reset();
