@@ -47,18 +47,13 @@ ModelsPage::ModelsPage(QWidget* parent) : QWidget(parent)
     zoo_ = new widgets::ZooPanel(splitter);
     modelPanel_ = new widgets::ModelPanel(splitter);
     graph_ = new widgets::ModelGraph;
-    auto* graphScroll = new QScrollArea(splitter);
-    graphScroll->setObjectName(QStringLiteral("graphScroll"));
-    graphScroll->setWidget(graph_);
-    graphScroll->setWidgetResizable(true);
-    graphScroll->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
     splitter->addWidget(zoo_);
     splitter->addWidget(modelPanel_);
-    splitter->addWidget(graphScroll);
+    splitter->addWidget(widgets::scrollAreaFor(graph_, splitter)); // as wide as the graph
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
-    splitter->setStretchFactor(2, 1);
-    splitter->setSizes({200, 900, 500});
+    splitter->setStretchFactor(2, 0);
+    splitter->setSizes({200, 900, 450});
     splitter->setChildrenCollapsible(false);
     splitter->setContentsMargins(6, 4, 6, 0);
     layout->addWidget(splitter, 1);

@@ -1,15 +1,24 @@
 // The Models page: the graph beside the table follows the model, its input and its deepening, and
-// exports; $RLDA_SCREENSHOT_DIR/graph-models.png is written when set (docs/screenshots).
+// exports; in the window, the Architecture and Models pages with their graphs, written to
+// $RLDA_SCREENSHOT_DIR/graph-architecture.png and graph-models.png when set (docs/screenshots).
+#include "app/workbench/main_window.h"
 #include "app/workbench/models_page.h"
+#include "core/model/zoo.h"
+#include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/model_graph.h"
 #include "widgets/model_panel.h"
 
+#include <QSettings>
+
+#include <QFileInfo>
 #include <QImage>
 #include <QLocale>
 #include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
+namespace m = rlda::core::model;
+using rlda::app::MainWindow;
 using rlda::app::ModelsPage;
 using rlda::widgets::ModelGraph;
 using Kind = ModelGraph::BoxKind;
@@ -24,13 +33,29 @@ int count(const ModelGraph& g, Kind kind)
     return n;
 }
 
+// The window as scripts/screenshots shows it (a 1600x1000 screen), saved when asked.
+void shoot(MainWindow& w, const QString& name)
+{
+    const QImage shot = w.grab().toImage();
+    QVERIFY(!shot.isNull());
+    if (const QString dir = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !dir.isEmpty())
+        QVERIFY(shot.save(dir + QLatin1Char('/') + name));
+}
+
 } // namespace
 
 class TestModelsPage : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() { QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates)); }
+    void initTestCase()
+    {
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        // Before any QSettings is made: never the user's settings.
+        QVERIFY(settings_.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings_.path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings_.path());
+    }
 
     void graph_follows_the_model()
     {
@@ -55,10 +80,7 @@ private Q_SLOTS:
 
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
-        const QImage shot = page.grab().toImage();
-        QVERIFY(!shot.isNull());
-        if (const QString dir = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !dir.isEmpty())
-            QVERIFY(shot.save(dir + QStringLiteral("/graph-models.png")));
+        QVERIFY(!page.grab().toImage().isNull());
 
         QTemporaryDir tmp;
         const QString png = tmp.filePath(QStringLiteral("model.png"));
@@ -75,6 +97,52 @@ private Q_SLOTS:
         QVERIFY(!g.summary());
         QVERIFY(g.boxes().empty());
     }
+
+    void graphs_in_the_window()
+    {
+        MainWindow w;
+        w.resize(1600, 1000);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+
+        // A run's steps: ConvNet2 deepened at blocks 0 and 2.
+        m::ModelSpec spec = m::load_model("ConvNet2", {3, 32, 32}, 10);
+        const m::ModelSummary initial = m::summarize(spec);
+        std::vector<rlda::core::train::AdaptationEvent> events;
+        for (int a : {0, 2}) {
+            rlda::core::train::AdaptationEvent e;
+            e.decision = static_cast<int>(events.size()) + 1;
+            e.time = 70.0 * e.decision;
+            e.action = a;
+            e.before = m::summarize(spec);
+            m::deepen_spec(spec, a);
+            e.after = m::summarize(spec);
+            e.max_abs_diff = 2e-7;
+            events.push_back(e);
+        }
+        w.architecture()->setSteps(initial, events);
+        w.showPage(MainWindow::Page::Architecture);
+        QCOMPARE(count(*w.architecture()->graph(), Kind::Added), 2);
+        shoot(w, QStringLiteral("graph-architecture.png"));
+
+        w.previewModel(QStringLiteral("ConvNet2"), QStringLiteral("1x28x28"), 10);
+        w.models()->setDeepenActions(QStringLiteral("0 2"));
+        w.showPage(MainWindow::Page::Models);
+        QCOMPARE(w.models()->graph()->boxes()[1].rows.front().shape, QStringLiteral("32x26x26"));
+        QCOMPARE(count(*w.models()->graph(), Kind::Added), 2);
+        shoot(w, QStringLiteral("graph-models.png"));
+
+        // File → Export plot on either page writes its graph.
+        QTemporaryDir tmp;
+        for (const auto page : {MainWindow::Page::Architecture, MainWindow::Page::Models}) {
+            const QString svg = tmp.filePath(QStringLiteral("graph-%1.svg").arg(static_cast<int>(page)));
+            QVERIFY2(w.exportPlot(page, svg, {QSize(600, 900), 96}).isEmpty(), qPrintable(svg));
+            QVERIFY(QFileInfo(svg).size() > 0);
+        }
+    }
+
+private:
+    QTemporaryDir settings_;
 };
 
 QTEST_MAIN(TestModelsPage)

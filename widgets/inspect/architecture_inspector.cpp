@@ -152,23 +152,21 @@ ArchitectureInspector::ArchitectureInspector(QWidget* parent)
     diffLayout->addWidget(new QLabel(tr("Decisions between the two steps:"), diffBox));
     diffLayout->addWidget(checkTree_, 2);
 
-    // The graph beside the table: the same step, drawn, with what is new since the compared step.
+    // The table above the comparison, and the graph of the same step beside both, full height:
+    // a model is drawn tall and narrow.
+    auto* tables = new QSplitter(Qt::Vertical, this);
+    tables->addWidget(modelBox);
+    tables->addWidget(diffBox);
+    tables->setStretchFactor(0, 3);
+    tables->setStretchFactor(1, 2);
+    tables->setSizes({3000, 2000});
     graph_ = new ModelGraph(this);
-    auto* graphScroll = new QScrollArea(this);
-    graphScroll->setObjectName(QStringLiteral("graphScroll"));
-    graphScroll->setWidget(graph_);
-    graphScroll->setWidgetResizable(true);
-    graphScroll->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
-    graphScroll->setBackgroundRole(QPalette::Base);
-
     auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(modelBox);
-    split->addWidget(graphScroll);
-    split->addWidget(diffBox);
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 2);
-    split->setStretchFactor(2, 2);
-    split->setSizes({3000, 2200, 2000});
+    split->addWidget(tables);
+    split->addWidget(scrollAreaFor(graph_, this));
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    split->setChildrenCollapsible(false);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);

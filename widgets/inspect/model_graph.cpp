@@ -12,6 +12,8 @@
 #include <QLocale>
 #include <QPainter>
 #include <QPainterPath>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QToolTip>
 
 #include <algorithm>
@@ -25,9 +27,9 @@ namespace m = core::model;
 // Layout, in logical pixels.
 constexpr double kMargin = 16;
 constexpr double kPad = 10;     // inside a box, left and right
-constexpr double kGap = 18;     // between a row's columns
+constexpr double kGap = 14;     // between a row's columns
 constexpr double kArrow = 22;   // between two boxes
-constexpr double kMinBox = 240; // the narrowest box
+constexpr double kMinBox = 220; // the narrowest box
 constexpr double kRadius = 5;
 
 const QColor kText(0x20, 0x20, 0x20);
@@ -178,11 +180,15 @@ void ModelGraph::rebuild()
     const QLocale loc = locale();
 
     std::vector<std::vector<m::Shape>> shapes;
-    try {
-        shapes = m::layer_shapes(s);
-    } catch (const std::exception& e) {
-        problem_ = tr("shapes unknown: %1").arg(QString::fromStdString(core::error_line(e)));
-        shapes.clear();
+    if (s.units.empty()) { // an older run folder's summary may hold its counts only
+        problem_ = tr("this summary lists no layers");
+    } else {
+        try {
+            shapes = m::layer_shapes(s);
+        } catch (const std::exception& e) {
+            problem_ = tr("shapes unknown: %1").arg(QString::fromStdString(core::error_line(e)));
+            shapes.clear();
+        }
     }
     std::vector<bool> isNew(s.units.size(), false);
     if (reference_)
@@ -190,7 +196,8 @@ void ModelGraph::rebuild()
             isNew[j] = true;
 
     header_ = tr("%1 · input %2 · %3 parameters")
-                  .arg(QString::fromStdString(s.name), shapeText(s.input), countText(loc, s.parameters));
+                  .arg(s.name.empty() ? tr("model") : QString::fromStdString(s.name),
+                       s.input.empty() ? tr("unknown") : shapeText(s.input), countText(loc, s.parameters));
 
     Box input;
     input.kind = BoxKind::Input;
@@ -239,7 +246,7 @@ void ModelGraph::rebuild()
     Box output;
     output.kind = BoxKind::Output;
     output.title = tr("output");
-    output.rows.push_back({tr("output (%1 classes)").arg(s.classes), shapes.empty() ? QString() : last, 0, QString(),
+    output.rows.push_back({s.classes > 0 ? tr("output (%1 classes)").arg(s.classes) : tr("output"), shapes.empty() ? QString() : last, 0, QString(),
                            QString(), {}});
     output.rows.back().toolTip = shapes.empty() ? tr("output shape unknown") : tr("output of one sample: %1").arg(last);
     output.toolTip = output.rows.back().toolTip;
@@ -297,6 +304,7 @@ void ModelGraph::layoutBoxes()
     graphSize_ = QSizeF(width + 2 * kMargin, y + kMargin).toSize();
     updateGeometry();
     update();
+    Q_EMIT laidOut();
 }
 
 QPointF ModelGraph::origin() const { return {std::max(0.0, (width() - graphSize_.width()) / 2.0), 0.0}; }
@@ -507,6 +515,23 @@ void ModelGraph::paintEvent(QPaintEvent*)
     p.fillRect(rect(), Qt::white);
     p.translate(origin());
     paintGraph(p);
+}
+
+QScrollArea* scrollAreaFor(ModelGraph* graph, QWidget* parent)
+{
+    auto* area = new QScrollArea(parent);
+    area->setObjectName(QStringLiteral("graphScroll"));
+    area->setWidget(graph);
+    area->setWidgetResizable(true);
+    area->setAlignment(Qt::AlignHCenter | Qt::AlignTop);
+    area->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff); // the area is as wide as the graph
+    const auto fit = [area, graph] {
+        area->setMinimumWidth(graph->graphSize().width() + area->verticalScrollBar()->sizeHint().width() +
+                              2 * area->frameWidth());
+    };
+    QObject::connect(graph, &ModelGraph::laidOut, area, fit);
+    fit();
+    return area;
 }
 
 } // namespace rlda::widgets

@@ -16,6 +16,7 @@
 #include <vector>
 
 class QPainter;
+class QScrollArea;
 
 namespace rlda::widgets {
 
@@ -79,6 +80,10 @@ public:
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
+Q_SIGNALS:
+    // The drawing was laid out again (another summary, font or locale): graphSize() may differ.
+    void laidOut();
+
 protected:
     bool event(QEvent* e) override;
     void paintEvent(QPaintEvent* e) override;
@@ -98,5 +103,9 @@ private:
     QString header_;
     QSize graphSize_{320, 120};
 };
+
+// A scroll area around `graph` that keeps itself as wide as the graph, so that a splitter beside a
+// table never cuts its columns; it scrolls vertically.
+QScrollArea* scrollAreaFor(ModelGraph* graph, QWidget* parent);
 
 } // namespace rlda::widgets
