@@ -32,6 +32,8 @@ int main(int argc, char** argv)
 {
     CLI::App app{"rlda: reinforcement-learning-driven DNN adaptation, from the command line"};
     app.require_subcommand(1);
+    app.footer("Every command and option: man rlda (or man -l <(rlda manpage)); rlda COMMAND --help.\n"
+               "Bash completion: source <(rlda completion bash) (the package installs it).");
     app.set_version_flag("--version", "rlda " RLDA_VERSION); // CMake's PROJECT_VERSION (app/CMakeLists.txt)
     bool verbose = false;
     app.add_flag("--verbose", verbose,

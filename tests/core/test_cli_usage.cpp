@@ -143,7 +143,7 @@ private Q_SLOTS:
         const CliResult list = rlda_cli({"config", "examples"});
         QCOMPARE(list.code, 0);
         QCOMPARE(list.out, QString(RLDA_SOURCE_DIR "/config/default.toml\n" RLDA_SOURCE_DIR
-                                   "/config/synthetic-quick.toml\n"));
+                                                   "/config/synthetic-quick.toml\n"));
         const QString out = dir_.filePath("quick");
         const CliResult r = rlda_cli({"train", "synthetic-quick", "--out", out});
         QVERIFY2(r.code == 0, qPrintable(r.err));
@@ -210,6 +210,8 @@ private Q_SLOTS:
             QVERIFY2(page.contains("\\fB" + QString(name).replace('-', "\\-") + "\\fR"), qPrintable(name));
         }
         QVERIFY(count > 10);
+        QVERIFY2(help.out.contains("man rlda") && help.out.contains("rlda completion bash"),
+                 qPrintable(help.out));
         QVERIFY(page.contains("RLDA_DATA_DIR"));
         QVERIFY(!page.contains(QChar(0x2026))); // non-ASCII text is escaped for groff
 
