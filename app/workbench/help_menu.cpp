@@ -63,8 +63,8 @@ QString aboutText()
                        "<tr><td>Qt</td><td>%3 (built with %4)</td></tr>"
                        "<tr><td>CUDA</td><td>%5</td></tr>"
                        "</table>"
-                       "<p>The paper's simulation tables shipped with it are the original system's, under its MIT "
-                       "licence.</p>")
+                       "<p>The paper's simulation tables shipped with it are the original system's results, "
+                       "Copyright (c) 2023 Chami Lamelas, under the MIT licence.</p>")
         .arg(QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral(RLDA_VERSION)
                                                               : QCoreApplication::applicationVersion(),
              QStringLiteral(TORCH_VERSION), QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR), cudaLine);

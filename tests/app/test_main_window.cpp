@@ -8,6 +8,8 @@
 #include "core/model/zoo.h"
 #include "core/sim/build.h"
 #include "core/run/experiment.h"
+#include "core/util/tensor_file.h"
+#include "tests/common/old_policy.h"
 #include "tests/common/synthetic_table.h"
 #include "tests/common/tiny_sim.h"
 #include "tests/widgets/run/shots.h"
@@ -182,6 +184,14 @@ private Q_SLOTS:
         QCOMPARE(w.policy()->ranks()->tables()[1].scenario, QStringLiteral("other")); // no index.csv: the file
         QVERIFY(!evaluated(*w.policy(), tmp.filePath("none.pt"), {table}).isEmpty());
         QCOMPARE(w.policy()->ranks()->tables().size(), std::size_t{2}); // a failure leaves the ranks shown
+        // A policy of the format before tensor files is evaluated, and the page says it is unverified.
+        const QString older = tmp.filePath(QStringLiteral("older.pt"));
+        test::write_old_policy(core::agent::PolicyLearner::load(policy.toStdString()), older.toStdString());
+        QSignalSpy said(w.policy(), &app::PolicyPage::statusMessage);
+        QCOMPARE(evaluated(*w.policy(), older, {table}), QString());
+        QVERIFY2(said.last().at(0).toString().contains(
+                     QString::fromStdString(core::unverified_warning(older.toStdString()))),
+                 qPrintable(said.last().at(0).toString()));
         // A table named by the paper's index.csv gets its model from there.
         const QString reference = RLDA_PAPER_DIR "/tables/convnet3_late.csv";
         QCOMPARE(evaluated(*w.policy(), policy, {reference}), QString());
