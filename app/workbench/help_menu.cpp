@@ -23,12 +23,9 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
-#include <system_error>
 
 namespace rlda::app {
 namespace {
-
-namespace fs = std::filesystem;
 
 QString plainText(QString menuText) { return menuText.remove(QLatin1Char('&')).remove(QStringLiteral("…")); }
 
@@ -133,29 +130,6 @@ QDialog* makeShortcutsDialog(QMainWindow& window)
     return dialog;
 }
 
-std::vector<fs::path> documentationCandidates()
-{
-    std::vector<fs::path> out;
-    for (const fs::path& dir : core::data_dirs()) {
-        // An installed package: <prefix>/share/rlda-workbench beside <prefix>/share/doc/rlda-workbench.
-        out.push_back(dir.parent_path() / "doc" / "rlda-workbench" / "README.md");
-        out.push_back(dir / "docs" / "README.md");
-        // The source tree: data/ beside README.md.
-        out.push_back(dir.parent_path() / "README.md");
-    }
-    return out;
-}
-
-fs::path findDocumentation()
-{
-    for (const fs::path& p : documentationCandidates()) {
-        std::error_code ec;
-        if (fs::is_regular_file(p, ec))
-            return p;
-    }
-    return {};
-}
-
 HelpMenu::HelpMenu(QMainWindow& window, QMenu& menu) : QObject(&window), window_(window)
 {
     menu.addAction(tr("&Documentation"), QKeySequence::HelpContents, this, &HelpMenu::openDocumentation);
@@ -169,16 +143,13 @@ HelpMenu::HelpMenu(QMainWindow& window, QMenu& menu) : QObject(&window), window_
 
 void HelpMenu::openDocumentation()
 {
-    find_.startJob([] { return QString::fromStdString(findDocumentation().string()); },
+    // core::documentation_dir() finds it as the tables are found (installed, or the source tree).
+    find_.startJob([] { return QString::fromStdString((core::documentation_dir() / "README.md").string()); },
                    [this](QString file) {
-                       if (file.isEmpty()) {
-                           Q_EMIT documentationOpened({}, tr("The documentation was not found (README.md beside the "
-                                                             "shipped data, or in share/doc/rlda-workbench)"));
-                           return;
-                       }
                        const bool ok = QDesktopServices::openUrl(QUrl::fromLocalFile(file));
                        Q_EMIT documentationOpened(file, ok ? QString() : tr("%1: no program to open it with").arg(file));
-                   });
+                   },
+                   [this](const QString& reason) { Q_EMIT documentationOpened({}, reason); });
 }
 
 } // namespace rlda::app

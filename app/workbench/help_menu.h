@@ -8,9 +8,6 @@
 #include <QObject>
 #include <QString>
 
-#include <filesystem>
-#include <vector>
-
 class QDialog;
 class QMainWindow;
 class QMenu;
@@ -24,12 +21,6 @@ QMessageBox* makeAboutBox(QWidget* parent); // deleted on close
 
 // Every action with a shortcut in `window`'s menu bar, by menu, and the plots' mouse gestures.
 QDialog* makeShortcutsDialog(QMainWindow& window); // deleted on close
-
-// Where the documentation may be, in the order tried: beside each folder of core::data_dirs() (an
-// installed package's share/doc/rlda-workbench, the source tree's README.md).
-std::vector<std::filesystem::path> documentationCandidates();
-// The first candidate that exists; empty when none does. Reads the disk: call it from a job.
-std::filesystem::path findDocumentation();
 
 // Fills `menu` (Help) for `window`: Documentation, Keyboard shortcuts, About.
 class HelpMenu : public QObject {
