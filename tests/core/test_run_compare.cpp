@@ -6,6 +6,7 @@
 #include "core/io/run_notes.h"
 #include "core/io/run_reader.h"
 #include "core/util/error.h"
+#include "tests/common/text_file.h"
 
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
@@ -18,14 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write(const fs::path& file, const std::string& text)
-{
-    fs::create_directories(file.parent_path());
-    std::ofstream out(file, std::ios::binary);
-    out << text;
-}
-
-fs::path dir_of(const QTemporaryDir& tmp) { return fs::path(tmp.path().toStdString()); }
+using rlda::test::dir_of;
+using rlda::test::write_text;
 
 config::ExperimentConfig parse(const std::string& text) { return config::parse_experiment(text, "x.toml"); }
 
@@ -87,9 +82,9 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const fs::path d = dir_of(tmp) / "run";
-        write(d / "config.toml", "name = \"r\"\n[job]\nmodel = \"ConvNet2\"\nseed = 11\n[scheduler]\nbudget = 60\n");
-        write(d / "metrics/test_acc.csv", "epoch,time,value\n1,1,0.5\n");
-        write(d / "events.jsonl", R"({"type":"finished","final_test_acc":0.75,"epochs":10,"steps":80,)"
+        write_text(d / "config.toml", "name = \"r\"\n[job]\nmodel = \"ConvNet2\"\nseed = 11\n[scheduler]\nbudget = 60\n");
+        write_text(d / "metrics/test_acc.csv", "epoch,time,value\n1,1,0.5\n");
+        write_text(d / "events.jsonl", R"({"type":"finished","final_test_acc":0.75,"epochs":10,"steps":80,)"
                                   R"("actions":[0],"cancelled":false,"parameters":1234})"
                                   "\n");
         const auto f = io::run_fields(io::read_run(d));
@@ -112,10 +107,10 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const fs::path d = dir_of(tmp) / "learn";
-        write(d / "metrics/episodes.csv",
+        write_text(d / "metrics/episodes.csv",
               "episode,time,objective,accuracy,reward,lr,temperature,actions,probabilities\n"
               "1,0.1,-1,0.5,0,0.001,1,0 1,0.5 0.5 | 0.5 0.5\n");
-        write(d / "events.jsonl", R"({"type":"settings","model":"ConvNet3","seed":3})"
+        write_text(d / "events.jsonl", R"({"type":"settings","model":"ConvNet3","seed":3})"
                                   "\n"
                                   R"({"type":"greedy","episode":1,"greedy":[0,1],"rank":9})"
                                   "\n"
@@ -132,7 +127,7 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const fs::path d = dir_of(tmp) / "bad";
-        write(d / "config.toml", "[job]\nlr = -1\n");
+        write_text(d / "config.toml", "[job]\nlr = -1\n");
         const auto f = io::run_fields(io::read_run(d));
         QVERIFY(!f.config_error.empty());
         QVERIFY(f.config_error.find('\n') == std::string::npos);
@@ -169,7 +164,7 @@ private Q_SLOTS:
             {R"({"tags": ["a,b"]})", "holds a comma"},
         };
         for (const auto& [text, reason] : cases) {
-            write(d / io::kNotesFile, text);
+            write_text(d / io::kNotesFile, text);
             const std::string e = error_of([&] { (void)io::read_notes(d); });
             QVERIFY2(e.rfind(file + ": ", 0) == 0 && e.find(reason) != std::string::npos && e.find('\n') == std::string::npos,
                      e.c_str());
@@ -183,14 +178,14 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const fs::path d = dir_of(tmp) / "run";
-        write(d / "config.toml", "name = \"r\"\n");
-        write(d / io::kNotesFile, "{ broken");
+        write_text(d / "config.toml", "name = \"r\"\n");
+        write_text(d / io::kNotesFile, "{ broken");
         const auto run = io::read_run(d);
         QVERIFY(run.problems.empty());
         // A folder holding only notes is no run.
         const fs::path only = dir_of(tmp) / "only-notes";
         io::write_notes(only.parent_path(), {}); // no-op on a folder without notes
-        write(only / io::kNotesFile, R"({"tags":["x"]})");
+        write_text(only / io::kNotesFile, R"({"tags":["x"]})");
         QVERIFY(!error_of([&] { (void)io::read_run(only); }).empty());
         QCOMPARE(io::find_runs(dir_of(tmp)).size(), std::size_t(1));
     }

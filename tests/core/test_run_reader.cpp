@@ -2,6 +2,7 @@
 #include "core/io/run_folder.h"
 #include "core/io/run_reader.h"
 #include "core/util/error.h"
+#include "tests/common/text_file.h"
 
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
@@ -14,14 +15,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void write(const fs::path& file, const std::string& text)
-{
-    fs::create_directories(file.parent_path());
-    std::ofstream out(file, std::ios::binary);
-    out << text;
-}
-
-fs::path dir_of(const QTemporaryDir& tmp) { return fs::path(tmp.path().toStdString()); }
+using rlda::test::dir_of;
+using rlda::test::write_text;
 
 const char* const kConfig = "name = \"hand\"\n[job]\nmodel = \"ConvNet2\"\n";
 
@@ -33,10 +28,10 @@ const char* const kSummary =
 // A training run as RunFolder writes it, typed out by hand.
 void write_training_run(const fs::path& d)
 {
-    write(d / "config.toml", kConfig);
-    write(d / "metrics/test_acc.csv", "epoch,time,value\n1,0.4,0.25\n2,0.8,0.5\n3,1.2,0.625\n");
-    write(d / "metrics/train_loss.csv", "epoch,time,value\n1,0.4,1.5\n2,0.8,1.25\n3,1.2,1\n");
-    write(d / "events.jsonl",
+    write_text(d / "config.toml", kConfig);
+    write_text(d / "metrics/test_acc.csv", "epoch,time,value\n1,0.4,0.25\n2,0.8,0.5\n3,1.2,0.625\n");
+    write_text(d / "metrics/train_loss.csv", "epoch,time,value\n1,0.4,1.5\n2,0.8,1.25\n3,1.2,1\n");
+    write_text(d / "events.jsonl",
           R"({"type":"allocation","time":1.0,"change":"up","effect":"consulting the agent"})"
           "\n"
           R"({"type":"adaptation","decision":1,"time":1.0,"time_left":3.0,"agent":"fixed","action":0,)"
@@ -49,7 +44,7 @@ void write_training_run(const fs::path& d)
               R"({"type":"finished","final_test_acc":0.75,"epochs":10,"steps":80,"actions":[0,3],)"
               R"("cancelled":false,"parameters":1234})"
               "\n");
-    write(d / "architecture.json", std::string(kSummary) + "\n");
+    write_text(d / "architecture.json", std::string(kSummary) + "\n");
 }
 
 std::vector<std::string> listing(const fs::path& d)
@@ -183,11 +178,11 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const fs::path d = dir_of(tmp) / "killed";
-        write(d / "config.toml", kConfig);
+        write_text(d / "config.toml", kConfig);
         // line 4 is corrupt, line 6 was cut by the kill.
-        write(d / "metrics/test_acc.csv", "epoch,time,value\n1,0.4,0.25\n2,0.8,0.5\n3,x,0.6\n4,1.6,0.7\n5,2.0,0.7");
-        write(d / "metrics/lr.csv", "epoch,time,value\n1,0.4,0.01\n2,0.8\n");
-        write(d / "events.jsonl",
+        write_text(d / "metrics/test_acc.csv", "epoch,time,value\n1,0.4,0.25\n2,0.8,0.5\n3,x,0.6\n4,1.6,0.7\n5,2.0,0.7");
+        write_text(d / "metrics/lr.csv", "epoch,time,value\n1,0.4,0.01\n2,0.8\n");
+        write_text(d / "events.jsonl",
               R"({"type":"allocation","time":1.0,"change":"up","effect":""})"
               "\n"
               "{not json\n"
@@ -225,11 +220,11 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const fs::path d = dir_of(tmp) / "fresh";
-        write(d / "metrics/test_acc.csv", "");
-        write(d / "metrics/lr.csv", "epoch,time,value\n");
-        write(d / "metrics/odd.csv", "a,b\n1,2\n");
-        write(d / "events.jsonl", "");
-        write(d / "architecture.json", "{\"name\": ");
+        write_text(d / "metrics/test_acc.csv", "");
+        write_text(d / "metrics/lr.csv", "epoch,time,value\n");
+        write_text(d / "metrics/odd.csv", "a,b\n1,2\n");
+        write_text(d / "events.jsonl", "");
+        write_text(d / "architecture.json", "{\"name\": ");
         const io::RunData r = io::read_run(d);
         QCOMPARE(r.kind, io::RunKind::Training);
         QVERIFY(r.series.count("lr") && r.series.at("lr").empty());
@@ -244,15 +239,15 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const fs::path d = dir_of(tmp) / "learn";
-        write(d / "policy.pt", "binary");
-        write(d / "metrics/episodes.csv",
+        write_text(d / "policy.pt", "binary");
+        write_text(d / "metrics/episodes.csv",
               "episode,time,objective,accuracy,reward,lr,temperature,actions,probabilities\n"
               "1,0.01,-2.5,0.61,-2.5,0.0001,1,0 2 3,0.25 0.25 0.25 0.25 | 0.1 0.2 0.3 0.4 | 0.4 0.3 0.2 0.1\n"
               "2,0.02,-1.5,0.65,-1.5,0.0001,1,1 1 3,0.25 0.25 0.25 0.25 | 0.1 0.2 0.3 0.4 | 0.4 0.3 0.2 0.1\n"
               "3,0.03,-1,0.7,-1,0.0001,0.9,3 a 3,0.25\n"
               "4,0.04,-0.5,0.72,-0.5,0.0001,0.9,0 0 0,0.25 0.25 0.25 0.25 | 0.1 0.2 0.3 0.4 | 0.4 0.3 0.2 0.1\n"
               "5,0.05,-0.5,0.7");
-        write(d / "events.jsonl", R"({"type":"stage","index":0})"
+        write_text(d / "events.jsonl", R"({"type":"stage","index":0})"
                                   "\n");
         const io::RunData r = io::read_run(d);
         QCOMPARE(r.kind, io::RunKind::Learning);
@@ -273,15 +268,15 @@ private Q_SLOTS:
 
         // policy.pt alone makes a learning run too; table.csv a simulation run.
         const fs::path p = dir_of(tmp) / "policy-only";
-        write(p / "config.toml", kConfig);
-        write(p / "policy.pt", "x");
+        write_text(p / "config.toml", kConfig);
+        write_text(p / "policy.pt", "x");
         QCOMPARE(io::read_run(p).kind, io::RunKind::Learning);
         const fs::path s = dir_of(tmp) / "sim";
-        write(s / "config.toml", kConfig);
-        write(s / "table.csv", "a\n");
+        write_text(s / "config.toml", kConfig);
+        write_text(s / "table.csv", "a\n");
         QCOMPARE(io::read_run(s).kind, io::RunKind::Simulation);
         const fs::path u = dir_of(tmp) / "unknown";
-        write(u / "config.toml", kConfig);
+        write_text(u / "config.toml", kConfig);
         QCOMPARE(io::read_run(u).kind, io::RunKind::Unknown);
         QCOMPARE(io::to_string(io::RunKind::Unknown), std::string("unknown"));
     }
@@ -290,7 +285,7 @@ private Q_SLOTS:
     {
         QTemporaryDir tmp;
         const fs::path d = dir_of(tmp) / "plain";
-        write(d / "notes.txt", "x");
+        write_text(d / "notes.txt", "x");
         QString message;
         try {
             io::read_run(d);
@@ -313,10 +308,10 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         const fs::path root = dir_of(tmp);
         write_training_run(root / "b-run");
-        write(root / "a-run/metrics/test_acc.csv", "epoch,time,value\n");
-        write(root / "group/c-run/events.jsonl", "");
-        write(root / "group/deeper/too/deep-run/config.toml", kConfig);
-        write(root / "not-a-run/readme.txt", "x");
+        write_text(root / "a-run/metrics/test_acc.csv", "epoch,time,value\n");
+        write_text(root / "group/c-run/events.jsonl", "");
+        write_text(root / "group/deeper/too/deep-run/config.toml", kConfig);
+        write_text(root / "not-a-run/readme.txt", "x");
 
         const auto runs = io::find_runs(root);
         QCOMPARE(runs, (std::vector<fs::path>{root / "a-run", root / "b-run", root / "group/c-run"}));

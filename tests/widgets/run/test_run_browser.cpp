@@ -6,6 +6,7 @@
 #include "core/sim/build.h"
 #include "shots.h"
 #include "tests/common/tiny_sim.h"
+#include "tests/widgets/run/run_table.h"
 
 #include <QAbstractItemModelTester>
 #include <QDirIterator>
@@ -123,14 +124,7 @@ bool list(RunBrowser& b, const QString& root)
     return listed.wait(30000);
 }
 
-QString cell(RunBrowser& b, const QString& name, int column)
-{
-    auto* t = b.findChild<QTableWidget*>(QStringLiteral("runTable"));
-    for (int r = 0; r < t->rowCount(); ++r)
-        if (t->item(r, 0)->text() == name)
-            return t->item(r, column)->text();
-    return {};
-}
+using rlda::tests::cell;
 
 } // namespace
 

@@ -13,6 +13,7 @@
 #include "core/train/events.h"
 #include "tests/common/rlda_cli.h"
 #include "tests/common/tiny_sim.h"
+#include "tests/widgets/run/run_table.h"
 
 #include <QLabel>
 #include <QProcess>
@@ -37,14 +38,7 @@ namespace train = rlda::core::train;
 
 namespace {
 
-QString cell(RunBrowser& b, const QString& name, int column)
-{
-    auto* t = b.findChild<QTableWidget*>(QStringLiteral("runTable"));
-    for (int r = 0; r < t->rowCount(); ++r)
-        if (t->item(r, 0)->text() == name)
-            return t->item(r, column)->text();
-    return {};
-}
+using rlda::tests::cell;
 
 bool listed(RunBrowser& b, const QString& root)
 {
