@@ -1,6 +1,7 @@
 // The Models page: the zoo, a model file or a deepened preview of either, as a summary of blocks.
 #include "app/workbench/models_page.h"
 
+#include "app/workbench/file_dialogs.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
@@ -9,7 +10,6 @@
 #include "widgets/zoo_panel.h"
 
 #include <QAction>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -148,8 +148,8 @@ void ModelsPage::setClasses(int classes)
 
 void ModelsPage::openModelFile()
 {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open model file"), QString(),
-                                                      tr("TOML model files (*.toml);;All files (*)"));
+    const QString path =
+        openFileName(this, FileKind::Model, tr("Open model file"), tr("TOML model files (*.toml);;All files (*)"));
     if (!path.isEmpty())
         showModel(path);
 }
