@@ -95,6 +95,15 @@ QString exportPainting(const std::function<void(QPainter&, const QSize&)>& paint
     if (const QString problem = checkRequest(path, settings); !problem.isEmpty())
         return problem;
     const QSize size = settings.size;
+    // A vector page (PDF, SVG): white, then the painting, in logical pixels.
+    const auto paintPage = [&](QPaintDevice& device) {
+        QPainter painter;
+        if (!painter.begin(&device))
+            return false;
+        painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
+        paint(painter, size);
+        return painter.end();
+    };
     bool ok = false;
     switch (*exportFormatFor(path)) {
     case ExportFormat::Png: {
@@ -119,13 +128,7 @@ QString exportPainting(const std::function<void(QPainter&, const QSize&)>& paint
         writer.setResolution(72);
         writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
                                          QPageLayout::Portrait, QMarginsF()));
-        QPainter painter;
-        ok = painter.begin(&writer);
-        if (ok) {
-            painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-            paint(painter, size);
-            ok = painter.end();
-        }
+        ok = paintPage(writer);
         break;
     }
     case ExportFormat::Svg: {
@@ -135,13 +138,7 @@ QString exportPainting(const std::function<void(QPainter&, const QSize&)>& paint
         generator.setViewBox(QRect(QPoint(0, 0), size));
         generator.setResolution(settings.dpi);
         generator.setTitle(QStringLiteral("RLDA Workbench plot"));
-        QPainter painter;
-        ok = painter.begin(&generator);
-        if (ok) {
-            painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-            paint(painter, size);
-            ok = painter.end();
-        }
+        ok = paintPage(generator);
         break;
     }
     }
