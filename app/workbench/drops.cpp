@@ -1,7 +1,9 @@
 // Dropped files told apart: names first, then the least of the content that decides.
 #include "app/workbench/drops.h"
 
+#include "core/config/schema.h"
 #include "core/io/run_reader.h"
+#include "core/sim/table.h"
 #include "core/util/error_text.h"
 
 #include <toml++/toml.h>
@@ -29,12 +31,14 @@ QString accepted()
 
 DropTarget refused(const QString& path, const QString& why) { return {DropKind::Refused, path, {}, why}; }
 
-// The top-level sections of an experiment file, ours and the original tool's.
-bool isExperimentSection(std::string_view name)
+// Whether `name` starts a key of an experiment file, ours or the original tool's spelling: a section
+// ("job") or a top-level key ("name"), as the schema declares them.
+bool isExperimentName(std::string_view name)
 {
-    static constexpr std::string_view kSections[] = {"job",     "dataset", "scheduler", "trainer", "agent",
-                                                     "simulation", "sweep", "policy",   "runner"};
-    return std::find(std::begin(kSections), std::end(kSections), name) != std::end(kSections);
+    const core::config::Schema& schema = core::config::experiment_schema();
+    const auto starts = [name](std::string_view key) { return key.substr(0, key.find('.')) == name; };
+    return std::any_of(schema.keys.begin(), schema.keys.end(), [&](const auto& k) { return starts(k.name); }) ||
+           std::any_of(schema.aliases.begin(), schema.aliases.end(), [&](const auto& a) { return starts(a.name); });
 }
 
 DropTarget classifyToml(const QString& path)
@@ -50,17 +54,18 @@ DropTarget classifyToml(const QString& path)
     if (root.contains("model"))
         return {DropKind::Model, path, path, {}};
     for (const auto& [k, v] : root)
-        if (isExperimentSection(k.str()) || k.str() == "name")
+        if (isExperimentName(k.str()))
             return {DropKind::Experiment, path, path, {}};
     return refused(path, QObject::tr("%1: neither an experiment ([job], [dataset], …) nor a model ([model])").arg(name));
 }
 
-// A simulation table's header: a1..ak, timeleft1..k, totaltime, accuracy.
+// A simulation table's header, as core::sim::table_header writes it for the decisions its columns give.
 bool isTableHeader(const QByteArray& line)
 {
-    const QList<QByteArray> columns = line.trimmed().split(',');
-    return columns.size() >= 4 && columns.front().trimmed() == "a1" && columns.contains("totaltime") &&
-           columns.back().trimmed() == "accuracy";
+    const QByteArray header = line.trimmed();
+    const qsizetype columns = header.count(',') + 1; // k actions, k times left, total time, accuracy
+    return columns >= 4 && columns % 2 == 0 &&
+           header == QByteArray::fromStdString(core::sim::table_header(static_cast<int>((columns - 2) / 2))).trimmed();
 }
 
 DropTarget classifyCsv(const QString& path)
