@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/warning.h"
 #include "app/cli/learn_progress.h"
+#include "app/cli/learner_flags.h"
 #include "app/cli/numbers.h"
 
 #include "core/agent/reinforce.h"
@@ -58,10 +59,11 @@ struct LearnOptions : TableOptions {
     std::uint64_t seed = 42;
     std::string from;
     std::string config; // an experiment file whose [policy] section sizes a new policy
+    std::string encoder; // "" = the config's
     double temperature = 0.0;
     double temperature_decay = 0.9;
     std::int64_t temperature_every = 0;
-    double baseline = 0.0;
+    LearnerFlags learner;
     std::vector<std::string> stages;
     std::string out;
     bool force = false;
@@ -92,9 +94,11 @@ int run_learn(const LearnOptions& o)
     settings.seed = o.seed;
     settings.from = o.from;
     settings.policy = policy_sizes(o.config);
+    if (!o.encoder.empty())
+        settings.policy.encoder = *core::config::from_string<core::config::PolicyEncoder>(o.encoder);
     settings.temperature_decay = o.temperature_decay;
     settings.temperature_every = o.temperature_every;
-    settings.baseline = o.baseline;
+    settings.learner = o.learner.options();
     settings.checkpoint_every = o.checkpoint_every;
 
     LearnProgress progress(o.window, isatty(STDOUT_FILENO) != 0);
@@ -132,7 +136,11 @@ std::function<int()> add_learn_command(CLI::App& app)
     cmd->add_option("--episodes", o->episodes)->capture_default_str()->check(whole_number(1, kMaxEpisodes));
     cmd->add_option("--seed", o->seed)->capture_default_str()->check(whole_number(0, kMaxSeed));
     cmd->add_option("--from", o->from, "Continue a saved policy (curricula, transfer)");
-    cmd->add_option("--config", o->config, "Experiment file whose [policy] section sizes a new policy");
+    cmd->add_option("--config", o->config,
+                    "Experiment file whose [policy] section sizes a new policy (and its encoder)");
+    cmd->add_option("--encoder", o->encoder, "A new policy's encoder: original (the paper's) or structural (any "
+                                             "model); default: --config's, else original")
+        ->check(CLI::IsMember(core::config::names<core::config::PolicyEncoder>()));
     cmd->add_option("--temperature", o->temperature, "Starting softmax temperature (default: the policy's, 1 if new)")
         ->check(real_number({0.0, false}));
     cmd->add_option("--temperature-decay", o->temperature_decay, "Temperature x this every --temperature-every episodes")
@@ -142,9 +150,7 @@ std::function<int()> add_learn_command(CLI::App& app)
                     "Episodes between temperature decays; 0 = decay_freq (500, as the paper says; the original code used 1)")
         ->capture_default_str()
         ->check(whole_number(0, kMaxEpisodes));
-    cmd->add_option("--baseline", o->baseline,
-                    "Option, not the original: learn from reward - moving average (decay, e.g. 0.99)")
-        ->check(real_number({0.0, true}, {1.0, false}));
+    add_learner_flags(cmd, o->learner);
     cmd->add_option("--stage", o->stages, "Curriculum stage TABLE:EPISODES[:TEMPERATURE], repeatable, in order");
     cmd->add_option("--out", o->out, "Run folder: policy.pt, metrics/episodes.csv")->required();
     cmd->add_flag("--force", o->force, "Empty an existing run folder first");

@@ -3,6 +3,7 @@
 #include "app/cli/commands.h"
 #include "app/cli/interrupts.h"
 #include "app/cli/learn_progress.h"
+#include "app/cli/learner_flags.h"
 #include "app/cli/numbers.h"
 
 #include "core/run/reproduce.h"
@@ -29,7 +30,7 @@ struct ReproduceOptions {
     std::int64_t episodes = 75000;
     std::int64_t stage_episodes = 0;
     std::uint64_t seed = 42;
-    double baseline = 0.0;
+    LearnerFlags learner;
     bool force = false;
     bool figures = true;
     std::string format = "png";
@@ -108,7 +109,7 @@ int run_reproduce(const ReproduceOptions& o)
     s.episodes = o.episodes;
     s.stage_episodes = o.stage_episodes;
     s.seed = o.seed;
-    s.baseline = o.baseline;
+    s.learner = o.learner.options();
     ReproduceProgress progress(isatty(STDOUT_FILENO) != 0);
     const Interrupts interrupts;
     const auto result = core::run::reproduce_paper(s, o.out, o.force, &progress, interrupts.token());
@@ -145,8 +146,7 @@ std::function<int()> add_reproduce_command(CLI::App& app)
                     "Episodes of each further curriculum stage; default episodes x 2/15 (10,000 at 75,000)")
         ->check(whole_number(1, kMaxEpisodes));
     cmd->add_option("--seed", o->seed, "Seed of every new policy")->capture_default_str()->check(whole_number(0, kMaxSeed));
-    cmd->add_option("--baseline", o->baseline, "Option, not the paper's: reward minus a moving average (e.g. 0.99)")
-        ->check(real_number({0.0, true}, {1.0, false}));
+    add_learner_flags(cmd, o->learner);
     cmd->add_option("--tables", o->tables, "The paper's tables (a folder with index.csv); default: the shipped ones");
     cmd->add_flag("--force", o->force, "Replace a --out that rlda made (an earlier reproduction) first");
     cmd->add_flag("!--no-figures", o->figures, "Skip figs. 7-12");

@@ -2,9 +2,11 @@
 #include "app/workbench/learning_page.h"
 
 #include "app/workbench/evaluations.h"
+#include "core/agent/learner_options.h"
 #include "core/sim/table_meta.h"
 #include "widgets/plot/learning_view.h"
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
@@ -89,8 +91,10 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     baseline_->setRange(0.0, 0.999);
     baseline_->setDecimals(3);
     baseline_->setSingleStep(0.01);
-    baseline_->setSpecialValueText(tr("off"));
-    baseline_->setToolTip(tr("An option, not the original: learn from reward minus its moving average (decay)"));
+    baseline_->setSpecialValueText(tr("learner's"));
+    baseline_->setObjectName(QStringLiteral("learnBaseline"));
+    baseline_->setToolTip(tr("Learn from reward minus its moving average (decay); the learner's own when not set "
+                             "(original: none, robust: 0.99)"));
     auto label = [this](const QString& text) { return new QLabel(text, this); };
     numbers->addWidget(label(tr("Episodes")));
     numbers->addWidget(episodes_);
@@ -110,6 +114,27 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     numbers->addWidget(learn_);
     form->addRow(QString(), numbers);
     connect(learn_, &QPushButton::clicked, this, &LearningPage::learnRequested);
+
+    auto* agent = new QHBoxLayout;
+    encoder_ = new QComboBox(this);
+    encoder_->setObjectName(QStringLiteral("learnEncoder"));
+    for (const auto& name : core::config::names<core::config::PolicyEncoder>())
+        encoder_->addItem(QString::fromStdString(name));
+    encoder_->setToolTip(tr("A new policy's encoder: original (the paper's: fixed embeddings of layer strings, one "
+                            "output per block index) or structural (each layer's numbers, a logit per block: any "
+                            "model, any block count)"));
+    learner_ = new QComboBox(this);
+    learner_->setObjectName(QStringLiteral("learnLearner"));
+    for (const auto& name : core::agent::learner_preset_names())
+        learner_->addItem(QString::fromStdString(name));
+    learner_->setToolTip(tr("How rewards become updates: original (the paper's REINFORCE) or robust (baseline, "
+                            "normalised advantages, entropy bonus, several episodes per update; docs/agent.md)"));
+    agent->addWidget(label(tr("Encoder")));
+    agent->addWidget(encoder_);
+    agent->addWidget(label(tr("Learner")));
+    agent->addWidget(learner_);
+    agent->addStretch(1);
+    form->addRow(tr("Agent"), agent);
 
     greedy_ = new QLabel(tr("No learning run yet."), this);
     greedy_->setObjectName(QStringLiteral("greedyLabel"));
@@ -202,7 +227,12 @@ core::run::LearnRunSettings LearningPage::settings() const
     s.from = from_->text().trimmed().toStdString();
     s.temperature_decay = decay_->value();
     s.temperature_every = decayEvery_->value();
-    s.baseline = baseline_->value();
+    s.policy.encoder = core::config::from_string<core::config::PolicyEncoder>(encoder_->currentText().toStdString())
+                           .value_or(core::config::PolicyEncoder::Original);
+    s.learner = core::agent::learner_preset(learner_->currentText().toStdString())
+                    .value_or(core::agent::LearnerOptions::original());
+    if (baseline_->value() > 0.0)
+        s.learner.baseline = baseline_->value();
     return s;
 }
 
@@ -211,7 +241,7 @@ void LearningPage::setRunning(bool running)
     learn_->setEnabled(!running);
     for (QWidget* w :
          std::initializer_list<QWidget*>{table_, from_, model_, input_, episodes_, seed_, temperature_, decay_, decayEvery_,
-                                      baseline_})
+                                      baseline_, encoder_, learner_})
         w->setEnabled(!running);
 }
 

@@ -11,6 +11,7 @@
 
 #include <vector>
 
+class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -66,6 +67,8 @@ private:
     QDoubleSpinBox* decay_ = nullptr;
     QSpinBox* decayEvery_ = nullptr;
     QDoubleSpinBox* baseline_ = nullptr;
+    QComboBox* encoder_ = nullptr; // a new policy's: the [policy] encoder names
+    QComboBox* learner_ = nullptr; // agent::learner_preset_names()
     QPushButton* learn_ = nullptr;
     QLabel* greedy_ = nullptr;
     qint64 classes_ = 10;

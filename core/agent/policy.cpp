@@ -1,7 +1,7 @@
 // The policy network's layers and the small formulas around it.
 #include "core/agent/policy.h"
 
-#include "core/util/checked.h"
+#include "core/agent/tensor_shapes.h"
 #include "core/util/error.h"
 
 #include <ATen/CPUGeneratorImpl.h>
@@ -28,37 +28,12 @@ double reward(double accuracy) { return 100.0 * std::tan(accuracy * std::numbers
 std::vector<std::pair<std::string, std::vector<std::int64_t>>>
 policy_shapes(const config::PolicyConfig& s, std::int64_t vocabulary_size, std::int64_t actions)
 {
-    const auto times = [](std::int64_t a, std::int64_t b) {
-        const auto r = checked::mul(a, b);
-        if (a < 0 || b < 0 || !r)
-            throw Error(fmt::format("policy: sizes {} x {} overflow", a, b));
-        return *r;
-    };
-    const auto plus = [](std::int64_t a, std::int64_t b) {
-        const auto r = checked::add(a, b);
-        if (!r)
-            throw Error(fmt::format("policy: sizes {} + {} overflow", a, b));
-        return *r;
-    };
-    const std::int64_t h4 = times(4, s.hidden_size), d4 = times(4, s.decider_lstm_size);
-    const std::int64_t l = s.decider_linear_size;
-    std::vector<std::pair<std::string, std::vector<std::int64_t>>> out{{"embeddings", {vocabulary_size, s.embedding_size}}};
-    for (const std::string suffix : {"", "_reverse"}) {
-        out.push_back({"encoder.weight_ih_l0" + suffix, {h4, s.embedding_size}});
-        out.push_back({"encoder.weight_hh_l0" + suffix, {h4, s.hidden_size}});
-        out.push_back({"encoder.bias_ih_l0" + suffix, {h4}});
-        out.push_back({"encoder.bias_hh_l0" + suffix, {h4}});
-    }
-    out.push_back({"decider.weight_ih_l0", {d4, times(2, s.hidden_size)}});
-    out.push_back({"decider.weight_hh_l0", {d4, s.decider_lstm_size}});
-    out.push_back({"decider.bias_ih_l0", {d4}});
-    out.push_back({"decider.bias_hh_l0", {d4}});
-    out.push_back({"fc1.weight", {l, plus(s.decider_lstm_size, s.time_encoding_size)}});
-    out.push_back({"fc1.bias", {l}});
-    out.push_back({"fc2.weight", {l, l}});
-    out.push_back({"fc2.bias", {l}});
-    out.push_back({"out.weight", {actions, l}});
-    out.push_back({"out.bias", {actions}});
+    TensorShapes out{{"embeddings", {vocabulary_size, s.embedding_size}}};
+    add_lstm_shapes(out, "encoder", s.embedding_size, s.hidden_size, /*bidirectional=*/true);
+    add_lstm_shapes(out, "decider", size_product(2, s.hidden_size), s.decider_lstm_size, false);
+    add_linear_shapes(out, "fc1", size_sum(s.decider_lstm_size, s.time_encoding_size), s.decider_linear_size);
+    add_linear_shapes(out, "fc2", s.decider_linear_size, s.decider_linear_size);
+    add_linear_shapes(out, "out", s.decider_linear_size, actions);
     return out;
 }
 

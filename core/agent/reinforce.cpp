@@ -1,6 +1,7 @@
 // REINFORCE over the policy network, and its file format.
 #include "core/agent/reinforce.h"
 
+#include "core/agent/tensor_shapes.h"
 #include "core/util/atomic_file.h"
 #include "core/config/schema.h"
 #include "core/util/checked.h"
@@ -60,16 +61,103 @@ int argmax(const std::vector<double>& p)
     return static_cast<int>(std::max_element(p.begin(), p.end()) - p.begin());
 }
 
+// -sum p log p of a distribution that sums to 1.
+double entropy_of(const std::vector<double>& p)
+{
+    double h = 0.0;
+    for (double x : p)
+        if (x > 0.0)
+            h -= x * std::log(x);
+    return h;
+}
+
+// The tensors of the network these sizes make, either encoder.
+TensorShapes network_shapes(const config::PolicyConfig& sizes, std::int64_t vocabulary_size, std::int64_t actions)
+{
+    return sizes.encoder == config::PolicyEncoder::Structural ? structural_shapes(sizes)
+                                                               : policy_shapes(sizes, vocabulary_size, actions);
+}
+
+const std::vector<std::pair<std::string, LearnerOptions>>& presets()
+{
+    static const std::vector<std::pair<std::string, LearnerOptions>> t{{"original", LearnerOptions::original()},
+                                                                       {"robust", LearnerOptions::robust()}};
+    return t;
+}
+
 } // namespace
+
+LearnerOptions LearnerOptions::robust()
+{
+    LearnerOptions o;
+    o.baseline = 0.99;
+    o.normalise = true;
+    o.entropy_bonus = 0.01;
+    o.episodes_per_update = 4;
+    return o;
+}
+
+std::optional<LearnerOptions> learner_preset(const std::string& name)
+{
+    for (const auto& [n, o] : presets())
+        if (n == name)
+            return o;
+    return std::nullopt;
+}
+
+const std::vector<std::string>& learner_preset_names()
+{
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> out;
+        for (const auto& [n, o] : presets())
+            out.push_back(n);
+        return out;
+    }();
+    return names;
+}
 
 PolicyLearner::PolicyLearner(Vocabulary vocabulary, const config::PolicyConfig& sizes, std::int64_t actions,
                              std::uint64_t seed)
-    : vocabulary_(std::move(vocabulary)), rng_(seed)
+    : vocabulary_(std::move(vocabulary)), sizes_(sizes), rng_(seed)
 {
     torch::manual_seed(seed);
+    if (sizes.encoder == config::PolicyEncoder::Structural) {
+        structural_ = StructuralNet(sizes);
+        reference_ = true;
+        opt_ = std::make_unique<FastAdam>(structural_->parameters(), sizes.alpha);
+        return;
+    }
     net_ = PolicyNet(sizes, static_cast<std::int64_t>(vocabulary_.size()), actions, seed);
     fast_ = std::make_unique<FastPolicy>(net_);
     opt_ = std::make_unique<FastAdam>(net_->parameters(), sizes.alpha);
+}
+
+PolicyLearner PolicyLearner::for_model(const config::PolicyConfig& sizes, const model::ModelSpec& model,
+                                       std::uint64_t seed)
+{
+    if (sizes.encoder == config::PolicyEncoder::Structural)
+        return PolicyLearner(Vocabulary(), sizes, 0, seed);
+    return PolicyLearner(Vocabulary::from_zoo(3, model.input, model.classes), sizes,
+                         model::original_block_count(model) + 1, seed);
+}
+
+const torch::nn::Module& PolicyLearner::module() const
+{
+    if (net_)
+        return *net_;
+    return *structural_;
+}
+
+torch::Tensor PolicyLearner::input(const model::ModelSummary& architecture, std::vector<std::string>* unknown) const
+{
+    if (structural_)
+        return structural_input(structural_features(architecture));
+    return encode(architecture.leaf_layers, unknown);
+}
+
+torch::Tensor PolicyLearner::logits(const torch::Tensor& input, double time_left, double time_budget)
+{
+    return net_ ? net_->forward(input, time_left, time_budget) : structural_->forward(input, time_left, time_budget);
 }
 
 torch::Tensor PolicyLearner::encode(const std::vector<std::string>& leaf_layers,
@@ -82,6 +170,8 @@ void PolicyLearner::set_reference_autograd(bool on)
 {
     if (on != reference_ && episode_in_progress())
         throw Error("policy: cannot switch between the fast and the reference path in the middle of an episode");
+    if (!on && structural_)
+        throw Error("policy: the structural encoder has no hand-written path; it runs through autograd");
     reference_ = on;
 }
 
@@ -132,12 +222,14 @@ Choice PolicyLearner::sample_reference(const torch::Tensor& layers, double time_
     std::optional<torch::NoGradGuard> no_grad;
     if (!learn)
         no_grad.emplace();
-    const auto logits = net_->forward(layers, time_left, time_budget);
-    const auto log_p = torch::log_softmax(logits / temperature_, -1);
+    const auto log_p = torch::log_softmax(logits(layers, time_left, time_budget) / temperature_, -1);
     Choice c = choose(log_p.detach().exp(), 0);
     c.action = draw(c.probabilities);
-    if (learn)
+    if (learn) {
         log_probs_.push_back(log_p[c.action]);
+        if (options_.entropy_bonus > 0.0)
+            entropies_.push_back(-(log_p.exp() * log_p).sum());
+    }
     return c;
 }
 
@@ -160,11 +252,14 @@ Choice PolicyLearner::sample(const torch::Tensor& layers, double time_left, doub
 
 Choice PolicyLearner::record(const torch::Tensor& layers, double time_left, double time_budget, int action)
 {
-    if (action < 0 || action >= actions())
-        throw Error(fmt::format("policy: action {} is outside 0..{}", action, actions() - 1));
+    const std::int64_t n = structural_ ? structural_blocks(layers) + 1 : actions();
+    if (action < 0 || action >= n)
+        throw Error(fmt::format("policy: action {} is outside 0..{}", action, n - 1));
     if (reference_) {
-        const auto log_p = torch::log_softmax(net_->forward(layers, time_left, time_budget) / temperature_, -1);
+        const auto log_p = torch::log_softmax(logits(layers, time_left, time_budget) / temperature_, -1);
         log_probs_.push_back(log_p[action]);
+        if (options_.entropy_bonus > 0.0)
+            entropies_.push_back(-(log_p.exp() * log_p).sum());
         return choose(log_p.detach().exp(), action);
     }
     Step& step = forward_step(layers, time_left, time_budget);
@@ -178,7 +273,7 @@ Choice PolicyLearner::greedy(const torch::Tensor& layers, double time_left, doub
 {
     if (reference_) {
         torch::NoGradGuard no_grad;
-        const auto p = action_probabilities(net_->forward(layers, time_left, time_budget), temperature_);
+        const auto p = action_probabilities(logits(layers, time_left, time_budget), temperature_);
         return choose(p, static_cast<int>(p.argmax().item<std::int64_t>()));
     }
     fast_->forward(span_of(as_ids(layers)), time_left, time_budget, scratch_);
@@ -188,33 +283,41 @@ Choice PolicyLearner::greedy(const torch::Tensor& layers, double time_left, doub
     return c;
 }
 
-double PolicyLearner::finish_reference(double reward)
+double PolicyLearner::finish_reference(double advantage, double entropy)
 {
     // One backward for the whole episode: the same gradients as one per decision. Gradients are
-    // zero here: FastAdam leaves them so.
-    const auto objective = -torch::stack(log_probs_).mean() * reward;
+    // zero at an update's first episode (FastAdam leaves them so) and add up over its episodes.
+    auto objective = -torch::stack(log_probs_).mean() * advantage;
+    if (entropy > 0.0 && !entropies_.empty())
+        objective = objective - torch::stack(entropies_).mean() * entropy;
     objective.backward();
     log_probs_.clear();
+    entropies_.clear();
     return objective.item<double>();
 }
 
-double PolicyLearner::finish_fast(double reward)
+double PolicyLearner::finish_fast(double advantage, double entropy)
 {
-    // objective = -(r/k) sum_j log softmax(z_j / T_j)[a_j], so
-    // dL/dz_j = (r/k) (softmax(z_j / T_j) - onehot(a_j)) / T_j.
-    const double scale = reward / static_cast<double>(steps_used_);
+    // objective = -(A/k) sum_j log p_j[a_j] - (beta/k) sum_j H(p_j), p_j = softmax(z_j / T_j), so
+    // dL/dz_j = ((A/k) (p_j - onehot(a_j)) + (beta/k) p_j (log p_j + H(p_j))) / T_j.
+    const double scale = advantage / static_cast<double>(steps_used_);
+    const double spread = entropy / static_cast<double>(steps_used_);
     const auto d = static_cast<std::size_t>(fast_->decider_size());
     d_last_.assign(sequences_used_ * d, 0.0f);
     std::vector<double> p;
     std::vector<float> d_logits(static_cast<std::size_t>(actions()));
-    double log_p_sum = 0.0;
+    double log_p_sum = 0.0, entropy_sum = 0.0;
     for (std::size_t j = 0; j < steps_used_; ++j) {
         const Step& step = steps_[j];
         softmax(step.head.logits, step.temperature, p);
         log_p_sum += std::log(p[static_cast<std::size_t>(step.action)]);
-        for (std::size_t a = 0; a < p.size(); ++a)
-            d_logits[a] = static_cast<float>(scale * (p[a] - (static_cast<int>(a) == step.action ? 1.0 : 0.0)) /
-                                             step.temperature);
+        const double h = spread > 0.0 ? entropy_of(p) : 0.0;
+        entropy_sum += h;
+        for (std::size_t a = 0; a < p.size(); ++a) {
+            const double bonus = spread > 0.0 && p[a] > 0.0 ? spread * p[a] * (std::log(p[a]) + h) : 0.0;
+            d_logits[a] = static_cast<float>(
+                (scale * (p[a] - (static_cast<int>(a) == step.action ? 1.0 : 0.0)) + bonus) / step.temperature);
+        }
         fast_->backward_head(step.head, d_logits, std::span<float>(d_last_).subspan(step.sequence * d, d));
     }
     // Decisions that shared an architecture share one pass back through the LSTMs: it is linear
@@ -223,27 +326,46 @@ double PolicyLearner::finish_fast(double reward)
         fast_->backward_sequence(sequences_[s], std::span<const float>(d_last_).subspan(s * d, d));
     steps_used_ = 0;
     sequences_used_ = 0;
-    return -log_p_sum * scale;
+    return -log_p_sum * scale - entropy_sum * spread;
+}
+
+double PolicyLearner::advantage_of(double reward)
+{
+    if (options_.baseline <= 0.0)
+        return reward;
+    if (!baseline_started_)
+        baseline_ = reward; // the first episode learns nothing instead of a huge step
+    baseline_started_ = true;
+    double advantage = reward - baseline_;
+    const double decay = options_.baseline;
+    baseline_ = decay * baseline_ + (1.0 - decay) * reward;
+    if (options_.normalise) {
+        const double square = advantage * advantage;
+        spread_ = spread_ > 0.0 ? decay * spread_ + (1.0 - decay) * square : square;
+        // Including this episode bounds |advantage| by 1 / sqrt(1 - decay).
+        advantage = spread_ > 0.0 ? advantage / std::sqrt(spread_) : 0.0;
+    }
+    return advantage;
 }
 
 double PolicyLearner::finish_episode(double reward)
 {
     if (!episode_in_progress())
         throw Error("policy: an episode without decisions cannot be learned from");
-    double learn_from = reward;
-    if (baseline_decay_ > 0.0) {
-        if (!baseline_started_)
-            baseline_ = reward; // the first episode learns nothing instead of a huge step
-        baseline_started_ = true;
-        learn_from = reward - baseline_;
-        baseline_ = baseline_decay_ * baseline_ + (1.0 - baseline_decay_) * reward;
+    // An update of n episodes takes the mean of their gradients.
+    const double share = 1.0 / static_cast<double>(options_.episodes_per_update);
+    const double advantage = advantage_of(reward) * share;
+    const double entropy = options_.entropy_bonus * share;
+    const double objective =
+        reference_ ? finish_reference(advantage, entropy) : finish_fast(advantage, entropy);
+    if (++pending_episodes_ >= options_.episodes_per_update) {
+        opt_->step_and_zero_grad();
+        pending_episodes_ = 0;
     }
-    const double objective = reference_ ? finish_reference(learn_from) : finish_fast(learn_from);
-    opt_->step_and_zero_grad();
     ++episode_;
-    const auto every = net_->sizes().decay_freq;
+    const auto every = sizes_.decay_freq;
     if (every > 0 && episode_ % every == 0)
-        opt_->set_lr(opt_->lr() * net_->sizes().learning_rate_decay);
+        opt_->set_lr(opt_->lr() * sizes_.learning_rate_decay);
     const auto temperature_every = temperature_every_ > 0 ? temperature_every_ : every;
     if (temperature_every > 0 && episode_ % temperature_every == 0)
         temperature_ = std::max(1.0, temperature_ * temperature_decay_);
@@ -260,9 +382,22 @@ void PolicyLearner::set_temperature_every(std::int64_t episodes)
 
 void PolicyLearner::set_reward_baseline(double decay)
 {
-    if (decay < 0.0 || decay >= 1.0)
-        throw Error(fmt::format("policy: the reward baseline's decay must be in [0, 1), not {}", decay));
-    baseline_decay_ = decay;
+    LearnerOptions o = options_;
+    o.baseline = decay;
+    set_options(o);
+}
+
+void PolicyLearner::set_options(const LearnerOptions& o)
+{
+    if (o.baseline < 0.0 || o.baseline >= 1.0)
+        throw Error(fmt::format("policy: the reward baseline's decay must be in [0, 1), not {}", o.baseline));
+    if (o.normalise && o.baseline <= 0.0)
+        throw Error("policy: normalised advantages need a reward baseline (a decay in (0, 1))");
+    if (!(o.entropy_bonus >= 0.0) || !std::isfinite(o.entropy_bonus))
+        throw Error(fmt::format("policy: the entropy bonus must be >= 0, not {}", o.entropy_bonus));
+    if (o.episodes_per_update < 1)
+        throw Error(fmt::format("policy: episodes per update must be >= 1, not {}", o.episodes_per_update));
+    options_ = o;
 }
 
 void PolicyLearner::set_temperature(double t)
@@ -279,7 +414,8 @@ void PolicyLearner::save(const std::string& path) const
     TensorFileWriter f(kPolicyKind);
     f.set("version", kPolicyFileVersion);
     f.set("words", vocabulary_.words());
-    const auto& s = net_->sizes();
+    const auto& s = sizes_;
+    f.set("policy.encoder", config::to_string(s.encoder));
     f.set("policy.vocab", s.vocab);
     f.set("policy.embedding_size", s.embedding_size);
     f.set("policy.hidden_size", s.hidden_size);
@@ -289,18 +425,22 @@ void PolicyLearner::save(const std::string& path) const
     f.set("policy.decay_freq", s.decay_freq);
     f.set("policy.alpha", s.alpha);
     f.set("policy.learning_rate_decay", s.learning_rate_decay);
-    f.set("actions", net_->actions());
+    f.set("actions", actions());
     f.set("episode", episode_);
     f.set("temperature", temperature_);
     f.set("temperature_decay", temperature_decay_);
     f.set("temperature_every", temperature_every_);
-    f.set("baseline_decay", baseline_decay_);
+    f.set("baseline_decay", options_.baseline);
     f.set("baseline", baseline_);
     f.set("baseline_started", baseline_started_);
+    f.set("normalise", options_.normalise);
+    f.set("spread", spread_);
+    f.set("entropy_bonus", options_.entropy_bonus);
+    f.set("episodes_per_update", options_.episodes_per_update);
     std::ostringstream rng;
     rng << rng_;
     f.set("rng", rng.str());
-    for (const auto& [name, shape] : policy_shapes(s, static_cast<std::int64_t>(vocabulary_.size()), net_->actions()))
+    for (const auto& [name, shape] : network_shapes(s, static_cast<std::int64_t>(vocabulary_.size()), actions()))
         f.add("policy/" + name, tensor_named(name));
     opt_->save(f, parameter_names());
     f.write(path);
@@ -309,7 +449,7 @@ void PolicyLearner::save(const std::string& path) const
 std::vector<std::string> PolicyLearner::parameter_names() const
 {
     std::vector<std::string> names;
-    for (const auto& p : net_->named_parameters())
+    for (const auto& p : module().named_parameters())
         names.push_back(p.key());
     return names;
 }
@@ -317,10 +457,10 @@ std::vector<std::string> PolicyLearner::parameter_names() const
 torch::Tensor PolicyLearner::tensor_named(const std::string& name) const
 {
     // The dicts are returned by value: kept alive here while their entries are looked at.
-    const auto parameters = net_->named_parameters();
+    const auto parameters = module().named_parameters();
     if (const auto* p = parameters.find(name))
         return *p;
-    const auto buffers = net_->named_buffers();
+    const auto buffers = module().named_buffers();
     if (const auto* b = buffers.find(name))
         return *b;
     throw Error(fmt::format("policy: the network has no tensor {}", name));
@@ -373,12 +513,23 @@ PolicyLearner PolicyLearner::load(const std::string& path, const Warn& warn)
 PolicyLearner PolicyLearner::load(const TensorFile& f)
 {
     const std::string& file = f.label();
-    if (const auto version = f.integer("version"); version != kPolicyFileVersion)
-        throw Error(fmt::format("{}: policy file version {}, this build reads version {}", file, version,
+    // Version 1 is version 2 without the encoder and the learner's options (original, defaults).
+    const auto version = f.integer("version");
+    if (version != kPolicyFileVersion && version != 1)
+        throw Error(fmt::format("{}: policy file version {}, this build reads versions 1 to {}", file, version,
                                 kPolicyFileVersion));
     PolicyHeader h;
     h.words = f.strings("words");
     config::PolicyConfig& s = h.sizes;
+    if (version >= 2) {
+        const std::string name = f.string("policy.encoder");
+        const auto encoder = config::from_string<config::PolicyEncoder>(name);
+        if (!encoder)
+            throw Error(fmt::format("{}: policy.encoder: \"{}\" is not one of {}", file, name,
+                                    fmt::join(config::names<config::PolicyEncoder>(), ", ")));
+        s.encoder = *encoder;
+    }
+    const bool structural = s.encoder == config::PolicyEncoder::Structural;
     s.vocab = f.string("policy.vocab");
     s.embedding_size = checked_setting(file, "policy.embedding_size", f.integer("policy.embedding_size"));
     s.hidden_size = checked_setting(file, "policy.hidden_size", f.integer("policy.hidden_size"));
@@ -390,11 +541,12 @@ PolicyLearner PolicyLearner::load(const TensorFile& f)
     s.alpha = checked_setting(file, "policy.alpha", f.real("policy.alpha"));
     s.learning_rate_decay = checked_setting(file, "policy.learning_rate_decay", f.real("policy.learning_rate_decay"));
     h.actions = f.integer("actions");
-    check_actions(file, h.actions);
+    if (!structural)
+        check_actions(file, h.actions);
 
     // Every tensor of the network and of its optimizer, checked by name, dtype and shape before
     // the network is made: the sizes above then allocate no more than the file holds.
-    const auto shapes = policy_shapes(s, static_cast<std::int64_t>(h.words.size()), h.actions);
+    const auto shapes = network_shapes(s, static_cast<std::int64_t>(h.words.size()), h.actions);
     std::size_t expected = 0;
     for (const auto& [name, shape] : shapes) {
         const bool buffer = name == "embeddings";
@@ -448,7 +600,17 @@ PolicyLearner PolicyLearner::load(const TensorFile& f)
     const std::int64_t every = f.integer("temperature_every");
     const double baseline_decay = f.real("baseline_decay");
     rethrow("temperature_every", [&] { p.set_temperature_every(every); });
-    rethrow("baseline_decay", [&] { p.set_reward_baseline(baseline_decay); });
+    LearnerOptions options;
+    options.baseline = baseline_decay;
+    if (version >= 2) {
+        options.normalise = f.boolean("normalise");
+        options.entropy_bonus = f.real("entropy_bonus");
+        options.episodes_per_update = f.integer("episodes_per_update");
+        p.spread_ = f.real("spread");
+        if (!(p.spread_ >= 0.0))
+            throw Error(fmt::format("{}: spread: must be >= 0, got {}", file, p.spread_));
+    }
+    rethrow("learner options", [&] { p.set_options(options); });
     p.baseline_ = f.real("baseline");
     p.baseline_started_ = f.boolean("baseline_started");
     std::istringstream rng(f.string("rng"));
@@ -577,11 +739,11 @@ PolicyAgent::PolicyAgent(std::shared_ptr<PolicyLearner> learner, bool greedy,
 
 Decision PolicyAgent::decide(const DecisionContext& c)
 {
-    if (c.num_actions() != learner_->actions())
+    if (!learner_->serves(c.num_actions()))
         throw Error(fmt::format("policy: it chooses among {} actions, but {} has {} ({} blocks + do nothing)",
                                 learner_->actions(), c.model.name, c.num_actions(), c.model.original_blocks));
     std::vector<std::string> unknown;
-    const auto layers = learner_->encode(c.model.leaf_layers, &unknown);
+    const auto layers = learner_->input(c.model, &unknown);
     if (!unknown.empty() && warn_)
         warn_(fmt::format("policy: {} layer(s) not in its vocabulary, read as <unk>: {}", unknown.size(),
                           unknown.front()));

@@ -3,7 +3,9 @@
 
 #include "core/agent/agent.h"
 #include "core/agent/fast_policy.h"
+#include "core/agent/learner_options.h"
 #include "core/agent/policy.h"
+#include "core/agent/structural_policy.h"
 #include "core/agent/vocabulary.h"
 #include "core/config/experiment.h"
 #include "core/util/tensor_file.h"
@@ -11,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <vector>
@@ -18,7 +21,7 @@
 namespace rlda::core::agent {
 
 inline constexpr const char* kPolicyKind = "policy"; // the tensor file's kind
-inline constexpr std::int64_t kPolicyFileVersion = 1; // its layout, in the header's "version"
+inline constexpr std::int64_t kPolicyFileVersion = 2; // its layout, in the header's "version"; 1 reads too
 inline constexpr std::int64_t kMaxPolicyActions = 4096; // decider outputs a policy file may have
 
 struct Choice {
@@ -26,19 +29,28 @@ struct Choice {
     std::vector<double> probabilities; // at the current temperature
 };
 
-// Samples actions while learning (keeping log p of each), updates once per episode:
+// Samples actions while learning (keeping log p of each), updates once per episode (by default):
 //   objective = mean over the episode's decisions of -log p(a) * r,  Adam(alpha),
 //   alpha x learning_rate_decay every decay_freq episodes, and temperature x temperature_decay
 //   (down to 1) every temperature_every episodes (0, the default: every decay_freq as well).
 // The network runs through FastPolicy (hand-written forward and backward) by default; with
 // set_reference_autograd(true) it runs through PolicyNet::forward and LibTorch's autograd
 // instead, the same computation, kept to check the fast path against. Both use FastAdam.
+// With sizes.encoder structural the network is a StructuralNet (structural_policy.h), which has no
+// hand-written path: it always runs through autograd, and serves a model of any block count.
 class PolicyLearner {
 public:
+    // `actions`: the original encoder's outputs (blocks + 1 of the model it is made for); the
+    // structural encoder ignores it and `vocabulary`.
     PolicyLearner(Vocabulary vocabulary, const config::PolicyConfig& sizes, std::int64_t actions,
                   std::uint64_t seed);
-    // A policy file written by save(): network, vocabulary, optimizer, episode, temperature and the
-    // sampling RNG, so that learning goes on exactly. Throws Error naming the file. A file of the
+    // A new policy for `model` (its vocabulary: the zoo at the model's input and classes, deepened up
+    // to 3 steps; its actions: blocks + 1), of either encoder.
+    static PolicyLearner for_model(const config::PolicyConfig& sizes, const model::ModelSpec& model,
+                                   std::uint64_t seed);
+    // A policy file written by save(): network, vocabulary, optimizer, episode, temperature, the
+    // learner's options and averages, and the sampling RNG, so that learning goes on exactly (an
+    // update of several episodes saved half-way starts afresh). Throws Error naming the file. A file of the
     // format before tensor files (a LibTorch archive) loads too, after `warn` is told it is
     // unverified.
     static PolicyLearner load(const std::string& path, const Warn& warn = {});
@@ -61,8 +73,16 @@ public:
 
     torch::Tensor encode(const std::vector<std::string>& leaf_layers,
                          std::vector<std::string>* unknown = nullptr) const;
+    // The network's input for an architecture: vocabulary ids of its leaf layers (original; layers
+    // it does not know go to `unknown`) or structural_input() of its features (structural).
+    torch::Tensor input(const model::ModelSummary& architecture, std::vector<std::string>* unknown = nullptr) const;
 
-    std::int64_t actions() const { return net_->actions(); }
+    config::PolicyEncoder encoder() const { return sizes_.encoder; }
+    // The actions every decision has: blocks + 1 of the model it was made for (original), or 0 for
+    // the structural encoder, which takes each architecture's own.
+    std::int64_t actions() const { return net_ ? net_->actions() : 0; }
+    // Whether it can choose for a model with `actions` actions per decision.
+    bool serves(std::int64_t actions) const { return net_ ? actions == net_->actions() : actions >= 2; }
     std::int64_t episode() const { return episode_; }
     double temperature() const { return temperature_; }
     void set_temperature(double t); // a curriculum stage's starting temperature
@@ -76,15 +96,21 @@ public:
     // exponential moving average of past rewards with this decay (e.g. 0.99); 0 turns it off.
     // Same expected gradient, less variance when close sequences earn nearly the same reward.
     void set_reward_baseline(double decay);
-    double reward_baseline_decay() const { return baseline_decay_; }
+    double reward_baseline_decay() const { return options_.baseline; }
+    // Throws Error naming the option out of range (normalise needs a baseline; episodes >= 1).
+    // Changing episodes_per_update takes effect at the next update.
+    void set_options(const LearnerOptions& options);
+    const LearnerOptions& options() const { return options_; }
     double lr() const;
     const Vocabulary& vocabulary() const { return vocabulary_; }
-    const config::PolicyConfig& sizes() const { return net_->sizes(); }
+    const config::PolicyConfig& sizes() const { return sizes_; }
 
     bool reference_autograd() const { return reference_; }
-    // Throws Error in the middle of an episode (its decisions are kept in the other path's form).
+    // Throws Error in the middle of an episode (its decisions are kept in the other path's form),
+    // and when turning it off for the structural encoder, which has no other path.
     void set_reference_autograd(bool on);
-    const PolicyNet& network() const { return net_; }
+    const PolicyNet& network() const { return net_; } // null for the structural encoder
+    const torch::nn::Module& module() const;          // whichever network it is
 
 private:
     static PolicyLearner load_torch_archive(const std::string& path);
@@ -101,16 +127,22 @@ private:
 
     Choice choose(const torch::Tensor& probabilities, int action);
     int draw(const std::vector<double>& probabilities);
+    torch::Tensor logits(const torch::Tensor& input, double time_left, double time_budget);
     Choice sample_reference(const torch::Tensor& layers, double time_left, double time_budget, bool learn);
     // The episode's next step: the forward of `layers` (its sequence part reused when an earlier
     // decision of the episode saw the same architecture: the parameters have not moved since).
     Step& forward_step(const torch::Tensor& layers, double time_left, double time_budget);
-    double finish_fast(double reward);
-    double finish_reference(double reward);
+    // The episode's gradients for advantage `advantage` and entropy weight `entropy`, both already
+    // divided by the episodes per update; return the objective.
+    double finish_fast(double advantage, double entropy);
+    double finish_reference(double advantage, double entropy);
+    double advantage_of(double reward); // r, r - b or (r - b) / rms, moving the averages on
     bool episode_in_progress() const { return steps_used_ > 0 || !log_probs_.empty(); }
 
     Vocabulary vocabulary_;
+    config::PolicyConfig sizes_;
     PolicyNet net_{nullptr};
+    StructuralNet structural_{nullptr};
     std::unique_ptr<FastPolicy> fast_;
     std::unique_ptr<FastAdam> opt_;
     bool reference_ = false;
@@ -122,14 +154,16 @@ private:
     std::vector<float> d_last_; // [sequences, decider size]
     PolicyTape scratch_;        // forwards that learn nothing
     // ... and reference path.
-    std::vector<torch::Tensor> log_probs_;
+    std::vector<torch::Tensor> log_probs_, entropies_;
     std::int64_t episode_ = 0;
     double temperature_ = 1.0;
     double temperature_decay_ = 0.9;
     std::int64_t temperature_every_ = 0; // 0: decay_freq
-    double baseline_decay_ = 0.0; // 0: no baseline
+    LearnerOptions options_;
     double baseline_ = 0.0;
     bool baseline_started_ = false;
+    double spread_ = 0.0;             // moving mean of (r - b)^2, for options_.normalise
+    std::int64_t pending_episodes_ = 0; // episodes whose gradients wait for the next step
     std::mt19937_64 rng_;
 };
 

@@ -83,7 +83,8 @@ struct AgentConfig {
 
 // [policy]: the policy network and its REINFORCE learner (the original's [agent] keys).
 struct PolicyConfig {
-    std::string vocab = "models";           // layer-string vocabulary: built from the model zoo
+    PolicyEncoder encoder = PolicyEncoder::Original; // how the network reads an architecture
+    std::string vocab = "models";           // layer-string vocabulary (original encoder): built from the model zoo
     std::int64_t embedding_size = 16;       // fixed layer embeddings
     std::int64_t hidden_size = 50;          // BiLSTM encoder, per direction
     std::int64_t decider_lstm_size = 16;

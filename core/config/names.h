@@ -22,6 +22,9 @@ enum class ClockKind { Virtual, Wall };
 // the original's SimulationAgent)
 enum class AgentKind { Fixed, Random, None, Policy, Simulation };
 enum class SweepBackend { Local, Slurm }; // worker processes here; cluster jobs
+// How a policy reads an architecture: the original's fixed embeddings of layer strings, or the
+// numbers of each layer (core/agent/structure.h), one logit per block
+enum class PolicyEncoder { Original, Structural };
 enum class Change { Up, Down };            // an allocation event: more GPUs, or fewer
 
 // Each value with its name, in the order a chooser shows them.
@@ -32,6 +35,7 @@ template <> const std::vector<std::pair<Normalization, std::string>>& name_table
 template <> const std::vector<std::pair<ClockKind, std::string>>& name_table<ClockKind>();
 template <> const std::vector<std::pair<AgentKind, std::string>>& name_table<AgentKind>();
 template <> const std::vector<std::pair<SweepBackend, std::string>>& name_table<SweepBackend>();
+template <> const std::vector<std::pair<PolicyEncoder, std::string>>& name_table<PolicyEncoder>();
 template <> const std::vector<std::pair<Change, std::string>>& name_table<Change>(); // "up", "down"
 
 template <class E>

@@ -227,6 +227,10 @@ Schema make_schema()
                  .help = "Random agent, and a policy's sampling", .value = member<&C::agent, &AgentConfig::seed>()});
 
     // [policy]
+    k.push_back({.name = "policy.encoder", .type = Type::Choice, .label = "Encoder",
+                 .help = "original: fixed embeddings of layer strings, one output per action index (the paper); "
+                         "structural: each layer's numbers, one logit per block, any model",
+                 .value = named<&C::policy, &PolicyConfig::encoder>(), .choices = names<PolicyEncoder>()});
     k.push_back({.name = "policy.vocab", .type = Type::Text, .help = "Layer-string vocabulary",
                  .value = member<&C::policy, &PolicyConfig::vocab>(), .required = true});
     k.push_back({.name = "policy.embedding_size", .type = Type::Integer, .help = "Fixed layer embeddings",
@@ -511,6 +515,13 @@ template <> const std::vector<std::pair<SweepBackend, std::string>>& name_table<
 {
     static const std::vector<std::pair<SweepBackend, std::string>> t{{SweepBackend::Local, "local"},
                                                                      {SweepBackend::Slurm, "slurm"}};
+    return t;
+}
+
+template <> const std::vector<std::pair<PolicyEncoder, std::string>>& name_table<PolicyEncoder>()
+{
+    static const std::vector<std::pair<PolicyEncoder, std::string>> t{{PolicyEncoder::Original, "original"},
+                                                                      {PolicyEncoder::Structural, "structural"}};
     return t;
 }
 

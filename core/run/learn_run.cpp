@@ -126,16 +126,14 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     }
     const model::ModelSpec& first = tables.front().model;
     auto learner = settings.from.empty()
-                       ? agent::PolicyLearner(agent::Vocabulary::from_zoo(3, first.input, first.classes),
-                                              settings.policy, model::original_block_count(first) + 1, settings.seed)
+                       ? agent::PolicyLearner::for_model(settings.policy, first, settings.seed)
                        : agent::PolicyLearner::load(settings.from, [&](const std::string& warning) {
                              if (observer)
                                  observer->on_message(warning);
                          });
     learner.set_temperature_decay(settings.temperature_decay);
     learner.set_temperature_every(settings.temperature_every);
-    if (settings.baseline > 0.0)
-        learner.set_reward_baseline(settings.baseline);
+    learner.set_options(settings.learner);
     // A table of another action count fails here, before the folder exists.
     for (const auto& t : tables)
         (void)evaluate(learner, t.table, t.model);
@@ -153,7 +151,11 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
                       {"stages", stage_list},
                       {"temperature_decay", settings.temperature_decay},
                       {"temperature_every", settings.temperature_every},
-                      {"baseline", settings.baseline}}
+                      {"encoder", config::to_string(learner.encoder())},
+                      {"baseline", settings.learner.baseline},
+                      {"normalise", settings.learner.normalise},
+                      {"entropy_bonus", settings.learner.entropy_bonus},
+                      {"episodes_per_update", settings.learner.episodes_per_update}}
                      .dump());
 
     EpisodeRows rows(folder, observer);

@@ -3,6 +3,7 @@
 // worker both run it, so the files they leave are the same.
 #pragma once
 
+#include "core/agent/learner_options.h"
 #include "core/config/experiment.h"
 #include "core/model/spec.h"
 #include "core/sim/results.h"
@@ -35,10 +36,12 @@ struct LearnRunSettings {
     std::optional<std::int64_t> classes; // nullopt = the table's
     std::uint64_t seed = 42;         // a new policy's weights and sampling
     std::string from;                // continue this policy file instead (curricula, transfer)
-    config::PolicyConfig policy;     // sizes and rates of a new policy
+    config::PolicyConfig policy;     // encoder, sizes and rates of a new policy
     double temperature_decay = 0.9;  // temperature x this every temperature_every episodes
     std::int64_t temperature_every = 0; // 0: every policy.decay_freq (the paper); the original code: 1
-    double baseline = 0.0;           // > 0: reward minus a moving average (an option, not the original)
+    // How rewards become updates: the paper's algorithm by default (agent::learner_preset). A
+    // policy continued with `from` takes these too, replacing what its file says.
+    agent::LearnerOptions learner;
     std::int64_t checkpoint_every = 5000; // policy.pt is rewritten this often (and at the end)
     std::int64_t report_every = 500;      // on_greedy() this often
 };

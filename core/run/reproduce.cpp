@@ -149,7 +149,7 @@ ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out,
             observer->on_run(i, count, run);
         LearnRunSettings learn;
         learn.seed = s.seed;
-        learn.baseline = s.baseline;
+        learn.learner = s.learner;
         const bool curriculum = run.tables.size() > 1;
         if (!curriculum) {
             learn.stages = {{run.tables.front(), s.episodes, 0.0}};

@@ -3,6 +3,7 @@
 // greedy rank set beside the rank the paper published.
 #pragma once
 
+#include "core/agent/learner_options.h"
 #include "core/run/learn_run.h"
 #include "core/sim/results.h"
 
@@ -21,7 +22,7 @@ struct ReproduceSettings {
     // early policy; 0 = episodes x 2/15 (the paper's 10,000 at 75,000).
     std::int64_t stage_episodes = 0;
     std::uint64_t seed = 42;
-    double baseline = 0.0; // > 0: the reward-baseline option (not the paper's algorithm)
+    agent::LearnerOptions learner; // the paper's algorithm unless told otherwise
 };
 
 // One learning run of the reproduction.

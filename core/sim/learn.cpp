@@ -5,6 +5,9 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+#include <limits>
+
 namespace rlda::core::sim {
 namespace {
 
@@ -21,7 +24,7 @@ void check_fit(const agent::PolicyLearner& learner, const SimulationTable& table
     if (table.num_actions() != n + 1)
         throw Error(fmt::format("{}: the table has {} actions per decision, but {} has {} blocks + do nothing",
                                 table.source(), table.num_actions(), base.name, n));
-    if (learner.actions() != table.num_actions())
+    if (!learner.serves(table.num_actions()))
         throw Error(fmt::format("{}: the policy chooses among {} actions, the table has {}", table.source(),
                                 learner.actions(), table.num_actions()));
     if (!table.complete())
@@ -44,21 +47,52 @@ const torch::Tensor& ArchitectureCache::layers(const std::vector<int>& prefix)
     model::ModelSpec spec = base_;
     for (int a : prefix)
         model::deepen_spec(spec, a);
-    return cache_.emplace(prefix, learner_.encode(model::summarize(spec).leaf_layers, &unknown_)).first->second;
+    return cache_.emplace(prefix, learner_.input(model::summarize(spec), &unknown_)).first->second;
 }
 
 std::int64_t learn(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
                    std::int64_t episodes, LearnObserver* observer, std::stop_token stop)
 {
-    check_fit(learner, table, base);
-    const double budget = budget_of(table);
-    const int k = table.decisions();
-    ArchitectureCache architectures(base, learner);
+    return learn_tables(learner, {{&table, &base}}, episodes, /*standardise=*/false, observer, stop);
+}
+
+std::int64_t learn_tables(agent::PolicyLearner& learner, const std::vector<LearnTask>& tasks, std::int64_t episodes,
+                          bool standardise, LearnObserver* observer, std::stop_token stop)
+{
+    if (tasks.empty())
+        throw Error("learn: no table to learn from");
+    std::vector<ArchitectureCache> caches;
+    std::vector<double> budgets;
+    struct Scale {
+        double mean = 0.0, spread = 1.0;
+    };
+    std::vector<Scale> scales;
+    for (const LearnTask& t : tasks) {
+        check_fit(learner, *t.table, *t.model);
+        budgets.push_back(budget_of(*t.table));
+        caches.emplace_back(*t.model, learner);
+        Scale s;
+        if (standardise) {
+            double sum = 0.0, squares = 0.0;
+            for (const TableRow& r : t.table->rows())
+                sum += agent::reward(r.accuracy);
+            s.mean = sum / static_cast<double>(t.table->rows().size());
+            for (const TableRow& r : t.table->rows())
+                squares += (agent::reward(r.accuracy) - s.mean) * (agent::reward(r.accuracy) - s.mean);
+            const double sd = std::sqrt(squares / static_cast<double>(t.table->rows().size()));
+            s.spread = sd > 0.0 ? sd : 1.0;
+        }
+        scales.push_back(s);
+    }
     std::vector<int> prefix;
-    prefix.reserve(static_cast<std::size_t>(k));
     EpisodeRecord rec;
     std::int64_t done = 0;
     for (; done < episodes && !stop.stop_requested(); ++done) {
+        const std::size_t task = static_cast<std::size_t>(learner.episode()) % tasks.size();
+        const SimulationTable& table = *tasks[task].table;
+        ArchitectureCache& architectures = caches[task];
+        const double budget = budgets[task];
+        const int k = table.decisions();
         prefix.clear();
         rec.probabilities.clear();
         rec.temperature = learner.temperature();
@@ -70,13 +104,35 @@ std::int64_t learn(agent::PolicyLearner& learner, const SimulationTable& table, 
         }
         rec.accuracy = table.accuracy(prefix);
         rec.reward = agent::reward(rec.accuracy);
-        rec.objective = learner.finish_episode(rec.reward);
+        rec.objective = learner.finish_episode((rec.reward - scales[task].mean) / scales[task].spread);
         rec.episode = learner.episode();
         rec.actions = prefix;
         if (observer)
             observer->on_episode(rec);
     }
     return done;
+}
+
+FixedSequence best_fixed_sequence(const std::vector<const SimulationTable*>& tables)
+{
+    if (tables.empty())
+        throw Error("best fixed sequence: no tables");
+    const SimulationTable& first = *tables.front();
+    for (const SimulationTable* t : tables)
+        if (t->decisions() != first.decisions() || t->num_actions() != first.num_actions() || !t->complete())
+            throw Error(fmt::format("{}: not a complete table of {} decisions over {} actions, as {}", t->source(),
+                                    first.decisions(), first.num_actions(), first.source()));
+    FixedSequence best;
+    best.mean_rank = std::numeric_limits<double>::infinity();
+    for (const TableRow& row : first.rows()) {
+        double sum = 0.0;
+        for (const SimulationTable* t : tables)
+            sum += t->rank(row.actions);
+        const double mean = sum / static_cast<double>(tables.size());
+        if (mean < best.mean_rank)
+            best = {row.actions, mean};
+    }
+    return best;
 }
 
 Evaluation evaluate(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,

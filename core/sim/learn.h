@@ -14,8 +14,8 @@
 
 namespace rlda::core::sim {
 
-// Leaf-layer ids of every architecture a prefix of actions leads to, built once per prefix: an
-// episode walks the same few architectures ((n+1)^k - 1)/n times over.
+// The policy's input (PolicyLearner::input) of every architecture a prefix of actions leads to,
+// built once per prefix: an episode walks the same few architectures ((n+1)^k - 1)/n times over.
 class ArchitectureCache {
 public:
     ArchitectureCache(const model::ModelSpec& base, const agent::PolicyLearner& learner);
@@ -34,6 +34,30 @@ private:
 // each. Stops early when `stop` is requested (between episodes). Returns episodes run.
 std::int64_t learn(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
                    std::int64_t episodes, LearnObserver* observer = nullptr, std::stop_token stop = {});
+
+// One table and the model its sequences start from.
+struct LearnTask {
+    const SimulationTable* table = nullptr;
+    const model::ModelSpec* model = nullptr;
+};
+
+// Algorithm 4 over several tables at once: the policy's episode e runs against tasks[e mod n], so
+// that one policy (of the structural encoder, when the models differ in blocks) learns all of them
+// alike. With `standardise`, it learns from each table's reward minus the mean over the table's
+// sequences, divided by their standard deviation: tables of other accuracy levels (another
+// dataset) then weigh the same, and one baseline serves them all. learn() is this with one task,
+// not standardised. Returns episodes run.
+std::int64_t learn_tables(agent::PolicyLearner& learner, const std::vector<LearnTask>& tasks, std::int64_t episodes,
+                          bool standardise, LearnObserver* observer = nullptr, std::stop_token stop = {});
+
+// The sequence with the best mean rank over `tables` (all of one model: the same decisions and
+// actions), chosen in hindsight, and that mean: the best any fixed sequence does on them. Error
+// for no tables or tables of different shapes.
+struct FixedSequence {
+    std::vector<int> actions;
+    double mean_rank = 0.0;
+};
+FixedSequence best_fixed_sequence(const std::vector<const SimulationTable*>& tables);
 
 // The greedy (argmax) sequence and where it stands. The policy may come from another model's
 // table: only the action count must agree.

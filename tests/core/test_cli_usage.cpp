@@ -106,7 +106,7 @@ private Q_SLOTS:
         QTest::newRow("nothing near")
             << QStringList{"xyzzy"}
             << "unknown command 'xyzzy' (commands: config, model, train, simulate, learn, evaluate, figures, "
-               "reproduce, sweep, completion, manpage)";
+               "reproduce, transfer, sweep, completion, manpage)";
     }
     void an_unknown_command_is_named_with_the_nearest()
     {
@@ -171,7 +171,7 @@ private Q_SLOTS:
 
     void the_completion_completes_commands_options_and_choices()
     {
-        QCOMPARE(complete("rlda tr"), QStringList{"train"});
+        QCOMPARE(complete("rlda tr"), (QStringList{"train", "transfer"}));
         QCOMPARE(complete("rlda sweep st"), QStringList{"status"});
         QCOMPARE(complete("rlda --verbose sweep c"), QStringList{"cancel"});
         QCOMPARE(complete("rlda config "), (QStringList{"keys", "examples"}));

@@ -1,0 +1,28 @@
+// The learner's command-line options, shared by `rlda learn`, `rlda reproduce` and `rlda transfer`:
+// --learner PRESET, then --baseline, --normalise, --entropy-bonus and --episodes-per-update over it.
+#pragma once
+
+#include "core/agent/learner_options.h"
+
+#include <CLI/CLI.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace rlda::app {
+
+struct LearnerFlags {
+    std::string preset = "original";
+    std::optional<double> baseline;
+    bool normalise = false;
+    std::optional<double> entropy_bonus;
+    std::optional<std::int64_t> episodes_per_update;
+
+    // The preset with the options given on the command line over it; Error for a bad combination.
+    core::agent::LearnerOptions options() const;
+};
+
+void add_learner_flags(CLI::App* cmd, LearnerFlags& flags);
+
+} // namespace rlda::app

@@ -1,0 +1,56 @@
+// The structural policy network ([policy] encoder = "structural"): scores each original block from
+// its own layers' numbers (core/agent/structure.h), so that one policy serves models of any width
+// and any number of blocks, and block i always means "this block".
+#pragma once
+
+#include "core/agent/structure.h"
+#include "core/config/experiment.h"
+
+#include <torch/nn/module.h>
+#include <torch/nn/modules/linear.h>
+#include <torch/nn/modules/rnn.h>
+#include <torch/nn/pimpl.h>
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace rlda::core::agent {
+
+// An architecture as the structural network reads it: float [L, kLayerFeatures + 1], each layer's
+// row followed by its block (structure.h's `block`, -1 for a layer between blocks). The blocks are
+// 0..max: every original block has at least one layer.
+torch::Tensor structural_input(const ArchitectureFeatures& features);
+// The original blocks an input of structural_input() holds: the decision's actions are this + 1.
+std::int64_t structural_blocks(const torch::Tensor& input);
+
+// Every parameter of StructuralNet by its named_parameters name, and its shape, for these sizes,
+// computed without allocating (policy files are checked against it). Error on overflow.
+std::vector<std::pair<std::string, std::vector<std::int64_t>>> structural_shapes(const config::PolicyConfig& sizes);
+
+// layer rows -> Linear(embedding_size) -> ReLU -> BiLSTM(hidden_size) over the layers:
+//   context = the last state of an LSTM(decider_lstm_size) over them, as the original's decider;
+//   block b's logit = MLP([mean of its layers' BiLSTM outputs, context, time encoding]) -> 1;
+//   Do Nothing's logit = its own MLP([context, time encoding]) -> 1, placed last.
+// Both MLPs are Linear(decider_linear_size) -> ReLU -> Linear -> ReLU -> Linear(1).
+class StructuralNetImpl : public torch::nn::Module {
+public:
+    explicit StructuralNetImpl(const config::PolicyConfig& sizes);
+
+    // Logits [blocks + 1] for one architecture (an input of structural_input()).
+    torch::Tensor forward(const torch::Tensor& input, double time_left, double time_budget);
+
+    const config::PolicyConfig& sizes() const { return sizes_; }
+
+private:
+    config::PolicyConfig sizes_;
+    torch::nn::Linear embed_{nullptr};
+    torch::nn::LSTM encoder_{nullptr};
+    torch::nn::LSTM decider_{nullptr};
+    torch::nn::Linear block1_{nullptr}, block2_{nullptr}, block_out_{nullptr};
+    torch::nn::Linear stay1_{nullptr}, stay2_{nullptr}, stay_out_{nullptr};
+};
+TORCH_MODULE(StructuralNet);
+
+} // namespace rlda::core::agent

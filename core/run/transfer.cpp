@@ -1,0 +1,249 @@
+// Leave one model out, learn on the rest, judge on the one left out.
+#include "core/run/transfer.h"
+
+#include "core/agent/reinforce.h"
+#include "core/sim/learn.h"
+#include "core/sim/table_meta.h"
+#include "core/util/csv.h"
+#include "core/util/error.h"
+#include "core/util/line_appender.h"
+#include "core/util/output_folder.h"
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+
+namespace rlda::core::run {
+
+using namespace sim;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr const char* kFoldsHeader =
+    "model,sequences,random_rank,no_adaptation_rank,best_fixed,best_fixed_rank,tables,training_tables\n";
+constexpr const char* kRanksHeader = "model,seed,table,scenario,table_seed,rank,sequences,greedy,accuracy,optimal,"
+                                     "no_adaptation_rank,best_fixed_rank\n";
+
+std::string fold_line(const TransferFold& f)
+{
+    return fmt::format("{},{},{},{},{},{},{},{}\n", f.model, f.sequences, f.random_rank, f.no_adaptation_rank,
+                       sequence_string(f.best_fixed), f.best_fixed_rank, fmt::join(f.tables, ";"),
+                       fmt::join(f.training_tables, ";"));
+}
+
+std::string rank_line(const TransferRank& r)
+{
+    const auto& e = r.evaluation;
+    return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", r.model, r.seed, r.table, r.scenario, r.table_seed,
+                       e.rank, e.sequences, sequence_string(e.greedy), e.accuracy, e.optimal, r.no_adaptation_rank,
+                       r.best_fixed_rank);
+}
+
+// A model name as a folder name: letters, digits, '-' and '_' kept, anything else '_'.
+std::string folder_name(const std::string& model)
+{
+    std::string s = model;
+    for (char& c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '_')
+            c = '_';
+    return s;
+}
+
+template <class T> T field(const CsvTable& csv, std::size_t row, const std::string& column)
+{
+    const std::string& text = csv.rows[row][csv.column(column)];
+    T value{};
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || text.empty())
+        throw Error(fmt::format("{}:{}: {}: not a number: \"{}\"", csv.source, csv.row_lines[row], column, text));
+    return value;
+}
+
+// "a;b;c" -> a, b, c (table files, which may hold spaces).
+std::vector<std::string> words(const std::string& text)
+{
+    std::vector<std::string> out;
+    std::string word;
+    for (char c : text + ';') {
+        if (c != ';') {
+            word += c;
+        } else if (!word.empty()) {
+            out.push_back(word);
+            word.clear();
+        }
+    }
+    return out;
+}
+
+} // namespace
+
+TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool force, TransferObserver* observer,
+                            std::stop_token stop)
+{
+    if (s.tables.empty())
+        throw Error("transfer: no tables given");
+    if (s.seeds.empty())
+        throw Error("transfer: no seeds given");
+    if (s.episodes < 1)
+        throw Error("transfer: episodes must be >= 1");
+    // Every table before anything is written.
+    std::vector<OpenedTable> tables;
+    for (const auto& file : s.tables) {
+        tables.push_back(open_table(file));
+        if (!tables.back().described)
+            throw Error(fmt::format("{}: no metadata ({}): transfer needs each table's model",
+                                    file.string(), meta_file_for(table_file(file)).string()));
+    }
+    std::vector<std::string> models;
+    for (const auto& t : tables)
+        if (std::find(models.begin(), models.end(), t.meta.model) == models.end())
+            models.push_back(t.meta.model);
+    const std::vector<std::string> held_out = s.held_out.empty() ? models : s.held_out;
+    for (const auto& m : held_out)
+        if (std::find(models.begin(), models.end(), m) == models.end())
+            throw Error(fmt::format("transfer: no table of model {} (the tables' models: {})", m, fmt::join(models, ", ")));
+    if (s.policy.encoder == config::PolicyEncoder::Original) {
+        for (const auto& t : tables)
+            if (t.table.num_actions() != tables.front().table.num_actions())
+                throw Error(fmt::format("transfer: the original encoder chooses among a fixed number of actions, but "
+                                        "{} has {} and {} has {}; use the structural encoder",
+                                        t.file.string(), t.table.num_actions(), tables.front().file.string(),
+                                        tables.front().table.num_actions()));
+    }
+
+    TransferResult result;
+    std::vector<std::vector<const OpenedTable*>> test_of, train_of;
+    for (const auto& m : held_out) {
+        TransferFold fold;
+        fold.model = m;
+        std::vector<const OpenedTable*> test, train;
+        for (const auto& t : tables)
+            (t.meta.model == m ? test : train).push_back(&t);
+        if (train.empty())
+            throw Error(fmt::format("transfer: leaving out {} leaves no table to learn from", m));
+        std::vector<const SimulationTable*> judged;
+        double no_adaptation = 0.0;
+        for (const auto* t : test) {
+            fold.tables.push_back(t->file.string());
+            judged.push_back(&t->table);
+            no_adaptation += t->table.rank(t->table.no_adaptation_sequence());
+        }
+        for (const auto* t : train)
+            fold.training_tables.push_back(t->file.string());
+        const FixedSequence best = best_fixed_sequence(judged); // also checks the tables agree
+        fold.sequences = static_cast<int>(test.front()->table.sequences());
+        fold.random_rank = (fold.sequences + 1) / 2.0;
+        fold.no_adaptation_rank = no_adaptation / static_cast<double>(test.size());
+        fold.best_fixed = best.actions;
+        fold.best_fixed_rank = best.mean_rank;
+        result.folds.push_back(std::move(fold));
+        test_of.push_back(std::move(test));
+        train_of.push_back(std::move(train));
+    }
+
+    prepare_output_folder(out, force);
+    {
+        LineAppender folds(out / "folds.csv", kFoldsHeader);
+        for (const auto& f : result.folds)
+            folds.append(fold_line(f));
+    }
+    LineAppender ranks(out / "ranks.csv", kRanksHeader);
+    for (std::size_t f = 0; f < result.folds.size(); ++f) {
+        const TransferFold& fold = result.folds[f];
+        if (observer)
+            observer->on_fold(fold);
+        std::vector<LearnTask> tasks;
+        for (const auto* t : train_of[f])
+            tasks.push_back({&t->table, &t->model});
+        for (const std::uint64_t seed : s.seeds) {
+            if (stop.stop_requested())
+                break;
+            if (observer)
+                observer->on_seed(fold, seed);
+            auto learner = agent::PolicyLearner::for_model(s.policy, *tasks.front().model, seed);
+            learner.set_options(s.learner);
+            learn_tables(learner, tasks, s.episodes, /*standardise=*/true, observer, stop);
+            if (stop.stop_requested()) {
+                result.cancelled = true;
+                break;
+            }
+            const fs::path folder = out / fmt::format("{}-seed{}", folder_name(fold.model), seed);
+            fs::create_directories(folder);
+            learner.save((folder / "policy.pt").string());
+            for (const auto* t : test_of[f]) {
+                TransferRank r;
+                r.model = fold.model;
+                r.seed = seed;
+                r.table = t->file.string();
+                r.scenario = t->meta.scenario;
+                r.table_seed = t->meta.seed;
+                r.evaluation = evaluate(learner, t->table, t->model);
+                r.no_adaptation_rank = t->table.rank(t->table.no_adaptation_sequence());
+                r.best_fixed_rank = t->table.rank(fold.best_fixed);
+                ranks.append(rank_line(r));
+                if (observer)
+                    observer->on_rank(r);
+                result.ranks.push_back(std::move(r));
+            }
+        }
+        if (result.cancelled)
+            break;
+    }
+    result.cancelled = result.cancelled || stop.stop_requested();
+    return result;
+}
+
+TransferResult read_transfer(const fs::path& folder)
+{
+    TransferResult result;
+    const CsvTable folds = read_csv((folder / "folds.csv").string());
+    for (std::size_t i = 0; i < folds.rows.size(); ++i) {
+        TransferFold f;
+        f.model = folds.rows[i][folds.column("model")];
+        f.sequences = field<int>(folds, i, "sequences");
+        f.random_rank = field<double>(folds, i, "random_rank");
+        f.no_adaptation_rank = field<double>(folds, i, "no_adaptation_rank");
+        try {
+            f.best_fixed = model::parse_actions(folds.rows[i][folds.column("best_fixed")]);
+        } catch (const Error& e) {
+            throw Error(fmt::format("{}:{}: best_fixed: {}", folds.source, folds.row_lines[i], e.what()));
+        }
+        f.best_fixed_rank = field<double>(folds, i, "best_fixed_rank");
+        f.tables = words(folds.rows[i][folds.column("tables")]);
+        f.training_tables = words(folds.rows[i][folds.column("training_tables")]);
+        result.folds.push_back(std::move(f));
+    }
+    const CsvTable ranks = read_csv((folder / "ranks.csv").string());
+    for (std::size_t i = 0; i < ranks.rows.size(); ++i) {
+        TransferRank r;
+        const auto& row = ranks.rows[i];
+        r.model = row[ranks.column("model")];
+        r.seed = field<std::uint64_t>(ranks, i, "seed");
+        r.table = row[ranks.column("table")];
+        r.scenario = row[ranks.column("scenario")];
+        r.table_seed = field<std::uint64_t>(ranks, i, "table_seed");
+        r.evaluation.rank = field<int>(ranks, i, "rank");
+        r.evaluation.sequences = field<int>(ranks, i, "sequences");
+        try {
+            r.evaluation.greedy = model::parse_actions(row[ranks.column("greedy")]);
+        } catch (const Error& e) {
+            throw Error(fmt::format("{}:{}: greedy: {}", ranks.source, ranks.row_lines[i], e.what()));
+        }
+        r.evaluation.accuracy = field<double>(ranks, i, "accuracy");
+        r.evaluation.optimal = field<double>(ranks, i, "optimal");
+        r.no_adaptation_rank = field<int>(ranks, i, "no_adaptation_rank");
+        r.best_fixed_rank = field<int>(ranks, i, "best_fixed_rank");
+        if (std::none_of(result.folds.begin(), result.folds.end(), [&](const auto& f) { return f.model == r.model; }))
+            throw Error(fmt::format("{}:{}: model {} is not in folds.csv", ranks.source, ranks.row_lines[i], r.model));
+        result.ranks.push_back(std::move(r));
+    }
+    return result;
+}
+
+} // namespace rlda::core::run

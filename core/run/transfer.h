@@ -1,0 +1,82 @@
+// The transfer protocol: leave one model out, learn one policy on every table of the others, and
+// judge it greedily on every table of the model it never saw, beside the references a reader needs
+// (a random sequence, no adaptation, the best fixed sequence chosen in hindsight).
+#pragma once
+
+#include "core/agent/learner_options.h"
+#include "core/config/experiment.h"
+#include "core/sim/results.h"
+
+#include <cstdint>
+#include <filesystem>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+namespace rlda::core::run {
+
+struct TransferSettings {
+    std::vector<std::filesystem::path> tables; // every table, of every model (sim::expand_tables)
+    std::vector<std::string> held_out;         // models left out in turn; empty = each model
+    std::int64_t episodes = 75000;             // per held-out model and seed, over its training tables in turn
+    std::vector<std::uint64_t> seeds{42};
+    config::PolicyConfig policy = [] {
+        config::PolicyConfig p;
+        p.encoder = config::PolicyEncoder::Structural; // the original encoder serves one block count only
+        return p;
+    }();
+    agent::LearnerOptions learner = agent::LearnerOptions::robust();
+};
+
+// One held-out model: what it is judged against.
+struct TransferFold {
+    std::string model;
+    std::vector<std::string> training_tables; // files
+    std::vector<std::string> tables;          // the held-out model's
+    int sequences = 0;
+    double random_rank = 0.0;          // a uniformly random sequence's expected rank: (N + 1) / 2
+    double no_adaptation_rank = 0.0;   // mean over the held-out tables
+    std::vector<int> best_fixed;       // the fixed sequence of best mean rank there, in hindsight
+    double best_fixed_rank = 0.0;      // its mean rank
+};
+
+// One greedy evaluation on one held-out table.
+struct TransferRank {
+    std::string model; // held out
+    std::uint64_t seed = 0;
+    std::string table; // file
+    std::string scenario;
+    std::uint64_t table_seed = 0; // the job's seed the table was built with (replicates differ in it)
+    sim::Evaluation evaluation;
+    int no_adaptation_rank = 0;
+    int best_fixed_rank = 0; // the fold's best fixed sequence on this table
+};
+
+struct TransferResult {
+    std::vector<TransferFold> folds;
+    std::vector<TransferRank> ranks; // fold by fold, seed by seed, table by table
+    bool cancelled = false;
+};
+
+// Told as the protocol goes (same thread): a fold's references before its first seed, each seed's
+// start, every episode (LearnObserver), each rank once judged.
+class TransferObserver : public sim::LearnObserver {
+public:
+    virtual void on_fold(const TransferFold&) {}
+    virtual void on_seed(const TransferFold&, std::uint64_t /*seed*/) {}
+    virtual void on_rank(const TransferRank&) {}
+};
+
+// Opens every table (its metadata names its model; an incomplete table or one without metadata is
+// an Error) before anything is written. Then fills `out`: folds.csv, ranks.csv (a flushed line per
+// rank, so that a killed run keeps what it judged) and <model>-seed<N>/policy.pt. Errors: a held-out
+// model no table has; a fold with no training table; the original encoder with models of different
+// block counts. A stop request ends it between episodes; what was judged stays.
+TransferResult run_transfer(const TransferSettings& settings, const std::filesystem::path& out, bool force,
+                            TransferObserver* observer = nullptr, std::stop_token stop = {});
+
+// folds.csv and ranks.csv of a transfer folder, read back (the workbench's Policy page, figures).
+// Error naming the file and line.
+TransferResult read_transfer(const std::filesystem::path& folder);
+
+} // namespace rlda::core::run
