@@ -21,6 +21,8 @@
 
 namespace rlda::app {
 
+LearningPage::~LearningPage() { table_->disconnect(this); }
+
 LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
 {
     auto* form = new QFormLayout;

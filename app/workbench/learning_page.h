@@ -28,6 +28,8 @@ class LearningPage : public QWidget {
     Q_OBJECT
 public:
     explicit LearningPage(QWidget* parent = nullptr);
+    // Disconnects the table edit first, as ~ModelsPage does (editingFinished during ~QWidget).
+    ~LearningPage() override;
 
     widgets::LearningView* view() const { return view_; }
     // The tables' starting model and sample shape, from the experiment; a table with an index.csv

@@ -37,6 +37,12 @@ QString errorText(const std::exception& e)
 
 } // namespace
 
+ModelsPage::~ModelsPage()
+{
+    inputEdit_->disconnect(this);
+    deepenEdit_->disconnect(this);
+}
+
 ModelsPage::ModelsPage(QWidget* parent) : QWidget(parent)
 {
     auto* layout = new QVBoxLayout(this);

@@ -23,6 +23,9 @@ class ModelsPage : public QWidget {
     Q_OBJECT
 public:
     explicit ModelsPage(QWidget* parent = nullptr);
+    // Disconnects the line edits first: ~QWidget closes a top-level page, and the focused edit's
+    // editingFinished would otherwise call refresh() on a page already half destroyed.
+    ~ModelsPage() override;
 
     // A zoo name or the path of a TOML model file; errors go to statusMessage().
     void showModel(const QString& nameOrPath);

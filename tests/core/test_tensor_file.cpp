@@ -217,10 +217,13 @@ private Q_SLOTS:
         const auto shapes = policy_shapes(p.sizes(), static_cast<std::int64_t>(p.vocabulary().size()), p.actions());
         std::size_t held = net->named_parameters().size() + net->named_buffers().size();
         QCOMPARE(shapes.size(), held);
+        // The dicts are returned by value: kept here while pointers into them are used.
+        const auto parameters = net->named_parameters();
+        const auto buffers = net->named_buffers();
         for (const auto& [name, shape] : shapes) {
-            const auto* t = net->named_parameters().find(name);
+            const auto* t = parameters.find(name);
             if (!t)
-                t = net->named_buffers().find(name);
+                t = buffers.find(name);
             QVERIFY2(t, name.c_str());
             QCOMPARE(t->sizes().vec(), shape);
         }

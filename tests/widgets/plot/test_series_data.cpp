@@ -136,7 +136,7 @@ private Q_SLOTS:
         if (smooth)
             d.setSmoothing(0.3);
         for (int i = 0; i < n; ++i) {
-            double y = std::sin(i * 0.001) + 0.01 * ((i * 7919) % 13);
+            double y = std::sin(i * 0.001) + 0.01 * static_cast<double>((std::int64_t{i} * 7919) % 13);
             if (i == n / 3)
                 y = 100.0;
             if (i == 2 * n / 3 + 1)
