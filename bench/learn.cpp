@@ -1,4 +1,5 @@
-// bench_learn: episodes/s of Algorithm 4 in PolicyLearner (fast and autograd) and in bench/learn_reference.py.
+// bench_learn: episodes/s of Algorithm 4 in PolicyLearner (fast and autograd, and the structural
+// encoder's autograd path) and in bench/learn_reference.py (both encoders).
 #include "core/sim/learn.h"
 #include "core/agent/reinforce.h"
 #include "core/model/zoo.h"
@@ -29,6 +30,7 @@ struct Options {
     std::string model = "ConvNet2";
     std::int64_t episodes = 3000;
     std::int64_t reference_episodes = 300;
+    std::int64_t structural_episodes = 300;
     std::int64_t python_episodes = 500;
     std::uint64_t seed = 42;
     int threads = 2;
@@ -36,17 +38,20 @@ struct Options {
     std::string python = "/usr/bin/python3"; // Debian's, where python3-torch lives
 };
 
-agent::PolicyLearner make_learner(const Options& o, const model::ModelSpec& base)
+agent::PolicyLearner make_learner(const Options& o, const model::ModelSpec& base,
+                                  config::PolicyEncoder encoder = config::PolicyEncoder::Original)
 {
-    return agent::PolicyLearner(agent::Vocabulary::from_zoo(3, base.input, base.classes),
-                                config::PolicyConfig{}, model::original_block_count(base) + 1, o.seed);
+    config::PolicyConfig sizes;
+    sizes.encoder = encoder;
+    return agent::PolicyLearner::for_model(sizes, base, o.seed);
 }
 
 double cpp_episodes_per_s(const Options& o, const sim::SimulationTable& table, const model::ModelSpec& base,
-                          bool reference, std::int64_t episodes)
+                          config::PolicyEncoder encoder, bool reference, std::int64_t episodes)
 {
-    auto learner = make_learner(o, base);
-    learner.set_reference_autograd(reference);
+    auto learner = make_learner(o, base, encoder);
+    if (encoder == config::PolicyEncoder::Original)
+        learner.set_reference_autograd(reference);
     const auto start = std::chrono::steady_clock::now();
     const auto done = sim::learn(learner, table, base, episodes);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -65,24 +70,44 @@ void all_prefixes(int length, int actions, std::vector<int>& prefix, std::vector
     }
 }
 
-// What the Python side needs to run the same episodes without our model code: every prefix's
-// leaf-layer ids (vocabulary as ours) and time left, every sequence's accuracy, the sizes.
-void write_problem(const std::string& path, const Options& o, const sim::SimulationTable& table,
-                   const model::ModelSpec& base)
+// The structural input of one architecture as JSON: its layer rows and blocks.
+std::string structural_json(const torch::Tensor& input)
 {
-    auto learner = make_learner(o, base);
+    const auto width = input.size(1) - 1;
+    std::vector<std::string> rows;
+    std::vector<std::int64_t> blocks;
+    for (std::int64_t i = 0; i < input.size(0); ++i) {
+        const float* r = input.data_ptr<float>() + i * input.size(1);
+        rows.push_back(fmt::format("[{}]", fmt::join(r, r + width, ", ")));
+        blocks.push_back(static_cast<std::int64_t>(r[width]));
+    }
+    return fmt::format("\"rows\": [{}], \"block\": [{}]", fmt::join(rows, ", "), fmt::join(blocks, ", "));
+}
+
+// What the Python side needs to run the same episodes without our model code: every prefix's
+// input (leaf-layer ids in our vocabulary, or the structural rows) and time left, every
+// sequence's accuracy, the sizes.
+void write_problem(const std::string& path, const Options& o, const sim::SimulationTable& table,
+                   const model::ModelSpec& base, config::PolicyEncoder encoder)
+{
+    auto learner = make_learner(o, base, encoder);
     sim::ArchitectureCache architectures(base, learner);
     std::vector<std::vector<int>> prefixes;
     std::vector<int> prefix;
     all_prefixes(table.decisions() - 1, table.num_actions(), prefix, prefixes);
     std::string entries;
     for (const auto& p : prefixes) {
-        const auto ids = architectures.layers(p);
-        const std::vector<std::int64_t> v(ids.data_ptr<std::int64_t>(),
-                                          ids.data_ptr<std::int64_t>() + ids.numel());
-        entries += fmt::format("{}\n    {{\"prefix\": [{}], \"ids\": [{}], \"time_left\": {}}}",
-                               entries.empty() ? "" : ",", fmt::join(p, ", "), fmt::join(v, ", "),
-                               table.time_left(p));
+        const auto& input = architectures.layers(p);
+        std::string layers;
+        if (encoder == config::PolicyEncoder::Structural) {
+            layers = structural_json(input);
+        } else {
+            const std::vector<std::int64_t> v(input.data_ptr<std::int64_t>(),
+                                              input.data_ptr<std::int64_t>() + input.numel());
+            layers = fmt::format("\"ids\": [{}]", fmt::join(v, ", "));
+        }
+        entries += fmt::format("{}\n    {{\"prefix\": [{}], {}, \"time_left\": {}}}", entries.empty() ? "" : ",",
+                               fmt::join(p, ", "), layers, table.time_left(p));
     }
     std::string rows;
     for (const auto& r : table.rows())
@@ -91,13 +116,13 @@ void write_problem(const std::string& path, const Options& o, const sim::Simulat
     const auto& s = learner.sizes();
     std::ofstream out(path);
     out << fmt::format(
-        "{{\n  \"decisions\": {}, \"actions\": {}, \"budget\": {}, \"vocabulary\": {},\n"
+        "{{\n  \"decisions\": {}, \"actions\": {}, \"budget\": {}, \"vocabulary\": {}, \"features\": {},\n"
         "  \"embedding_size\": {}, \"hidden_size\": {}, \"decider_lstm_size\": {}, \"decider_linear_size\": "
         "{},\n"
         "  \"time_encoding_size\": {}, \"alpha\": {}, \"learning_rate_decay\": {}, \"decay_freq\": {},\n"
         "  \"architectures\": [{}\n  ],\n  \"sequences\": [{}\n  ]\n}}\n",
         table.decisions(), table.num_actions(), table.rows().front().total_time, learner.vocabulary().size(),
-        s.embedding_size, s.hidden_size, s.decider_lstm_size, s.decider_linear_size, s.time_encoding_size,
+        std::int64_t{agent::kLayerFeatures}, s.embedding_size, s.hidden_size, s.decider_lstm_size, s.decider_linear_size, s.time_encoding_size,
         s.alpha, s.learning_rate_decay, s.decay_freq, entries, rows);
     if (!out)
         throw std::runtime_error("cannot write " + path);
@@ -160,11 +185,11 @@ double others_cores(const CpuTimes& a, const CpuTimes& b)
     return wall > 0 ? std::max(0.0, (b.machine - a.machine) - (b.own - a.own)) / wall : 0.0;
 }
 
-double python_episodes_per_s(const Options& o, const std::string& problem)
+double python_episodes_per_s(const Options& o, const std::string& problem, config::PolicyEncoder encoder)
 {
-    const std::string cmd =
-        fmt::format("{} {}/bench/learn_reference.py --problem {} --episodes {} --threads {} --seed {}",
-                    o.python, RLDA_SOURCE_DIR, problem, o.python_episodes, o.threads, o.seed);
+    const std::string cmd = fmt::format(
+        "{} {}/bench/learn_reference.py --problem {} --episodes {} --threads {} --seed {} --encoder {}", o.python,
+        RLDA_SOURCE_DIR, problem, o.python_episodes, o.threads, o.seed, config::to_string(encoder));
     return rlda::bench::run_python_reference(cmd, "episodes_per_s", "Debian's python3-torch");
 }
 
@@ -179,6 +204,8 @@ int main(int argc, char** argv)
     app.add_option("--episodes", o.episodes, "Episodes of the fast path per round")->capture_default_str();
     app.add_option("--reference-episodes", o.reference_episodes, "Episodes of the autograd path per round")
         ->capture_default_str();
+    app.add_option("--structural-episodes", o.structural_episodes, "Episodes of the structural encoder per round")
+        ->capture_default_str();
     app.add_option("--python-episodes", o.python_episodes, "Episodes of the Python side per round")
         ->capture_default_str();
     app.add_option("--seed", o.seed)->capture_default_str();
@@ -187,22 +214,35 @@ int main(int argc, char** argv)
     app.add_option("--python", o.python)->capture_default_str();
     CLI11_PARSE(app, argc, argv);
 
-    const auto problem =
-        (std::filesystem::temp_directory_path() / fmt::format("rlda_bench_learn_{}.json", getpid())).string();
+    using config::PolicyEncoder;
+    const auto temp = std::filesystem::temp_directory_path();
+    const auto problem = (temp / fmt::format("rlda_bench_learn_{}.json", getpid())).string();
+    const auto structural_problem = (temp / fmt::format("rlda_bench_learn_structural_{}.json", getpid())).string();
+    const auto remove_problems = [&] {
+        std::error_code ignored;
+        std::filesystem::remove(problem, ignored);
+        std::filesystem::remove(structural_problem, ignored);
+    };
     try {
         at::set_num_threads(o.threads);
         const auto base = model::load_model(o.model);
         const auto table = sim::SimulationTable::load(o.table);
-        write_problem(problem, o, table, base);
+        write_problem(problem, o, table, base, PolicyEncoder::Original);
+        write_problem(structural_problem, o, table, base, PolicyEncoder::Structural);
 
         const auto cpu_before = cpu_times();
-        double fast = 0, reference = 0, python = 0;
+        double fast = 0, reference = 0, python = 0, structural = 0, python_structural = 0;
         for (int r = 0; r < o.repeat; ++r) { // interleaved, so drift in the machine hits all of them
-            fast = std::max(fast, cpp_episodes_per_s(o, table, base, false, o.episodes));
-            reference = std::max(reference, cpp_episodes_per_s(o, table, base, true, o.reference_episodes));
-            python = std::max(python, python_episodes_per_s(o, problem));
+            fast = std::max(fast, cpp_episodes_per_s(o, table, base, PolicyEncoder::Original, false, o.episodes));
+            reference = std::max(
+                reference, cpp_episodes_per_s(o, table, base, PolicyEncoder::Original, true, o.reference_episodes));
+            structural = std::max(structural, cpp_episodes_per_s(o, table, base, PolicyEncoder::Structural, true,
+                                                                  o.structural_episodes));
+            python = std::max(python, python_episodes_per_s(o, problem, PolicyEncoder::Original));
+            python_structural =
+                std::max(python_structural, python_episodes_per_s(o, structural_problem, PolicyEncoder::Structural));
         }
-        std::filesystem::remove(problem);
+        remove_problems();
         const auto [torch_adam_us, fast_adam_us] = adam_step_us(o, base);
         const double others = others_cores(cpu_before, cpu_times());
         if (others > 0.25)
@@ -219,14 +259,18 @@ int main(int argc, char** argv)
                    o.reference_episodes);
         fmt::print("  Python/PyTorch, same algorithm     {:8.1f} episodes/s ({} episodes)\n", python,
                    o.python_episodes);
+        fmt::print("  structural encoder: C++ autograd   {:8.1f} episodes/s ({} episodes)\n", structural,
+                   o.structural_episodes);
+        fmt::print("  structural encoder: Python/PyTorch {:8.1f} episodes/s ({} episodes)\n", python_structural,
+                   o.python_episodes);
         fmt::print("  one Adam step: torch::optim::Adam {:.1f} us, FastAdam {:.1f} us\n", torch_adam_us,
                    fast_adam_us);
         fmt::print("ratio fast vs Python:     {:.1f}x (goal >= 10)\n", fast / python);
         fmt::print("ratio fast vs autograd:   {:.1f}x\n", fast / reference);
+        fmt::print("ratio structural C++ vs Python: {:.1f}x\n", structural / python_structural);
         return 0;
     } catch (const std::exception& e) {
-        std::error_code ignored;
-        std::filesystem::remove(problem, ignored);
+        remove_problems();
         fmt::print(stderr, "bench_learn: error: {}\n", e.what());
         return 1;
     }
