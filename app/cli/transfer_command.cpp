@@ -11,13 +11,16 @@
 #include "core/sim/table_meta.h"
 #include "core/util/error.h"
 
+#ifdef RLDA_WITH_FIGURES
+#include "widgets/figures/figure_job.h"
+#endif
+
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 #include <algorithm>
 #include <filesystem>
-#include <map>
 #include <unistd.h>
 
 namespace rlda::app {
@@ -37,6 +40,7 @@ struct TransferOptions {
     LearnerFlags learner;
     std::string out;
     bool force = false;
+    bool figures = true;
 };
 
 class TransferProgress final : public core::run::TransferObserver {
@@ -73,63 +77,33 @@ private:
     std::int64_t episodes_;
 };
 
-// Per held-out model: a row per table (its rank for each seed, their mean and worst, and the
-// references on that table), then the mean over the tables for each seed.
+std::string cell(const std::optional<double>& v) { return v ? fmt::format("{:.1f}", *v) : "-"; }
+std::string cell(const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; }
+
+// core::run::summarize_transfer as text: per held-out model a row per table, then the means.
 void print_summary(const core::run::TransferResult& r)
 {
-    for (const TransferFold& f : r.folds) {
-        std::vector<std::uint64_t> seeds;
-        for (const auto& x : r.ranks)
-            if (x.model == f.model && std::find(seeds.begin(), seeds.end(), x.seed) == seeds.end())
-                seeds.push_back(x.seed);
-        fmt::print("\nheld out {} ({} sequences a table)\n", f.model, f.sequences);
+    for (const auto& s : core::run::summarize_transfer(r)) {
+        fmt::print("\nheld out {} ({} sequences a table)\n", s.fold.model, s.fold.sequences);
         std::string head = fmt::format("{:<28}", "table");
-        for (auto s : seeds)
-            head += fmt::format(" {:>7}", fmt::format("s{}", s));
+        for (auto seed : s.seeds)
+            head += fmt::format(" {:>7}", fmt::format("s{}", seed));
         fmt::print("{} {:>7} {:>6} {:>9} {:>10}\n", head, "mean", "worst", "no-adapt", "best-fixed");
-        std::map<std::uint64_t, std::pair<double, int>> per_seed; // sum, count
-        double all = 0.0;
-        int count = 0;
-        for (const auto& table : f.tables) {
-            std::string line = fmt::format("{:<28}", fs::path(table).filename().string());
-            double sum = 0.0;
-            int n = 0, worst = 0, no_adaptation = 0, best_fixed = 0;
-            for (auto s : seeds) {
-                const auto it = std::find_if(r.ranks.begin(), r.ranks.end(), [&](const TransferRank& x) {
-                    return x.model == f.model && x.seed == s && x.table == table;
-                });
-                if (it == r.ranks.end()) {
-                    line += fmt::format(" {:>7}", "-");
-                    continue;
-                }
-                line += fmt::format(" {:>7}", it->evaluation.rank);
-                sum += it->evaluation.rank;
-                ++n;
-                worst = std::max(worst, it->evaluation.rank);
-                no_adaptation = it->no_adaptation_rank;
-                best_fixed = it->best_fixed_rank;
-                per_seed[s].first += it->evaluation.rank;
-                per_seed[s].second += 1;
-            }
-            all += sum;
-            count += n;
-            fmt::print("{} {:>7} {:>6} {:>9} {:>10}\n", line, n ? fmt::format("{:.1f}", sum / n) : "-",
-                       n ? std::to_string(worst) : "-", n ? std::to_string(no_adaptation) : "-",
-                       n ? std::to_string(best_fixed) : "-");
+        for (const auto& row : s.rows) {
+            std::string line = fmt::format("{:<28}", fs::path(row.table).filename().string());
+            for (const auto& rank : row.ranks)
+                line += fmt::format(" {:>7}", cell(rank));
+            fmt::print("{} {:>7} {:>6} {:>9} {:>10}\n", line, cell(row.mean), cell(row.worst), row.no_adaptation_rank,
+                       row.best_fixed_rank);
         }
         std::string line = fmt::format("{:<28}", "mean over tables");
-        double worst_mean = 0.0;
-        for (auto s : seeds) {
-            const auto& [sum, n] = per_seed[s];
-            const double mean = n ? sum / n : 0.0;
-            worst_mean = std::max(worst_mean, mean);
-            line += fmt::format(" {:>7.1f}", mean);
-        }
-        fmt::print("{} {:>7} {:>6} {:>9.1f} {:>10.1f}\n", line, count ? fmt::format("{:.1f}", all / count) : "-",
-                   count ? fmt::format("{:.1f}", worst_mean) : "-", f.no_adaptation_rank, f.best_fixed_rank);
+        for (const auto& m : s.seed_means)
+            line += fmt::format(" {:>7}", cell(m));
+        fmt::print("{} {:>7} {:>6} {:>9.1f} {:>10.1f}\n", line, cell(s.mean), cell(s.worst_seed_mean),
+                   s.fold.no_adaptation_rank, s.fold.best_fixed_rank);
         fmt::print("references: random {:.1f}, no adaptation {:.1f}, best fixed sequence in hindsight ({}) {:.1f}\n",
-                   f.random_rank, f.no_adaptation_rank, core::sim::sequence_string(f.best_fixed),
-                   f.best_fixed_rank);
+                   s.fold.random_rank, s.fold.no_adaptation_rank, core::sim::sequence_string(s.fold.best_fixed),
+                   s.fold.best_fixed_rank);
     }
 }
 
@@ -154,6 +128,17 @@ int run_transfer(const TransferOptions& o)
     if (result.cancelled) {
         fmt::print(stderr, "rlda: transfer: interrupted; the ranks so far are kept in {}\n", o.out);
         return 130;
+    }
+    if (o.figures) {
+#ifdef RLDA_WITH_FIGURES
+        widgets::FigureJob job;
+        job.out_dir = (fs::path(o.out) / "figures").string();
+        job.transfers = core::run::summarize_transfer(result);
+        for (const auto& f : widgets::renderFigureJob(job))
+            fmt::print("wrote {}\n", f);
+#else
+        fmt::print(stderr, "rlda: warning: this rlda was built without Qt: no figure (it needs the GUI build)\n");
+#endif
     }
     return 0;
 }
@@ -182,6 +167,7 @@ std::function<int()> add_transfer_command(CLI::App& app)
     add_learner_flags(cmd, o->learner);
     cmd->add_option("--out", o->out, "Folder: folds.csv, ranks.csv, <model>-seed<N>/policy.pt")->required();
     cmd->add_flag("--force", o->force, "Replace a --out that rlda made first");
+    cmd->add_flag("!--no-figures", o->figures, "Skip figures/transfer_<model>.png");
     return [cmd, o]() -> int { return cmd->parsed() ? run_transfer(*o) : -1; };
 }
 

@@ -4,13 +4,16 @@
 
 #include "app/workbench/evaluations.h"
 #include "app/workbench/file_dialogs.h"
+#include "core/run/transfer.h"
 #include "widgets/figures/rank_view.h"
+#include "widgets/figures/transfer_view.h"
 #include "widgets/inspect/decision_view.h"
 
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QVBoxLayout>
 
 #include <exception>
@@ -21,7 +24,8 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
 {
     auto* splitter = splitter_ = new QSplitter(Qt::Vertical, this);
     decisions_ = new widgets::DecisionView(splitter);
-    auto* lower = new QWidget(splitter);
+    lowerTabs_ = new QTabWidget(splitter);
+    auto* lower = new QWidget(lowerTabs_);
     auto* lowerLayout = new QVBoxLayout(lower);
     lowerLayout->setContentsMargins(0, 0, 0, 0);
     auto* bar = new QHBoxLayout;
@@ -36,8 +40,32 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
     lowerLayout->addLayout(bar);
     ranks_ = new widgets::RankView(lower);
     lowerLayout->addWidget(ranks_, 1);
+    lowerTabs_->addTab(lower, tr("Ranks"));
+
+    auto* transferTab = new QWidget(lowerTabs_);
+    auto* transferLayout = new QVBoxLayout(transferTab);
+    transferLayout->setContentsMargins(0, 0, 0, 0);
+    auto* transferBar = new QHBoxLayout;
+    auto* transferHint = new QLabel(tr("A policy learned without any table of one model, judged on that model's "
+                                       "tables (rlda transfer), beside random, no adaptation and the best fixed "
+                                       "sequence chosen in hindsight."),
+                                    transferTab);
+    transferHint->setWordWrap(true);
+    auto* openTransferButton = new QPushButton(tr("Open a transfer run…"), transferTab);
+    openTransferButton->setObjectName(QStringLiteral("openTransferButton"));
+    transferBar->addWidget(transferHint, 1);
+    transferBar->addWidget(openTransferButton);
+    transferLayout->addLayout(transferBar);
+    transfer_ = new widgets::TransferView(transferTab);
+    transferLayout->addWidget(transfer_, 1);
+    lowerTabs_->addTab(transferTab, tr("Transfer"));
+    connect(openTransferButton, &QPushButton::clicked, this, [this] {
+        const QString folder = existingFolder(this, FileKind::RunFolder, tr("Transfer run folder"));
+        if (!folder.isEmpty())
+            openTransfer(folder);
+    });
     splitter->addWidget(decisions_);
-    splitter->addWidget(lower);
+    splitter->addWidget(lowerTabs_);
     splitter->setStretchFactor(0, 2);
     splitter->setStretchFactor(1, 3);
     auto* layout = new QVBoxLayout(this);
@@ -93,6 +121,23 @@ void PolicyPage::showRanked(const QString& table, const QString& fallbackModel, 
                        Q_EMIT statusMessage(reason);
                        Q_EMIT ranked(reason);
                    });
+}
+
+void PolicyPage::openTransfer(const QString& folder)
+{
+    Q_EMIT statusMessage(tr("Reading the transfer run %1…").arg(folder));
+    transfers_.startJob([folder] { return core::run::summarize_transfer(core::run::read_transfer(folder.toStdString())); },
+                        [this, folder](std::vector<core::run::TransferSummary> summaries) {
+                            transfer_->setSummaries(std::move(summaries));
+                            lowerTabs_->setCurrentWidget(transfer_->parentWidget());
+                            giveRanksTheRoom();
+                            Q_EMIT statusMessage(tr("Transfer run %1").arg(folder));
+                            Q_EMIT transferOpened(QString());
+                        },
+                        [this](const QString& reason) {
+                            Q_EMIT statusMessage(reason);
+                            Q_EMIT transferOpened(reason);
+                        });
 }
 
 void PolicyPage::setBusy(bool busy)

@@ -11,10 +11,12 @@
 
 class QPushButton;
 class QSplitter;
+class QTabWidget;
 
 namespace rlda::widgets {
 class DecisionView;
 class RankView;
+class TransferView;
 struct RankedTable;
 } // namespace rlda::widgets
 
@@ -36,6 +38,10 @@ public:
     // thread; ranked() when it is shown.
     void showRanked(const QString& table, const QString& fallbackModel, const QString& agent,
                     const core::sim::Evaluation& evaluation);
+    // Reads a transfer run's folds.csv and ranks.csv (rlda transfer --out) off the GUI thread and
+    // shows its table and figure on the Transfer tab; transferOpened() with "" or the reason.
+    void openTransfer(const QString& folder);
+    widgets::TransferView* transfer() const { return transfer_; }
     bool isBusy() const { return jobs_.isRunning(); }
     QString policy() const { return policy_; } // the policy last evaluated, for the recent policies
 
@@ -43,6 +49,7 @@ Q_SIGNALS:
     void statusMessage(const QString& text);
     void evaluated(const QString& error);
     void ranked(const QString& error);
+    void transferOpened(const QString& error);
 
 private:
     void evaluateWithDialogs();
@@ -53,11 +60,14 @@ private:
     widgets::DecisionView* decisions_ = nullptr;
     widgets::RankView* ranks_ = nullptr;
     QPushButton* evaluate_ = nullptr;
+    QTabWidget* lowerTabs_ = nullptr;
+    widgets::TransferView* transfer_ = nullptr;
     QString policy_;
     QString model_ = QStringLiteral("ConvNet2");
     core::model::Shape input_{3, 32, 32};
     qint64 classes_ = 10;
-    widgets::JobTracker jobs_{this}; // the latest evaluation asked for
+    widgets::JobTracker jobs_{this};     // the latest evaluation asked for
+    widgets::JobTracker transfers_{this}; // the latest transfer run asked for
 };
 
 } // namespace rlda::app

@@ -199,6 +199,61 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
     return result;
 }
 
+std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
+{
+    std::vector<TransferSummary> out;
+    for (const TransferFold& f : r.folds) {
+        TransferSummary s;
+        s.fold = f;
+        for (const auto& x : r.ranks)
+            if (x.model == f.model && std::find(s.seeds.begin(), s.seeds.end(), x.seed) == s.seeds.end())
+                s.seeds.push_back(x.seed);
+        std::vector<double> seed_sum(s.seeds.size(), 0.0);
+        std::vector<int> seed_count(s.seeds.size(), 0);
+        double all = 0.0;
+        int count = 0;
+        for (const auto& table : f.tables) {
+            TransferSummaryRow row;
+            row.table = table;
+            double sum = 0.0;
+            int n = 0;
+            for (std::size_t i = 0; i < s.seeds.size(); ++i) {
+                const auto it = std::find_if(r.ranks.begin(), r.ranks.end(), [&](const TransferRank& x) {
+                    return x.model == f.model && x.seed == s.seeds[i] && x.table == table;
+                });
+                if (it == r.ranks.end()) {
+                    row.ranks.push_back(std::nullopt);
+                    continue;
+                }
+                const int rank = it->evaluation.rank;
+                row.ranks.push_back(rank);
+                row.scenario = it->scenario;
+                row.no_adaptation_rank = it->no_adaptation_rank;
+                row.best_fixed_rank = it->best_fixed_rank;
+                row.worst = std::max(row.worst.value_or(0), rank);
+                sum += rank;
+                ++n;
+                seed_sum[i] += rank;
+                ++seed_count[i];
+            }
+            if (n > 0)
+                row.mean = sum / n;
+            all += sum;
+            count += n;
+            s.rows.push_back(std::move(row));
+        }
+        for (std::size_t i = 0; i < s.seeds.size(); ++i) {
+            s.seed_means.push_back(seed_count[i] ? std::optional<double>(seed_sum[i] / seed_count[i]) : std::nullopt);
+            if (s.seed_means.back())
+                s.worst_seed_mean = std::max(s.worst_seed_mean.value_or(0.0), *s.seed_means.back());
+        }
+        if (count > 0)
+            s.mean = all / count;
+        out.push_back(std::move(s));
+    }
+    return out;
+}
+
 TransferResult read_transfer(const fs::path& folder)
 {
     TransferResult result;

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <vector>
@@ -57,6 +58,28 @@ struct TransferResult {
     std::vector<TransferRank> ranks; // fold by fold, seed by seed, table by table
     bool cancelled = false;
 };
+
+// One held-out model's ranks as a table: a row per held-out table (the rank each seed reached,
+// their mean and worst, the references on that table), and the mean over the tables per seed.
+// `rlda transfer` prints it, the Policy page shows it.
+struct TransferSummaryRow {
+    std::string table; // file
+    std::string scenario;
+    std::vector<std::optional<int>> ranks; // per seed of the summary; nullopt where none was judged
+    std::optional<double> mean;
+    std::optional<int> worst;
+    int no_adaptation_rank = 0;
+    int best_fixed_rank = 0;
+};
+struct TransferSummary {
+    TransferFold fold;
+    std::vector<std::uint64_t> seeds; // in the order they were run
+    std::vector<TransferSummaryRow> rows;
+    std::vector<std::optional<double>> seed_means; // over the tables, per seed
+    std::optional<double> mean;                    // over every judged (seed, table)
+    std::optional<double> worst_seed_mean;         // the largest of seed_means
+};
+std::vector<TransferSummary> summarize_transfer(const TransferResult& result);
 
 // Told as the protocol goes (same thread): a fold's references before its first seed, each seed's
 // start, every episode (LearnObserver), each rank once judged.

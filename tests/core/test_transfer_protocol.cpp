@@ -106,6 +106,22 @@ private Q_SLOTS:
             QCOMPARE(back.ranks[i].evaluation.greedy, r.ranks[i].evaluation.greedy);
             QCOMPARE(back.ranks[i].best_fixed_rank, r.ranks[i].best_fixed_rank);
         }
+        // The summary the command line prints and the Policy page shows.
+        const auto summary = run::summarize_transfer(r);
+        QCOMPARE(summary.size(), std::size_t{1});
+        const auto& t = summary.front();
+        QCOMPARE(t.seeds, (std::vector<std::uint64_t>{1, 2}));
+        QCOMPARE(t.rows.size(), std::size_t{5});
+        double sum = 0;
+        for (const auto& x : r.ranks)
+            sum += x.evaluation.rank;
+        QVERIFY(std::abs(*t.mean - sum / 10.0) < 1e-12);
+        for (const auto& row : t.rows) {
+            QCOMPARE(row.ranks.size(), std::size_t{2});
+            QCOMPARE(*row.worst, std::max(*row.ranks[0], *row.ranks[1]));
+            QCOMPARE(*row.mean, (*row.ranks[0] + *row.ranks[1]) / 2.0);
+        }
+        QCOMPARE(*t.worst_seed_mean, std::max(*t.seed_means[0], *t.seed_means[1]));
         // The same seed learns the same policy: a second run judges alike.
         const auto again = run::run_transfer(s, out, /*force=*/true);
         for (std::size_t i = 0; i < r.ranks.size(); ++i)

@@ -24,6 +24,7 @@ std::vector<std::string> renderFigureJob(const FigureJob& job)
     for (const auto& t : job.tables)
         inputs.tables.push_back({QString::fromStdString(t.model), QString::fromStdString(t.scenario),
                                  QString::fromStdString(t.agent), t.rows, t.evaluation});
+    inputs.transfers = job.transfers;
     QStringList formats;
     for (const auto& f : job.formats)
         formats << QString::fromStdString(f);

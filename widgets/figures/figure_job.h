@@ -3,6 +3,7 @@
 // that `rlda` shares with rlda_core, so this header names no Qt and no LibTorch type.
 #pragma once
 
+#include "core/run/transfer.h"
 #include "core/sim/results.h"
 #include "core/sim/table.h"
 
@@ -21,6 +22,7 @@ struct FigureJob {
     };
     std::vector<std::string> runs; // learning run folders (metrics/episodes.csv): figures 7-9
     std::vector<Table> tables;     // evaluated tables: figures 10-12
+    std::vector<core::run::TransferSummary> transfers; // held-out models of `rlda transfer`: transfer_<model>
     std::string out_dir;
     std::vector<std::string> formats{"png"}; // "png", "pdf", "svg"
     int width = 1200;

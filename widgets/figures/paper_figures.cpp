@@ -4,6 +4,7 @@
 #include "core/io/run_reader.h"
 
 #include "widgets/figures/figure_font.h"
+#include "widgets/figures/transfer_chart.h"
 #include "widgets/qcp.h"
 
 #include <QDir>
@@ -368,6 +369,11 @@ std::vector<PaperFigure> paperFigures(const FigureInputs& inputs)
     if (!inputs.tables.empty())
         figures.push_back({QStringLiteral("fig12_accuracy"), 12,
                            QStringLiteral("Final accuracy per scenario: the greedy sequence against the baselines")});
+    for (const auto& t : inputs.transfers) {
+        const QString model = QString::fromStdString(t.fold.model);
+        figures.push_back({QStringLiteral("transfer_%1").arg(fileSafe(model)), 0,
+                           QStringLiteral("Transfer to %1, a model the policy never saw").arg(model)});
+    }
     return figures;
 }
 
@@ -376,8 +382,12 @@ bool drawPaperFigure(QCustomPlot& plot, const FigureInputs& inputs, const QStrin
     for (const auto& f : paperFigures(inputs)) {
         if (f.file != file)
             continue;
-        const QString title = QStringLiteral("Figure %1 — %2").arg(f.paper).arg(f.title);
-        if (f.paper == 7)
+        const QString title = f.paper > 0 ? QStringLiteral("Figure %1 — %2").arg(f.paper).arg(f.title) : f.title;
+        if (f.paper == 0) {
+            for (const auto& t : inputs.transfers)
+                if (f.file == QStringLiteral("transfer_%1").arg(fileSafe(QString::fromStdString(t.fold.model))))
+                    drawTransferChart(plot, t, title);
+        } else if (f.paper == 7)
             drawLearningCurves(plot, inputs.curves, CurveMetric::Objective, inputs.window, title);
         else if (f.paper == 8)
             drawLearningCurves(plot, inputs.curves, CurveMetric::Accuracy, inputs.window, title);

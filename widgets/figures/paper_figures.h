@@ -19,6 +19,7 @@
 // Figures 7-9 need learning curves and 10-12 evaluated tables; a figure without inputs is skipped.
 #pragma once
 
+#include "core/run/transfer.h"
 #include "widgets/figures/rank_chart.h"
 #include "widgets/plot_export.h"
 #include "widgets/rolling_mean.h"
@@ -63,12 +64,13 @@ struct FigureInputs {
     std::vector<LearningCurve> curves;
     std::vector<RankedTable> tables; // grouped by model for figures 10 and 11, in the order given
     int window = 75;                 // rolling mean of the learning curves (the paper: 50 or 75)
+    std::vector<core::run::TransferSummary> transfers; // a transfer figure each (not the paper's)
 };
 
 // One figure renderPaperFigures would write: its file name without suffix and what it shows.
 struct PaperFigure {
     QString file;  // "fig07_objective", "fig10_ranks_ConvNet2"
-    int paper = 0; // the paper's figure number
+    int paper = 0; // the paper's figure number; 0 for a figure the paper does not have (transfer)
     QString title;
 };
 std::vector<PaperFigure> paperFigures(const FigureInputs& inputs);

@@ -1,0 +1,82 @@
+// The Policy page's Transfer tab: a transfer run (rlda transfer --out) read off the GUI thread and
+// shown as the table the command line prints and its figure; a folder that is not one is named in
+// one line. Written to $RLDA_SCREENSHOT_DIR/policy-transfer.png when set (docs/screenshots).
+#include "app/workbench/policy_page.h"
+#include "core/run/transfer.h"
+#include "core/sim/table_meta.h"
+#include "core/util/data_dir.h"
+#include "widgets/figures/transfer_view.h"
+#include "widgets/qcp.h"
+
+#include <QComboBox>
+#include <QImage>
+#include <QLocale>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+namespace run = rlda::core::run;
+
+class TestTransferPage : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
+        QVERIFY(settings_.isValid());
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings_.path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings_.path());
+    }
+
+    void a_transfer_run_shows_its_table_and_figure()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        run::TransferSettings s;
+        for (const auto& t : rlda::core::sim::expand_tables({rlda::core::paper_tables_dir().string()}))
+            s.tables.push_back(t);
+        s.episodes = 60;
+        s.seeds = {1, 2};
+        const auto out = std::filesystem::path(dir.path().toStdString()) / "transfer";
+        const auto result = run::run_transfer(s, out, false); // both models held out in turn
+
+        rlda::app::PolicyPage page;
+        page.resize(1500, 900);
+        page.show();
+        QSignalSpy opened(&page, &rlda::app::PolicyPage::transferOpened);
+        page.openTransfer(QString::fromStdString(out.string()));
+        QVERIFY(opened.wait(20000));
+        QCOMPARE(opened.first().first().toString(), QString());
+        auto* view = page.transfer();
+        QCOMPARE(view->models()->count(), 2);
+        QCOMPARE(view->models()->itemText(0), QStringLiteral("ConvNet2"));
+        // 5 tables and the means; table, 2 seeds, mean, worst, no adaptation, best fixed.
+        QCOMPARE(view->table()->rowCount(), 6);
+        QCOMPARE(view->table()->columnCount(), 7);
+        const auto summary = run::summarize_transfer(result);
+        QCOMPARE(view->table()->item(0, 1)->text(), QString::number(*summary[0].rows[0].ranks[0]));
+        QCOMPARE(view->table()->item(5, 3)->text(), QString::number(*summary[0].mean, 'f', 1));
+        QVERIFY(view->plot()->plottableCount() >= 5);
+        view->models()->setCurrentIndex(1);
+        QCOMPARE(view->table()->item(5, 6)->text(), QStringLiteral("13.4")); // ConvNet3's best fixed (0 0 0)
+        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty())
+            QVERIFY(page.grab().toImage().save(shots + QStringLiteral("/policy-transfer.png")));
+
+        // Not a transfer run: one line naming the file, and what was shown stays.
+        page.openTransfer(dir.path());
+        QVERIFY(opened.wait(20000));
+        const QString error = opened.last().first().toString();
+        QVERIFY2(error.contains(QStringLiteral("folds.csv")), qPrintable(error));
+        QVERIFY(!error.contains(QLatin1Char('\n')));
+        QCOMPARE(view->models()->count(), 2);
+    }
+
+private:
+    QTemporaryDir settings_;
+};
+
+QTEST_MAIN(TestTransferPage)
+#include "test_transfer_page.moc"

@@ -1,0 +1,98 @@
+// The transfer figure, through QCustomPlot like the paper's figures (rank_chart.h's helpers).
+#include "widgets/figures/transfer_chart.h"
+
+#include "core/sim/results.h"
+#include "widgets/figures/figure_font.h"
+#include "widgets/figures/rank_chart.h"
+#include "widgets/qcp.h"
+
+#include <filesystem>
+
+namespace rlda::widgets {
+
+QString transferSubtitle(const core::run::TransferSummary& s)
+{
+    const auto& f = s.fold;
+    const QString reached = s.mean ? QStringLiteral("mean rank %1 over %2 seed(s) (worst seed %3)")
+                                         .arg(*s.mean, 0, 'f', 1)
+                                         .arg(s.seeds.size())
+                                         .arg(s.worst_seed_mean.value_or(0.0), 0, 'f', 1)
+                                   : QStringLiteral("nothing judged yet");
+    return QStringLiteral("held out %1: %2; random %3, no adaptation %4, best fixed (%5) %6")
+        .arg(QString::fromStdString(f.model), reached)
+        .arg(f.random_rank, 0, 'f', 1)
+        .arg(f.no_adaptation_rank, 0, 'f', 1)
+        .arg(QString::fromStdString(core::sim::sequence_string(f.best_fixed)))
+        .arg(f.best_fixed_rank, 0, 'f', 1);
+}
+
+void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, const QString& title)
+{
+    resetPlot(plot);
+    auto* rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 0, rect);
+    addPlotTitle(plot, title, transferSubtitle(s) + QStringLiteral(" · rank 1 = best"));
+    auto* legend = addLegendRow(plot, 5);
+    auto* x = rect->axis(QCPAxis::atBottom);
+    auto* y = rect->axis(QCPAxis::atLeft);
+    for (auto* axis : {x, y}) {
+        axis->setTickLabelFont(figureFont(plot, 9.5));
+        axis->setLabelFont(figureFont(plot, 10.5));
+    }
+    x->setLabel(QStringLiteral("table of the held-out model (never seen while learning)"));
+    y->setLabel(QStringLiteral("rank of the greedy sequence"));
+
+    auto* mean = new QCPBars(x, y);
+    mean->setName(QStringLiteral("mean over the seeds"));
+    mean->setWidth(0.55);
+    mean->setPen(Qt::NoPen);
+    mean->setBrush(palette::greedy().lighter(150));
+    auto* seeds = new QCPGraph(x, y);
+    seeds->setName(QStringLiteral("one seed"));
+    seeds->setLineStyle(QCPGraph::lsNone);
+    seeds->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, palette::greedy().darker(130), 6));
+    const auto marker = [&](const QString& name, const QColor& color, QCPScatterStyle::ScatterShape shape) {
+        auto* g = new QCPGraph(x, y);
+        g->setName(name);
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(QCPScatterStyle(shape, QPen(color, 2.0), Qt::NoBrush, 11));
+        return g;
+    };
+    auto* best = marker(QStringLiteral("best fixed sequence (hindsight)"), palette::optimal(), QCPScatterStyle::ssPlus);
+    auto* none = marker(QStringLiteral("no adaptation"), palette::noAdaptation(), QCPScatterStyle::ssCross);
+    auto* random = new QCPGraph(x, y);
+    random->setName(QStringLiteral("random sequence (expected)"));
+    random->setPen(QPen(palette::randomMean(), 1.6, Qt::DashLine));
+
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    double top = s.fold.random_rank;
+    for (std::size_t i = 0; i < s.rows.size(); ++i) {
+        const auto& row = s.rows[i];
+        const double key = static_cast<double>(i + 1);
+        if (row.mean)
+            mean->addData(key, *row.mean);
+        for (const auto& r : row.ranks)
+            if (r) {
+                seeds->addData(key, *r);
+                top = std::max(top, static_cast<double>(*r));
+            }
+        best->addData(key, row.best_fixed_rank);
+        none->addData(key, row.no_adaptation_rank);
+        top = std::max({top, static_cast<double>(row.best_fixed_rank), static_cast<double>(row.no_adaptation_rank)});
+        const QString label = row.scenario.empty()
+                                  ? QString::fromStdString(std::filesystem::path(row.table).stem().string())
+                                  : QString::fromStdString(row.scenario);
+        ticker->addTick(key, label);
+    }
+    random->addData(0.4, s.fold.random_rank);
+    random->addData(static_cast<double>(s.rows.size()) + 0.6, s.fold.random_rank);
+    for (auto* p : std::initializer_list<QCPAbstractPlottable*>{mean, seeds, best, none, random})
+        p->addToLegend(legend);
+    x->setTicker(ticker);
+    x->grid()->setVisible(false);
+    x->setRange(0.4, static_cast<double>(s.rows.size()) + 0.6);
+    y->setRange(0.0, std::max(top, static_cast<double>(s.fold.sequences) / 2.0) * 1.08);
+    plot.replot();
+}
+
+} // namespace rlda::widgets

@@ -1,0 +1,135 @@
+// The transfer table and figure of one held-out model at a time.
+#include "widgets/figures/transfer_view.h"
+
+#include "core/sim/results.h"
+#include "widgets/figures/transfer_chart.h"
+#include "widgets/qcp.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QScrollBar>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace rlda::widgets {
+namespace {
+
+QString text(const std::optional<double>& v) { return v ? QString::number(*v, 'f', 1) : QStringLiteral("–"); }
+QString text(const std::optional<int>& v) { return v ? QString::number(*v) : QStringLiteral("–"); }
+
+QTableWidgetItem* item(const QString& s, bool bold = false)
+{
+    auto* i = new QTableWidgetItem(s);
+    i->setFlags(Qt::ItemIsEnabled | Qt::ItemIsSelectable);
+    i->setTextAlignment(Qt::AlignVCenter | Qt::AlignRight);
+    if (bold) {
+        QFont f = i->font();
+        f.setBold(true);
+        i->setFont(f);
+    }
+    return i;
+}
+
+} // namespace
+
+TransferView::TransferView(QWidget* parent) : QWidget(parent)
+{
+    models_ = new QComboBox(this);
+    models_->setObjectName(QStringLiteral("transferModels"));
+    models_->setToolTip(tr("The model left out: learned without any of its tables, judged on all of them"));
+    summary_ = new QLabel(tr("No transfer run open. Open the folder of one (rlda transfer --out)."), this);
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    table_ = new QTableWidget(this);
+    table_->setObjectName(QStringLiteral("transferTable"));
+    table_->verticalHeader()->setVisible(false);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    plot_ = new QCustomPlot(this);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(new QLabel(tr("Held out"), this));
+    bar->addWidget(models_);
+    bar->addWidget(summary_, 1);
+    auto* split = split_ = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(table_);
+    split->addWidget(plot_);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addLayout(bar);
+    layout->addWidget(split, 1);
+    connect(models_, &QComboBox::currentIndexChanged, this, &TransferView::showModel);
+}
+
+void TransferView::setSummaries(std::vector<core::run::TransferSummary> summaries)
+{
+    summaries_ = std::move(summaries);
+    const QSignalBlocker block(models_);
+    models_->clear();
+    for (const auto& s : summaries_)
+        models_->addItem(QString::fromStdString(s.fold.model));
+    showModel(summaries_.empty() ? -1 : 0);
+}
+
+void TransferView::showModel(int index)
+{
+    table_->clear();
+    if (index < 0 || index >= static_cast<int>(summaries_.size())) {
+        table_->setRowCount(0);
+        table_->setColumnCount(0);
+        plot_->clearPlottables();
+        plot_->replot();
+        return;
+    }
+    const auto& s = summaries_[static_cast<std::size_t>(index)];
+    summary_->setText(transferSubtitle(s));
+    QStringList header{tr("table")};
+    for (auto seed : s.seeds)
+        header << tr("seed %1").arg(seed);
+    header << tr("mean") << tr("worst") << tr("no adaptation") << tr("best fixed");
+    table_->setColumnCount(static_cast<int>(header.size()));
+    table_->setHorizontalHeaderLabels(header);
+    table_->setRowCount(static_cast<int>(s.rows.size()) + 1);
+    for (std::size_t r = 0; r < s.rows.size(); ++r) {
+        const auto& row = s.rows[r];
+        int c = 0;
+        auto* name = item(QString::fromStdString(std::filesystem::path(row.table).filename().string()));
+        name->setTextAlignment(Qt::AlignVCenter | Qt::AlignLeft);
+        name->setToolTip(QString::fromStdString(row.table));
+        table_->setItem(static_cast<int>(r), c++, name);
+        for (const auto& rank : row.ranks)
+            table_->setItem(static_cast<int>(r), c++, item(text(rank)));
+        table_->setItem(static_cast<int>(r), c++, item(text(row.mean), true));
+        table_->setItem(static_cast<int>(r), c++, item(text(row.worst)));
+        table_->setItem(static_cast<int>(r), c++, item(QString::number(row.no_adaptation_rank)));
+        table_->setItem(static_cast<int>(r), c++, item(QString::number(row.best_fixed_rank)));
+    }
+    const int last = static_cast<int>(s.rows.size());
+    int c = 0;
+    auto* means = item(tr("mean over tables"), true);
+    means->setTextAlignment(Qt::AlignVCenter | Qt::AlignLeft);
+    table_->setItem(last, c++, means);
+    for (const auto& m : s.seed_means)
+        table_->setItem(last, c++, item(text(m), true));
+    table_->setItem(last, c++, item(text(s.mean), true));
+    table_->setItem(last, c++, item(text(s.worst_seed_mean)));
+    table_->setItem(last, c++, item(QString::number(s.fold.no_adaptation_rank, 'f', 1)));
+    table_->setItem(last, c++, item(QString::number(s.fold.best_fixed_rank, 'f', 1)));
+    table_->resizeColumnsToContents();
+    // The whole table beside the figure: its columns' width, the figure the rest.
+    int width = 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width() + 24;
+    for (int col = 0; col < table_->columnCount(); ++col)
+        width += table_->columnWidth(col);
+    const int total = std::max(split_->width(), width + 300);
+    split_->setSizes({width, total - width});
+    drawTransferChart(*plot_, s,
+                      tr("Transfer to %1, a model the policy never saw").arg(QString::fromStdString(s.fold.model)));
+}
+
+} // namespace rlda::widgets
