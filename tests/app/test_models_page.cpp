@@ -8,6 +8,8 @@
 #include "widgets/inspect/model_graph.h"
 #include "widgets/model_panel.h"
 
+#include "tests/common/throwaway_settings.h"
+
 #include <QSettings>
 
 #include <QFileInfo>
@@ -53,8 +55,7 @@ private Q_SLOTS:
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         // Before any QSettings is made: never the user's settings.
         QVERIFY(settings_.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings_.path());
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings_.path());
+        rlda::test::use_throwaway_settings(settings_);
     }
 
     void graph_follows_the_model()

@@ -8,6 +8,8 @@
 #include "widgets/figures/transfer_view.h"
 #include "widgets/qcp.h"
 
+#include "tests/common/throwaway_settings.h"
+
 #include <QComboBox>
 #include <QImage>
 #include <QLocale>
@@ -27,8 +29,7 @@ private Q_SLOTS:
     {
         QLocale::setDefault(QLocale(QLocale::English, QLocale::UnitedStates));
         QVERIFY(settings_.isValid());
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings_.path());
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings_.path());
+        rlda::test::use_throwaway_settings(settings_);
     }
 
     void a_transfer_run_shows_its_table_and_figure()

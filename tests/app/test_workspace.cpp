@@ -18,6 +18,8 @@
 #include "widgets/run/experiment_editor.h"
 #include "widgets/run/run_browser.h"
 
+#include "tests/common/throwaway_settings.h"
+
 #include <torch/version.h>
 
 #include <QAction>
@@ -156,8 +158,7 @@ private Q_SLOTS:
     {
         QVERIFY(settings_.isValid());
         // Before any QSettings is made: never the user's settings.
-        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, settings_.path());
-        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings_.path());
+        rlda::test::use_throwaway_settings(settings_);
         QCoreApplication::setOrganizationName(QStringLiteral("rlda-test"));
     }
 
