@@ -118,7 +118,7 @@ const std::vector<std::string>& learner_preset_names()
 
 PolicyLearner::PolicyLearner(Vocabulary vocabulary, const config::PolicyConfig& sizes, std::int64_t actions,
                              std::uint64_t seed)
-    : vocabulary_(std::move(vocabulary)), sizes_(sizes), rng_(seed)
+    : vocabulary_(std::move(vocabulary)), rng_(seed)
 {
     torch::manual_seed(seed);
     if (sizes.encoder == config::PolicyEncoder::Structural) {
@@ -363,9 +363,9 @@ double PolicyLearner::finish_episode(double reward)
         pending_episodes_ = 0;
     }
     ++episode_;
-    const auto every = sizes_.decay_freq;
+    const auto every = sizes().decay_freq;
     if (every > 0 && episode_ % every == 0)
-        opt_->set_lr(opt_->lr() * sizes_.learning_rate_decay);
+        opt_->set_lr(opt_->lr() * sizes().learning_rate_decay);
     const auto temperature_every = temperature_every_ > 0 ? temperature_every_ : every;
     if (temperature_every > 0 && episode_ % temperature_every == 0)
         temperature_ = std::max(1.0, temperature_ * temperature_decay_);
@@ -414,7 +414,7 @@ void PolicyLearner::save(const std::string& path) const
     TensorFileWriter f(kPolicyKind);
     f.set("version", kPolicyFileVersion);
     f.set("words", vocabulary_.words());
-    const auto& s = sizes_;
+    const auto& s = sizes();
     f.set("policy.encoder", config::to_string(s.encoder));
     f.set("policy.vocab", s.vocab);
     f.set("policy.embedding_size", s.embedding_size);

@@ -77,7 +77,7 @@ public:
     // it does not know go to `unknown`) or structural_input() of its features (structural).
     torch::Tensor input(const model::ModelSummary& architecture, std::vector<std::string>* unknown = nullptr) const;
 
-    config::PolicyEncoder encoder() const { return sizes_.encoder; }
+    config::PolicyEncoder encoder() const { return sizes().encoder; }
     // The actions every decision has: blocks + 1 of the model it was made for (original), or 0 for
     // the structural encoder, which takes each architecture's own.
     std::int64_t actions() const { return net_ ? net_->actions() : 0; }
@@ -103,7 +103,7 @@ public:
     const LearnerOptions& options() const { return options_; }
     double lr() const;
     const Vocabulary& vocabulary() const { return vocabulary_; }
-    const config::PolicyConfig& sizes() const { return sizes_; }
+    const config::PolicyConfig& sizes() const { return net_ ? net_->sizes() : structural_->sizes(); }
 
     bool reference_autograd() const { return reference_; }
     // Throws Error in the middle of an episode (its decisions are kept in the other path's form),
@@ -140,7 +140,6 @@ private:
     bool episode_in_progress() const { return steps_used_ > 0 || !log_probs_.empty(); }
 
     Vocabulary vocabulary_;
-    config::PolicyConfig sizes_;
     PolicyNet net_{nullptr};
     StructuralNet structural_{nullptr};
     std::unique_ptr<FastPolicy> fast_;
