@@ -32,8 +32,8 @@ core::agent::LearnerOptions LearnerFlags::options() const
 void add_learner_flags(CLI::App* cmd, LearnerFlags& f)
 {
     cmd->add_option("--learner", f.preset,
-                    "How rewards become updates: original (the paper's REINFORCE) or robust (baseline 0.99, "
-                    "normalised advantages, entropy bonus 0.01, 4 episodes per update; docs/agent.md)")
+                    "How rewards become updates: original (the paper's REINFORCE) or robust (baseline 0.99 "
+                    "and entropy bonus 0.01; docs/agent.md)")
         ->capture_default_str()
         ->check(CLI::IsMember(core::agent::learner_preset_names()));
     cmd->add_option("--baseline", f.baseline,

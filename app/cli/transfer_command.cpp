@@ -32,6 +32,7 @@ using core::run::TransferRank;
 
 struct TransferOptions {
     std::vector<std::string> tables;
+    std::vector<std::string> replicates;
     std::vector<std::string> held_out;
     std::int64_t episodes = 75000;
     std::vector<std::uint64_t> seeds{42};
@@ -104,6 +105,10 @@ void print_summary(const core::run::TransferResult& r)
         fmt::print("references: random {:.1f}, no adaptation {:.1f}, best fixed sequence in hindsight ({}) {:.1f}\n",
                    s.fold.random_rank, s.fold.no_adaptation_rank, core::sim::sequence_string(s.fold.best_fixed),
                    s.fold.best_fixed_rank);
+        for (const auto& sp : s.replicates)
+            fmt::print("replicates: {} on {} tables (other seeds): rank {:.1f} +- {:.1f} (sd across tables), best {}, "
+                       "worst {}\n",
+                       sp.scenario, sp.tables, sp.mean, sp.sd, sp.best, sp.worst);
     }
 }
 
@@ -112,6 +117,9 @@ int run_transfer(const TransferOptions& o)
     core::run::TransferSettings s;
     for (const auto& t : core::sim::expand_tables(o.tables))
         s.tables.push_back(t);
+    if (!o.replicates.empty())
+        for (const auto& t : core::sim::expand_tables(o.replicates))
+            s.replicates.push_back(t);
     s.held_out = o.held_out;
     s.episodes = o.episodes;
     s.seeds = o.seeds;
@@ -153,6 +161,9 @@ std::function<int()> add_transfer_command(CLI::App& app)
     o->learner.preset = "robust";
     cmd->add_option("--tables", o->tables, "Tables of every model: table files, table folders or indexes (index.csv)")
         ->required();
+    cmd->add_option("--replicates", o->replicates,
+                    "Replicates of some of those tables (the same table at another seed): judged with their model, "
+                    "for the rank's spread, never learned from");
     cmd->add_option("--hold-out", o->held_out, "A model to leave out, repeatable; default: each model in turn");
     cmd->add_option("--episodes", o->episodes, "Episodes of each policy, over its training tables in turn")
         ->capture_default_str()

@@ -129,8 +129,8 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     learner_->setObjectName(QStringLiteral("learnLearner"));
     for (const auto& name : core::agent::learner_preset_names())
         learner_->addItem(QString::fromStdString(name));
-    learner_->setToolTip(tr("How rewards become updates: original (the paper's REINFORCE) or robust (baseline, "
-                            "normalised advantages, entropy bonus, several episodes per update; docs/agent.md)"));
+    learner_->setToolTip(tr("How rewards become updates: original (the paper's REINFORCE) or robust (reward "
+                            "baseline and an entropy bonus; docs/agent.md)"));
     agent->addWidget(label(tr("Encoder")));
     agent->addWidget(encoder_);
     agent->addWidget(label(tr("Learner")));

@@ -274,26 +274,34 @@ void MainWindow::buildMenus()
         if (!path.isEmpty())
             openTable(path);
     });
-    // The original system's published tables ship with the program (data/paper/tables); their
-    // index is read off the GUI thread and fills the menu when it answers.
-    auto* paper = file->addMenu(tr("Open the &paper's tables"));
-    paper->setObjectName(QStringLiteral("paperTablesMenu"));
-    paper->setEnabled(false);
-    indexJob_.startJob([] { return core::sim::load_table_index((core::paper_tables_dir() / "index.csv").string()); },
-                       [this, paper](std::vector<core::sim::TableIndexEntry> entries) {
-                           for (const auto& e : entries) {
-                               const QString path = QString::fromStdString(e.file);
-                               paperTables_ << path;
-                               paper->addAction(tr("%1 %2 (up at %3 s of %4 s)")
-                                                    .arg(QString::fromStdString(e.model),
-                                                         QString::fromStdString(e.scenario))
-                                                    .arg(e.adaptation_start)
-                                                    .arg(e.budget),
-                                                this, [this, path] { openTable(path); });
-                           }
-                           paper->setEnabled(!entries.empty());
-                       },
-                       [paper](const QString& error) { paper->setToolTip(error); });
+    // Tables that ship with the program, the original system's (data/paper/tables) and this
+    // project's Fashion-MNIST ones (data/fashion-mnist/tables): each index is read off the GUI
+    // thread and fills its menu when it answers.
+    const auto shippedTables = [this, file](const QString& title, const QString& name, widgets::JobTracker& job,
+                                            std::string (*index)(), QStringList* paths) {
+        auto* menu = file->addMenu(title);
+        menu->setObjectName(name);
+        menu->setEnabled(false);
+        job.startJob([index] { return core::sim::load_table_index(index()); },
+                     [this, menu, paths](std::vector<core::sim::TableIndexEntry> entries) {
+                         for (const auto& e : entries) {
+                             const QString path = QString::fromStdString(e.file);
+                             if (paths)
+                                 *paths << path;
+                             menu->addAction(tr("%1 %2 (up at %3 s of %4 s)")
+                                                 .arg(QString::fromStdString(e.model), QString::fromStdString(e.scenario))
+                                                 .arg(e.adaptation_start)
+                                                 .arg(e.budget),
+                                             this, [this, path] { openTable(path); });
+                         }
+                         menu->setEnabled(!entries.empty());
+                     },
+                     [menu](const QString& error) { menu->setToolTip(error); });
+    };
+    shippedTables(tr("Open the &paper's tables"), QStringLiteral("paperTablesMenu"), indexJob_,
+                  [] { return (core::paper_tables_dir() / "index.csv").string(); }, &paperTables_);
+    shippedTables(tr("Open the &Fashion-MNIST tables"), QStringLiteral("fashionTablesMenu"), fashionIndexJob_,
+                  [] { return (core::fashion_mnist_tables_dir() / "index.csv").string(); }, nullptr);
     file->addSeparator();
     buildRecentMenus(*file);
     file->addSeparator();

@@ -226,7 +226,8 @@ private:
     widgets::JobTracker tableJob_{this};      // openTable
     widgets::JobTracker runJob_{this};        // openRun
     widgets::JobTracker comparisonJob_{this}; // the two runs of a comparison, at its end
-    widgets::JobTracker indexJob_{this};      // the paper's table index, for the File menu
+    widgets::JobTracker indexJob_{this};        // the paper's table index, for the File menu
+    widgets::JobTracker fashionIndexJob_{this}; // the Fashion-MNIST tables' index, likewise
     widgets::JobTracker recentJob_{this};     // which recent files still exist
     widgets::JobTracker dropJob_{this};       // what dropped files are
 };

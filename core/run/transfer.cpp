@@ -3,6 +3,7 @@
 
 #include "core/agent/reinforce.h"
 #include "core/sim/learn.h"
+#include "core/sim/replicates.h"
 #include "core/sim/table_meta.h"
 #include "core/util/csv.h"
 #include "core/util/error.h"
@@ -13,6 +14,7 @@
 #include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cctype>
 #include <charconv>
 #include <map>
@@ -100,6 +102,18 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
             throw Error(fmt::format("{}: no metadata ({}): transfer needs each table's model",
                                     file.string(), meta_file_for(table_file(file)).string()));
     }
+    std::vector<OpenedTable> replicates;
+    for (const auto& file : s.replicates) {
+        replicates.push_back(open_table(file));
+        const auto& r = replicates.back();
+        if (!r.described)
+            throw Error(fmt::format("{}: no metadata ({}): a replicate is told by its metadata", file.string(),
+                                    meta_file_for(table_file(file)).string()));
+        if (std::none_of(tables.begin(), tables.end(),
+                         [&](const OpenedTable& t) { return replicates_of(t.meta, r.meta) && t.meta.seed != r.meta.seed; }))
+            throw Error(fmt::format("{}: a replicate of none of the tables given (the same metadata at another seed)",
+                                    file.string()));
+    }
     std::vector<std::string> models;
     for (const auto& t : tables)
         if (std::find(models.begin(), models.end(), t.meta.model) == models.end())
@@ -125,6 +139,9 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
         std::vector<const OpenedTable*> test, train;
         for (const auto& t : tables)
             (t.meta.model == m ? test : train).push_back(&t);
+        for (const auto& t : replicates)
+            if (t.meta.model == m)
+                test.push_back(&t);
         if (train.empty())
             throw Error(fmt::format("transfer: leaving out {} leaves no table to learn from", m));
         std::vector<const SimulationTable*> judged;
@@ -199,6 +216,52 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
     return result;
 }
 
+namespace {
+
+// Rows of one scenario are its replicates (the held-out model's tables differ there in the seed).
+std::vector<TransferSpread> replicate_spread(const std::vector<TransferSummaryRow>& rows)
+{
+    std::vector<TransferSpread> out;
+    std::vector<std::string> done;
+    for (const auto& row : rows) {
+        if (!row.mean || std::find(done.begin(), done.end(), row.scenario) != done.end())
+            continue;
+        done.push_back(row.scenario);
+        TransferSpread sp;
+        sp.scenario = row.scenario;
+        std::vector<double> means;
+        double sum = 0.0;
+        int n = 0;
+        for (const auto& other : rows) {
+            if (other.scenario != row.scenario || !other.mean)
+                continue;
+            means.push_back(*other.mean);
+            for (const auto& r : other.ranks)
+                if (r) {
+                    sum += *r;
+                    ++n;
+                    sp.best = sp.best == 0 ? *r : std::min(sp.best, *r);
+                    sp.worst = std::max(sp.worst, *r);
+                }
+        }
+        if (means.size() < 2)
+            continue;
+        sp.tables = static_cast<int>(means.size());
+        sp.mean = sum / n;
+        double m = 0.0;
+        for (const double x : means)
+            m += x / static_cast<double>(means.size());
+        double var = 0.0;
+        for (const double x : means)
+            var += (x - m) * (x - m);
+        sp.sd = std::sqrt(var / static_cast<double>(means.size() - 1));
+        out.push_back(std::move(sp));
+    }
+    return out;
+}
+
+} // namespace
+
 std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
 {
     std::vector<TransferSummary> out;
@@ -249,6 +312,7 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
         }
         if (count > 0)
             s.mean = all / count;
+        s.replicates = replicate_spread(s.rows);
         out.push_back(std::move(s));
     }
     return out;

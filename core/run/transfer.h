@@ -18,6 +18,10 @@ namespace rlda::core::run {
 
 struct TransferSettings {
     std::vector<std::filesystem::path> tables; // every table, of every model (sim::expand_tables)
+    // Replicates of some of those tables (core/sim/replicates.h: the same table at another seed):
+    // judged with their model when it is held out, so that its ranks come with their spread, and
+    // never learned from, so that the training tables stay the same with or without them.
+    std::vector<std::filesystem::path> replicates;
     std::vector<std::string> held_out;         // models left out in turn; empty = each model
     std::int64_t episodes = 75000;             // per held-out model and seed, over its training tables in turn
     std::vector<std::uint64_t> seeds{42};
@@ -71,6 +75,16 @@ struct TransferSummaryRow {
     int no_adaptation_rank = 0;
     int best_fixed_rank = 0;
 };
+// A scenario of the held-out model whose table exists at several seeds (replicates: the same
+// scenario name, another table_seed): the greedy sequence's rank over those tables, with its spread.
+struct TransferSpread {
+    std::string scenario;
+    int tables = 0;     // replicate tables judged
+    double mean = 0.0;  // rank, over those tables and every seed
+    double sd = 0.0;    // across the tables, of each table's mean rank over the seeds
+    int best = 0;       // the best and worst rank among them
+    int worst = 0;
+};
 struct TransferSummary {
     TransferFold fold;
     std::vector<std::uint64_t> seeds; // in the order they were run
@@ -78,6 +92,7 @@ struct TransferSummary {
     std::vector<std::optional<double>> seed_means; // over the tables, per seed
     std::optional<double> mean;                    // over every judged (seed, table)
     std::optional<double> worst_seed_mean;         // the largest of seed_means
+    std::vector<TransferSpread> replicates;        // scenarios judged on 2 or more tables; else empty
 };
 std::vector<TransferSummary> summarize_transfer(const TransferResult& result);
 

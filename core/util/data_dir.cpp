@@ -83,6 +83,11 @@ fs::path paper_tables_dir()
     return find_data_file(fs::path("paper") / "tables" / "index.csv", data_dirs()).parent_path();
 }
 
+fs::path fashion_mnist_tables_dir()
+{
+    return find_data_file(fs::path("fashion-mnist") / "tables" / "index.csv", data_dirs()).parent_path();
+}
+
 fs::path paper_ranks_file()
 {
     return find_data_file(fs::path("paper") / "ranks.csv", data_dirs());

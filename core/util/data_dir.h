@@ -14,7 +14,8 @@ namespace rlda::core {
 //   3. in the source tree, fixed at compile time (binaries in a build tree).
 //
 //   kind            $RLDA_DATA_DIR/   <bin>/../                    source tree
-//   data (paper/)   .                 share/rlda-workbench         data/
+//   data (paper/, fashion-mnist/)
+//                   .                 share/rlda-workbench         data/
 //   examples        examples          share/rlda-workbench/examples config/
 //   documentation   doc               share/doc/rlda-workbench     . (README.md, docs/)
 // Any thread; each call reads the environment and /proc/self/exe.
@@ -34,6 +35,11 @@ std::filesystem::path find_data_file(const std::filesystem::path& relative,
 // The folder holding the paper's simulation tables and their index.csv (data/paper/tables).
 // Throws core::Error when no folder of data_dirs() holds paper/tables/index.csv.
 std::filesystem::path paper_tables_dir();
+
+// This project's Fashion-MNIST simulation tables (data/fashion-mnist/tables, index.csv and one
+// X.json of metadata per table), found the same way; their replicates (the same tables built at
+// other seeds) are in the folder's sibling replicates/. Throws core::Error like paper_tables_dir().
+std::filesystem::path fashion_mnist_tables_dir();
 
 // The original agent's published ranks (data/paper/ranks.csv), found the same way.
 std::filesystem::path paper_ranks_file();

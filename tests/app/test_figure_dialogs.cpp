@@ -125,6 +125,19 @@ private Q_SLOTS:
         QCOMPARE(shown.at(0).at(0).toString(), QString());
         QCOMPARE(window.currentPage(), app::MainWindow::Page::Tables);
         QCOMPARE(window.tables()->visibleRowCount(), 64);
+
+        // This project's Fashion-MNIST tables have a menu of their own, filled the same way.
+        auto* fashion = window.menuBar()->findChild<QMenu*>("fashionTablesMenu");
+        QVERIFY(fashion);
+        QTRY_VERIFY(fashion->actions().size() >= 12);
+        QAction* slim = nullptr;
+        for (auto* a : fashion->actions())
+            if (a->text().startsWith("SlimConvNet5 early"))
+                slim = a;
+        QVERIFY(slim);
+        slim->trigger();
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(window.tables()->visibleRowCount(), 36); // 2 decisions over 5 blocks and Do Nothing
     }
 };
 

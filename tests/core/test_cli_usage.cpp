@@ -106,7 +106,7 @@ private Q_SLOTS:
         QTest::newRow("nothing near")
             << QStringList{"xyzzy"}
             << "unknown command 'xyzzy' (commands: config, model, train, simulate, learn, evaluate, figures, "
-               "reproduce, transfer, sweep, completion, manpage)";
+               "reproduce, transfer, noise, sweep, completion, manpage)";
     }
     void an_unknown_command_is_named_with_the_nearest()
     {

@@ -194,14 +194,17 @@ private Q_SLOTS:
             sizes.encoder = encoder;
             sizes.alpha = 1e-3;
             auto a = PolicyLearner::for_model(sizes, model, 11);
-            a.set_options(LearnerOptions::robust());
+            LearnerOptions options = LearnerOptions::robust();
+            options.normalise = true;
+            options.episodes_per_update = 4; // every option a file keeps, not the preset's defaults
+            a.set_options(options);
             QCOMPARE(sim::learn(a, table, model, 40), std::int64_t{40}); // whole updates of 4
             const auto file = temp_file(encoder == config::PolicyEncoder::Original ? "original.pt" : "structural.pt");
             a.save(file.string());
             auto b = PolicyLearner::load(file.string());
             std::filesystem::remove(file);
             QCOMPARE(b.encoder(), encoder);
-            QCOMPARE(b.options(), LearnerOptions::robust());
+            QCOMPARE(b.options(), options);
             QCOMPARE(b.episode(), a.episode());
             const auto pa = a.module().named_parameters(), pb = b.module().named_parameters();
             QCOMPARE(pb.size(), pa.size());

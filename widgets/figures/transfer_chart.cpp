@@ -18,12 +18,22 @@ QString transferSubtitle(const core::run::TransferSummary& s)
                                          .arg(s.seeds.size())
                                          .arg(s.worst_seed_mean.value_or(0.0), 0, 'f', 1)
                                    : QStringLiteral("nothing judged yet");
-    return QStringLiteral("held out %1: %2; random %3, no adaptation %4, best fixed (%5) %6")
-        .arg(QString::fromStdString(f.model), reached)
-        .arg(f.random_rank, 0, 'f', 1)
-        .arg(f.no_adaptation_rank, 0, 'f', 1)
-        .arg(QString::fromStdString(core::sim::sequence_string(f.best_fixed)))
-        .arg(f.best_fixed_rank, 0, 'f', 1);
+    QString text = QStringLiteral("held out %1: %2; random %3, no adaptation %4, best fixed (%5) %6")
+                       .arg(QString::fromStdString(f.model), reached)
+                       .arg(f.random_rank, 0, 'f', 1)
+                       .arg(f.no_adaptation_rank, 0, 'f', 1)
+                       .arg(QString::fromStdString(core::sim::sequence_string(f.best_fixed)))
+                       .arg(f.best_fixed_rank, 0, 'f', 1);
+    QStringList spread;
+    for (const auto& sp : s.replicates)
+        spread << QStringLiteral("%1 %2 \u00b1 %3 (%4 tables)")
+                      .arg(QString::fromStdString(sp.scenario))
+                      .arg(sp.mean, 0, 'f', 1)
+                      .arg(sp.sd, 0, 'f', 1)
+                      .arg(sp.tables);
+    if (!spread.isEmpty())
+        text += QStringLiteral("; over replicates: ") + spread.join(QStringLiteral(", "));
+    return text;
 }
 
 void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, const QString& title)
