@@ -142,6 +142,16 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
         for (const auto& t : replicates)
             if (t.meta.model == m)
                 test.push_back(&t);
+        // Each table's replicates right after it: rows, ranks and figures keep a scenario together.
+        std::vector<std::string> scenario_order;
+        for (const auto* t : test)
+            if (std::find(scenario_order.begin(), scenario_order.end(), t->meta.scenario) == scenario_order.end())
+                scenario_order.push_back(t->meta.scenario);
+        const auto order = [&](const OpenedTable* t) {
+            return std::find(scenario_order.begin(), scenario_order.end(), t->meta.scenario) - scenario_order.begin();
+        };
+        std::stable_sort(test.begin(), test.end(),
+                         [&](const OpenedTable* a, const OpenedTable* b) { return order(a) < order(b); });
         if (train.empty())
             throw Error(fmt::format("transfer: leaving out {} leaves no table to learn from", m));
         std::vector<const SimulationTable*> judged;
@@ -291,6 +301,7 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
                 const int rank = it->evaluation.rank;
                 row.ranks.push_back(rank);
                 row.scenario = it->scenario;
+                row.table_seed = it->table_seed;
                 row.no_adaptation_rank = it->no_adaptation_rank;
                 row.best_fixed_rank = it->best_fixed_rank;
                 row.worst = std::max(row.worst.value_or(0), rank);

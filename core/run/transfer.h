@@ -69,6 +69,7 @@ struct TransferResult {
 struct TransferSummaryRow {
     std::string table; // file
     std::string scenario;
+    std::uint64_t table_seed = 0; // the seed the table was built with
     std::vector<std::optional<int>> ranks; // per seed of the summary; nullopt where none was judged
     std::optional<double> mean;
     std::optional<int> worst;

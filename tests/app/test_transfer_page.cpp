@@ -11,6 +11,7 @@
 #include "tests/common/throwaway_settings.h"
 
 #include <QComboBox>
+#include <QLabel>
 #include <QImage>
 #include <QLocale>
 #include <QSettings>
@@ -73,6 +74,44 @@ private Q_SLOTS:
         QVERIFY2(error.contains(QStringLiteral("folds.csv")), qPrintable(error));
         QVERIFY(!error.contains(QLatin1Char('\n')));
         QCOMPARE(view->models()->count(), 2);
+    }
+
+    // Replicates of the held-out model's tables: a row each, and the rank's spread under the table.
+    void replicates_show_the_spread_of_the_rank()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto fashion = rlda::core::fashion_mnist_tables_dir();
+        run::TransferSettings s;
+        for (const auto* model : {"feedforwardnet2", "feedforwardnet3"})
+            for (const auto* scenario : {"early", "middle", "late"})
+                s.tables.push_back(fashion / (std::string(model) + "_" + scenario + ".csv"));
+        s.replicates = rlda::core::sim::expand_tables({(fashion.parent_path() / "replicates").string()});
+        s.held_out = {"FeedForwardNet2"};
+        s.episodes = 40;
+        s.seeds = {1, 2};
+        const auto out = std::filesystem::path(dir.path().toStdString()) / "transfer";
+        (void)run::run_transfer(s, out, false);
+
+        rlda::app::PolicyPage page;
+        page.resize(1500, 900);
+        page.show();
+        QSignalSpy opened(&page, &rlda::app::PolicyPage::transferOpened);
+        page.openTransfer(QString::fromStdString(out.string()));
+        QVERIFY(opened.wait(20000));
+        QCOMPARE(opened.first().first().toString(), QString());
+        auto* view = page.transfer();
+        QCOMPARE(view->table()->rowCount(), 10); // 3 tables, 6 replicates, the means
+        const QString text = view->summary()->text();
+        QVERIFY2(text.contains(QStringLiteral("over replicates (tables built at other seeds): early")) &&
+                     text.contains(QStringLiteral("(3 tables)")),
+                 qPrintable(text));
+        // Each table's replicates follow it: early at seeds 42, 43, 44, then middle.
+        QVERIFY(view->table()->item(0, 0)->text().startsWith(QStringLiteral("feedforwardnet2_early")));
+        QVERIFY(view->table()->item(2, 0)->text().startsWith(QStringLiteral("feedforwardnet2_early_seed44")));
+        QVERIFY(view->table()->item(3, 0)->text().startsWith(QStringLiteral("feedforwardnet2_middle")));
+        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty())
+            QVERIFY(page.grab().toImage().save(shots + QStringLiteral("/policy-transfer-replicates.png")));
     }
 
 private:

@@ -6,6 +6,7 @@
 #include "widgets/figures/rank_chart.h"
 #include "widgets/qcp.h"
 
+#include <algorithm>
 #include <filesystem>
 
 namespace rlda::widgets {
@@ -32,7 +33,7 @@ QString transferSubtitle(const core::run::TransferSummary& s)
                       .arg(sp.sd, 0, 'f', 1)
                       .arg(sp.tables);
     if (!spread.isEmpty())
-        text += QStringLiteral("; over replicates: ") + spread.join(QStringLiteral(", "));
+        text += QStringLiteral("\nover replicates (tables built at other seeds): ") + spread.join(QStringLiteral(", "));
     return text;
 }
 
@@ -41,7 +42,10 @@ void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, c
     resetPlot(plot);
     auto* rect = new QCPAxisRect(&plot);
     plot.plotLayout()->addElement(0, 0, rect);
-    addPlotTitle(plot, title, transferSubtitle(s) + QStringLiteral(" · rank 1 = best"));
+    QString subtitle = transferSubtitle(s);
+    subtitle.insert(subtitle.contains(QLatin1Char('\n')) ? subtitle.indexOf(QLatin1Char('\n')) : subtitle.size(),
+                    QStringLiteral(" · rank 1 = best"));
+    addPlotTitle(plot, title, subtitle);
     auto* legend = addLegendRow(plot, 5);
     auto* x = rect->axis(QCPAxis::atBottom);
     auto* y = rect->axis(QCPAxis::atLeft);
@@ -89,9 +93,13 @@ void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, c
         best->addData(key, row.best_fixed_rank);
         none->addData(key, row.no_adaptation_rank);
         top = std::max({top, static_cast<double>(row.best_fixed_rank), static_cast<double>(row.no_adaptation_rank)});
-        const QString label = row.scenario.empty()
-                                  ? QString::fromStdString(std::filesystem::path(row.table).stem().string())
-                                  : QString::fromStdString(row.scenario);
+        QString label = row.scenario.empty() ? QString::fromStdString(std::filesystem::path(row.table).stem().string())
+                                             : QString::fromStdString(row.scenario);
+        const bool replicated = std::count_if(s.rows.begin(), s.rows.end(), [&](const auto& other) {
+                                    return other.scenario == row.scenario;
+                                }) > 1;
+        if (replicated)
+            label += QStringLiteral("\nseed %1").arg(row.table_seed);
         ticker->addTick(key, label);
     }
     random->addData(0.4, s.fold.random_rank);

@@ -27,6 +27,7 @@ public:
     QTableWidget* table() const { return table_; }
     QCustomPlot* plot() const { return plot_; }
     QComboBox* models() const { return models_; }
+    QLabel* summary() const { return summary_; }
 
 private:
     void showModel(int index);
