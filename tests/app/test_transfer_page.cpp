@@ -22,6 +22,20 @@
 
 namespace run = rlda::core::run;
 
+namespace {
+
+// Shows `page` and opens the transfer folder `out` in it: true once it is shown without an error.
+bool open_transfer_in(rlda::app::PolicyPage& page, const std::filesystem::path& out)
+{
+    page.resize(1500, 900);
+    page.show();
+    QSignalSpy opened(&page, &rlda::app::PolicyPage::transferOpened);
+    page.openTransfer(QString::fromStdString(out.string()));
+    return opened.wait(20000) && opened.first().first().toString().isEmpty();
+}
+
+} // namespace
+
 class TestTransferPage : public QObject {
     Q_OBJECT
 
@@ -46,12 +60,7 @@ private Q_SLOTS:
         const auto result = run::run_transfer(s, out, false); // both models held out in turn
 
         rlda::app::PolicyPage page;
-        page.resize(1500, 900);
-        page.show();
-        QSignalSpy opened(&page, &rlda::app::PolicyPage::transferOpened);
-        page.openTransfer(QString::fromStdString(out.string()));
-        QVERIFY(opened.wait(20000));
-        QCOMPARE(opened.first().first().toString(), QString());
+        QVERIFY(open_transfer_in(page, out));
         auto* view = page.transfer();
         QCOMPARE(view->models()->count(), 2);
         QCOMPARE(view->models()->itemText(0), QStringLiteral("ConvNet2"));
@@ -68,6 +77,7 @@ private Q_SLOTS:
             QVERIFY(page.grab().toImage().save(shots + QStringLiteral("/policy-transfer.png")));
 
         // Not a transfer run: one line naming the file, and what was shown stays.
+        QSignalSpy opened(&page, &rlda::app::PolicyPage::transferOpened);
         page.openTransfer(dir.path());
         QVERIFY(opened.wait(20000));
         const QString error = opened.last().first().toString();
@@ -94,12 +104,7 @@ private Q_SLOTS:
         (void)run::run_transfer(s, out, false);
 
         rlda::app::PolicyPage page;
-        page.resize(1500, 900);
-        page.show();
-        QSignalSpy opened(&page, &rlda::app::PolicyPage::transferOpened);
-        page.openTransfer(QString::fromStdString(out.string()));
-        QVERIFY(opened.wait(20000));
-        QCOMPARE(opened.first().first().toString(), QString());
+        QVERIFY(open_transfer_in(page, out));
         auto* view = page.transfer();
         QCOMPARE(view->table()->rowCount(), 10); // 3 tables, 6 replicates, the means
         const QString text = view->summary()->text();
