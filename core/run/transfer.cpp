@@ -9,6 +9,7 @@
 #include "core/util/error.h"
 #include "core/util/line_appender.h"
 #include "core/util/output_folder.h"
+#include "core/util/statistics.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -94,21 +95,20 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
         throw Error("transfer: no seeds given");
     if (s.episodes < 1)
         throw Error("transfer: episodes must be >= 1");
-    // Every table before anything is written.
+    // Every table and replicate before anything is written; each must say which model it is of.
+    const auto open_described = [](const fs::path& file) {
+        OpenedTable t = open_table(file);
+        if (!t.described)
+            throw Error(fmt::format("{}: no metadata ({}): transfer needs each table's model", file.string(),
+                                    meta_file_for(table_file(file)).string()));
+        return t;
+    };
     std::vector<OpenedTable> tables;
-    for (const auto& file : s.tables) {
-        tables.push_back(open_table(file));
-        if (!tables.back().described)
-            throw Error(fmt::format("{}: no metadata ({}): transfer needs each table's model",
-                                    file.string(), meta_file_for(table_file(file)).string()));
-    }
+    for (const auto& file : s.tables)
+        tables.push_back(open_described(file));
     std::vector<OpenedTable> replicates;
     for (const auto& file : s.replicates) {
-        replicates.push_back(open_table(file));
-        const auto& r = replicates.back();
-        if (!r.described)
-            throw Error(fmt::format("{}: no metadata ({}): a replicate is told by its metadata", file.string(),
-                                    meta_file_for(table_file(file)).string()));
+        const auto& r = replicates.emplace_back(open_described(file));
         if (std::none_of(tables.begin(), tables.end(),
                          [&](const OpenedTable& t) { return replicates_of(t.meta, r.meta) && t.meta.seed != r.meta.seed; }))
             throw Error(fmt::format("{}: a replicate of none of the tables given (the same metadata at another seed)",
@@ -258,13 +258,7 @@ std::vector<TransferSpread> replicate_spread(const std::vector<TransferSummaryRo
             continue;
         sp.tables = static_cast<int>(means.size());
         sp.mean = sum / n;
-        double m = 0.0;
-        for (const double x : means)
-            m += x / static_cast<double>(means.size());
-        double var = 0.0;
-        for (const double x : means)
-            var += (x - m) * (x - m);
-        sp.sd = std::sqrt(var / static_cast<double>(means.size() - 1));
+        sp.sd = std::sqrt(variance_of(means, 1));
         out.push_back(std::move(sp));
     }
     return out;

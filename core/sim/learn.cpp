@@ -2,6 +2,7 @@
 #include "core/sim/learn.h"
 
 #include "core/util/error.h"
+#include "core/util/statistics.h"
 
 #include <fmt/format.h>
 
@@ -73,13 +74,11 @@ std::int64_t learn_tables(agent::PolicyLearner& learner, const std::vector<Learn
         caches.emplace_back(*t.model, learner);
         Scale s;
         if (standardise) {
-            double sum = 0.0, squares = 0.0;
+            std::vector<double> rewards;
             for (const TableRow& r : t.table->rows())
-                sum += agent::reward(r.accuracy);
-            s.mean = sum / static_cast<double>(t.table->rows().size());
-            for (const TableRow& r : t.table->rows())
-                squares += (agent::reward(r.accuracy) - s.mean) * (agent::reward(r.accuracy) - s.mean);
-            const double sd = std::sqrt(squares / static_cast<double>(t.table->rows().size()));
+                rewards.push_back(agent::reward(r.accuracy));
+            s.mean = mean_of(rewards);
+            const double sd = std::sqrt(variance_of(rewards, 0));
             s.spread = sd > 0.0 ? sd : 1.0;
         }
         scales.push_back(s);

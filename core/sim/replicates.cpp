@@ -1,6 +1,7 @@
 #include "core/sim/replicates.h"
 
 #include "core/util/error.h"
+#include "core/util/statistics.h"
 
 #include <fmt/format.h>
 
@@ -32,9 +33,8 @@ std::vector<double> fractional_ranks(const std::vector<double>& v)
 
 double pearson(const std::vector<double>& x, const std::vector<double>& y)
 {
-    const double n = static_cast<double>(x.size());
-    const double mx = std::accumulate(x.begin(), x.end(), 0.0) / n;
-    const double my = std::accumulate(y.begin(), y.end(), 0.0) / n;
+    const double mx = mean_of(x);
+    const double my = mean_of(y);
     double sxy = 0.0, sxx = 0.0, syy = 0.0;
     for (std::size_t i = 0; i < x.size(); ++i) {
         sxy += (x[i] - mx) * (y[i] - my);
@@ -85,7 +85,6 @@ ReplicateNoise replicate_noise(const std::vector<const SimulationTable*>& tables
     ReplicateNoise out;
     out.replicates = static_cast<int>(tables.size());
     out.sequences = first.sequences();
-    const double r = static_cast<double>(tables.size());
 
     // Accuracies by replicate, rows in the same (lexicographic) order in every table.
     std::vector<std::vector<double>> acc;
@@ -94,34 +93,25 @@ ReplicateNoise replicate_noise(const std::vector<const SimulationTable*>& tables
         for (const auto& row : first.rows())
             acc.back().push_back(t->accuracy(row.actions));
     }
-    const double n = static_cast<double>(first.rows().size());
     std::vector<double> level; // each replicate's mean accuracy
     for (const auto& a : acc)
-        level.push_back(std::accumulate(a.begin(), a.end(), 0.0) / n);
-    std::vector<double> mean(first.rows().size(), 0.0);
+        level.push_back(mean_of(a));
+    std::vector<double> mean; // each sequence's, over the replicates
+    std::vector<double> one(acc.size()), centred_one(acc.size());
     double within = 0.0, centred = 0.0;
-    for (std::size_t s = 0; s < mean.size(); ++s) {
-        double mean_centred = 0.0;
+    for (std::size_t s = 0; s < first.rows().size(); ++s) {
         for (std::size_t i = 0; i < acc.size(); ++i) {
-            mean[s] += acc[i][s] / r;
-            mean_centred += (acc[i][s] - level[i]) / r;
+            one[i] = acc[i][s];
+            centred_one[i] = acc[i][s] - level[i];
         }
-        double var = 0.0, var_centred = 0.0;
-        for (std::size_t i = 0; i < acc.size(); ++i) {
-            var += (acc[i][s] - mean[s]) * (acc[i][s] - mean[s]);
-            const double c = acc[i][s] - level[i] - mean_centred;
-            var_centred += c * c;
-        }
-        within += var / (r - 1.0);
-        centred += var_centred / (r - 1.0);
+        mean.push_back(mean_of(one));
+        within += variance_of(one, 1);
+        centred += variance_of(centred_one, 1);
     }
+    const double n = static_cast<double>(mean.size());
     out.within_sd = std::sqrt(within / n);
     out.centred_sd = std::sqrt(centred / n);
-    const double grand = std::accumulate(mean.begin(), mean.end(), 0.0) / n;
-    double across = 0.0;
-    for (const double m : mean)
-        across += (m - grand) * (m - grand);
-    out.across_sd = n > 1.0 ? std::sqrt(across / (n - 1.0)) : 0.0;
+    out.across_sd = std::sqrt(variance_of(mean, 1));
 
     double corr = 0.0;
     int pairs = 0;
