@@ -95,9 +95,8 @@ void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, c
         top = std::max({top, static_cast<double>(row.best_fixed_rank), static_cast<double>(row.no_adaptation_rank)});
         QString label = row.scenario.empty() ? QString::fromStdString(std::filesystem::path(row.table).stem().string())
                                              : QString::fromStdString(row.scenario);
-        const bool replicated = std::count_if(s.rows.begin(), s.rows.end(), [&](const auto& other) {
-                                    return other.scenario == row.scenario;
-                                }) > 1;
+        const bool replicated = std::any_of(s.replicates.begin(), s.replicates.end(),
+                                            [&](const auto& sp) { return sp.scenario == row.scenario; });
         if (replicated)
             label += QStringLiteral("\nseed %1").arg(row.table_seed);
         ticker->addTick(key, label);
