@@ -19,6 +19,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <random>
+
 namespace rlda::core::model {
 namespace {
 
@@ -91,12 +94,17 @@ NetImpl::NetImpl(ModelSpec spec) : spec_(std::move(spec))
         units_.push_back(make_unit(*u.node));
 }
 
-torch::nn::Sequential NetImpl::make_unit(const Node& node)
+torch::nn::Sequential NetImpl::build_unit(const Node& node) const
 {
     torch::nn::Sequential seq;
     for (const Layer& l : node.layers)
         seq->push_back(make_module(l));
-    return register_module("u" + std::to_string(node.uid), seq);
+    return seq;
+}
+
+torch::nn::Sequential NetImpl::make_unit(const Node& node)
+{
+    return register_module("u" + std::to_string(node.uid), build_unit(node));
 }
 
 namespace {
@@ -169,16 +177,163 @@ DeepenResult NetImpl::deepen(int action)
             added = u.node;
     torch::nn::Sequential unit = make_unit(*added);
     make_identity(unit);
+    adopt(unit);
+
+    units_.insert(units_.begin() + result.position, unit);
+    spec_ = std::move(next);
+    return result;
+}
+
+void NetImpl::adopt(torch::nn::Sequential& unit) const
+{
     const auto params = parameters();
     if (!params.empty())
         unit->to(params.front().device(), params.front().scalar_type());
     unit->train(is_training());
     if (channels_last_)
         relayout(*unit, true);
+}
 
-    units_.insert(units_.begin() + result.position, unit);
+namespace {
+
+// Net2WiderNet's mapping: unit j of the wider layer copies unit source[j] of the old one (the old
+// units first, in place), and the next layer's weights from it are multiplied by share[j].
+struct WidenMapping {
+    std::vector<std::int64_t> source;
+    std::vector<float> share;
+};
+
+WidenMapping widen_mapping(std::int64_t old_width, std::int64_t new_width, double noise, std::uint64_t seed)
+{
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<std::int64_t> pick(0, old_width - 1);
+    WidenMapping m;
+    m.source.resize(static_cast<std::size_t>(new_width));
+    std::vector<std::int64_t> copies(static_cast<std::size_t>(old_width), 1);
+    for (std::int64_t j = 0; j < new_width; ++j) {
+        m.source[j] = j < old_width ? j : pick(rng);
+        if (j >= old_width)
+            ++copies[m.source[j]];
+    }
+    // Each copy's share is 1/copies, perturbed by up to `noise` of it; the perturbations of one
+    // unit's copies sum to zero, so the shares still sum to one and the function is kept.
+    std::uniform_real_distribution<double> jitter(-1.0, 1.0);
+    std::vector<double> z(static_cast<std::size_t>(new_width), 0.0), mean(static_cast<std::size_t>(old_width), 0.0);
+    if (noise > 0.0)
+        for (std::int64_t j = 0; j < new_width; ++j) {
+            z[j] = jitter(rng);
+            mean[m.source[j]] += z[j] / static_cast<double>(copies[m.source[j]]);
+        }
+    m.share.resize(static_cast<std::size_t>(new_width));
+    for (std::int64_t j = 0; j < new_width; ++j) {
+        const auto k = m.source[j];
+        m.share[j] = static_cast<float>((1.0 + noise * (z[j] - mean[k])) / static_cast<double>(copies[k]));
+    }
+    return m;
+}
+
+// The new tensor of a widened layer from the old one: rows (Outputs) or columns (Inputs) mapped.
+torch::Tensor widened_tensor(const torch::Tensor& old, const torch::Tensor& fresh, const WidenedLayer& w,
+                             const WidenMapping& m, bool weight)
+{
+    const auto long_opts = torch::TensorOptions().dtype(torch::kLong).device(old.device());
+    if (w.role == WidenedLayer::Role::Outputs) {
+        if (old.dim() == 0 || old.size(0) == fresh.size(0))
+            return old; // num_batches_tracked, or a tensor the widening does not touch
+        return old.index_select(0, torch::tensor(m.source, long_opts));
+    }
+    if (!weight)
+        return old; // the next layer's bias: its outputs do not change
+    std::vector<std::int64_t> columns;
+    std::vector<float> shares;
+    for (std::size_t j = 0; j < m.source.size(); ++j)
+        for (std::int64_t s = 0; s < w.spatial; ++s) {
+            columns.push_back(m.source[j] * w.spatial + s);
+            shares.push_back(m.share[j]);
+        }
+    auto scale = torch::tensor(shares, torch::TensorOptions().dtype(old.scalar_type()).device(old.device()));
+    std::vector<std::int64_t> view(static_cast<std::size_t>(old.dim()), 1);
+    view[1] = -1;
+    return old.index_select(1, torch::tensor(columns, long_opts)) * scale.view(view);
+}
+
+} // namespace
+
+WidenResult NetImpl::widen(int block, double factor, double noise, std::uint64_t seed)
+{
+    if (!(noise >= 0.0 && noise < 0.5))
+        throw ModelError(fmt::format("widen: the noise must be from 0 to below 0.5, got {}", noise));
+    ModelSpec next = spec_;
+    WidenResult result = widen_spec(next, block, factor); // throws before anything changes
+    check_parameters_fit(next);
+    const WidenMapping mapping = widen_mapping(result.old_width, result.new_width, noise, seed);
+
+    torch::NoGradGuard no_grad;
+    const auto refs = units(next);
+    for (std::size_t p = 0; p < refs.size(); ++p) {
+        const Node& node = *refs[p].node;
+        std::vector<const WidenedLayer*> roles(node.layers.size(), nullptr);
+        for (const WidenedLayer& w : result.changed)
+            if (w.uid == node.uid)
+                roles[w.layer] = &w;
+        if (std::all_of(roles.begin(), roles.end(), [](const WidenedLayer* w) { return !w; }))
+            continue;
+        torch::nn::Sequential unit = build_unit(node);
+        adopt(unit);
+        const auto old_children = units_[p]->children();
+        const auto new_children = unit->children();
+        for (std::size_t l = 0; l < new_children.size(); ++l) {
+            const auto copy_all = [&](auto fresh, auto old) {
+                for (auto& t : fresh) {
+                    const torch::Tensor& o = *old.find(t.key());
+                    const torch::Tensor v = roles[l] ? widened_tensor(o, t.value(), *roles[l], mapping, t.key() == "weight")
+                                                     : o;
+                    t.value().copy_(v);
+                }
+            };
+            copy_all(new_children[l]->named_parameters(false), old_children[l]->named_parameters(false));
+            copy_all(new_children[l]->named_buffers(false), old_children[l]->named_buffers(false));
+        }
+        units_[p] = replace_module("u" + std::to_string(node.uid), unit);
+    }
     spec_ = std::move(next);
     return result;
+}
+
+ActionResult NetImpl::apply(const ActionSpace& space, int action, double noise, std::uint64_t seed)
+{
+    ModelSpec probe = spec_;
+    ActionResult r = apply_action(probe, space, action); // checks the space and the action
+    if (r.what.nothing)
+        return r;
+    if (r.what.op == Operation::Deepen)
+        r.deepen = deepen(r.what.block);
+    else
+        r.widen = widen(r.what.block, space.widen_factor(), noise, seed);
+    return r;
+}
+
+void copy_state_narrowing(const Net& from, Net& to)
+{
+    torch::NoGradGuard no_grad;
+    const auto copy_all = [&](auto src, auto dst) {
+        for (auto& t : dst) {
+            const torch::Tensor* s = src.find(t.key());
+            if (!s)
+                throw ModelError(fmt::format("copy_state: {} has no tensor {}", from->spec().name, t.key()));
+            torch::Tensor v = *s;
+            if (v.dim() != t.value().dim())
+                throw ModelError(fmt::format("copy_state: {} of {} has another rank", t.key(), from->spec().name));
+            for (std::int64_t d = 0; d < v.dim(); ++d) {
+                if (v.size(d) < t.value().size(d))
+                    throw ModelError(fmt::format("copy_state: {} of {} is smaller", t.key(), from->spec().name));
+                v = v.narrow(d, 0, t.value().size(d));
+            }
+            t.value().copy_(v);
+        }
+    };
+    copy_all(from->named_parameters(), to->named_parameters());
+    copy_all(from->named_buffers(), to->named_buffers());
 }
 
 void copy_state(const Net& from, Net& to)

@@ -27,6 +27,17 @@ public:
     // action == original_block_count() does nothing. Throws ModelError.
     DeepenResult deepen(int action);
 
+    // Net2WiderNet Widen(block): the block's weight layer gets widened_width(factor) outputs, each
+    // new unit a copy of a randomly chosen old one (seeded), BatchNorm parameters and statistics
+    // copied with their units; the next weight layer's weights from a unit are split among its
+    // copies. The split is even with `noise` 0; with noise in (0, 0.5) each copy's share is
+    // perturbed by up to that fraction, still summing to the unit's weight, so that the copies learn
+    // apart while the function is kept. Throws ModelError (widen_spec's errors) before changing anything.
+    WidenResult widen(int block, double factor, double noise = 0.0, std::uint64_t seed = 0);
+
+    // Action `action` of `space`: a deepening, a widening (with `noise` and `seed`) or nothing.
+    ActionResult apply(const ActionSpace& space, int action, double noise = 0.0, std::uint64_t seed = 0);
+
     // Keeps 4-d weights and inputs in NHWC ("channels last"), the layout MKLDNN's CPU convolutions
     // run fastest in (about 1.6x on ConvNet2 training, see bench/epoch). Blocks added later follow.
     void set_channels_last(bool on);
@@ -38,7 +49,10 @@ public:
     std::int64_t parameter_count() const; // counted on the tensors, not the spec
 
 private:
-    torch::nn::Sequential make_unit(const Node& node);
+    torch::nn::Sequential build_unit(const Node& node) const; // not registered
+    torch::nn::Sequential make_unit(const Node& node);        // registered as "u<uid>"
+    // Moves a unit built after construction to the net's device, mode and layout.
+    void adopt(torch::nn::Sequential& unit) const;
 
     ModelSpec spec_;
     std::vector<torch::nn::Sequential> units_; // execution order
@@ -53,6 +67,11 @@ Net clone_net(const Net& net);
 // stable across deepening, so this also moves trained weights into a smaller or larger
 // relative; throws ModelError when `from` lacks one of `to`'s tensors.
 void copy_state(const Net& from, Net& to);
+
+// copy_state for a smaller relative that may have narrower layers (a widening undone): a tensor
+// of another shape gets the leading slice of the larger one along each dimension, which for a
+// widened layer is its original units (Net2WiderNet keeps them first).
+void copy_state_narrowing(const Net& from, Net& to);
 
 // Trains `net` for a few Adam steps on seeded Gaussian noise with random labels, so that weights
 // and BatchNorm statistics are no longer at their initial values. Leaves the net in eval mode.

@@ -1,6 +1,7 @@
 // Model specification traversal, validation, summaries and the pure (weight-free) half of Deepen.
 #include "core/model/spec.h"
 
+#include "core/model/limits.h"
 #include "core/util/checked.h"
 #include "core/util/error.h"
 
@@ -8,6 +9,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <functional>
 #include <limits>
 
@@ -374,6 +376,143 @@ DeepenResult deepen_spec(ModelSpec& spec, int action)
         if (refs[p].node->uid == result.uid)
             result.position = static_cast<int>(p);
     return result;
+}
+
+namespace {
+
+void collect_mutable(Node& seq, std::vector<Node*>& out)
+{
+    for (Node& child : seq.children) {
+        if (child.kind == NodeKind::Sequence)
+            collect_mutable(child, out);
+        else
+            out.push_back(&child);
+    }
+}
+
+std::int64_t* output_width(Layer& l)
+{
+    if (auto* c = std::get_if<Conv2d>(&l))
+        return &c->out_channels;
+    if (auto* f = std::get_if<Linear>(&l))
+        return &f->out_features;
+    return nullptr;
+}
+
+} // namespace
+
+std::int64_t widened_width(std::int64_t width, double factor)
+{
+    const double wider = std::round(static_cast<double>(width) * factor);
+    if (!(wider < static_cast<double>(std::numeric_limits<std::int64_t>::max())))
+        return std::numeric_limits<std::int64_t>::max();
+    return std::max(width + 1, static_cast<std::int64_t>(wider));
+}
+
+WidenResult widen_spec(ModelSpec& spec, int block, double factor)
+{
+    const int n = original_block_count(spec);
+    if (block < 0 || block >= n)
+        throw ModelError(fmt::format("widen: block {} is out of range for {}: it has {} original blocks (0..{} "
+                                     "can be widened)",
+                                     block, spec.name, n, n - 2));
+    if (block == n - 1)
+        throw ModelError(fmt::format("widen: block {} is the last block of {}; its outputs are the {} classes, so "
+                                     "it cannot be widened",
+                                     block, spec.name, spec.classes));
+    if (!std::isfinite(factor) || factor <= 1.0)
+        throw ModelError(fmt::format("widen: the factor must be above 1, got {}", factor));
+    const std::int64_t before_parameters = summarize(spec).parameters;
+    const auto shapes = layer_shapes(spec); // of the model before: the flatten sizes
+    std::vector<Node*> nodes;
+    collect_mutable(spec.root, nodes);
+    const auto refs = units(spec);
+    std::size_t start = 0;
+    while (refs[start].original_index != block)
+        ++start;
+
+    WidenResult r;
+    r.block = block;
+    r.position = static_cast<int>(start);
+    Node& target = *nodes[start];
+    Layer& first = target.layers.front();
+    std::int64_t* width = output_width(first);
+    if (!width)
+        throw ModelError(fmt::format("widen: the block starts with {}, which cannot be widened (only Conv2d and "
+                                     "Linear blocks can)",
+                                     pytorch_string(first)));
+    r.before = pytorch_string(first);
+    r.old_width = *width;
+    r.new_width = widened_width(r.old_width, factor);
+    const FieldLimit& limit = field_limit(std::holds_alternative<Conv2d>(first) ? "out_channels" : "out_features");
+    if (!limit.contains(static_cast<double>(r.new_width)))
+        throw ModelError(fmt::format("widen: {} of {} would become {}; it must be {}", limit.field, r.before,
+                                     r.new_width, limit.text()));
+    *width = r.new_width;
+    r.after = pytorch_string(first);
+    r.changed.push_back({target.uid, 0, WidenedLayer::Role::Outputs, 1});
+
+    // The layers after it, up to the next weight layer, carry the wider units through.
+    std::int64_t spatial = 1;
+    bool reached = false;
+    for (std::size_t p = start; p < nodes.size() && !reached; ++p) {
+        Node& unit = *nodes[p];
+        for (std::size_t l = p == start ? 1 : 0; l < unit.layers.size() && !reached; ++l) {
+            Layer& layer = unit.layers[l];
+            const Shape& in = l > 0 ? shapes[p][l - 1] : shapes[p - 1].back();
+            const std::string text = pytorch_string(layer);
+            if (auto* bn = std::get_if<BatchNorm2d>(&layer)) {
+                bn->num_features = r.new_width;
+                r.changed.push_back({unit.uid, l, WidenedLayer::Role::Outputs, 1});
+            } else if (std::holds_alternative<Flatten>(layer)) {
+                if (in.size() == 3)
+                    spatial = in[1] * in[2];
+            } else if (auto* c = std::get_if<Conv2d>(&layer)) {
+                c->in_channels = r.new_width;
+                r.changed.push_back({unit.uid, l, WidenedLayer::Role::Inputs, 1});
+                reached = true;
+            } else if (auto* f = std::get_if<Linear>(&layer)) {
+                if (f->in_features != r.old_width * spatial)
+                    throw ModelError(fmt::format("widen: {} after block {} does not take its {} units", text,
+                                                 block, r.old_width));
+                f->in_features = r.new_width * spatial;
+                r.changed.push_back({unit.uid, l, WidenedLayer::Role::Inputs, spatial});
+                reached = true;
+            }
+            // Activations and pooling act on each unit alone, so they carry copies as they are.
+        }
+    }
+    if (!reached)
+        throw ModelError(fmt::format("widen: no weight layer follows block {} of {}, so nothing takes the new units",
+                                     block, spec.name));
+    infer_output_shape(spec); // throws naming a unit that no longer fits
+    r.added_parameters = summarize(spec).parameters - before_parameters;
+    return r;
+}
+
+ActionSpace action_space(const ModelSpec& spec, std::vector<Operation> ops, double widen_factor)
+{
+    return ActionSpace(original_block_count(spec), std::move(ops), widen_factor);
+}
+
+ActionResult apply_action(ModelSpec& spec, const ActionSpace& space, int action)
+{
+    const int n = original_block_count(spec);
+    if (space.blocks() != n)
+        throw ModelError(fmt::format("{} has {} original blocks, but the actions are for a model of {}", spec.name,
+                                     n, space.blocks()));
+    ActionResult r;
+    r.action = action;
+    r.what = space.at(action);
+    if (r.what.nothing) {
+        r.deepen.action = n;
+        r.deepen.did_nothing = true;
+    } else if (r.what.op == Operation::Deepen) {
+        r.deepen = deepen_spec(spec, r.what.block);
+    } else {
+        r.widen = widen_spec(spec, r.what.block, space.widen_factor());
+    }
+    return r;
 }
 
 std::vector<int> parse_actions(const std::string& text)

@@ -1,6 +1,7 @@
 // Model specifications: a tree of deepen blocks, nested sequences and plain layers (no tensors).
 #pragma once
 
+#include "core/model/actions.h"
 #include "core/model/layer.h"
 
 #include <cstdint>
@@ -118,6 +119,55 @@ std::vector<Layer> identity_block_for(const Node& block);
 
 // Deepen the specification only (Net::deepen also builds the weights). Action n = Do Nothing.
 DeepenResult deepen_spec(ModelSpec& spec, int action);
+
+// One layer Widen(i) changes: the widened layer and the BatchNorms after it get more outputs
+// (units replicated), the next weight layer more inputs (its weights divided among the copies).
+struct WidenedLayer {
+    enum class Role { Outputs, Inputs };
+    int uid = -1;          // the unit holding it
+    std::size_t layer = 0; // its index in the unit's layers
+    Role role = Role::Outputs;
+    // Inputs of a Linear after a Flatten of CxHxW: H*W features per channel, channel-major.
+    std::int64_t spatial = 1;
+};
+
+// Everything Widen(i) changed.
+struct WidenResult {
+    int block = 0;          // the original block
+    int position = -1;      // its unit position
+    std::int64_t old_width = 0, new_width = 0; // output channels or features of its weight layer
+    std::string before;     // the weight layer as PyTorch prints it, before and after
+    std::string after;
+    std::vector<WidenedLayer> changed; // execution order
+    std::int64_t added_parameters = 0;
+};
+
+// The width Widen multiplies `width` by `factor` to: rounded, at least one more.
+std::int64_t widened_width(std::int64_t width, double factor);
+
+// Widen the specification only (Net::widen also builds the weights): original block `block`'s
+// weight layer gets widened_width() outputs, the layers up to the next weight layer follow.
+// ModelError for a block out of range, the last block (its outputs are the classes), a block that
+// does not start with Conv2d or Linear, or a layer between it and the next weight layer that
+// cannot carry the wider units.
+WidenResult widen_spec(ModelSpec& spec, int block, double factor);
+
+// The action space of `spec` for these operations; ModelError as ActionSpace's constructor.
+ActionSpace action_space(const ModelSpec& spec, std::vector<Operation> ops = {Operation::Deepen},
+                         double widen_factor = 2.0);
+
+// What one action of a space did: its deepening or its widening, or nothing.
+struct ActionResult {
+    int action = 0;
+    Action what;
+    DeepenResult deepen; // what.op == Deepen
+    WidenResult widen;   // what.op == Widen
+    bool did_nothing() const { return what.nothing; }
+};
+
+// Applies action `action` of `space` to the specification (Net::apply also builds the weights).
+// ModelError when the space is not the model's (another block count), or as the operation throws.
+ActionResult apply_action(ModelSpec& spec, const ActionSpace& space, int action);
 
 // Parses "0 2 1" (spaces or commas) into actions; throws ModelError naming the bad token.
 std::vector<int> parse_actions(const std::string& text);

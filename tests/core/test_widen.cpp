@@ -1,0 +1,287 @@
+// Net2WiderNet widening and the action space of several operations: function preservation over
+// every sequence of up to three deepen and widen actions on trained models, training after a
+// widening, the spec's bookkeeping, and every error.
+#include "core/model/net.h"
+#include "core/model/toml_model.h"
+#include "core/model/zoo.h"
+#include "core/util/error.h"
+
+#include <QtTest/QtTest>
+
+#include <torch/nn/functional/loss.h>
+#include <torch/optim/sgd.h>
+
+#include <ATen/CPUGeneratorImpl.h>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace rlda::core;
+using namespace rlda::core::model;
+
+namespace {
+
+template <class F>
+QString model_error(F&& f)
+{
+    try {
+        f();
+    } catch (const ModelError& e) {
+        return QString::fromUtf8(e.what());
+    }
+    return {};
+}
+
+const std::vector<Operation> kBoth{Operation::Deepen, Operation::Widen};
+
+// The largest max |Δ| over every sequence of up to three actions (Do Nothing included), each step
+// checked against the model before it, on a model trained on noise first. A walk of the tree of
+// sequences, so that each prefix is applied once.
+double worst_preservation(const ModelSpec& spec, double noise)
+{
+    torch::manual_seed(11);
+    Net trained(spec);
+    train_on_noise(trained, 6, 3);
+    const ActionSpace space = action_space(spec, kBoth);
+    double worst = 0.0;
+    std::function<void(Net&, int)> walk = [&](Net& net, int depth) {
+        if (depth == 3)
+            return;
+        for (int a = 0; a < space.size(); ++a) {
+            Net next = clone_net(net);
+            next->apply(space, a, noise, 17 + static_cast<std::uint64_t>(depth));
+            worst = std::max(worst, max_abs_output_diff(net, next, 5, 8));
+            walk(next, depth + 1);
+        }
+    };
+    walk(trained, 0);
+    qInfo("%s: max |delta| %.3g over every sequence of up to 3 of %d actions", spec.name.c_str(), worst, space.size());
+    return worst;
+}
+
+} // namespace
+
+class TestWiden : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void action_space_numbers_operations_then_blocks()
+    {
+        const ActionSpace deepen(3);
+        QCOMPARE(deepen.size(), 4);
+        QCOMPARE(deepen.do_nothing(), 3);
+        QVERIFY(deepen.deepen_only());
+        QCOMPARE(deepen.short_label(2), std::string("2"));
+
+        const ActionSpace both(3, {Operation::Widen, Operation::Deepen}); // sorted: deepen first
+        QCOMPARE(both.size(), 6); // 3 deepen, 2 widen (not the last block), Do Nothing
+        QCOMPARE(both.index_of(Operation::Deepen, 2), 2);
+        QCOMPARE(both.index_of(Operation::Widen, 0), 3);
+        QCOMPARE(both.index_of(Operation::Widen, 2), -1); // the last block cannot be widened
+        QCOMPARE(both.at(4).op, Operation::Widen);
+        QCOMPARE(both.at(4).block, 1);
+        QVERIFY(both.at(5).nothing);
+        QCOMPARE(both.label(4), std::string("widen block 1"));
+        QCOMPARE(both.short_label(0), std::string("d0"));
+        QCOMPARE(both.short_label(5), std::string("-"));
+
+        const ActionSpace widen(4, {Operation::Widen});
+        QCOMPARE(widen.size(), 4);
+        QCOMPARE(widen.at(0).op, Operation::Widen);
+    }
+
+    void action_space_errors()
+    {
+        QVERIFY(model_error([] { ActionSpace(0); }).contains("at least one original block"));
+        QVERIFY(model_error([] { ActionSpace(3, {}); }).contains("no operation"));
+        QVERIFY(model_error([] { ActionSpace(3, {Operation::Widen, Operation::Widen}); }).contains("twice"));
+        QVERIFY(model_error([] { ActionSpace(3, kBoth, 1.0); }).contains("above 1"));
+        QVERIFY(model_error([] { ActionSpace(3).at(4); }).contains("action 4 is out of range: 0..3"));
+        QVERIFY(model_error([] { ActionSpace(3).at(-1); }).contains("out of range"));
+        QVERIFY(model_error([] { parse_operations({"deepen", "shrink"}); }).contains("unknown operation \"shrink\""));
+        QVERIFY(model_error([] { parse_operations({"widen", "widen"}); }).contains("\"widen\" is listed twice"));
+        QVERIFY(model_error([] { parse_operations({}); }).contains("empty"));
+        QCOMPARE(parse_operations({"widen", "deepen"}), kBoth);
+        auto spec = zoo_model("ConvNet2");
+        QVERIFY(model_error([&] { apply_action(spec, ActionSpace(4), 0); }).contains("3 original blocks"));
+    }
+
+    void widen_spec_describes_the_change()
+    {
+        auto spec = zoo_model("ConvNet2");
+        const auto before = summarize(spec).parameters;
+        const WidenResult r = widen_spec(spec, 1, 2.0);
+        QCOMPARE(r.block, 1);
+        QCOMPARE(r.old_width, std::int64_t{32});
+        QCOMPARE(r.new_width, std::int64_t{64});
+        QCOMPARE(r.before, std::string("Conv2d(32, 32, kernel_size=(3, 3), stride=(1, 1))"));
+        QCOMPARE(r.after, std::string("Conv2d(32, 64, kernel_size=(3, 3), stride=(1, 1))"));
+        QCOMPARE(r.changed.size(), std::size_t{3}); // the conv, its BatchNorm, the head's Linear
+        QCOMPARE(r.changed.back().role, WidenedLayer::Role::Inputs);
+        QCOMPARE(summarize(spec).parameters - before, r.added_parameters);
+        const auto s = summarize(spec);
+        QCOMPARE(s.units.back().layers.front(), std::string("Linear(in_features=64, out_features=10, bias=True)"));
+        QCOMPARE(widened_width(32, 1.5), std::int64_t{48});
+        QCOMPARE(widened_width(1, 1.1), std::int64_t{2}); // at least one more unit
+    }
+
+    void widen_across_a_flatten_of_a_feature_map()
+    {
+        // conv -> Flatten of 8x4x4 -> Linear: each channel owns 16 features, mapped together.
+        const ModelSpec spec = [] {
+            ModelSpec s;
+            s.name = "FlatConv";
+            s.input = {1, 8, 8};
+            s.classes = 3;
+            s.root = Node::sequence({Node::block({Conv2d{1, 8, 3, 2, 1, true}, BatchNorm2d{8}, ReLU{}}),
+                                     Node::layer(Flatten{}), Node::block({Linear{128, 3, true}, ReLU{}})});
+            finalize(s);
+            return s;
+        }();
+        ModelSpec wider = spec;
+        const WidenResult r = widen_spec(wider, 0, 1.5);
+        QCOMPARE(r.changed.back().spatial, std::int64_t{16});
+        QCOMPARE(summarize(wider).units.back().layers.front(),
+                 std::string("Linear(in_features=192, out_features=3, bias=True)"));
+        torch::manual_seed(2);
+        Net net(spec);
+        train_on_noise(net, 5, 1);
+        Net before = clone_net(net);
+        net->widen(0, 1.5, 0.0, 3);
+        QVERIFY(max_abs_output_diff(before, net) <= 1e-5);
+    }
+
+    void every_sequence_of_three_keeps_the_function_convnet2()
+    {
+        QVERIFY(worst_preservation(zoo_model("ConvNet2"), 0.0) <= 1e-5);
+    }
+
+    void every_sequence_of_three_keeps_the_function_convnet3()
+    {
+        QVERIFY(worst_preservation(zoo_model("ConvNet3"), 0.0) <= 1e-5);
+    }
+
+    void every_sequence_of_three_keeps_the_function_large_convnet()
+    {
+        // 8 blocks: 8 deepen + 7 widen + Do Nothing = 16 actions, 16^3 sequences: checked on a
+        // small input so that the 4,368 steps stay quick.
+        const double worst = worst_preservation(zoo_model("LargeConvNet", {3, 12, 12}), 0.0);
+        QVERIFY2(worst <= 1e-5, std::to_string(worst).c_str());
+    }
+
+    void feed_forward_and_noisy_shares_keep_the_function()
+    {
+        QVERIFY(worst_preservation(zoo_model("FeedForwardNet3", {1, 8, 8}), 0.0) <= 1e-5);
+        // The symmetry-breaking shares still sum to each unit's weight.
+        QVERIFY(worst_preservation(zoo_model("ConvNet2", {1, 12, 12}), 0.3) <= 1e-5);
+    }
+
+    void widening_keeps_the_old_units_and_copies_batchnorm()
+    {
+        torch::manual_seed(5);
+        Net net(zoo_model("ConvNet2"));
+        train_on_noise(net, 5, 2);
+        const auto uid = units(net->spec())[0].node->uid;
+        const std::string u = "u" + std::to_string(uid);
+        const torch::Tensor w = net->named_parameters()[u + ".0.weight"].clone();
+        const torch::Tensor mean = net->named_buffers()[u + ".1.running_mean"].clone();
+        net->widen(0, 2.0, 0.0, 9);
+        const torch::Tensor w2 = net->named_parameters()[u + ".0.weight"];
+        const torch::Tensor mean2 = net->named_buffers()[u + ".1.running_mean"];
+        QCOMPARE(w2.size(0), std::int64_t{64});
+        QVERIFY(torch::equal(w2.narrow(0, 0, 32), w)); // the old units first, unchanged
+        QVERIFY(torch::equal(mean2.narrow(0, 0, 32), mean));
+        // Every new unit is a copy of an old one, its statistics with it.
+        for (std::int64_t j = 32; j < 64; ++j) {
+            bool found = false;
+            for (std::int64_t k = 0; k < 32 && !found; ++k)
+                found = torch::equal(w2[j], w[k]) && mean2[j].item<float>() == mean[k].item<float>();
+            QVERIFY(found);
+        }
+        QCOMPARE(net->parameter_count(), summarize(net->spec()).parameters);
+    }
+
+    void a_widened_model_trains_on()
+    {
+        torch::manual_seed(7);
+        Net net(zoo_model("ConvNet2", {1, 12, 12}));
+        auto gen = torch::make_generator<at::CPUGeneratorImpl>(4);
+        const auto x = torch::randn({64, 1, 12, 12}, gen);
+        const auto y = torch::randint(10, {64}, gen, torch::kLong);
+        torch::optim::SGD warm(net->parameters(), torch::optim::SGDOptions(0.05));
+        net->train();
+        for (int s = 0; s < 20; ++s) {
+            warm.zero_grad();
+            torch::nn::functional::cross_entropy(net->forward(x), y).backward();
+            warm.step();
+        }
+        net->widen(0, 2.0, 0.1, 3);
+        net->widen(1, 2.0, 0.1, 4);
+        torch::optim::SGD opt(net->parameters(), torch::optim::SGDOptions(0.05));
+        double at_widening = 0.0, last = 0.0;
+        for (int s = 0; s <= 50; ++s) {
+            opt.zero_grad();
+            auto loss = torch::nn::functional::cross_entropy(net->forward(x), y);
+            if (s == 0)
+                at_widening = loss.item<double>();
+            last = loss.item<double>();
+            loss.backward();
+            opt.step();
+        }
+        QVERIFY(std::isfinite(last));
+        QVERIFY2(last < at_widening, (std::to_string(last) + " vs " + std::to_string(at_widening)).c_str());
+        // The copies learnt apart: the widened layer has no two equal units left.
+        const auto uid = units(net->spec())[0].node->uid;
+        const auto w = net->named_parameters()["u" + std::to_string(uid) + ".0.weight"];
+        for (std::int64_t j = 1; j < w.size(0); ++j)
+            QVERIFY(!torch::equal(w[j], w[0]));
+    }
+
+    void widen_errors()
+    {
+        auto spec = zoo_model("ConvNet2");
+        QVERIFY(model_error([&] { widen_spec(spec, 2, 2.0); })
+                    .contains("block 2 is the last block of ConvNet2; its outputs are the 10 classes"));
+        QVERIFY(model_error([&] { widen_spec(spec, 3, 2.0); }).contains("block 3 is out of range for ConvNet2"));
+        QVERIFY(model_error([&] { widen_spec(spec, -1, 2.0); }).contains("out of range"));
+        QVERIFY(model_error([&] { widen_spec(spec, 0, 1.0); }).contains("factor must be above 1"));
+        QVERIFY(model_error([&] { widen_spec(spec, 0, 5000.0); }).contains("out_channels"));
+        QCOMPARE(spec, zoo_model("ConvNet2")); // nothing changed by a refused widening
+        Net net(spec);
+        QVERIFY(model_error([&] { net->widen(0, 2.0, 0.5); }).contains("noise"));
+        QVERIFY(model_error([&] { net->widen(2, 2.0); }).contains("last block"));
+        QCOMPARE(net->spec(), zoo_model("ConvNet2"));
+
+        // A block that does not start with a weight layer, as deepening refuses it.
+        ModelSpec odd;
+        odd.name = "Odd";
+        odd.input = {3, 8, 8};
+        odd.classes = 10;
+        odd.root = Node::sequence({Node::block({AvgPool2d{2, 2, 0}}), Node::block({Conv2d{3, 8, 3, 1, 1, true}, ReLU{}}),
+                                   Node::layer(AdaptiveAvgPool2d{1, 1}), Node::layer(Flatten{}),
+                                   Node::block({Linear{8, 10, true}, ReLU{}})});
+        finalize(odd);
+        QVERIFY(model_error([&] { widen_spec(odd, 0, 2.0); }).contains("cannot be widened (only Conv2d and Linear"));
+    }
+
+    void undoing_a_widening_keeps_the_original_units()
+    {
+        torch::manual_seed(8);
+        Net net(zoo_model("ConvNet2"));
+        train_on_noise(net, 4, 1);
+        Net wide = clone_net(net);
+        wide->widen(1, 2.0, 0.0, 1);
+        Net back(zoo_model("ConvNet2"));
+        copy_state_narrowing(wide, back);
+        const auto a = net->named_parameters(), b = back->named_parameters();
+        // Everything but the head's weight, whose columns were divided among copies, comes back.
+        const auto head = "u" + std::to_string(units(net->spec()).back().node->uid) + ".0.weight";
+        for (const auto& p : a)
+            if (p.key() != head)
+                QVERIFY2(torch::equal(p.value(), b[p.key()]), p.key().c_str());
+    }
+};
+
+QTEST_GUILESS_MAIN(TestWiden)
+#include "test_widen.moc"
