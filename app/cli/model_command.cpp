@@ -1,4 +1,4 @@
-// `rlda model show`: parameters, original blocks and leaf layers, optionally after deepening,
+// `rlda model show`: parameters, original blocks and leaf layers, optionally after deepening and widening,
 // with a function-preservation check.
 #include "app/cli/commands.h"
 #include "app/cli/numbers.h"
@@ -17,6 +17,8 @@ namespace {
 struct ShowOptions {
     std::string model;
     std::string deepen;
+    std::string grow;
+    double factor = 2.0;
     std::string input = "3x32x32";
     std::int64_t classes = 10;
     bool check = false;
@@ -27,6 +29,7 @@ int run_show(const ShowOptions& o)
     namespace m = rlda::core::model;
     const m::Shape input = m::parse_shape(o.input);
     const std::vector<int> actions = m::parse_actions(o.deepen);
+    const std::vector<m::Action> grow = m::parse_growth(o.grow);
     m::ModelSpec spec = m::load_model(o.model, input, o.classes);
 
     double diff = 0.0;
@@ -37,11 +40,18 @@ int run_show(const ShowOptions& o)
         m::Net before = m::clone_net(net);
         for (int a : actions)
             net->deepen(a);
+        for (const m::Action& g : grow) {
+            if (g.op == m::Operation::Widen)
+                net->widen(g.block, o.factor);
+            else
+                net->deepen(g.block);
+        }
         diff = m::max_abs_output_diff(before, net);
         spec = net->spec();
     } else {
         for (int a : actions)
             m::deepen_spec(spec, a);
+        m::apply_growth(spec, grow, o.factor);
     }
 
     const m::ModelSummary s = m::summarize(spec);
@@ -63,12 +73,15 @@ std::function<int()> add_model_command(CLI::App& app)
     auto o = std::make_shared<ShowOptions>();
     show->add_option("MODEL", o->model, "A zoo name (ConvNet2, …) or a TOML model file")->required();
     show->add_option("--deepen", o->deepen, "Deepen actions in order, e.g. \"0 2 1\"");
+    show->add_option("--grow", o->grow,
+                     "Deepen or widen after the deepenings, in order: \"0 w1\" deepens block 0, then widens block 1");
+    show->add_option("--factor", o->factor, "Widening factor")->capture_default_str()->check(CLI::Range(1.0001, 8.0));
     show->add_option("--input", o->input, "Input shape CxHxW")->capture_default_str()->check(input_shape());
     show->add_option("--classes", o->classes, "Number of classes")
         ->capture_default_str()
         ->check(whole_number(1, kMaxClasses));
     show->add_flag("--check", o->check,
-                   "Train on noise for a few steps, deepen, print max |output difference| in eval mode");
+                   "Train on noise for a few steps, deepen and widen, print max |output difference| in eval mode");
     return [show, o]() -> int {
         if (!show->parsed())
             return -1;

@@ -65,7 +65,7 @@ PolicyEvaluation evaluatePolicy(const QString& policy, const QStringList& tables
         const auto t = openTable(path, fallbackModel, input, classes);
         out.ranked.push_back(widgets::makeRankedTable(QString::fromStdString(t.meta.model),
                                                       QString::fromStdString(t.meta.scenario), agent, t.table,
-                                                      core::sim::evaluate(learner, t.table, t.model)));
+                                                      core::sim::evaluate(learner, core::sim::learn_task(t))));
     }
     return out;
 }

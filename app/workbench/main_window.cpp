@@ -771,7 +771,8 @@ void MainWindow::openTable(const QString& path)
                                                     : tr("%1 (incomplete: %2 of %3 rows)")
                                                           .arg(name)
                                                           .arg(t.table.rows().size())
-                                                          .arg(t.table.sequences()));
+                                                          .arg(t.table.sequences()),
+                              t.actions);
             tablePath_ = QString::fromStdString(t.file.string());
             if (learning_->table().isEmpty() || !controller_.isActive())
                 learning_->setTable(tablePath_);

@@ -94,8 +94,9 @@ QToolBar* ModelsPage::buildToolBar()
 
     deepenEdit_ = new QLineEdit(bar);
     deepenEdit_->setObjectName(QStringLiteral("deepenEdit"));
-    deepenEdit_->setPlaceholderText(tr("e.g. 0 2"));
-    deepenEdit_->setToolTip(tr("Deepen actions in order (original block indices); previews the grown model"));
+    deepenEdit_->setPlaceholderText(tr("e.g. 0 w1"));
+    deepenEdit_->setToolTip(tr("Growth in order: a block index (or d0) deepens that original block, w1 widens "
+                               "block 1 twice as wide; previews the grown model"));
     deepenEdit_->setClearButtonEnabled(true);
     deepenEdit_->setMaximumWidth(160);
 
@@ -186,23 +187,22 @@ void ModelsPage::refresh()
     }
 
     try {
-        const std::vector<int> actions = m::parse_actions(deepenEdit_->text().toStdString());
-        for (int a : actions)
-            m::deepen_spec(*spec, a); // on our own copy: the spec is rebuilt on every refresh
+        const std::vector<m::Action> actions = m::parse_growth(deepenEdit_->text().toStdString());
+        m::apply_growth(*spec, actions); // on our own copy: the spec is rebuilt on every refresh
         const m::ModelSummary summary = m::summarize(*spec);
         modelPanel_->setSummary(summary);
         graph_->setSummary(summary);
         if (actions.empty())
             Q_EMIT statusMessage(tr("%1: %2 parameters").arg(name, modelPanel_->formatCount(summary.parameters)));
         else
-            Q_EMIT statusMessage(tr("%1 deepened by [%2]: %3 parameters (+%4)")
+            Q_EMIT statusMessage(tr("%1 grown by [%2]: %3 parameters (+%4)")
                                          .arg(name, deepenEdit_->text().simplified(),
                                               modelPanel_->formatCount(summary.parameters),
                                               modelPanel_->formatCount(summary.parameters - base.parameters)));
     } catch (const std::exception& e) {
         modelPanel_->setSummary(base);
         graph_->setSummary(base);
-        reportError(deepenEdit_, tr("%1 (showing %2 without deepening)").arg(errorText(e), name));
+        reportError(deepenEdit_, tr("%1 (showing %2 as it is)").arg(errorText(e), name));
     }
 }
 

@@ -1,4 +1,4 @@
-// Agents decide which original block to deepen when the trainer consults them after an "up".
+// Agents decide which action (an operation on an original block, or nothing) to take when the trainer consults them after an "up".
 #pragma once
 
 #include "core/model/spec.h"
@@ -12,11 +12,12 @@
 namespace rlda::core::agent {
 
 struct DecisionContext {
-    const model::ModelSummary& model; // the current architecture
-    int decision = 0;                 // 0-based within the adaptation mode
+    const model::ModelSummary& model;   // the current architecture
+    const model::ActionSpace& actions;  // what the agent chooses among (Do Nothing last)
+    int decision = 0;                   // 0-based within the adaptation mode
     double time_left = 0.0;
     double time_budget = 0.0;
-    int num_actions() const { return model.original_blocks + 1; } // + Do Nothing
+    int num_actions() const { return actions.size(); }
 };
 
 struct Decision {

@@ -72,9 +72,10 @@ double entropy_of(const std::vector<double>& p)
 }
 
 // The tensors of the network these sizes make, either encoder.
-TensorShapes network_shapes(const config::PolicyConfig& sizes, std::int64_t vocabulary_size, std::int64_t actions)
+TensorShapes network_shapes(const config::PolicyConfig& sizes, std::int64_t vocabulary_size, std::int64_t actions,
+                            const std::vector<model::Operation>& ops)
 {
-    return sizes.encoder == config::PolicyEncoder::Structural ? structural_shapes(sizes)
+    return sizes.encoder == config::PolicyEncoder::Structural ? structural_shapes(sizes, ops)
                                                                : policy_shapes(sizes, vocabulary_size, actions);
 }
 
@@ -117,12 +118,12 @@ const std::vector<std::string>& learner_preset_names()
 }
 
 PolicyLearner::PolicyLearner(Vocabulary vocabulary, const config::PolicyConfig& sizes, std::int64_t actions,
-                             std::uint64_t seed)
-    : vocabulary_(std::move(vocabulary)), rng_(seed)
+                             std::uint64_t seed, std::vector<model::Operation> operations)
+    : vocabulary_(std::move(vocabulary)), operations_(std::move(operations)), rng_(seed)
 {
     torch::manual_seed(seed);
     if (sizes.encoder == config::PolicyEncoder::Structural) {
-        structural_ = StructuralNet(sizes);
+        structural_ = StructuralNet(sizes, operations_);
         reference_ = true;
         opt_ = std::make_unique<FastAdam>(structural_->parameters(), sizes.alpha);
         return;
@@ -133,12 +134,18 @@ PolicyLearner::PolicyLearner(Vocabulary vocabulary, const config::PolicyConfig& 
 }
 
 PolicyLearner PolicyLearner::for_model(const config::PolicyConfig& sizes, const model::ModelSpec& model,
-                                       std::uint64_t seed)
+                                       std::uint64_t seed, const model::ActionSpace& actions)
 {
     if (sizes.encoder == config::PolicyEncoder::Structural)
-        return PolicyLearner(Vocabulary(), sizes, 0, seed);
-    return PolicyLearner(Vocabulary::from_zoo(3, model.input, model.classes), sizes,
-                         model::original_block_count(model) + 1, seed);
+        return PolicyLearner(Vocabulary(), sizes, 0, seed, actions.operations());
+    return PolicyLearner(Vocabulary::from_zoo(3, model.input, model.classes, actions.operations(), actions.widen_factor()),
+                         sizes, actions.size(), seed, actions.operations());
+}
+
+PolicyLearner PolicyLearner::for_model(const config::PolicyConfig& sizes, const model::ModelSpec& model,
+                                       std::uint64_t seed)
+{
+    return for_model(sizes, model, seed, model::action_space(model));
 }
 
 const torch::nn::Module& PolicyLearner::module() const
@@ -252,7 +259,8 @@ Choice PolicyLearner::sample(const torch::Tensor& layers, double time_left, doub
 
 Choice PolicyLearner::record(const torch::Tensor& layers, double time_left, double time_budget, int action)
 {
-    const std::int64_t n = structural_ ? structural_blocks(layers) + 1 : actions();
+    const std::int64_t n = structural_ ? model::ActionSpace(static_cast<int>(structural_blocks(layers)), operations_).size()
+                                       : actions();
     if (action < 0 || action >= n)
         throw Error(fmt::format("policy: action {} is outside 0..{}", action, n - 1));
     if (reference_) {
@@ -426,6 +434,7 @@ void PolicyLearner::save(const std::string& path) const
     f.set("policy.alpha", s.alpha);
     f.set("policy.learning_rate_decay", s.learning_rate_decay);
     f.set("actions", actions());
+    f.set("operations", model::operation_strings(operations_));
     f.set("episode", episode_);
     f.set("temperature", temperature_);
     f.set("temperature_decay", temperature_decay_);
@@ -440,7 +449,7 @@ void PolicyLearner::save(const std::string& path) const
     std::ostringstream rng;
     rng << rng_;
     f.set("rng", rng.str());
-    for (const auto& [name, shape] : network_shapes(s, static_cast<std::int64_t>(vocabulary_.size()), actions()))
+    for (const auto& [name, shape] : network_shapes(s, static_cast<std::int64_t>(vocabulary_.size()), actions(), operations_))
         f.add("policy/" + name, tensor_named(name));
     opt_->save(f, parameter_names());
     f.write(path);
@@ -482,6 +491,7 @@ struct PolicyHeader {
     std::vector<std::string> words;
     config::PolicyConfig sizes;
     std::int64_t actions = 0;
+    std::vector<model::Operation> operations{model::Operation::Deepen};
 };
 
 void check_actions(const std::string& file, std::int64_t actions)
@@ -543,10 +553,17 @@ PolicyLearner PolicyLearner::load(const TensorFile& f)
     h.actions = f.integer("actions");
     if (!structural)
         check_actions(file, h.actions);
+    if (f.has("operations")) { // policies from before widening deepen only
+        try {
+            h.operations = model::parse_operations(f.strings("operations"));
+        } catch (const Error& e) {
+            throw Error(fmt::format("{}: {}", file, e.what()));
+        }
+    }
 
     // Every tensor of the network and of its optimizer, checked by name, dtype and shape before
     // the network is made: the sizes above then allocate no more than the file holds.
-    const auto shapes = network_shapes(s, static_cast<std::int64_t>(h.words.size()), h.actions);
+    const auto shapes = network_shapes(s, static_cast<std::int64_t>(h.words.size()), h.actions, h.operations);
     std::size_t expected = 0;
     for (const auto& [name, shape] : shapes) {
         const bool buffer = name == "embeddings";
@@ -572,7 +589,7 @@ PolicyLearner PolicyLearner::load(const TensorFile& f)
             throw Error(fmt::format("{}: words: {}", file, e.what()));
         }
     }();
-    PolicyLearner p(std::move(vocabulary), s, h.actions, 0);
+    PolicyLearner p(std::move(vocabulary), s, h.actions, 0, h.operations);
     {
         torch::NoGradGuard no_grad;
         for (const auto& [name, shape] : shapes)
@@ -739,9 +756,13 @@ PolicyAgent::PolicyAgent(std::shared_ptr<PolicyLearner> learner, bool greedy,
 
 Decision PolicyAgent::decide(const DecisionContext& c)
 {
-    if (!learner_->serves(c.num_actions()))
-        throw Error(fmt::format("policy: it chooses among {} actions, but {} has {} ({} blocks + do nothing)",
-                                learner_->actions(), c.model.name, c.num_actions(), c.model.original_blocks));
+    if (!learner_->serves(c.actions))
+        throw Error(fmt::format("policy: it chooses among {} actions of the operations {}, but {} has {} of {} ({} "
+                                "blocks)",
+                                learner_->actions(), fmt::join(model::operation_strings(learner_->operations()), ", "),
+                                c.model.name, c.num_actions(),
+                                fmt::join(model::operation_strings(c.actions.operations()), ", "),
+                                c.model.original_blocks));
     std::vector<std::string> unknown;
     const auto layers = learner_->input(c.model, &unknown);
     if (!unknown.empty() && warn_)

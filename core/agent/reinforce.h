@@ -42,10 +42,14 @@ class PolicyLearner {
 public:
     // `actions`: the original encoder's outputs (blocks + 1 of the model it is made for); the
     // structural encoder ignores it and `vocabulary`.
+    // `operations`: what its actions do (the structural encoder scores each operation on each block).
     PolicyLearner(Vocabulary vocabulary, const config::PolicyConfig& sizes, std::int64_t actions,
-                  std::uint64_t seed);
-    // A new policy for `model` (its vocabulary: the zoo at the model's input and classes, deepened up
-    // to 3 steps; its actions: blocks + 1), of either encoder.
+                  std::uint64_t seed, std::vector<model::Operation> operations = {model::Operation::Deepen});
+    // A new policy for `model` choosing among `actions` (its vocabulary: the zoo at the model's
+    // input and classes, changed by up to 3 of these operations; its outputs: actions.size()), of
+    // either encoder. Without `actions`, the paper's: deepen any block, or do nothing.
+    static PolicyLearner for_model(const config::PolicyConfig& sizes, const model::ModelSpec& model,
+                                   std::uint64_t seed, const model::ActionSpace& actions);
     static PolicyLearner for_model(const config::PolicyConfig& sizes, const model::ModelSpec& model,
                                    std::uint64_t seed);
     // A policy file written by save(): network, vocabulary, optimizer, episode, temperature, the
@@ -81,8 +85,14 @@ public:
     // The actions every decision has: blocks + 1 of the model it was made for (original), or 0 for
     // the structural encoder, which takes each architecture's own.
     std::int64_t actions() const { return net_ ? net_->actions() : 0; }
-    // Whether it can choose for a model with `actions` actions per decision.
-    bool serves(std::int64_t actions) const { return net_ ? actions == net_->actions() : actions >= 2; }
+    // The operations its actions number.
+    const std::vector<model::Operation>& operations() const { return operations_; }
+    // Whether it can choose among `actions`: the same operations, and for the original encoder
+    // the same number of actions.
+    bool serves(const model::ActionSpace& actions) const
+    {
+        return actions.operations() == operations_ && (net_ ? actions.size() == net_->actions() : actions.size() >= 2);
+    }
     std::int64_t episode() const { return episode_; }
     double temperature() const { return temperature_; }
     void set_temperature(double t); // a curriculum stage's starting temperature
@@ -140,6 +150,7 @@ private:
     bool episode_in_progress() const { return steps_used_ > 0 || !log_probs_.empty(); }
 
     Vocabulary vocabulary_;
+    std::vector<model::Operation> operations_;
     PolicyNet net_{nullptr};
     StructuralNet structural_{nullptr};
     std::unique_ptr<FastPolicy> fast_;

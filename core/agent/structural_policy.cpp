@@ -30,7 +30,8 @@ std::int64_t structural_blocks(const torch::Tensor& input)
     return static_cast<std::int64_t>(input.select(1, kLayerFeatures).max().item<float>()) + 1;
 }
 
-std::vector<std::pair<std::string, std::vector<std::int64_t>>> structural_shapes(const config::PolicyConfig& s)
+std::vector<std::pair<std::string, std::vector<std::int64_t>>> structural_shapes(const config::PolicyConfig& s,
+                                                                                 const std::vector<model::Operation>& ops)
 {
     TensorShapes out;
     const std::int64_t context = size_sum(s.decider_lstm_size, s.time_encoding_size);
@@ -41,13 +42,16 @@ std::vector<std::pair<std::string, std::vector<std::int64_t>>> structural_shapes
     add_linear_shapes(out, "block1", size_sum(size_product(2, s.hidden_size), context), l);
     add_linear_shapes(out, "block2", l, l);
     add_linear_shapes(out, "block_out", l, 1);
+    for (std::size_t i = 1; i < ops.size(); ++i)
+        add_linear_shapes(out, "block_out_" + model::to_string(ops[i]), l, 1);
     add_linear_shapes(out, "stay1", context, l);
     add_linear_shapes(out, "stay2", l, l);
     add_linear_shapes(out, "stay_out", l, 1);
     return out;
 }
 
-StructuralNetImpl::StructuralNetImpl(const config::PolicyConfig& s) : sizes_(s)
+StructuralNetImpl::StructuralNetImpl(const config::PolicyConfig& s, std::vector<model::Operation> ops)
+    : sizes_(s), ops_(std::move(ops))
 {
     using torch::nn::Linear;
     using torch::nn::LSTM;
@@ -60,6 +64,8 @@ StructuralNetImpl::StructuralNetImpl(const config::PolicyConfig& s) : sizes_(s)
     block1_ = register_module("block1", Linear(2 * s.hidden_size + context, l));
     block2_ = register_module("block2", Linear(l, l));
     block_out_ = register_module("block_out", Linear(l, 1));
+    for (std::size_t i = 1; i < ops_.size(); ++i)
+        extra_out_.push_back(register_module("block_out_" + model::to_string(ops_[i]), Linear(l, 1)));
     stay1_ = register_module("stay1", Linear(context, l));
     stay2_ = register_module("stay2", Linear(l, l));
     stay_out_ = register_module("stay_out", Linear(l, 1));
@@ -83,10 +89,16 @@ torch::Tensor StructuralNetImpl::forward(const torch::Tensor& input, double time
     auto h = torch::cat({per_block, context.unsqueeze(0).expand({blocks, context.size(0)})}, 1);
     h = torch::relu(block1_->forward(h));
     h = torch::relu(block2_->forward(h));
-    const auto block_logits = block_out_->forward(h).reshape({-1}); // [blocks]
+    const model::ActionSpace space(static_cast<int>(blocks), ops_);
+    std::vector<torch::Tensor> logits;
+    for (std::size_t i = 0; i < ops_.size(); ++i) {
+        const auto all = (i == 0 ? block_out_ : extra_out_[i - 1])->forward(h).reshape({-1}); // [blocks]
+        logits.push_back(all.narrow(0, 0, space.targets(ops_[i])));
+    }
     auto s = torch::relu(stay1_->forward(context));
     s = torch::relu(stay2_->forward(s));
-    return torch::cat({block_logits, stay_out_->forward(s)}); // Do Nothing last
+    logits.push_back(stay_out_->forward(s)); // Do Nothing last
+    return torch::cat(logits);
 }
 
 } // namespace rlda::core::agent

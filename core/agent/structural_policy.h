@@ -5,6 +5,7 @@
 
 #include "core/agent/structure.h"
 #include "core/config/experiment.h"
+#include "core/model/actions.h"
 
 #include <torch/nn/module.h>
 #include <torch/nn/modules/linear.h>
@@ -25,26 +26,34 @@ torch::Tensor structural_input(const ArchitectureFeatures& features);
 // The original blocks an input of structural_input() holds: the decision's actions are this + 1.
 std::int64_t structural_blocks(const torch::Tensor& input);
 
-// Every parameter of StructuralNet by its named_parameters name, and its shape, for these sizes,
-// computed without allocating (policy files are checked against it). Error on overflow.
-std::vector<std::pair<std::string, std::vector<std::int64_t>>> structural_shapes(const config::PolicyConfig& sizes);
+// Every parameter of StructuralNet by its named_parameters name, and its shape, for these sizes
+// and operations, computed without allocating (policy files are checked against it). Error on overflow.
+std::vector<std::pair<std::string, std::vector<std::int64_t>>>
+structural_shapes(const config::PolicyConfig& sizes, const std::vector<model::Operation>& ops = {model::Operation::Deepen});
 
 // layer rows -> Linear(embedding_size) -> ReLU -> BiLSTM(hidden_size) over the layers:
 //   context = the last state of an LSTM(decider_lstm_size) over them, as the original's decider;
-//   block b's logit = MLP([mean of its layers' BiLSTM outputs, context, time encoding]) -> 1;
+//   block b's logit for each operation = MLP([mean of its layers' BiLSTM outputs, context, time
+//   encoding]) -> one output per operation (the first operation's head is "block_out", each other
+//   one's "block_out_<operation>"), the blocks an operation does not apply to left out;
 //   Do Nothing's logit = its own MLP([context, time encoding]) -> 1, placed last.
 // Both MLPs are Linear(decider_linear_size) -> ReLU -> Linear -> ReLU -> Linear(1).
 class StructuralNetImpl : public torch::nn::Module {
 public:
-    explicit StructuralNetImpl(const config::PolicyConfig& sizes);
+    explicit StructuralNetImpl(const config::PolicyConfig& sizes,
+                               std::vector<model::Operation> ops = {model::Operation::Deepen});
 
-    // Logits [blocks + 1] for one architecture (an input of structural_input()).
+    // Logits [ActionSpace(blocks, ops).size()] for one architecture (an input of
+    // structural_input()), in the action space's order.
     torch::Tensor forward(const torch::Tensor& input, double time_left, double time_budget);
 
     const config::PolicyConfig& sizes() const { return sizes_; }
+    const std::vector<model::Operation>& operations() const { return ops_; }
 
 private:
     config::PolicyConfig sizes_;
+    std::vector<model::Operation> ops_;
+    std::vector<torch::nn::Linear> extra_out_; // the operations after the first
     torch::nn::Linear embed_{nullptr};
     torch::nn::LSTM encoder_{nullptr};
     torch::nn::LSTM decider_{nullptr};

@@ -50,21 +50,23 @@ std::vector<std::int64_t> Vocabulary::encode(const std::vector<std::string>& lay
     return out;
 }
 
-Vocabulary Vocabulary::from_models(const std::vector<model::ModelSpec>& models, int depth)
+Vocabulary Vocabulary::from_models(const std::vector<model::ModelSpec>& models, int depth,
+                                   const std::vector<model::Operation>& ops, double widen_factor)
 {
     Vocabulary v;
     // Deepenings of different blocks commute in their strings, so a walk over all sequences adds
-    // nothing new after the first few; it is cheap anyway (specs, no tensors).
+    // nothing new after the first few; it is cheap anyway (specs, no tensors). Widenings add the
+    // wider layers' strings.
     const std::function<void(const model::ModelSpec&, int)> walk = [&](const model::ModelSpec& spec, int left) {
         for (const auto& l : model::summarize(spec).leaf_layers)
             v.add(l);
         if (left == 0)
             return;
-        const int n = model::original_block_count(spec);
-        for (int a = 0; a < n; ++a) {
+        const model::ActionSpace space = model::action_space(spec, ops, widen_factor);
+        for (int a = 0; a < space.do_nothing(); ++a) {
             model::ModelSpec next = spec;
             try {
-                model::deepen_spec(next, a);
+                model::apply_action(next, space, a);
             } catch (const ModelError&) {
                 continue; // a block that cannot be deepened adds no layers
             }
@@ -76,7 +78,8 @@ Vocabulary Vocabulary::from_models(const std::vector<model::ModelSpec>& models, 
     return v;
 }
 
-Vocabulary Vocabulary::from_zoo(int depth, const model::Shape& input, std::int64_t classes)
+Vocabulary Vocabulary::from_zoo(int depth, const model::Shape& input, std::int64_t classes,
+                                const std::vector<model::Operation>& ops, double widen_factor)
 {
     std::vector<model::ModelSpec> models;
     for (const auto& name : model::zoo_names()) {
@@ -89,7 +92,7 @@ Vocabulary Vocabulary::from_zoo(int depth, const model::Shape& input, std::int64
             }
         }
     }
-    return from_models(models, depth);
+    return from_models(models, depth, ops, widen_factor);
 }
 
 } // namespace rlda::core::agent

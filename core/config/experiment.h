@@ -67,6 +67,10 @@ struct TrainerConfig {
     double distill_decay = 0.25;      // multiplied into the weight after every epoch
     bool check_preservation = true;   // measure max |Δ| of outputs at every deepening
     bool warm_start_checkpoint = true; // save a checkpoint at the first allocation event
+    // What an action may do to its block (core/model/actions.h): "deepen", "widen" or both.
+    std::vector<std::string> operations{"deepen"};
+    double widen_factor = 2.0; // a widened layer's width = round(width x factor)
+    double widen_noise = 0.1;  // how unevenly a widened unit's outgoing weights split among its copies
     bool operator==(const TrainerConfig&) const = default;
 };
 

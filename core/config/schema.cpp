@@ -202,6 +202,17 @@ Schema make_schema()
     k.push_back({.name = "trainer.check_preservation", .type = Type::Flag, .label = "Check function preservation",
                  .help = "Measure max |delta| of the outputs at every deepening",
                  .value = member<&C::trainer, &TrainerConfig::check_preservation>()});
+    k.push_back({.name = "trainer.operations", .type = Type::Texts, .label = "Operations",
+                 .help = "What an action may do to a block: deepen it (Net2DeeperNet), widen it (Net2WiderNet), or both",
+                 .value = member<&C::trainer, &TrainerConfig::operations>(), .choices = model::operation_names(),
+                 .required = true});
+    k.push_back({.name = "trainer.widen_factor", .type = Type::Number, .label = "Widening factor",
+                 .help = "A widened layer's width is its width times this, rounded",
+                 .value = member<&C::trainer, &TrainerConfig::widen_factor>(), .range = {1.0, 8.0, true, false}});
+    k.push_back({.name = "trainer.widen_noise", .type = Type::Number, .label = "Widening noise",
+                 .help = "How unevenly a copied unit's outgoing weights are shared among its copies, so that they "
+                         "learn apart; the function is kept either way",
+                 .value = member<&C::trainer, &TrainerConfig::widen_noise>(), .range = {0.0, 0.5, false, true}});
     k.push_back({.name = "trainer.warm_start_checkpoint", .type = Type::Flag, .label = "Warm-start checkpoint",
                  .help = "Save a checkpoint at the first allocation event",
                  .value = member<&C::trainer, &TrainerConfig::warm_start_checkpoint>()});
@@ -564,6 +575,16 @@ std::vector<Problem> check_keys(const ExperimentConfig& c, const Schema& schema)
                 } else if constexpr (std::is_same_v<T, int> || std::is_same_v<T, std::int64_t>) {
                     if (k.range.bounded() && !k.range.contains(static_cast<double>(v)))
                         add(k.name, with_rule(k, std::to_string(v), range_reason(k, std::to_string(v), true)));
+                } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+                    if (k.required && v.empty())
+                        add(k.name, fmt::format("must not be empty (allowed: {})", quoted_list(k.choices)));
+                    for (std::size_t i = 0; i < v.size() && !k.choices.empty(); ++i) {
+                        if (std::find(k.choices.begin(), k.choices.end(), v[i]) == k.choices.end())
+                            add(fmt::format("{}[{}]", k.name, i),
+                                fmt::format("unknown value \"{}\" (allowed: {})", v[i], quoted_list(k.choices)));
+                        else if (std::find(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(i), v[i]) != v.begin() + static_cast<std::ptrdiff_t>(i))
+                            add(fmt::format("{}[{}]", k.name, i), fmt::format("\"{}\" is listed twice", v[i]));
+                    }
                 } else if constexpr (std::is_same_v<T, std::vector<int>> ||
                                      std::is_same_v<T, std::vector<std::int64_t>>) {
                     const auto bad = [&](auto x) { return !k.range.contains(static_cast<double>(x)); };

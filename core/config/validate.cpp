@@ -1,6 +1,7 @@
 // Experiment configs checked: the schema's per-key declarations, then the rules across keys.
 #include "core/config/validate.h"
 
+#include "core/config/operations.h"
 #include "core/config/dataset_shape.h"
 #include "core/config/schema.h"
 #include "core/model/zoo.h"
@@ -62,19 +63,21 @@ void check_agent(Checker& k, const ExperimentConfig& c)
     // that a run fails before it trains rather than at the first allocation event. The model at
     // the dataset's sample shape; a model or dataset that does not load is reported by its own key.
     if (a.kind == AgentKind::Fixed && !a.sequence.empty()) {
-        int blocks = -1;
+        int actions = -1, blocks = 0;
         try {
             const auto sample = sample_shape(c.dataset);
-            blocks = model::original_block_count(model::load_model(c.job.model, sample.input, sample.classes,
-                                                                    c.job.head));
+            const auto space = trainer_actions(
+                c.trainer, model::load_model(c.job.model, sample.input, sample.classes, c.job.head));
+            actions = space.size();
+            blocks = space.blocks();
         } catch (const std::exception&) {
         }
-        for (std::size_t i = 0; blocks >= 0 && i < a.sequence.size(); ++i)
-            if (a.sequence[i] > blocks)
+        for (std::size_t i = 0; actions >= 0 && i < a.sequence.size(); ++i)
+            if (a.sequence[i] >= actions)
                 k.add(fmt::format("agent.sequence[{}]", i),
-                      fmt::format("action {} is out of range: {} has {} original blocks, so the actions are 0..{} "
+                      fmt::format("action {} is out of range: {} has {} original blocks and {} actions, 0..{} "
                                   "({} = Do Nothing)",
-                                  a.sequence[i], c.job.model, blocks, blocks, blocks),
+                                  a.sequence[i], c.job.model, blocks, actions, actions - 1, actions - 1),
                       "job.model");
     }
     // Learning against a table may start from scratch; deciding in a training run cannot.

@@ -269,6 +269,10 @@ void read_event(const json& j, const std::string& text, RunData& run)
         e.agent = j.value("agent", std::string{});
         e.action = j.value("action", 0);
         e.did_nothing = j.value("did_nothing", false);
+        // Runs written before widening existed deepened the block their action names.
+        e.operation = j.value("operation", std::string(e.did_nothing ? "" : "deepen"));
+        e.block = j.value("block", e.did_nothing ? -1 : e.action);
+        e.operations = j.value("operations", std::vector<std::string>{"deepen"});
         e.probabilities = j.value("probabilities", std::vector<double>{});
         e.max_abs_diff = j.value("max_abs_diff", -1.0);
         if (j.contains("before"))

@@ -515,6 +515,51 @@ ActionResult apply_action(ModelSpec& spec, const ActionSpace& space, int action)
     return r;
 }
 
+std::vector<Action> parse_growth(const std::string& text)
+{
+    std::vector<Action> out;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        if (text[i] == ' ' || text[i] == ',' || text[i] == '\t') {
+            ++i;
+            continue;
+        }
+        std::size_t j = i;
+        while (j < text.size() && text[j] != ' ' && text[j] != ',' && text[j] != '\t')
+            ++j;
+        const std::string token = text.substr(i, j - i);
+        Action a{false, Operation::Deepen, 0};
+        std::size_t digits = 0;
+        if (token[0] == 'w' || token[0] == 'd') {
+            a.op = token[0] == 'w' ? Operation::Widen : Operation::Deepen;
+            digits = 1;
+        }
+        auto [end, ec] = std::from_chars(token.data() + digits, token.data() + token.size(), a.block);
+        if (digits == token.size() || ec != std::errc{} || end != token.data() + token.size() || a.block < 0)
+            throw ModelError(fmt::format("bad step \"{}\" in \"{}\": expected block indices to deepen (\"0\" or "
+                                         "\"d0\") or to widen (\"w1\")",
+                                         token, text));
+        out.push_back(a);
+        i = j;
+    }
+    return out;
+}
+
+std::vector<ActionResult> apply_growth(ModelSpec& spec, const std::vector<Action>& growth, double widen_factor)
+{
+    std::vector<ActionResult> out;
+    for (const Action& a : growth) {
+        ActionResult r;
+        r.what = a;
+        if (a.op == Operation::Deepen)
+            r.deepen = deepen_spec(spec, a.block);
+        else
+            r.widen = widen_spec(spec, a.block, widen_factor);
+        out.push_back(std::move(r));
+    }
+    return out;
+}
+
 std::vector<int> parse_actions(const std::string& text)
 {
     std::vector<int> actions;

@@ -169,6 +169,13 @@ struct ActionResult {
 // ModelError when the space is not the model's (another block count), or as the operation throws.
 ActionResult apply_action(ModelSpec& spec, const ActionSpace& space, int action);
 
+// Parses a growth such as "0 w1 d2" (spaces or commas): a number or dN deepens original block N,
+// wN widens it; throws ModelError naming the bad token.
+std::vector<Action> parse_growth(const std::string& text);
+// Applies a parsed growth to the specification, widening by `widen_factor`; throws as the
+// operations do. Returns what each step did.
+std::vector<ActionResult> apply_growth(ModelSpec& spec, const std::vector<Action>& growth, double widen_factor = 2.0);
+
 // Parses "0 2 1" (spaces or commas) into actions; throws ModelError naming the bad token.
 std::vector<int> parse_actions(const std::string& text);
 // Parses "3x32x32" (or "1x28x28", "784"); throws ModelError naming the bad value.

@@ -126,7 +126,8 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     }
     const model::ModelSpec& first = tables.front().model;
     auto learner = settings.from.empty()
-                       ? agent::PolicyLearner::for_model(settings.policy, first, settings.seed)
+                       ? agent::PolicyLearner::for_model(settings.policy, first, settings.seed,
+                                                                         tables.front().actions)
                        : agent::PolicyLearner::load(settings.from, [&](const std::string& warning) {
                              if (observer)
                                  observer->on_message(warning);
@@ -136,7 +137,7 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     learner.set_options(settings.learner);
     // A table of another action count fails here, before the folder exists.
     for (const auto& t : tables)
-        (void)evaluate(learner, t.table, t.model);
+        (void)evaluate(learner, learn_task(t));
 
     io::RunFolder folder(out, force);
     LearnRunResult result;
@@ -180,14 +181,14 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
             const std::int64_t to_report = settings.report_every - done % settings.report_every;
             const std::int64_t to_checkpoint = settings.checkpoint_every - done % settings.checkpoint_every;
             const std::int64_t chunk = std::min({to_report, to_checkpoint, stage.episodes - done});
-            const std::int64_t ran = learn(learner, tables[i].table, tables[i].model, chunk, &rows, stop);
+            const std::int64_t ran = learn(learner, learn_task(tables[i]), chunk, &rows, stop);
             done += ran;
             result.episodes += ran;
             const bool stage_over = done == stage.episodes || stop.stop_requested();
             if (done % settings.checkpoint_every == 0 || stage_over)
                 learner.save(result.policy_file.string()); // a kill loses at most one checkpoint's work
             if (done % settings.report_every == 0 || stage_over) {
-                const Evaluation e = evaluate(learner, tables[i].table, tables[i].model);
+                const Evaluation e = evaluate(learner, learn_task(tables[i]));
                 folder.event(json{{"type", "greedy"}, {"episode", learner.episode()}, {"greedy", e.greedy},
                                   {"rank", e.rank}}
                                  .dump());
@@ -198,7 +199,7 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     }
     learner.save(result.policy_file.string());
     result.cancelled = stop.stop_requested();
-    result.evaluation = evaluate(learner, tables.back().table, tables.back().model);
+    result.evaluation = evaluate(learner, learn_task(tables.back()));
     folder.event(json{{"type", "evaluation"}, {"table", settings.stages.back().table},
                       {"evaluation", evaluation_json(result.evaluation)}}
                      .dump());

@@ -172,7 +172,7 @@ ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out,
             for (const auto& t : all)
                 judged({"curriculum", t.meta.model, t.meta.scenario, t.file.string(), run.name,
                         paper_rank(paper, "curriculum", t.meta.model, t.meta.scenario),
-                        evaluate(learner, t.table, t.model)});
+                        evaluate(learner, learn_task(t))});
         }
     }
     result.cancelled = stop.stop_requested();

@@ -187,13 +187,13 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
             observer->on_fold(fold);
         std::vector<LearnTask> tasks;
         for (const auto* t : train_of[f])
-            tasks.push_back({&t->table, &t->model});
+            tasks.push_back(learn_task(*t));
         for (const std::uint64_t seed : s.seeds) {
             if (stop.stop_requested())
                 break;
             if (observer)
                 observer->on_seed(fold, seed);
-            auto learner = agent::PolicyLearner::for_model(s.policy, *tasks.front().model, seed);
+            auto learner = agent::PolicyLearner::for_model(s.policy, *tasks.front().model, seed, tasks.front().actions);
             learner.set_options(s.learner);
             learn_tables(learner, tasks, s.episodes, /*standardise=*/true, observer, stop);
             if (stop.stop_requested()) {
@@ -210,7 +210,7 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
                 r.table = t->file.string();
                 r.scenario = t->meta.scenario;
                 r.table_seed = t->meta.seed;
-                r.evaluation = evaluate(learner, t->table, t->model);
+                r.evaluation = evaluate(learner, learn_task(*t));
                 r.no_adaptation_rank = t->table.rank(t->table.no_adaptation_sequence());
                 r.best_fixed_rank = t->table.rank(fold.best_fixed);
                 ranks.append(rank_line(r));

@@ -5,6 +5,7 @@
 
 #include "core/agent/agent.h"
 #include "core/config/experiment_io.h"
+#include "core/config/operations.h"
 #include "core/config/dataset_shape.h"
 #include "core/data/dataset.h"
 #include "core/model/zoo.h"
@@ -68,7 +69,7 @@ Job make_job(const config::ExperimentConfig& c)
     check_table_settings(c);
     Job j{c, train::load_dataset(c.dataset, c.job.seed), {}, c.trainer.max_decisions, 0};
     j.spec = train::job_model(c, j.data);
-    j.num_actions = model::original_block_count(j.spec) + 1;
+    j.num_actions = config::trainer_actions(c.trainer, j.spec).size();
     return j;
 }
 
@@ -325,7 +326,7 @@ TableShape table_shape(const config::ExperimentConfig& c)
     check_table_settings(c);
     const auto sample = config::sample_shape(c.dataset);
     const auto spec = model::load_model(c.job.model, sample.input, sample.classes, c.job.head);
-    const int actions = model::original_block_count(spec) + 1;
+    const int actions = config::trainer_actions(c.trainer, spec).size();
     return {c.trainer.max_decisions, actions, SimulationTable(c.trainer.max_decisions, actions).sequences()};
 }
 

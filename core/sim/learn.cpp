@@ -5,6 +5,7 @@
 #include "core/util/statistics.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <limits>
@@ -19,15 +20,25 @@ double budget_of(const SimulationTable& table)
     return table.rows().front().total_time;
 }
 
-void check_fit(const agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base)
+std::string operations_text(const std::vector<model::Operation>& ops)
 {
+    return fmt::format("{}", fmt::join(model::operation_strings(ops), ", "));
+}
+
+void check_fit(const agent::PolicyLearner& learner, const LearnTask& task)
+{
+    const SimulationTable& table = *task.table;
+    const model::ModelSpec& base = *task.model;
     const int n = model::original_block_count(base);
-    if (table.num_actions() != n + 1)
-        throw Error(fmt::format("{}: the table has {} actions per decision, but {} has {} blocks + do nothing",
-                                table.source(), table.num_actions(), base.name, n));
-    if (!learner.serves(table.num_actions()))
-        throw Error(fmt::format("{}: the policy chooses among {} actions, the table has {}", table.source(),
-                                learner.actions(), table.num_actions()));
+    if (task.actions.blocks() != n || table.num_actions() != task.actions.size())
+        throw Error(fmt::format("{}: the table has {} actions per decision, but {} has {} for the operations {} "
+                                "({} blocks)",
+                                table.source(), table.num_actions(), base.name, task.actions.size(),
+                                operations_text(task.actions.operations()), n));
+    if (!learner.serves(task.actions))
+        throw Error(fmt::format("{}: the policy chooses among {} actions of the operations {}, the table has {} of {}",
+                                table.source(), learner.actions(), operations_text(learner.operations()),
+                                table.num_actions(), operations_text(task.actions.operations())));
     if (!table.complete())
         throw Error(fmt::format("{}: the simulation table is incomplete; finish it with rlda simulate first",
                                 table.source()));
@@ -35,8 +46,9 @@ void check_fit(const agent::PolicyLearner& learner, const SimulationTable& table
 
 } // namespace
 
-ArchitectureCache::ArchitectureCache(const model::ModelSpec& base, const agent::PolicyLearner& learner)
-    : base_(base), learner_(learner)
+ArchitectureCache::ArchitectureCache(const model::ModelSpec& base, const model::ActionSpace& actions,
+                                     const agent::PolicyLearner& learner)
+    : base_(base), actions_(actions), learner_(learner)
 {
 }
 
@@ -47,14 +59,22 @@ const torch::Tensor& ArchitectureCache::layers(const std::vector<int>& prefix)
         return it->second;
     model::ModelSpec spec = base_;
     for (int a : prefix)
-        model::deepen_spec(spec, a);
+        model::apply_action(spec, actions_, a);
     return cache_.emplace(prefix, learner_.input(model::summarize(spec), &unknown_)).first->second;
+}
+
+LearnTask learn_task(const OpenedTable& t) { return {&t.table, &t.model, t.actions}; }
+
+std::int64_t learn(agent::PolicyLearner& learner, const LearnTask& task, std::int64_t episodes,
+                   LearnObserver* observer, std::stop_token stop)
+{
+    return learn_tables(learner, {task}, episodes, /*standardise=*/false, observer, stop);
 }
 
 std::int64_t learn(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
                    std::int64_t episodes, LearnObserver* observer, std::stop_token stop)
 {
-    return learn_tables(learner, {{&table, &base}}, episodes, /*standardise=*/false, observer, stop);
+    return learn(learner, {&table, &base, model::action_space(base)}, episodes, observer, stop);
 }
 
 std::int64_t learn_tables(agent::PolicyLearner& learner, const std::vector<LearnTask>& tasks, std::int64_t episodes,
@@ -69,9 +89,9 @@ std::int64_t learn_tables(agent::PolicyLearner& learner, const std::vector<Learn
     };
     std::vector<Scale> scales;
     for (const LearnTask& t : tasks) {
-        check_fit(learner, *t.table, *t.model);
+        check_fit(learner, t);
         budgets.push_back(budget_of(*t.table));
-        caches.emplace_back(*t.model, learner);
+        caches.emplace_back(*t.model, t.actions, learner);
         Scale s;
         if (standardise) {
             std::vector<double> rewards;
@@ -137,9 +157,15 @@ FixedSequence best_fixed_sequence(const std::vector<const SimulationTable*>& tab
 Evaluation evaluate(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
                     std::uint64_t random_seed)
 {
-    check_fit(learner, table, base);
+    return evaluate(learner, {&table, &base, model::action_space(base)}, random_seed);
+}
+
+Evaluation evaluate(agent::PolicyLearner& learner, const LearnTask& task, std::uint64_t random_seed)
+{
+    check_fit(learner, task);
+    const SimulationTable& table = *task.table;
     const double budget = budget_of(table);
-    ArchitectureCache architectures(base, learner);
+    ArchitectureCache architectures(*task.model, task.actions, learner);
     Evaluation e;
     for (int j = 0; j < table.decisions(); ++j) {
         agent::Choice c = learner.greedy(architectures.layers(e.greedy), table.time_left(e.greedy), budget);

@@ -5,6 +5,7 @@
 #include "core/model/spec.h"
 #include "core/sim/results.h"
 #include "core/sim/table.h"
+#include "core/sim/table_meta.h"
 
 #include <cstdint>
 #include <map>
@@ -18,28 +19,37 @@ namespace rlda::core::sim {
 // built once per prefix: an episode walks the same few architectures ((n+1)^k - 1)/n times over.
 class ArchitectureCache {
 public:
-    ArchitectureCache(const model::ModelSpec& base, const agent::PolicyLearner& learner);
+    ArchitectureCache(const model::ModelSpec& base, const model::ActionSpace& actions,
+                      const agent::PolicyLearner& learner);
     const torch::Tensor& layers(const std::vector<int>& prefix);
     // Layers the vocabulary did not know, across all architectures seen so far.
     const std::vector<std::string>& unknown() const { return unknown_; }
 
 private:
     model::ModelSpec base_;
+    model::ActionSpace actions_;
     const agent::PolicyLearner& learner_;
     std::map<std::vector<int>, torch::Tensor> cache_;
     std::vector<std::string> unknown_;
 };
 
-// Algorithm 4: `episodes` episodes of k sampled decisions against `table`, one REINFORCE update
-// each. Stops early when `stop` is requested (between episodes). Returns episodes run.
-std::int64_t learn(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
-                   std::int64_t episodes, LearnObserver* observer = nullptr, std::stop_token stop = {});
-
-// One table and the model its sequences start from.
+// One table, the model its sequences start from, and what its action numbers mean.
 struct LearnTask {
     const SimulationTable* table = nullptr;
     const model::ModelSpec* model = nullptr;
+    model::ActionSpace actions;
 };
+
+// An opened table as a task: its table, model and actions.
+LearnTask learn_task(const OpenedTable& table);
+
+// Algorithm 4: `episodes` episodes of k sampled decisions against `table`, one REINFORCE update
+// each. Stops early when `stop` is requested (between episodes). Returns episodes run. Without an
+// action space, the table's actions are the paper's (deepen a block, or do nothing).
+std::int64_t learn(agent::PolicyLearner& learner, const LearnTask& task, std::int64_t episodes,
+                   LearnObserver* observer = nullptr, std::stop_token stop = {});
+std::int64_t learn(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
+                   std::int64_t episodes, LearnObserver* observer = nullptr, std::stop_token stop = {});
 
 // Algorithm 4 over several tables at once: the policy's episode e runs against tasks[e mod n], so
 // that one policy (of the structural encoder, when the models differ in blocks) learns all of them
@@ -61,6 +71,8 @@ FixedSequence best_fixed_sequence(const std::vector<const SimulationTable*>& tab
 
 // The greedy (argmax) sequence and where it stands. The policy may come from another model's
 // table: only the action count must agree.
+Evaluation evaluate(agent::PolicyLearner& learner, const LearnTask& task, std::uint64_t random_seed = 0);
+// The same for a table of the paper's actions.
 Evaluation evaluate(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
                     std::uint64_t random_seed = 0);
 

@@ -221,7 +221,9 @@ TableMeta table_meta(const config::ExperimentConfig& c, const model::ModelSpec& 
     m.scenario = c.name;
     m.scheduler = c.scheduler;
     m.decisions = decisions;
-    m.actions = model::original_block_count(spec) + 1;
+    m.operations = model::operation_strings(model::parse_operations(c.trainer.operations));
+    m.widen_factor = c.trainer.widen_factor;
+    m.actions = table_actions(m, spec).size();
     m.seed = c.job.seed;
     m.rows = power(m.actions, decisions);
     return m;
@@ -245,7 +247,7 @@ std::string table_meta_json(const TableMeta& m)
         dataset["test_size"] = m.dataset.test_size;
         dataset["noise"] = m.dataset.noise;
     }
-    const json j{
+    json j{
         {"format", kFormat},
         {"version", TableMeta::kVersion},
         {"rows", m.rows},
@@ -270,6 +272,10 @@ std::string table_meta_json(const TableMeta& m)
           {"eval_cost", m.scheduler.eval_cost}}},
         {"seed", m.seed},
     };
+    if (m.operations != std::vector<std::string>{"deepen"}) {
+        j["operations"] = m.operations;
+        j["widen_factor"] = m.widen_factor;
+    }
     return j.dump(2) + "\n";
 }
 
@@ -378,6 +384,23 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
             r.fail("seed", "expected an integer");
         m.seed = v.get<std::uint64_t>();
     }
+    if (const json& v = r.at(j, "operations", "", false); !v.is_null()) {
+        if (!v.is_array() || v.size() > model::operation_names().size())
+            r.fail("operations", "expected a list such as [\"deepen\", \"widen\"]");
+        std::vector<std::string> names;
+        for (const auto& o : v)
+            names.push_back(r.text(o, "operations"));
+        try {
+            m.operations = model::operation_strings(model::parse_operations(names));
+        } catch (const Error& e) {
+            r.fail("operations", e.what());
+        }
+    }
+    if (const json& v = r.at(j, "widen_factor", "", false); !v.is_null()) {
+        m.widen_factor = r.number(v, "widen_factor");
+        if (!(m.widen_factor > 1.0 && m.widen_factor <= 8.0))
+            r.fail("widen_factor", fmt::format("{} is outside (1, 8]", m.widen_factor));
+    }
     return m;
 }
 
@@ -448,6 +471,11 @@ model::ModelSpec table_model(const TableMeta& m)
     return model::load_model(m.model, m.input, m.classes, head_of(m));
 }
 
+model::ActionSpace table_actions(const TableMeta& m, const model::ModelSpec& model)
+{
+    return model::action_space(model, model::parse_operations(m.operations), m.widen_factor);
+}
+
 fs::path table_file(const fs::path& folder_or_csv)
 {
     std::error_code ec;
@@ -494,6 +522,12 @@ OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& aske
         t.meta.actions = model::original_block_count(t.model) + 1;
         t.meta.scenario = t.file.stem().string();
     }
+    t.actions = table_actions(t.meta, t.model);
+    if (t.actions.size() != t.meta.actions)
+        throw Error(fmt::format("{}: its metadata ({}) says {} actions per decision, but {} has {} for the "
+                                "operations {}",
+                                name, t.meta.source, t.meta.actions, t.meta.model, t.actions.size(),
+                                fmt::join(t.meta.operations, ", ")));
     // The action count comes from the metadata (or the model), so that a partial table loads.
     t.table = SimulationTable::load(name, t.meta.actions);
     if (!meta) {

@@ -19,7 +19,10 @@ namespace rlda::core::sim {
 //    "model": {"name": "ConvNet2", "head": "relu", "toml": null}, "input": [1, 28, 28], "classes": 10,
 //    "dataset": {"kind", "normalization", "train_subset", "test_subset", "random_subset"},
 //    "scenario": {"name", "first_up", "start_time", "events": [{"time", "change"}]},
-//    "budget": 60, "clock": {"kind", "step_cost", "eval_cost"}, "seed": 42}
+//    "budget": 60, "clock": {"kind", "step_cost", "eval_cost"}, "seed": 42,
+//    "operations": ["deepen", "widen"], "widen_factor": 2.0}
+// The last two are written only for tables of more operations than deepening, and read as
+// ["deepen"] and 2.0 when absent, so that every table made before widening reads as it was.
 // `model.toml` embeds a TOML model's text, so the table stays usable when that file moves.
 // Readers refuse a newer version; unknown keys are ignored (additions keep the version).
 struct TableMeta {
@@ -35,6 +38,8 @@ struct TableMeta {
     config::SchedulerConfig scheduler; // budget, start time, allocation events, clock
     int decisions = 0;
     int actions = 0;        // per decision, Do Nothing included
+    std::vector<std::string> operations{"deepen"}; // [trainer] operations the actions number
+    double widen_factor = 2.0;
     std::uint64_t seed = 0; // the job's seed
     std::int64_t rows = 0;  // a complete table's: actions^decisions
     std::string source;     // where this was read from, for messages ("" when made here)
@@ -69,6 +74,8 @@ std::optional<TableMeta> find_table_meta(const std::filesystem::path& table_csv)
 
 // The starting model the metadata names, for its input shape and classes.
 model::ModelSpec table_model(const TableMeta& meta);
+// The actions a table's rows number: its operations on the model's original blocks.
+model::ActionSpace table_actions(const TableMeta& meta, const model::ModelSpec& model);
 
 // What a user may still say on a command line; each must agree with the table's metadata.
 struct TableOverrides {
@@ -87,6 +94,7 @@ struct OpenedTable {
     bool described = false;     // false: no metadata found; model and input were assumed
     SimulationTable table{1, 2};
     model::ModelSpec model; // the table's starting model
+    model::ActionSpace actions{1}; // what its action numbers mean (table_actions)
     // The rows a complete table has, against those it holds.
     bool complete() const { return table.complete(); }
     // "T: no metadata (T.json): assuming model M, input CxHxW, N classes" when `described` is

@@ -118,6 +118,7 @@ void save_checkpoint(const std::filesystem::path& file, const CheckpointMeta& m,
     f.set("meta/classes", m.classes);
     f.set("meta/deepened", std::vector<std::int64_t>(m.deepened.begin(), m.deepened.end()));
     f.set("meta/chosen", std::vector<std::int64_t>(m.chosen.begin(), m.chosen.end()));
+    f.set("meta/operations", m.operations);
     f.set("clock/seconds", m.clock.seconds);
     f.set("clock/steps", static_cast<std::int64_t>(m.clock.steps));
     f.set("clock/evaluations", static_cast<std::int64_t>(m.clock.evaluations));
@@ -204,6 +205,8 @@ CheckpointReader::CheckpointReader(TensorFile file) : file_(file.label()), tenso
     m.classes = count(f, "meta/classes");
     m.deepened = actions(f, "meta/deepened");
     m.chosen = actions(f, "meta/chosen");
+    if (f.has("meta/operations"))
+        m.operations = f.string("meta/operations");
     // Each deepening adds tensors to the model: a list longer than the model's tensors is not its own.
     if (m.deepened.size() > f.names("model/").size())
         throw Error(fmt::format("{}: meta/deepened lists {} deepenings for a model of {} tensors", f.label(),

@@ -44,7 +44,10 @@ struct CheckpointMeta {
     std::string model_name; // the job's starting model, checked against the job that resumes
     model::Shape input;
     std::int64_t classes = 0;
-    std::vector<int> deepened; // applied and not undone: the model is the base deepened by these
+    std::vector<int> deepened; // actions applied and not undone: the model is the base changed by these
+    // The operations those actions number (core/model/actions.h), comma-separated, "deepen" in
+    // checkpoints from before widening.
+    std::string operations = "deepen";
     std::vector<int> chosen;   // every action the agent chose so far
     ClockState clock;
     std::int64_t scheduler_reported = 0; // allocation events already reported

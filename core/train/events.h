@@ -42,6 +42,9 @@ struct AdaptationEvent {
     std::string agent;
     int action = 0;
     bool did_nothing = false;
+    std::string operation;             // "deepen", "widen"; "" for Do Nothing
+    int block = -1;                    // the original block it acted on; -1 for Do Nothing
+    std::vector<std::string> operations{"deepen"}; // the run's [trainer] operations: what actions mean
     std::vector<double> probabilities; // empty when the agent has none
     model::ModelSummary before;
     model::ModelSummary after;

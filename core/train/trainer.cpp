@@ -2,6 +2,7 @@
 // and the warm-start checkpoint every simulation branch starts from.
 #include "core/train/trainer.h"
 
+#include "core/config/operations.h"
 #include "core/data/dataset.h"
 #include "core/data/sampler.h"
 #include "core/model/net.h"
@@ -17,6 +18,7 @@
 #include <torch/optim/sgd.h>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 namespace rlda::core::train {
 namespace F = torch::nn::functional;
@@ -59,7 +61,8 @@ struct Trainer::Impl {
     std::unique_ptr<torch::optim::Optimizer> opt;
     double lr = 0.0;
 
-    std::vector<int> deepened; // applied and not undone: the current spec is base + deepened
+    model::ActionSpace actions;  // what the agent chooses among: [trainer] operations on base's blocks
+    std::vector<int> deepened; // actions applied and not undone: the current spec is base + these
     std::vector<int> chosen;   // every action the agent chose
     bool adapting = false;
     int decisions = 0;
@@ -76,7 +79,7 @@ struct Trainer::Impl {
          Clock& c, agent::Agent& a, TrainObserver* o)
         : s(std::move(settings)), base(std::move(base_spec)), data(d), sched(sc), clock(c), agent(a),
           obs(o ? *o : null_observer), device(parse_device(s.job.device, obs)),
-          sampler(d.train.size(), s.job.batch_size, s.job.seed)
+          sampler(d.train.size(), s.job.batch_size, s.job.seed), actions(config::trainer_actions(s.trainer, base))
     {
         if (s.job.batch_size < 1)
             throw Error(fmt::format("job.batch_size: must be positive, not {}", s.job.batch_size));
@@ -159,15 +162,17 @@ struct Trainer::Impl {
     void consult()
     {
         const model::ModelSummary before = net->summary();
-        const agent::DecisionContext ctx{before, decisions, sched.time_left(), sched.time_budget()};
+        const agent::DecisionContext ctx{before, actions, decisions, sched.time_left(), sched.time_budget()};
         const agent::Decision d = agent.decide(ctx);
         if (d.action < 0 || d.action >= ctx.num_actions())
             throw Error(fmt::format("agent {} chose action {}, outside 0..{}", agent.name(), d.action,
                                     ctx.num_actions() - 1));
         const bool deepens = d.action != ctx.num_actions() - 1;
         model::Net copy = s.trainer.check_preservation && deepens ? model::clone_net(net) : model::Net(nullptr);
-        const model::DeepenResult r = net->deepen(d.action);
-        if (!r.did_nothing)
+        // A widening's copies are drawn from the job's seed and the decision, so a run repeats.
+        const model::ActionResult r =
+            net->apply(actions, d.action, s.trainer.widen_noise, s.job.seed * 1000003u + chosen.size());
+        if (!r.did_nothing())
             deepened.push_back(d.action);
         chosen.push_back(d.action);
 
@@ -177,7 +182,12 @@ struct Trainer::Impl {
         e.time_left = sched.time_left();
         e.agent = agent.name();
         e.action = d.action;
-        e.did_nothing = r.did_nothing;
+        e.did_nothing = r.did_nothing();
+        e.operations = model::operation_strings(actions.operations());
+        if (!r.did_nothing()) {
+            e.operation = model::to_string(r.what.op);
+            e.block = r.what.block;
+        }
         e.probabilities = d.probabilities;
         e.before = before;
         e.after = net->summary();
@@ -191,15 +201,17 @@ struct Trainer::Impl {
     std::string undo_last_deepening()
     {
         if (deepened.empty())
-            return "nothing to undo: the model has not been deepened";
+            return "nothing to undo: the model has not been deepened or widened";
         const std::int64_t larger = net->parameter_count();
         deepened.pop_back();
         model::ModelSpec smaller = base;
         for (int a : deepened)
-            model::deepen_spec(smaller, a);
+            model::apply_action(smaller, actions, a);
         model::Net student(smaller);
         place(student);
-        model::copy_state(net, student); // every module of the smaller model is in the larger one
+        // Every module of the smaller model is in the larger one; an undone widening keeps the
+        // original units of its layers.
+        model::copy_state_narrowing(net, student);
         teacher = net;
         teacher->eval();
         net = student;
@@ -207,7 +219,7 @@ struct Trainer::Impl {
         distill_weight = s.trainer.distill_weight;
         lr = s.job.lr;
         make_optimizer();
-        return fmt::format("restored the architecture before the last deepening ({} -> {} parameters); "
+        return fmt::format("restored the architecture before the last adaptation ({} -> {} parameters); "
                            "distilling from the larger model",
                            larger, net->parameter_count());
     }
@@ -343,6 +355,7 @@ struct Trainer::Impl {
         m.input = base.input;
         m.classes = base.classes;
         m.deepened = deepened;
+        m.operations = operations_text();
         m.chosen = chosen;
         m.clock = clock.state();
         m.scheduler_reported = static_cast<std::int64_t>(sched.reported());
@@ -367,6 +380,10 @@ struct Trainer::Impl {
                                     "({}, {} classes)",
                                     file.string(), m.model_name, model::shape_string(m.input), m.classes,
                                     base.name, model::shape_string(base.input), base.classes));
+        if (m.operations != operations_text())
+            throw Error(fmt::format("{}: the checkpoint's actions are of the operations {}, this job's of {} "
+                                    "(trainer.operations)",
+                                    file.string(), m.operations, operations_text()));
         model::ModelSpec spec = base;
         for (int action : m.deepened)
             guarded_deepen(file, spec, action);
@@ -396,10 +413,12 @@ struct Trainer::Impl {
             obs.on_epoch(e);
     }
 
-    static void guarded_deepen(const std::filesystem::path& file, model::ModelSpec& spec, int action)
+    std::string operations_text() const { return fmt::format("{}", fmt::join(model::operation_strings(actions.operations()), ",")); }
+
+    void guarded_deepen(const std::filesystem::path& file, model::ModelSpec& spec, int action) const
     {
         try {
-            model::deepen_spec(spec, action);
+            model::apply_action(spec, actions, action);
         } catch (const Error& e) {
             throw Error(fmt::format("{}: meta/deepened does not fit the model: {}", file.string(), e.what()));
         }

@@ -67,6 +67,9 @@ ExperimentConfig everything_changed()
     c.trainer.distill_decay = 0.0;
     c.trainer.check_preservation = false;
     c.trainer.warm_start_checkpoint = false;
+    c.trainer.operations = {"deepen", "widen"};
+    c.trainer.widen_factor = 3.0;
+    c.trainer.widen_noise = 0.2;
     c.agent.kind = AgentKind::Policy;
     c.agent.sequence = {3, 0, 2, 1};
     c.agent.policy = "runs/a/policy.pt";
@@ -137,6 +140,46 @@ private Q_SLOTS:
         c.agent.kind = AgentKind::Random; // only a fixed agent plays the sequence
         c.agent.sequence = {9};
         QVERIFY(find_problems(c).empty());
+    }
+
+    void operations_are_checked_by_key()
+    {
+        ExperimentConfig c;
+        QCOMPARE(c.trainer.operations, (std::vector<std::string>{"deepen"}));
+        c.trainer.operations = {"widen", "deepen"};
+        QVERIFY(find_problems(c).empty());
+        // A fixed sequence is checked against the larger space: ConvNet2 has 6 actions now.
+        c.agent.kind = AgentKind::Fixed;
+        c.agent.sequence = {4, 5};
+        QVERIFY(find_problems(c).empty());
+        c.agent.sequence = {6};
+        auto problems = find_problems(c);
+        QCOMPARE(problems.size(), std::size_t{1});
+        QVERIFY2(QString::fromStdString(problems[0].reason).contains("6 actions, 0..5 (5 = Do Nothing)"),
+                 problems[0].reason.c_str());
+        c.agent.sequence.clear();
+        c.trainer.operations = {"deepen", "shrink", "deepen"};
+        problems = find_problems(c);
+        QCOMPARE(problems.size(), std::size_t{2});
+        QCOMPARE(problems[0].key, std::string("trainer.operations[1]"));
+        QVERIFY(QString::fromStdString(problems[0].reason).contains("unknown value \"shrink\""));
+        QCOMPARE(problems[1].key, std::string("trainer.operations[2]"));
+        QVERIFY(QString::fromStdString(problems[1].reason).contains("listed twice"));
+        c.trainer.operations = {};
+        problems = find_problems(c);
+        QCOMPARE(problems.size(), std::size_t{1});
+        QVERIFY(QString::fromStdString(problems[0].reason).contains("must not be empty"));
+        c.trainer.operations = {"deepen"};
+        c.trainer.widen_factor = 1.0;
+        c.trainer.widen_noise = 0.5;
+        problems = find_problems(c);
+        QCOMPARE(problems.size(), std::size_t{2});
+        QCOMPARE(problems[0].key, std::string("trainer.widen_factor"));
+        QCOMPARE(problems[1].key, std::string("trainer.widen_noise"));
+        // Read from a file, with the line and column of a bad name.
+        const auto read = parse_experiment("[trainer]\noperations = [\"deepen\", \"widen\"]\nwiden_factor = 1.5\n", "x.toml");
+        QCOMPARE(read.trainer.operations, (std::vector<std::string>{"deepen", "widen"}));
+        QCOMPARE(read.trainer.widen_factor, 1.5);
     }
 
     void empty_file_gives_the_struct_defaults()

@@ -52,10 +52,11 @@ config::PolicyConfig structural_sizes(double alpha = 1e-3)
     return s;
 }
 
-// Every sequence of `decisions` over blocks + 1 actions; deepening block 0 first is clearly best.
-sim::SimulationTable table_for(const model::ModelSpec& model, int decisions)
+// Every sequence of `decisions` over `actions` (0: blocks + 1); taking action `best` first is clearly best.
+sim::SimulationTable table_for(const model::ModelSpec& model, int decisions, int actions = 0, int best = 0)
 {
-    const int actions = model::original_block_count(model) + 1;
+    if (actions == 0)
+        actions = model::original_block_count(model) + 1;
     sim::SimulationTable t(decisions, actions);
     std::vector<int> seq(static_cast<std::size_t>(decisions), 0);
     for (int code = 0; code < static_cast<int>(std::pow(actions, decisions)); ++code) {
@@ -67,7 +68,7 @@ sim::SimulationTable table_for(const model::ModelSpec& model, int decisions)
         }
         for (int j = 0; j < decisions; ++j)
             left.push_back(300.0 - 10.0 * j);
-        const double acc = seq.front() == 0 ? 0.85 - 0.01 * seq.back() : 0.5 + 0.01 * seq.back();
+        const double acc = seq.front() == best ? 0.85 - 0.01 * seq.back() : 0.5 + 0.01 * seq.back();
         t.add({seq, left, 400.0, acc});
     }
     return t;
@@ -155,7 +156,7 @@ private Q_SLOTS:
         for (int blocks : {2, 3, 8}) {
             const auto model = conv_model(blocks - 1, 8);
             QCOMPARE(model::original_block_count(model), blocks);
-            QVERIFY(learner.serves(blocks + 1));
+            QVERIFY(learner.serves(model::ActionSpace(blocks)));
             const auto input = learner.input(model::summarize(model));
             const Choice g = learner.greedy(input, 200, 400);
             QCOMPARE(g.probabilities.size(), static_cast<std::size_t>(blocks + 1));
@@ -177,8 +178,9 @@ private Q_SLOTS:
 
         config::PolicyConfig original;
         auto fixed = PolicyLearner::for_model(original, two, 5);
-        QVERIFY(fixed.serves(3));
-        QVERIFY(!fixed.serves(4));
+        QVERIFY(fixed.serves(model::ActionSpace(2)));
+        QVERIFY(!fixed.serves(model::ActionSpace(3)));
+        QVERIFY(!fixed.serves(model::ActionSpace(2, {model::Operation::Widen})));
         QVERIFY_THROWS_EXCEPTION(Error, sim::evaluate(fixed, table_for(three, 2), three));
         QVERIFY_THROWS_EXCEPTION(Error, learner.set_reference_autograd(false));
     }
@@ -258,6 +260,44 @@ private Q_SLOTS:
         for (std::size_t i = 0; i < pa.size(); ++i)
             QVERIFY((pa[i] - pb[i]).abs().max().item<float>() <= 1e-4f);
         QCOMPARE(sim::evaluate(fast, table, model).greedy, sim::evaluate(reference, table, model).greedy);
+    }
+
+    // Both encoders score (operation, block) pairs: on a table where widening block 1 first is
+    // best they learn to choose it, their files keep the operations, and a table of other
+    // operations is refused.
+    void both_encoders_score_operation_block_pairs()
+    {
+        const auto model = conv_model(2, 8); // 3 blocks: 3 deepen + 2 widen + Do Nothing
+        const model::ActionSpace space(3, {model::Operation::Deepen, model::Operation::Widen});
+        const int best = space.index_of(model::Operation::Widen, 1);
+        QCOMPARE(best, 4);
+        const auto table = table_for(model, 2, space.size(), best);
+        config::PolicyConfig original;
+        original.alpha = 1e-3;
+        for (const config::PolicyConfig& sizes : {structural_sizes(), original}) {
+            auto learner = PolicyLearner::for_model(sizes, model, 3, space);
+            learner.set_options(LearnerOptions::robust());
+            QVERIFY(learner.serves(space));
+            QVERIFY(!learner.serves(model::ActionSpace(3)));
+            const sim::LearnTask task{&table, &model, space};
+            QCOMPARE(sim::learn(learner, task, 600), std::int64_t{600});
+            const auto e = sim::evaluate(learner, task);
+            QCOMPARE(e.probabilities.front().size(), std::size_t{6});
+            QCOMPARE(e.greedy.front(), best);
+            const auto file = temp_file("ops.policy");
+            learner.save(file.string());
+            auto back = PolicyLearner::load(file.string());
+            std::filesystem::remove(file);
+            QCOMPARE(back.operations(), space.operations());
+            QCOMPARE(sim::evaluate(back, task).probabilities, e.probabilities);
+            const auto plain = table_for(model, 2);
+            try {
+                sim::evaluate(learner, plain, model);
+                QFAIL("a policy of deepen and widen judged a deepen-only table");
+            } catch (const Error& err) {
+                QVERIFY2(QString::fromUtf8(err.what()).contains("operations"), err.what());
+            }
+        }
     }
 
     // The robust preset settles on a clear optimum from every seed tried.

@@ -579,6 +579,67 @@ private Q_SLOTS:
         QCOMPARE(other.result.final_model.parameters, model::summarize(model::zoo_model("ConvNet2", {3, 12, 12}, 4)).parameters);
     }
 
+    void widening_runs_through_the_trainer()
+    {
+        // ConvNet2 has 3 blocks: 0..2 deepen, 3..4 widen blocks 0..1, 5 does nothing.
+        TrainerSettings s = settings();
+        s.trainer.operations = {"deepen", "widen"};
+        agent::FixedSequenceAgent agent({4, 0, 3});
+        Run r = train_job({{5.0, Allocation::Up}}, agent, s);
+        QCOMPARE(static_cast<int>(r.rec.adaptations.size()), 3);
+        const auto& w = r.rec.adaptations[0];
+        QCOMPARE(w.operation, std::string("widen"));
+        QCOMPARE(w.block, 1);
+        QCOMPARE(w.operations, (std::vector<std::string>{"deepen", "widen"}));
+        QCOMPARE(r.rec.adaptations[1].operation, std::string("deepen"));
+        QCOMPARE(r.rec.adaptations[2].block, 0);
+        for (const auto& e : r.rec.adaptations)
+            QVERIFY2(e.max_abs_diff >= 0.0 && e.max_abs_diff <= 1e-5, std::to_string(e.max_abs_diff).c_str());
+        model::ModelSpec expected = model::zoo_model("ConvNet2", {3, 12, 12}, 4);
+        model::widen_spec(expected, 1, 2.0);
+        model::deepen_spec(expected, 0);
+        model::widen_spec(expected, 0, 2.0);
+        QCOMPARE(r.result.final_model.leaf_layers, model::summarize(expected).leaf_layers);
+        QVERIFY(std::isfinite(r.result.final_test_acc) && r.result.final_test_acc > 0.3);
+        // The paper's numbering has no action 4 here: Do Nothing is 3.
+        agent::FixedSequenceAgent deepen_only({4});
+        QVERIFY_THROWS_EXCEPTION(Error, train_job({{5.0, Allocation::Up}}, deepen_only));
+    }
+
+    void undoing_a_widening_distils_into_the_narrower_model()
+    {
+        TrainerSettings s = settings();
+        s.trainer.operations = {"deepen", "widen"};
+        agent::FixedSequenceAgent agent({3, 4, 5});
+        Run r = train_job({{3.0, Allocation::Up}, {30.0, Allocation::Down}}, agent, s, {}, {}, nullptr, 50.0);
+        model::ModelSpec expected = model::zoo_model("ConvNet2", {3, 12, 12}, 4);
+        model::widen_spec(expected, 0, 2.0);
+        QCOMPARE(r.result.final_model.leaf_layers, model::summarize(expected).leaf_layers);
+        QVERIFY(QString::fromStdString(r.rec.allocations[1].effect).contains("restored"));
+        QVERIFY(r.result.final_test_acc > 0.4);
+    }
+
+    void a_branch_of_other_operations_is_refused()
+    {
+        QTemporaryDir dir;
+        const std::string ckpt = dir.filePath("warm.pt").toStdString();
+        TrainerSettings s = settings();
+        s.trainer.operations = {"deepen", "widen"};
+        agent::FixedSequenceAgent a1({3, 0, 5});
+        Run unbroken = train_job({{13.0, Allocation::Up}}, a1, s, ckpt);
+        agent::FixedSequenceAgent a2({3, 0, 5});
+        Run branch = train_job({{13.0, Allocation::Up}}, a2, s, {}, ckpt);
+        QCOMPARE(branch.result.final_test_acc, unbroken.result.final_test_acc);
+        QCOMPARE(branch.result.final_model.leaf_layers, unbroken.result.final_model.leaf_layers);
+        agent::FixedSequenceAgent a3({0});
+        try {
+            train_job({{13.0, Allocation::Up}}, a3, settings(), {}, ckpt);
+            QFAIL("a deepen-only job resumed a checkpoint of deepen and widen actions");
+        } catch (const Error& e) {
+            QVERIFY2(QString::fromUtf8(e.what()).contains("trainer.operations"), e.what());
+        }
+    }
+
     void checkpoint_of_another_model_is_refused()
     {
         QTemporaryDir dir;

@@ -84,7 +84,7 @@ ActionHeatmap::ActionHeatmap(QWidget* parent)
             return;
         }
         const auto acc = cellAccuracy(cell);
-        QString text = sequenceText(seq) + QStringLiteral(": ") + (acc ? percentText(*acc) : tr("not in the table"));
+        QString text = sequenceText(seq, actions_) + QStringLiteral(": ") + (acc ? percentText(*acc) : tr("not in the table"));
         if (acc)
             text += tr(", rank %1").arg(table_->rank(seq));
         QToolTip::showText(event->globalPosition().toPoint(), text, plot_);
@@ -93,9 +93,11 @@ ActionHeatmap::ActionHeatmap(QWidget* parent)
     rebuild();
 }
 
-void ActionHeatmap::setTable(const core::sim::SimulationTable* table)
+void ActionHeatmap::setTable(const core::sim::SimulationTable* table,
+                             const std::optional<core::model::ActionSpace>& actions)
 {
     table_ = table;
+    actions_ = actions;
     rowDigits_ = table ? table->decisions() / 2 : 0;
     rebuild();
 }
@@ -220,7 +222,7 @@ void ActionHeatmap::rebuild()
     plot_->xAxis->setRange(-0.5, cols - 0.5);
     plot_->yAxis->setRange(-0.5, rows - 0.5);
 
-    auto label = [m](int code, int digits) {
+    auto label = [this, m](int code, int digits) {
         QStringList parts;
         std::vector<int> d(static_cast<std::size_t>(digits));
         for (int i = digits; i-- > 0;) {
@@ -228,7 +230,7 @@ void ActionHeatmap::rebuild()
             code /= m;
         }
         for (int v : d)
-            parts << QString::number(v);
+            parts << actionText(v, actions_);
         return parts.join(QLatin1Char(' '));
     };
     const int colDigits = k - rowDigits_;
@@ -245,7 +247,10 @@ void ActionHeatmap::rebuild()
     QStringList xNames, yNames;
     for (int i = 0; i < k; ++i)
         (i < rowDigits_ ? yNames : xNames) << QStringLiteral("a%1").arg(i + 1);
-    plot_->xAxis->setLabel(xNames.join(QLatin1Char(' ')) + tr("   (%1 = do nothing)").arg(t.do_nothing()));
+    const bool named = actions_ && !actions_->deepen_only();
+    plot_->xAxis->setLabel(xNames.join(QLatin1Char(' ')) +
+                           (named ? tr("   (d = deepen, w = widen block i; - = do nothing)")
+                                  : tr("   (%1 = do nothing)").arg(t.do_nothing())));
     plot_->yAxis->setLabel(yNames.join(QLatin1Char(' ')));
 
     // Lines between groups of the slower-changing column (row) action make the nesting legible.

@@ -4,6 +4,8 @@
 // cell (column, row) of a1..ak is (tail code, head code).
 #pragma once
 
+#include "core/model/actions.h"
+
 #include "core/sim/table.h"
 #include "widgets/plot_export.h"
 
@@ -27,7 +29,9 @@ public:
     explicit ActionHeatmap(QWidget* parent = nullptr);
 
     // The table drawn; nullptr draws none. It must live until the next setTable().
-    void setTable(const core::sim::SimulationTable* table);
+    // `actions`: what the action numbers mean, for the labels; nullopt = the paper's.
+    void setTable(const core::sim::SimulationTable* table,
+                  const std::optional<core::model::ActionSpace>& actions = std::nullopt);
     QCustomPlot* plot() const { return plot_; }
 
     QSize cells() const; // columns × rows; empty without a table
@@ -52,6 +56,7 @@ private:
     QPoint markerCell(const QCPItemRect* marker) const;
 
     const core::sim::SimulationTable* table_ = nullptr;
+    std::optional<core::model::ActionSpace> actions_;
     int rowDigits_ = 0;
     QCustomPlot* plot_ = nullptr;
     QCPColorMap* map_ = nullptr;

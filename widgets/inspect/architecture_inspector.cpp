@@ -364,7 +364,8 @@ ArchitectureInspector::StepDiff ArchitectureInspector::diffBetween(int a, int b)
     d.parameter_delta = sb.parameters - sa.parameters;
     for (int s = std::min(a, b) + 1; s <= std::max(a, b); ++s) {
         const auto& e = eventAt(s);
-        d.checks.push_back({s, e.action, e.did_nothing, e.max_abs_diff});
+        d.checks.push_back({s, e.action, e.did_nothing, e.max_abs_diff, e.operation.empty() ? "deepen" : e.operation,
+                            e.block >= 0 ? e.block : e.action});
     }
     return d;
 }
@@ -520,7 +521,32 @@ void ArchitectureInspector::rebuildDiff()
         return row;
     };
     // Positions of unmatched units, to name them as in their own step.
-    const auto [onlyA, onlyB] = m::diff_units(sa.units, sb.units);
+    auto [onlyA, onlyB] = m::diff_units(sa.units, sb.units);
+    // An original block in both steps with other sizes was widened (or took a widened block's
+    // units): one row, its first changed layer old → new, instead of a removal and an addition.
+    for (auto i = onlyA.begin(); i != onlyA.end();) {
+        const auto& u = sa.units[*i];
+        const auto j = std::find_if(onlyB.begin(), onlyB.end(), [&](std::size_t k) {
+            const auto& v = sb.units[k];
+            return u.original_index >= 0 && v.original_index == u.original_index && v.layers.size() == u.layers.size();
+        });
+        if (j == onlyB.end()) {
+            ++i;
+            continue;
+        }
+        const auto& v = sb.units[*j];
+        QString detail;
+        for (std::size_t l = 0; l < u.layers.size() && detail.isEmpty(); ++l)
+            if (u.layers[l] != v.layers[l])
+                detail = QString::fromStdString(u.layers[l]) + QStringLiteral(" → ") + QString::fromStdString(v.layers[l]);
+        auto* row = addRow(QStringLiteral("~ ") + unitName(sb.units, *j), detail,
+                           signedCount(*this, v.parameters - u.parameters), QStringLiteral("widened"));
+        row->setData(2, ValueRole, QVariant::fromValue<qint64>(v.parameters - u.parameters));
+        row->setData(0, ActionRole, u.original_index);
+        row->setToolTip(1, detail);
+        onlyB.erase(j);
+        i = onlyA.erase(i);
+    }
     for (auto j : onlyB) {
         const auto& u = sb.units[j];
         auto* row = addRow(QStringLiteral("+ ") + unitName(sb.units, j), typesOf(u),
@@ -543,7 +569,8 @@ void ArchitectureInspector::rebuildDiff()
         auto* row = new QTreeWidgetItem(checkTree_);
         row->setText(0, QString::number(c.step));
         row->setTextAlignment(0, Qt::AlignRight | Qt::AlignVCenter);
-        row->setText(1, c.did_nothing ? tr("do nothing") : tr("deepen block %1").arg(c.action));
+        row->setText(1, c.did_nothing ? tr("do nothing")
+                                      : tr("%1 block %2").arg(QString::fromStdString(c.operation)).arg(c.block));
         // Do Nothing changes no weights, so there is nothing to preserve.
         row->setText(2, c.did_nothing ? tr("no change") : preservationText(c.max_abs_diff));
         row->setData(0, KindRole, QStringLiteral("check"));
@@ -551,7 +578,7 @@ void ArchitectureInspector::rebuildDiff()
         row->setData(2, ValueRole, c.max_abs_diff);
         if (!c.did_nothing && c.measured())
             row->setForeground(2, c.passed() ? kAddedColor : kRemovedColor);
-        row->setToolTip(2, tr("Eval-mode outputs before vs. after the deepening; pass at max |Δ| ≤ %1")
+        row->setToolTip(2, tr("Eval-mode outputs before vs. after the operation; pass at max |Δ| ≤ %1")
                                .arg(kPreservationTolerance));
     }
 }

@@ -41,6 +41,8 @@ public:
         int action = 0;
         bool did_nothing = false;
         double max_abs_diff = -1.0; // -1 = not measured
+        std::string operation = "deepen"; // what the action did: "deepen", "widen"
+        int block = 0;                    // the original block it acted on
         bool measured() const { return max_abs_diff >= 0.0; }
         bool passed() const { return measured() && max_abs_diff <= kPreservationTolerance; }
     };

@@ -10,6 +10,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <optional>
 
 namespace rlda::widgets {
 namespace {
@@ -18,11 +19,26 @@ namespace {
 const QColor kBarColor(0x4c, 0x72, 0xb0);
 const QColor kChosenColor(0xdd, 0x84, 0x52);
 
+// The run's action space, when its actions are of more operations than deepening.
+std::optional<core::model::ActionSpace> spaceOf(const core::train::AdaptationEvent& e)
+{
+    const int blocks = std::max(e.before.original_blocks, e.after.original_blocks);
+    if (blocks < 1 || e.operations == std::vector<std::string>{"deepen"})
+        return std::nullopt;
+    try {
+        return core::model::ActionSpace(blocks, core::model::parse_operations(e.operations));
+    } catch (const std::exception&) {
+        return std::nullopt; // a record of operations this version does not know is shown by number
+    }
+}
+
 int actionCountOf(const core::train::AdaptationEvent& e)
 {
     int n = 0;
     if (!e.probabilities.empty())
         n = static_cast<int>(e.probabilities.size());
+    else if (const auto space = spaceOf(e))
+        n = space->size();
     else if (e.before.original_blocks > 0)
         n = e.before.original_blocks + 1;
     else if (e.after.original_blocks > 0)
@@ -39,13 +55,38 @@ QString DecisionView::actionLabel(int action, int actionCount)
     return tr("block %1").arg(action);
 }
 
+QStringList DecisionView::actionLabels(const core::train::AdaptationEvent& e)
+{
+    const int n = actionCountOf(e);
+    QStringList out;
+    const auto space = spaceOf(e);
+    for (int a = 0; a < n; ++a) {
+        if (space && space->size() == n) {
+            const auto action = space->at(a);
+            out << (action.nothing ? tr("do nothing")
+                                   : tr("%1 %2").arg(QString::fromStdString(core::model::to_string(action.op)))
+                                         .arg(action.block));
+        } else {
+            out << actionLabel(a, n);
+        }
+    }
+    return out;
+}
+
+QString DecisionView::preservationText(const core::train::AdaptationEvent& e)
+{
+    return e.max_abs_diff < 0.0 ? QStringLiteral("—") : QString::number(e.max_abs_diff, 'g', 2);
+}
+
 DecisionView::DecisionView(QWidget* parent)
     : QWidget(parent)
 {
     list_ = new QTreeWidget(this);
     list_->setObjectName(QStringLiteral("decisionList"));
-    list_->setColumnCount(4);
-    list_->setHeaderLabels({tr("#"), tr("t (s)"), tr("Action"), tr("Agent")});
+    list_->setColumnCount(5);
+    list_->setHeaderLabels({tr("#"), tr("t (s)"), tr("Action"), tr("Agent"), tr("max |Δ|")});
+    list_->headerItem()->setToolTip(PreservedColumn, tr("Function preservation: the largest change of the model's "
+                                                        "outputs the operation made, in eval mode"));
     list_->setRootIsDecorated(false);
     list_->setUniformRowHeights(true);
     list_->setAlternatingRowColors(true);
@@ -110,17 +151,19 @@ void DecisionView::clear()
 void DecisionView::appendRow(int index)
 {
     const auto& e = events_[static_cast<std::size_t>(index)];
-    const int n = actionCountOf(e);
+    const QStringList labels = actionLabels(e);
     auto* row = new QTreeWidgetItem(list_);
     row->setText(DecisionColumn, QString::number(index + 1));
     row->setData(DecisionColumn, IndexRole, index);
     row->setToolTip(DecisionColumn, tr("decision %1 of its adaptation mode").arg(e.decision));
     row->setText(TimeColumn, QString::number(e.time, 'f', 1));
     row->setTextAlignment(TimeColumn, Qt::AlignRight | Qt::AlignVCenter);
-    row->setText(ActionColumn, actionLabel(e.action, n));
+    row->setText(ActionColumn, labels.value(e.action, QString::number(e.action)));
     row->setData(ActionColumn, ActionRole, e.action);
     row->setText(AgentColumn, QString::fromStdString(e.agent));
     row->setData(AgentColumn, HasProbabilitiesRole, !e.probabilities.empty());
+    row->setText(PreservedColumn, preservationText(e));
+    row->setTextAlignment(PreservedColumn, Qt::AlignRight | Qt::AlignVCenter);
 }
 
 void DecisionView::addDecision(const core::train::AdaptationEvent& event)
@@ -215,8 +258,9 @@ void DecisionView::showCurrent()
 
     const auto& e = events_[static_cast<std::size_t>(current_)];
     const int n = actionCountOf(e);
+    const QStringList names = actionLabels(e);
     for (int a = 0; a < n; ++a) {
-        labels_ << actionLabel(a, n);
+        labels_ << names[a];
         // The choice is named under its bar as well, for print and for readers who miss colour.
         ticker->addTick(a, a == e.action ? labels_.back() + tr("\n(chosen)") : labels_.back());
     }
@@ -236,7 +280,8 @@ void DecisionView::showCurrent()
                              .arg(current_ + 1)
                              .arg(e.time, 0, 'f', 1)
                              .arg(e.time_left, 0, 'f', 1)
-                             .arg(QString::fromStdString(e.agent), actionLabel(e.action, n));
+                             .arg(QString::fromStdString(e.agent), names.value(e.action))
+                         + (e.max_abs_diff >= 0.0 ? tr(" · max |Δ| %1").arg(preservationText(e)) : QString());
     if (e.probabilities.empty()) {
         note_->setText(head + tr(" · no probabilities (fixed/random agent)"));
         auto* text = new QCPItemText(plot_);

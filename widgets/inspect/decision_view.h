@@ -21,7 +21,8 @@ namespace rlda::widgets {
 class DecisionView : public QWidget {
     Q_OBJECT
 public:
-    enum Column { DecisionColumn = 0, TimeColumn = 1, ActionColumn = 2, AgentColumn = 3 };
+    // PreservedColumn: the function-preservation check of the operation, max |Δ| of the outputs.
+    enum Column { DecisionColumn = 0, TimeColumn = 1, ActionColumn = 2, AgentColumn = 3, PreservedColumn = 4 };
     // Item data roles of the decision list, so that code (and tests) need not parse display text.
     enum Role {
         IndexRole = Qt::UserRole, // int: index into decisions() (in DecisionColumn)
@@ -56,6 +57,11 @@ public:
 
     // "block 2" or "do nothing" when `action` is the last of `actionCount`.
     static QString actionLabel(int action, int actionCount);
+    // Every action of the event's decision by name: the paper's "block 2", or "deepen 2" and
+    // "widen 0" when its run's actions are of several operations; "do nothing" last.
+    static QStringList actionLabels(const core::train::AdaptationEvent& event);
+    // "1.2e-07", or "—" when the check was not made (Do Nothing, or the check turned off).
+    static QString preservationText(const core::train::AdaptationEvent& event);
 
 Q_SIGNALS:
     void currentDecisionChanged(int index);

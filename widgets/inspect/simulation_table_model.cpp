@@ -14,8 +14,10 @@ SimulationTableModel::SimulationTableModel(QObject* parent)
 {
 }
 
-void SimulationTableModel::setTable(const core::sim::SimulationTable& table)
+void SimulationTableModel::setTable(const core::sim::SimulationTable& table,
+                                    const std::optional<core::model::ActionSpace>& actions)
 {
+    actions_ = actions;
     beginResetModel();
     table_ = table;
     ranks_.clear();
@@ -107,7 +109,7 @@ QVariant SimulationTableModel::data(const QModelIndex& index, int role) const
     case RowRole:
         return r;
     case SequenceRole:
-        return sequenceText(row.actions);
+        return sequenceText(row.actions, actions_);
     case OptimalRole:
         return r == optimalRow_;
     case Qt::TextAlignmentRole:
@@ -134,7 +136,7 @@ QVariant SimulationTableModel::data(const QModelIndex& index, int role) const
         return row.actions[static_cast<std::size_t>(c)];
     if (c == sequenceColumn())
         // Rows are kept in lexicographic order, so the row index sorts sequences as numbers would.
-        return display ? QVariant(sequenceText(row.actions)) : QVariant(r);
+        return display ? QVariant(sequenceText(row.actions, actions_)) : QVariant(r);
     if (c < accuracyColumn()) {
         const double t = row.time_left[static_cast<std::size_t>(c - k - 1)];
         return display ? QVariant(QString::number(t, 'f', 1)) : QVariant(t);

@@ -25,7 +25,9 @@ public:
 
     explicit SimulationTableModel(QObject* parent = nullptr);
 
-    void setTable(const core::sim::SimulationTable& table);
+    // `actions`: what the action numbers mean, for the sequence column; nullopt = the paper's.
+    void setTable(const core::sim::SimulationTable& table,
+                  const std::optional<core::model::ActionSpace>& actions = std::nullopt);
     void clear();
     const std::optional<core::sim::SimulationTable>& table() const { return table_; }
 
@@ -45,6 +47,7 @@ public:
 
 private:
     std::optional<core::sim::SimulationTable> table_;
+    std::optional<core::model::ActionSpace> actions_;
     std::vector<int> ranks_;
     int optimalRow_ = -1;
     double optimal_ = 0.0;

@@ -6,6 +6,9 @@
 #include "widgets/inspect/sequence_filter_proxy.h"
 #include "widgets/inspect/table_text.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <QDoubleSpinBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -105,10 +108,12 @@ void TableExplorer::clear()
     updateStatus();
 }
 
-void TableExplorer::setTable(const core::sim::SimulationTable& table, const QString& name)
+void TableExplorer::setTable(const core::sim::SimulationTable& table, const QString& name,
+                             const std::optional<core::model::ActionSpace>& actions)
 {
     name_ = name;
-    model_->setTable(table);
+    actions_ = actions;
+    model_->setTable(table, actions);
     view_->sortByColumn(model_->sequenceColumn(), Qt::AscendingOrder);
     // Shown with accuracy, rank and Δ right after the sequence and the time left last: the model
     // keeps the reference file's column order, the eye wants the result next to the sequence.
@@ -130,21 +135,30 @@ void TableExplorer::setTable(const core::sim::SimulationTable& table, const QStr
 
     QStringList parts;
     parts << tr("<b>%1</b>").arg(name.toHtmlEscaped());
-    parts << tr("%1 of %2 sequences (%3 decisions × %4 actions, %5 = do nothing)")
-                 .arg(t.rows().size())
-                 .arg(t.sequences())
-                 .arg(k)
-                 .arg(m)
-                 .arg(t.do_nothing());
+    if (actions_ && !actions_->deepen_only())
+        parts << tr("%1 of %2 sequences (%3 decisions × %4 actions: %5)")
+                     .arg(t.rows().size())
+                     .arg(t.sequences())
+                     .arg(k)
+                     .arg(m)
+                     .arg(QString::fromStdString(fmt::format("{}", fmt::join(core::model::operation_strings(actions_->operations()), " or "))) +
+                          tr(" a block, or do nothing"));
+    else
+        parts << tr("%1 of %2 sequences (%3 decisions × %4 actions, %5 = do nothing)")
+                     .arg(t.rows().size())
+                     .arg(t.sequences())
+                     .arg(k)
+                     .arg(m)
+                     .arg(t.do_nothing());
     if (!t.rows().empty()) {
         const auto& best = t.optimal();
-        parts << tr("optimal <b>%1</b>: <b>%2</b>").arg(sequenceText(best.actions), percentText(best.accuracy));
+        parts << tr("optimal <b>%1</b>: <b>%2</b>").arg(sequenceText(best.actions, actions_), percentText(best.accuracy));
     }
     const auto none = t.no_adaptation_sequence();
     if (const auto* row = t.find(none))
-        parts << tr("no adaptation (%1): %2, rank %3").arg(sequenceText(none), percentText(row->accuracy)).arg(t.rank(none));
+        parts << tr("no adaptation (%1): %2, rank %3").arg(sequenceText(none, actions_), percentText(row->accuracy)).arg(t.rank(none));
     else
-        parts << tr("no adaptation (%1): missing").arg(sequenceText(none));
+        parts << tr("no adaptation (%1): missing").arg(sequenceText(none, actions_));
     // A partial table may lack a drawn sequence: the baseline is then undefined, not zero.
     QString random;
     try {
@@ -163,7 +177,7 @@ void TableExplorer::setTable(const core::sim::SimulationTable& table, const QStr
         minAccuracy_->setValue(0.0);
     }
     proxy_->setFilter(QString(), 0.0);
-    heatmap_->setTable(&*model_->table());
+    heatmap_->setTable(&*model_->table(), actions_);
     onSelectionChanged();
     updateStatus();
 }

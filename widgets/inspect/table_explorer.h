@@ -32,7 +32,10 @@ class TableExplorer : public QWidget {
 public:
     explicit TableExplorer(QWidget* parent = nullptr);
 
-    void setTable(const core::sim::SimulationTable& table, const QString& name);
+    // `actions`: what the action numbers mean (OpenedTable::actions), for the sequences' text and
+    // the heatmap's labels; nullopt = the paper's numbers.
+    void setTable(const core::sim::SimulationTable& table, const QString& name,
+                  const std::optional<core::model::ActionSpace>& actions = std::nullopt);
     void clear();
     const std::optional<core::sim::SimulationTable>& table() const { return model_->table(); }
 
@@ -81,6 +84,7 @@ private:
     SimulationTableModel* model_ = nullptr;
     SequenceFilterProxy* proxy_ = nullptr;
     QString name_;
+    std::optional<core::model::ActionSpace> actions_;
 
     QLabel* baselines_ = nullptr;
     QLineEdit* filterEdit_ = nullptr;

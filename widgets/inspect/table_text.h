@@ -1,9 +1,14 @@
-// How the table explorer's parts write a sequence ("2 0 3") and an accuracy ("71.94%").
+// How the table explorer's parts write a sequence ("2 0 3", or "d2 w0 -" for actions of several
+// operations) and an accuracy ("71.94%").
 #pragma once
 
+#include "core/model/actions.h"
 #include "core/sim/results.h"
 
 #include <QString>
+#include <QStringList>
+
+#include <optional>
 
 #include <vector>
 
@@ -12,6 +17,26 @@ namespace rlda::widgets {
 inline QString sequenceText(const std::vector<int>& actions)
 {
     return QString::fromStdString(core::sim::sequence_string(actions));
+}
+
+// One action as a table of these actions names it: "2" for the paper's (deepen only), "w1" ("-"
+// for Do Nothing) when the actions are of several operations, or the number outside the space.
+inline QString actionText(int action, const std::optional<core::model::ActionSpace>& space)
+{
+    if (!space || space->deepen_only() || action < 0 || action >= space->size())
+        return QString::number(action);
+    return QString::fromStdString(space->short_label(action));
+}
+
+// "2 0 3", or "d2 w0 -" for actions of several operations.
+inline QString sequenceText(const std::vector<int>& actions, const std::optional<core::model::ActionSpace>& space)
+{
+    if (!space || space->deepen_only())
+        return sequenceText(actions);
+    QStringList parts;
+    for (int a : actions)
+        parts << actionText(a, space);
+    return parts.join(QLatin1Char(' '));
 }
 
 inline QString percentText(double fraction) { return QString::number(100.0 * fraction, 'f', 2) + QLatin1Char('%'); }

@@ -26,6 +26,8 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include <optional>
+
 #include <filesystem>
 
 namespace rlda::widgets {
@@ -115,7 +117,8 @@ const std::vector<ExperimentEditor::TabLayout>& ExperimentEditor::tabLayouts()
           {"scheduler.clock", "scheduler.step_cost", "scheduler.eval_cost"}}},
         {QT_TRANSLATE_NOOP("ExperimentEditor", "Trainer"), "trainer",
          {QT_TRANSLATE_NOOP("ExperimentEditor", "Adaptation (after \"up\")"),
-          {"trainer.max_decisions", "trainer.check_preservation", "trainer.warm_start_checkpoint"}},
+          {"trainer.max_decisions", "trainer.operations", "trainer.widen_factor", "trainer.widen_noise",
+           "trainer.check_preservation", "trainer.warm_start_checkpoint"}},
          {QT_TRANSLATE_NOOP("ExperimentEditor", "Distillation (after \"down\")"),
           {"trainer.distill_temperature", "trainer.distill_weight", "trainer.distill_decay"}}},
         {QT_TRANSLATE_NOOP("ExperimentEditor", "Agent"), "agent",
@@ -435,8 +438,40 @@ void ExperimentEditor::field(QFormLayout* form, const Key& key)
                     edited(name);
                 });
                 row = e;
+            } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
+                // A list of choices, each on or off: one check box per choice, in its order.
+                if (key.choices.empty())
+                    return; // free-form string lists have no generic field
+                auto* box = new QWidget;
+                auto* lay = new QHBoxLayout(box);
+                lay->setContentsMargins(0, 0, 0, 0);
+                std::vector<QCheckBox*> checks;
+                for (const auto& c : key.choices) {
+                    auto* check = new QCheckBox(qs(c));
+                    check->setObjectName(name + QLatin1Char('.') + qs(c));
+                    lay->addWidget(check);
+                    checks.push_back(check);
+                }
+                lay->addStretch(1);
+                add(nullptr, {}, key, box, hint, [this, checks, b, choices = key.choices] {
+                    const auto v = b.get(config_);
+                    for (std::size_t i = 0; i < checks.size(); ++i)
+                        checks[i]->setChecked(std::find(v.begin(), v.end(), choices[i]) != v.end());
+                });
+                for (auto* check : checks)
+                    connect(check, &QCheckBox::toggled, this, [this, checks, b, name, choices = key.choices] {
+                        if (showing_)
+                            return;
+                        std::vector<std::string> v;
+                        for (std::size_t i = 0; i < checks.size(); ++i)
+                            if (checks[i]->isChecked())
+                                v.push_back(choices[i]);
+                        b.set(config_, v);
+                        edited(name);
+                    });
+                row = box;
             }
-            // String lists and events have no generic field: the form does not show such a key.
+            // Events have no generic field: the form does not show such a key.
         },
         key.value);
     if (row)
@@ -634,11 +669,27 @@ void ExperimentEditor::revalidate()
         events << tr("%1 at %2 s").arg(qs(core::config::to_string(e.change)), shortest(e.time));
     }
     const int blocks = blockCount();
-    sequenceHint_->setText(blocks < 0 ? QString()
-                                      : tr("%1: 0..%2 deepen an original block, %3 = Do Nothing")
-                                            .arg(qs(config_.job.model))
-                                            .arg(blocks - 1)
-                                            .arg(blocks));
+    std::optional<core::model::ActionSpace> space;
+    try {
+        if (blocks > 0)
+            space.emplace(blocks, core::model::parse_operations(config_.trainer.operations),
+                          config_.trainer.widen_factor);
+    } catch (const std::exception&) {
+        // the operations' own field shows the problem
+    }
+    if (!space) {
+        sequenceHint_->clear();
+    } else if (space->deepen_only()) {
+        sequenceHint_->setText(tr("%1: 0..%2 deepen an original block, %3 = Do Nothing")
+                                   .arg(qs(config_.job.model))
+                                   .arg(blocks - 1)
+                                   .arg(blocks));
+    } else {
+        QStringList parts;
+        for (int a = 0; a < space->size(); ++a)
+            parts << QStringLiteral("%1 = %2").arg(a).arg(qs(space->label(a)));
+        sequenceHint_->setText(tr("%1: %2").arg(qs(config_.job.model), parts.join(QStringLiteral(", "))));
+    }
     eventsLabel_->setText(events.isEmpty() ? tr("No allocation events: the job keeps its GPUs.")
                                            : tr("Events: %1").arg(events.join(QStringLiteral(", "))));
 
