@@ -72,6 +72,13 @@ ArchitectureFeatures structural_features(const model::ModelSummary& summary)
         const std::int64_t block = !unit.is_block ? -1
                                    : unit.original ? unit.original_index
                                                    : model::deepened_block_before(summary.units, u);
+        // A residual block's skip path reads the block's input, as its branch does.
+        model::Shape skipped = in;
+        for (const std::string& text : unit.skip) {
+            const auto layer = model::parse_pytorch_string(text); // layer_shapes parsed it
+            leaves.push_back({*layer, skipped, !unit.original, block});
+            skipped = model::output_shape(*layer, skipped);
+        }
         for (std::size_t l = 0; l < unit.layers.size(); ++l) {
             const auto layer = model::parse_pytorch_string(unit.layers[l]); // layer_shapes parsed it
             if (model::is_module(*layer))

@@ -82,7 +82,7 @@ Vocabulary Vocabulary::from_zoo(int depth, const model::Shape& input, std::int64
                                 const std::vector<model::Operation>& ops, double widen_factor)
 {
     std::vector<model::ModelSpec> models;
-    for (const auto& name : model::zoo_names()) {
+    for (const auto& name : model::original_zoo_names()) {
         models.push_back(model::zoo_model(name));
         if (input != model::Shape{3, 32, 32} || classes != 10) {
             try {

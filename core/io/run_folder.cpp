@@ -25,13 +25,18 @@ std::ofstream open_append(const fs::path& file)
 json summary_to_json(const model::ModelSummary& s)
 {
     json units = json::array();
-    for (const auto& u : s.units)
+    for (const auto& u : s.units) {
         units.push_back({{"position", u.position},
                          {"original_index", u.original_index},
                          {"block", u.is_block},
                          {"original", u.original},
                          {"layers", u.layers},
                          {"parameters", u.parameters}});
+        if (u.residual >= 0) { // written for residual blocks only: other units read as before
+            units.back()["residual"] = u.residual;
+            units.back()["skip"] = u.skip;
+        }
+    }
     return {{"name", s.name},           {"input", s.input},
             {"classes", s.classes},     {"parameters", s.parameters},
             {"original_blocks", s.original_blocks}, {"units", units}};

@@ -242,6 +242,8 @@ model::ModelSummary summary_from_json(const json& j)
             b.original = u.value("original", true);
             b.layers = u.value("layers", std::vector<std::string>{});
             b.parameters = u.value("parameters", std::int64_t{0});
+            b.residual = u.value("residual", -1);
+            b.skip = u.value("skip", std::vector<std::string>{});
             s.units.push_back(std::move(b));
         }
     return s;

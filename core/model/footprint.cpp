@@ -29,14 +29,19 @@ std::string model_at(const ModelSpec& spec)
 std::uint64_t parameter_bytes(const ModelSpec& spec)
 {
     std::uint64_t n = 0;
-    for (const UnitRef& u : units(spec))
-        for (const Layer& l : u.node->layers) {
+    const auto count = [&n](const std::vector<Layer>& layers) {
+        for (const Layer& l : layers) {
             n = checked::saturating_add(n, static_cast<std::uint64_t>(parameter_count(l)));
             if (const auto* b = std::get_if<BatchNorm2d>(&l)) // running mean and variance
                 n = checked::saturating_add(
                     n,
                     checked::saturating_mul(std::uint64_t{2}, static_cast<std::uint64_t>(b->num_features)));
         }
+    };
+    for (const UnitRef& u : units(spec)) {
+        count(u.node->layers);
+        count(u.node->skip);
+    }
     return checked::saturating_mul(n, kFloatBytes);
 }
 
@@ -45,11 +50,17 @@ std::uint64_t forward_bytes(const ModelSpec& spec, std::int64_t batch)
     // Shapes as infer_output_shape() walks them; a spec that does not fit throws there first.
     Shape shape = spec.input;
     std::uint64_t per_sample = elements(shape);
-    for (const UnitRef& u : units(spec))
+    for (const UnitRef& u : units(spec)) {
+        Shape skipped = shape; // a skip path keeps its outputs for backward too
+        for (const Layer& l : u.node->skip) {
+            skipped = output_shape(l, skipped);
+            per_sample = checked::saturating_add(per_sample, elements(skipped));
+        }
         for (const Layer& l : u.node->layers) {
             shape = output_shape(l, shape);
             per_sample = checked::saturating_add(per_sample, elements(shape));
         }
+    }
     const auto samples = static_cast<std::uint64_t>(batch > 0 ? batch : 0);
     return checked::saturating_mul(checked::saturating_mul(per_sample, samples), kFloatBytes);
 }

@@ -59,6 +59,64 @@ torch::nn::AnyModule make_module(const Layer& layer)
         layer);
 }
 
+// after(branch(x) + skip(x)), the skip path the identity when empty. A Sequential of one of these
+// is a residual block's unit: its layers are "u<uid>.0.branch.<i>", ".0.skip.<i>", ".0.after.<i>".
+class ResidualImpl : public torch::nn::Module {
+public:
+    ResidualImpl(torch::nn::Sequential branch, torch::nn::Sequential skip, torch::nn::Sequential after)
+        : branch(register_module("branch", branch)), skip(register_module("skip", skip)),
+          after(register_module("after", after))
+    {
+    }
+    torch::Tensor forward(torch::Tensor x)
+    {
+        auto y = branch->forward(x) + (skip->is_empty() ? x : skip->forward(x));
+        return after->is_empty() ? y : after->forward(y);
+    }
+    torch::nn::Sequential branch, skip, after;
+};
+TORCH_MODULE(Residual);
+
+// The module of layer `l` of `node` (of its skip path with `skip`) inside its unit.
+std::shared_ptr<torch::nn::Module> layer_module(const torch::nn::Sequential& unit, const Node& node, std::size_t l,
+                                                bool skip)
+{
+    if (!node.is_residual())
+        return unit->ptr(l);
+    const auto r = std::dynamic_pointer_cast<ResidualImpl>(unit->ptr(0));
+    if (skip)
+        return r->skip->ptr(l);
+    const auto branch = static_cast<std::size_t>(node.residual);
+    return l < branch ? r->branch->ptr(l) : r->after->ptr(l - branch);
+}
+
+// A new residual block's branch adds exactly zero: its last BatchNorm after the last convolution
+// scales by 0 and shifts by 0 (train and eval mode alike), or without one the convolution is zero.
+void zero_branch(torch::nn::Sequential& unit)
+{
+    torch::NoGradGuard no_grad;
+    const auto r = std::dynamic_pointer_cast<ResidualImpl>(unit->ptr(0));
+    const auto children = r->branch->children();
+    std::shared_ptr<torch::nn::Conv2dImpl> last_conv;
+    std::shared_ptr<torch::nn::BatchNorm2dImpl> last_bn;
+    for (const auto& child : children) {
+        if (auto conv = std::dynamic_pointer_cast<torch::nn::Conv2dImpl>(child)) {
+            last_conv = conv;
+            last_bn = nullptr;
+        } else if (auto bn = std::dynamic_pointer_cast<torch::nn::BatchNorm2dImpl>(child)) {
+            last_bn = bn;
+        }
+    }
+    if (last_bn) {
+        last_bn->weight.zero_();
+        last_bn->bias.zero_();
+    } else if (last_conv) {
+        last_conv->weight.zero_();
+        if (last_conv->bias.defined())
+            last_conv->bias.zero_();
+    }
+}
+
 // Turns freshly built modules of an added block into the identity.
 void make_identity(torch::nn::Sequential& unit)
 {
@@ -96,9 +154,18 @@ NetImpl::NetImpl(ModelSpec spec) : spec_(std::move(spec))
 
 torch::nn::Sequential NetImpl::build_unit(const Node& node) const
 {
+    const auto stack = [](auto first, auto last) {
+        torch::nn::Sequential seq;
+        for (auto it = first; it != last; ++it)
+            seq->push_back(make_module(*it));
+        return seq;
+    };
+    if (!node.is_residual())
+        return stack(node.layers.begin(), node.layers.end());
+    const auto split = node.layers.begin() + node.residual;
     torch::nn::Sequential seq;
-    for (const Layer& l : node.layers)
-        seq->push_back(make_module(l));
+    seq->push_back(Residual(stack(node.layers.begin(), split), stack(node.skip.begin(), node.skip.end()),
+                            stack(split, node.layers.end())));
     return seq;
 }
 
@@ -176,7 +243,10 @@ DeepenResult NetImpl::deepen(int action)
         if (u.node->uid == result.uid)
             added = u.node;
     torch::nn::Sequential unit = make_unit(*added);
-    make_identity(unit);
+    if (added->is_residual())
+        zero_branch(unit);
+    else
+        make_identity(unit);
     adopt(unit);
 
     units_.insert(units_.begin() + result.position, unit);
@@ -272,28 +342,34 @@ WidenResult NetImpl::widen(int block, double factor, double noise, std::uint64_t
     const auto refs = units(next);
     for (std::size_t p = 0; p < refs.size(); ++p) {
         const Node& node = *refs[p].node;
-        std::vector<const WidenedLayer*> roles(node.layers.size(), nullptr);
-        for (const WidenedLayer& w : result.changed)
-            if (w.uid == node.uid)
-                roles[w.layer] = &w;
-        if (std::all_of(roles.begin(), roles.end(), [](const WidenedLayer* w) { return !w; }))
+        const auto role = [&](std::size_t l, bool skip) -> const WidenedLayer* {
+            for (const WidenedLayer& w : result.changed)
+                if (w.uid == node.uid && w.layer == l && w.skip == skip)
+                    return &w;
+            return nullptr;
+        };
+        if (std::none_of(result.changed.begin(), result.changed.end(),
+                         [&](const WidenedLayer& w) { return w.uid == node.uid; }))
             continue;
         torch::nn::Sequential unit = build_unit(node);
         adopt(unit);
-        const auto old_children = units_[p]->children();
-        const auto new_children = unit->children();
-        for (std::size_t l = 0; l < new_children.size(); ++l) {
-            const auto copy_all = [&](auto fresh, auto old) {
-                for (auto& t : fresh) {
-                    const torch::Tensor& o = *old.find(t.key());
-                    const torch::Tensor v = roles[l] ? widened_tensor(o, t.value(), *roles[l], mapping, t.key() == "weight")
-                                                     : o;
-                    t.value().copy_(v);
+        const auto copy_layer = [&](std::size_t l, bool skip) {
+            const auto fresh = layer_module(unit, node, l, skip);
+            const auto old = layer_module(units_[p], node, l, skip);
+            const WidenedLayer* w = role(l, skip);
+            const auto copy_all = [&](auto to, auto from) {
+                for (auto& t : to) {
+                    const torch::Tensor& o = *from.find(t.key());
+                    t.value().copy_(w ? widened_tensor(o, t.value(), *w, mapping, t.key() == "weight") : o);
                 }
             };
-            copy_all(new_children[l]->named_parameters(false), old_children[l]->named_parameters(false));
-            copy_all(new_children[l]->named_buffers(false), old_children[l]->named_buffers(false));
-        }
+            copy_all(fresh->named_parameters(false), old->named_parameters(false));
+            copy_all(fresh->named_buffers(false), old->named_buffers(false));
+        };
+        for (std::size_t l = 0; l < node.layers.size(); ++l)
+            copy_layer(l, false);
+        for (std::size_t l = 0; l < node.skip.size(); ++l)
+            copy_layer(l, true);
         units_[p] = replace_module("u" + std::to_string(node.uid), unit);
     }
     spec_ = std::move(next);

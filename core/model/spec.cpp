@@ -120,6 +120,15 @@ Node Node::block(std::vector<Layer> layers, bool original)
     return n;
 }
 
+Node Node::residual_block(std::vector<Layer> branch, std::vector<Layer> skip, std::vector<Layer> after, bool original)
+{
+    Node n = block(std::move(branch), original);
+    n.residual = static_cast<int>(n.layers.size());
+    n.layers.insert(n.layers.end(), after.begin(), after.end());
+    n.skip = std::move(skip);
+    return n;
+}
+
 Node Node::sequence(std::vector<Node> children)
 {
     Node n;
@@ -154,9 +163,24 @@ std::vector<std::vector<Shape>> layer_shapes(const ModelSpec& spec)
     std::vector<std::vector<Shape>> out(refs.size());
     for (std::size_t p = 0; p < refs.size(); ++p) {
         try {
-            for (const Layer& l : refs[p].node->layers) {
+            const Node& node = *refs[p].node;
+            const Shape in = shape;
+            for (const Layer& l : node.layers) {
                 shape = output_shape(l, shape);
                 out[p].push_back(shape);
+            }
+            if (node.is_residual()) {
+                if (node.residual < 1 || node.residual > static_cast<int>(node.layers.size()))
+                    throw ModelError("a residual block needs a branch of at least one layer");
+                Shape skipped = in;
+                for (const Layer& l : node.skip)
+                    skipped = output_shape(l, skipped);
+                const Shape& branch = out[p][static_cast<std::size_t>(node.residual - 1)];
+                if (skipped != branch)
+                    throw ModelError(fmt::format("its skip path gives {} but its branch {}; they must match to be "
+                                                 "added (a projection skip such as [Conv2d 1x1, BatchNorm2d] "
+                                                 "changes the channels and stride)",
+                                                 shape_string(skipped), shape_string(branch)));
             }
         } catch (const ModelError& e) {
             throw ModelError(fmt::format("{}: {}: {}", spec.name, unit_label(refs[p], p), e.what()));
@@ -209,12 +233,24 @@ ModelSummary summarize(const ModelSpec& spec)
         b.original_index = refs[p].original_index;
         b.is_block = n.kind == NodeKind::Block;
         b.original = n.original;
-        b.parameters = layers_parameters(n.layers, spec.name);
-        for (const Layer& l : n.layers) {
+        b.parameters = add_parameters(layers_parameters(n.layers, spec.name), layers_parameters(n.skip, spec.name),
+                                      spec.name);
+        b.residual = n.residual;
+        for (const Layer& l : n.layers)
             b.layers.push_back(pytorch_string(l));
-            if (is_module(l))
-                s.leaf_layers.push_back(b.layers.back());
-        }
+        for (const Layer& l : n.skip)
+            b.skip.push_back(pytorch_string(l));
+        // Leaf layers in execution order: a residual block's branch, its skip path, then after the sum.
+        const std::size_t branch = n.is_residual() ? static_cast<std::size_t>(n.residual) : n.layers.size();
+        for (std::size_t l = 0; l < branch; ++l)
+            if (is_module(n.layers[l]))
+                s.leaf_layers.push_back(b.layers[l]);
+        for (std::size_t l = 0; l < n.skip.size(); ++l)
+            if (is_module(n.skip[l]))
+                s.leaf_layers.push_back(b.skip[l]);
+        for (std::size_t l = branch; l < n.layers.size(); ++l)
+            if (is_module(n.layers[l]))
+                s.leaf_layers.push_back(b.layers[l]);
         s.parameters = add_parameters(s.parameters, b.parameters, spec.name);
         s.original_blocks += b.original_index >= 0 ? 1 : 0;
         s.units.push_back(std::move(b));
@@ -239,9 +275,22 @@ std::vector<std::vector<Shape>> layer_shapes(const ModelSummary& summary)
                                              summary.name, p, text));
             layers.push_back(*layer);
         }
+        std::vector<Layer> skip;
+        for (const std::string& text : u.skip) {
+            const auto layer = parse_pytorch_string(text);
+            if (!layer)
+                throw ModelError(fmt::format("{}: unit {}: \"{}\" is not a layer this version knows",
+                                             summary.name, p, text));
+            skip.push_back(*layer);
+        }
         // One node per unit whatever the file held, so that shapes[u] stays unit u's.
-        spec.root.children.push_back(u.is_block || layers.size() != 1 ? Node::block(std::move(layers), u.original)
-                                                                       : Node::layer(std::move(layers.front())));
+        Node node = u.is_block || layers.size() != 1 ? Node::block(std::move(layers), u.original)
+                                                     : Node::layer(std::move(layers.front()));
+        if (u.residual >= 0 && node.kind == NodeKind::Block) {
+            node.residual = std::min(u.residual, static_cast<int>(node.layers.size()));
+            node.skip = std::move(skip);
+        }
+        spec.root.children.push_back(std::move(node));
     }
     return layer_shapes(spec);
 }
@@ -250,7 +299,7 @@ UnitDiff diff_units(const std::vector<BlockSummary>& a, const std::vector<BlockS
 {
     const auto same = [](const BlockSummary& x, const BlockSummary& y) {
         return x.is_block == y.is_block && x.original == y.original && x.original_index == y.original_index &&
-               x.layers == y.layers && x.parameters == y.parameters;
+               x.layers == y.layers && x.parameters == y.parameters && x.residual == y.residual && x.skip == y.skip;
     };
     // Models have tens of units, so O(n·m) is nothing.
     const std::size_t n = a.size(), k = b.size();
@@ -339,6 +388,56 @@ std::vector<Layer> identity_block_for(const Node& block)
     return added;
 }
 
+Node zero_residual_block_for(const Node& block, const Shape& output)
+{
+    if (!block.is_residual())
+        throw ModelError("deepen: not a residual block");
+    if (output.size() != 3)
+        throw ModelError(fmt::format("deepen: a residual block's output must be an image, not {}", shape_string(output)));
+    std::int64_t channels = output[0];
+    std::vector<Layer> branch, after;
+    bool weight = false;
+    for (int i = 0; i < block.residual; ++i) {
+        const Layer& l = block.layers[static_cast<std::size_t>(i)];
+        if (const auto* c = std::get_if<Conv2d>(&l)) {
+            if (c->kernel_size % 2 == 0)
+                throw ModelError(fmt::format("deepen: {} has an even kernel size {}; the new residual block "
+                                             "needs odd kernels to keep the spatial size",
+                                             pytorch_string(l), c->kernel_size));
+            branch.emplace_back(Conv2d{channels, c->out_channels, c->kernel_size, 1, c->kernel_size / 2, c->bias});
+            channels = c->out_channels;
+            weight = true;
+        } else if (const auto* bn = std::get_if<BatchNorm2d>(&l)) {
+            branch.emplace_back(BatchNorm2d{channels, bn->eps, bn->momentum});
+        } else if (is_activation(l)) {
+            // The zeroed branch must still add zero after its last activation: f(0) = 0.
+            if (std::holds_alternative<Sigmoid>(l))
+                throw ModelError(fmt::format("deepen: the residual branch holds {}, which is not 0 at 0, so a new "
+                                             "block's branch could not add exactly zero",
+                                             pytorch_string(l)));
+            branch.push_back(l);
+        } else {
+            throw ModelError(fmt::format("deepen: the residual branch holds {}, which a new residual block "
+                                         "cannot repeat at the same size",
+                                         pytorch_string(l)));
+        }
+    }
+    if (!weight)
+        throw ModelError("deepen: the residual branch has no Conv2d, so a new block would have nothing to learn");
+    if (channels != output[0])
+        throw ModelError(fmt::format("deepen: the residual branch ends with {} channels, the block outputs {}",
+                                     channels, output[0]));
+    for (std::size_t i = static_cast<std::size_t>(block.residual); i < block.layers.size(); ++i) {
+        const Layer& l = block.layers[i];
+        if (!is_idempotent_activation(l))
+            throw ModelError(fmt::format("deepen: {} runs after the residual sum; a new block can repeat only "
+                                         "an idempotent activation there (ReLU)",
+                                         pytorch_string(l)));
+        after.push_back(l);
+    }
+    return Node::residual_block(std::move(branch), {}, std::move(after), /*original=*/false);
+}
+
 DeepenResult deepen_spec(ModelSpec& spec, int action)
 {
     const int n = original_block_count(spec);
@@ -364,7 +463,18 @@ DeepenResult deepen_spec(ModelSpec& spec, int action)
         }
         return true;
     });
-    Node added = Node::block(identity_block_for(parent->children[index]), /*original=*/false);
+    const Node& deepened = parent->children[index];
+    Node added;
+    if (deepened.is_residual()) {
+        const auto refs = units(spec);
+        const auto shapes = layer_shapes(spec);
+        std::size_t p = 0;
+        while (refs[p].node != &deepened)
+            ++p;
+        added = zero_residual_block_for(deepened, shapes[p].back());
+    } else {
+        added = Node::block(identity_block_for(deepened), /*original=*/false);
+    }
     added.uid = max_uid(spec.root) + 1;
     result.uid = added.uid;
     result.layers = added.layers;
@@ -409,7 +519,9 @@ std::int64_t widened_width(std::int64_t width, double factor)
     return std::max(width + 1, static_cast<std::int64_t>(wider));
 }
 
-WidenResult widen_spec(ModelSpec& spec, int block, double factor)
+namespace {
+
+WidenResult widen_in_place(ModelSpec& spec, int block, double factor)
 {
     const int n = original_block_count(spec);
     if (block < 0 || block >= n)
@@ -452,12 +564,36 @@ WidenResult widen_spec(ModelSpec& spec, int block, double factor)
     r.after = pytorch_string(first);
     r.changed.push_back({target.uid, 0, WidenedLayer::Role::Outputs, 1});
 
-    // The layers after it, up to the next weight layer, carry the wider units through.
+    // The layers after it, up to the next weight layer, carry the wider units through. A residual
+    // block widens inside its branch, so that what its skip path adds keeps its channels.
     std::int64_t spatial = 1;
     bool reached = false;
     for (std::size_t p = start; p < nodes.size() && !reached; ++p) {
         Node& unit = *nodes[p];
-        for (std::size_t l = p == start ? 1 : 0; l < unit.layers.size() && !reached; ++l) {
+        const std::size_t end = p == start && unit.is_residual() ? static_cast<std::size_t>(unit.residual)
+                                                                 : unit.layers.size();
+        const auto weight = [](const Layer& l) { return std::holds_alternative<Conv2d>(l) || std::holds_alternative<Linear>(l); };
+        if (p == start && unit.is_residual() &&
+            std::none_of(unit.layers.begin() + 1, unit.layers.begin() + static_cast<std::ptrdiff_t>(end), weight))
+            throw ModelError(fmt::format("widen: block {} is a residual block whose branch has one weight layer; "
+                                         "widening it would change the channels its skip path adds to",
+                                         block));
+        if (p > start && unit.is_residual()) {
+            // The widened units reach this block's skip path as well as its branch.
+            if (unit.skip.empty())
+                throw ModelError(fmt::format("widen: block {} feeds a residual block with an identity skip, which would "
+                                             "add its wider output to a narrower branch; give that block a "
+                                             "projection skip ([Conv2d 1x1, BatchNorm2d]) to widen block {}",
+                                             block, block));
+            auto* proj = std::get_if<Conv2d>(&unit.skip.front());
+            if (!proj || proj->in_channels != r.old_width)
+                throw ModelError(fmt::format("widen: the skip path after block {} starts with {}, not a Conv2d of "
+                                             "its {} channels",
+                                             block, pytorch_string(unit.skip.front()), r.old_width));
+            proj->in_channels = r.new_width;
+            r.changed.push_back({unit.uid, 0, WidenedLayer::Role::Inputs, 1, true});
+        }
+        for (std::size_t l = p == start ? 1 : 0; l < end && !reached; ++l) {
             Layer& layer = unit.layers[l];
             const Shape& in = l > 0 ? shapes[p][l - 1] : shapes[p - 1].back();
             const std::string text = pytorch_string(layer);
@@ -487,6 +623,16 @@ WidenResult widen_spec(ModelSpec& spec, int block, double factor)
                                      block, spec.name));
     infer_output_shape(spec); // throws naming a unit that no longer fits
     r.added_parameters = summarize(spec).parameters - before_parameters;
+    return r;
+}
+
+} // namespace
+
+WidenResult widen_spec(ModelSpec& spec, int block, double factor)
+{
+    ModelSpec wider = spec; // a refused widening leaves the spec as it was
+    WidenResult r = widen_in_place(wider, block, factor);
+    spec = std::move(wider);
     return r;
 }
 

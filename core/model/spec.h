@@ -26,16 +26,24 @@ std::optional<OutputHead> parse_output_head(std::string_view text);
 
 // One node of a model. A Layer holds one layer; a Block is a deepen block, a stack such as
 // [Conv2d, BatchNorm2d, ReLU]; a Sequence groups nodes. Layers and blocks become modules.
+// A residual block computes after(branch(x) + skip(x)): its first `residual` layers are the branch,
+// the rest run after the sum, and `skip` is the skip path (empty: the identity; else a projection
+// such as [Conv2d 1x1, BatchNorm2d]).
 struct Node {
     NodeKind kind = NodeKind::Layer;
-    std::vector<Layer> layers;  // Layer: exactly one; Block: the stack
+    std::vector<Layer> layers;  // Layer: exactly one; Block: the stack (residual: branch, then after)
     std::vector<Node> children; // Sequence only
     bool original = true;       // Block: false for a block added by deepening
     int uid = -1;               // Layer/Block: names its module ("u<uid>"); stable across deepening
+    int residual = -1;          // Block: -1 for a plain one; else how many of `layers` are the branch
+    std::vector<Layer> skip;    // residual Block: the skip path
 
     static Node layer(Layer l);
     static Node block(std::vector<Layer> layers, bool original = true);
+    static Node residual_block(std::vector<Layer> branch, std::vector<Layer> skip, std::vector<Layer> after,
+                               bool original = true);
     static Node sequence(std::vector<Node> children);
+    bool is_residual() const { return residual >= 0; }
     bool operator==(const Node&) const = default;
 };
 
@@ -70,8 +78,10 @@ struct BlockSummary {
     int original_index = -1; // action index for original blocks, -1 otherwise
     bool is_block = false;   // false: a plain layer between blocks
     bool original = true;
-    std::vector<std::string> layers; // PyTorch strings
+    std::vector<std::string> layers; // PyTorch strings (a residual block: its branch, then what runs after the sum)
     std::int64_t parameters = 0;
+    int residual = -1;               // a residual block: how many of `layers` are its branch; -1 otherwise
+    std::vector<std::string> skip;   // a residual block's skip path (empty: the identity)
 };
 
 // What a person (or the vocabulary) needs to know about a model, without building it.
@@ -82,7 +92,8 @@ struct ModelSummary {
     std::int64_t parameters = 0;
     int original_blocks = 0;
     std::vector<BlockSummary> units;        // execution order
-    std::vector<std::string> leaf_layers;   // module layers in execution order (no Flatten)
+    std::vector<std::string> leaf_layers;   // module layers in execution order (no Flatten); a residual
+                                            // block's branch, then its skip path, then its after layers
 };
 
 ModelSummary summarize(const ModelSpec& spec);
@@ -116,6 +127,11 @@ struct DeepenResult {
 
 // The identity block Deepen(i) inserts after original block i, checked; throws ModelError.
 std::vector<Layer> identity_block_for(const Node& block);
+// The block Deepen(i) inserts after residual block i: a residual block of the same layer kinds at
+// the block's output width (stride 1, odd kernels padded to keep the size), identity skip, the
+// same activations after the sum. Net::deepen zeroes its branch's last BatchNorm (or, without
+// one, its last weight layer), so the branch adds exactly zero. Throws ModelError.
+Node zero_residual_block_for(const Node& block, const Shape& output);
 
 // Deepen the specification only (Net::deepen also builds the weights). Action n = Do Nothing.
 DeepenResult deepen_spec(ModelSpec& spec, int action);
@@ -129,6 +145,7 @@ struct WidenedLayer {
     Role role = Role::Outputs;
     // Inputs of a Linear after a Flatten of CxHxW: H*W features per channel, channel-major.
     std::int64_t spatial = 1;
+    bool skip = false; // `layer` indexes the unit's skip path (a residual block's projection)
 };
 
 // Everything Widen(i) changed.

@@ -212,30 +212,72 @@ public:
         return out;
     }
 
+    std::vector<Layer> layer_list(const toml::node& n, const std::string& where)
+    {
+        const toml::array* arr = n.as_array();
+        if (!arr)
+            fail(n, where, "expected an array of layers");
+        std::vector<Layer> layers;
+        for (std::size_t i = 0; i < arr->size(); ++i) {
+            const toml::table* lt = (*arr)[i].as_table();
+            if (!lt)
+                fail((*arr)[i], fmt::format("{}[{}]", where, i), "expected a layer table");
+            layers.push_back(layer(*lt, fmt::format("{}[{}]", where, i)));
+        }
+        return layers;
+    }
+
+    // { residual = [branch], skip = [projection], after = [layers after the sum] }: skip and after
+    // are optional (the identity, nothing).
+    Node residual(const toml::table& t, const std::string& where)
+    {
+        only_keys(t, where, {"residual", "skip", "after"});
+        const toml::node& b = *t.get("residual");
+        if (const toml::array* arr = b.as_array(); !arr || arr->empty())
+            fail(b, where + ".residual", "expected a non-empty array of layers");
+        const Shape in = shape_;
+        std::vector<Layer> branch = layer_list(b, where + ".residual");
+        const Shape out = shape_;
+        std::vector<Layer> skip;
+        if (const toml::node* s = t.get("skip")) {
+            shape_ = in;
+            skip = layer_list(*s, where + ".skip");
+            if (shape_ != out)
+                fail(*s, where + ".skip",
+                     fmt::format("the skip path gives {} but the branch {}; they must match to be added",
+                                 shape_string(shape_), shape_string(out)));
+        } else if (in != out) {
+            fail(b, where + ".residual",
+                 fmt::format("the branch turns {} into {}, so the identity skip cannot be added to it; give a "
+                             "projection such as skip = [ {{ type = \"Conv2d\", out_channels = {}, kernel_size = 1, "
+                             "stride = ... }}, {{ type = \"BatchNorm2d\" }} ]",
+                             shape_string(in), shape_string(out), out.empty() ? 0 : out[0]));
+        }
+        std::vector<Layer> after;
+        if (const toml::node* a = t.get("after"))
+            after = layer_list(*a, where + ".after");
+        return Node::residual_block(std::move(branch), std::move(skip), std::move(after));
+    }
+
     Node entry(const toml::node& n, const std::string& where)
     {
         const toml::table* t = n.as_table();
         if (!t)
-            fail(n, where, "expected a table with `type`, `block` or `sequence`");
+            fail(n, where, "expected a table with `type`, `block`, `residual` or `sequence`");
         const int kinds = (t->contains("type") ? 1 : 0) + (t->contains("block") ? 1 : 0) +
-                          (t->contains("sequence") ? 1 : 0);
+                          (t->contains("residual") ? 1 : 0) + (t->contains("sequence") ? 1 : 0);
         if (kinds != 1)
-            fail(n, where, "expected exactly one of `type`, `block` or `sequence`");
+            fail(n, where, "expected exactly one of `type`, `block`, `residual` or `sequence`");
         if (t->contains("type"))
             return Node::layer(layer(*t, where));
+        if (t->contains("residual"))
+            return residual(*t, where);
         if (const toml::node* b = t->get("block")) {
             only_keys(*t, where, {"block"});
             const toml::array* arr = b->as_array();
             if (!arr || arr->empty())
                 fail(*b, where + ".block", "expected a non-empty array of layers");
-            std::vector<Layer> layers;
-            for (std::size_t i = 0; i < arr->size(); ++i) {
-                const toml::table* lt = (*arr)[i].as_table();
-                if (!lt)
-                    fail((*arr)[i], fmt::format("{}.block[{}]", where, i), "expected a layer table");
-                layers.push_back(layer(*lt, fmt::format("{}.block[{}]", where, i)));
-            }
-            return Node::block(std::move(layers));
+            return Node::block(layer_list(*b, where + ".block"));
         }
         const toml::node* s = t->get("sequence");
         only_keys(*t, where, {"sequence"});

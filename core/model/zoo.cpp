@@ -60,6 +60,19 @@ Node build(const std::string& name, const Shape& in, std::int64_t classes)
     if (name == "FeedForwardNet3")
         return Node::sequence({flatten(), linear_block(features(in), 64), linear_block(64, 32),
                                linear_block(32, classes)});
+    if (name == "SmallResNet") {
+        // A stem and two residual stages (the first halves the size through a projection skip),
+        // for 28x28 and 32x32 inputs alike: every block but the head can be deepened and widened.
+        const auto conv = [](std::int64_t i, std::int64_t o, std::int64_t stride) {
+            return Conv2d{i, o, 3, stride, 1, false};
+        };
+        Node stage1 = Node::residual_block({conv(16, 32, 2), BatchNorm2d{32}, ReLU{}, conv(32, 32, 1), BatchNorm2d{32}},
+                                           {Conv2d{16, 32, 1, 2, 0, false}, BatchNorm2d{32}}, {ReLU{}});
+        Node stage2 = Node::residual_block({conv(32, 32, 1), BatchNorm2d{32}, ReLU{}, conv(32, 32, 1), BatchNorm2d{32}},
+                                           {}, {ReLU{}});
+        return Node::sequence({conv_block(c, 16, 1), std::move(stage1), std::move(stage2), global_pool(), flatten(),
+                               linear_block(32, classes)});
+    }
     if (name == "LargeConvNet") {
         // Three pairs of conv blocks (the second of each pair padded) and a pair of linear blocks.
         auto pair = [](std::int64_t in_c) {
@@ -104,7 +117,13 @@ const std::vector<std::string>& zoo_names()
 {
     static const std::vector<std::string> names{"ConvNet",         "ConvNet2",        "ConvNet3",
                                                 "FeedForwardNet",  "FeedForwardNet2", "FeedForwardNet3",
-                                                "LargeConvNet"};
+                                                "LargeConvNet",    "SmallResNet"};
+    return names;
+}
+
+const std::vector<std::string>& original_zoo_names()
+{
+    static const std::vector<std::string> names(zoo_names().begin(), zoo_names().begin() + 7);
     return names;
 }
 

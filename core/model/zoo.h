@@ -9,8 +9,11 @@
 namespace rlda::core::model {
 
 // Known names in a stable order: ConvNet, ConvNet2, ConvNet3, FeedForwardNet, FeedForwardNet2,
-// FeedForwardNet3, LargeConvNet.
+// FeedForwardNet3, LargeConvNet, SmallResNet.
 const std::vector<std::string>& zoo_names();
+// The original system's models, the first seven: the "models" vocabulary is built from these, so
+// that it, and every policy learned with it, stays the original's.
+const std::vector<std::string>& original_zoo_names();
 bool is_zoo_name(const std::string& name);
 
 // A finalized spec; throws ModelError for an unknown name (listing the known ones) or an input

@@ -88,6 +88,52 @@ private Q_SLOTS:
         fails(replace("\"budget\": 30.0", "\"budget\": -1"), "budget:");
     }
 
+    void tables_of_several_operations_say_which()
+    {
+        // A deepen-only table's metadata has no operations key: older readers read it as before.
+        QVERIFY(sim::table_meta_json(fashion_meta()).find("operations") == std::string::npos);
+        config::ExperimentConfig c;
+        c.dataset.kind = config::DatasetKind::FashionMnist;
+        c.scheduler.events = {{10.0, config::Change::Up}};
+        c.trainer.operations = {"widen", "deepen"};
+        c.trainer.widen_factor = 1.5;
+        const auto spec = model::zoo_model("ConvNet2", {1, 28, 28}, 10);
+        const auto m = sim::table_meta(c, spec, 2);
+        QCOMPARE(m.actions, 6);
+        QCOMPARE(m.rows, std::int64_t{36});
+        QCOMPARE(m.operations, (std::vector<std::string>{"deepen", "widen"}));
+        const std::string text = sim::table_meta_json(m);
+        auto back = sim::parse_table_meta(text, "t.json");
+        back.source.clear();
+        QVERIFY(back == m);
+        const auto space = sim::table_actions(m, spec);
+        QCOMPARE(space.size(), 6);
+        QCOMPARE(space.widen_factor(), 1.5);
+
+        const auto fails = [&](const std::string& from, const std::string& to, const char* needle) {
+            std::string t = text;
+            const auto at = t.find(from);
+            if (at == std::string::npos)
+                qFatal("fixture text not found: %s", from.c_str());
+            t.replace(at, from.size(), to);
+            const QString e = error_of([&] { (void)sim::parse_table_meta(t, "m.json"); });
+            QVERIFY2(e.startsWith("m.json: ") && e.contains(needle) && !e.contains('\n'), qPrintable(e));
+        };
+        fails("\"widen\"\n", "\"grow\"\n", "operations: operations: unknown operation \"grow\"");
+        fails("\"widen_factor\": 1.5", "\"widen_factor\": 1.0", "widen_factor: 1 is outside (1, 8]");
+        fails("\"widen_factor\": 1.5", "\"widen_factor\": \"wide\"", "widen_factor: expected a number");
+
+        // Metadata whose action count is not the model's for its operations is refused on open.
+        QTemporaryDir dir;
+        const fs::path csv = fs::path(dir.path().toStdString()) / "t.csv";
+        write(csv, "a1,a2,t1,t2,total_time,accuracy\n");
+        sim::TableMeta wrong = m;
+        wrong.operations = {"deepen"};
+        sim::save_table_meta(sim::meta_file_for(csv), wrong);
+        const QString e = error_of([&] { (void)sim::open_table(csv, {}, /*allow_incomplete=*/true); });
+        QVERIFY2(e.contains("says 6 actions per decision, but ConvNet2 has 4 for the operations deepen"), qPrintable(e));
+    }
+
     void paper_tables_take_their_metadata_from_the_index()
     {
         const auto m = sim::find_table_meta(RLDA_PAPER_DIR "/tables/convnet3_middle.csv");

@@ -38,25 +38,34 @@ const std::vector<Operation> kBoth{Operation::Deepen, Operation::Widen};
 // The largest max |Δ| over every sequence of up to three actions (Do Nothing included), each step
 // checked against the model before it, on a model trained on noise first. A walk of the tree of
 // sequences, so that each prefix is applied once.
-double worst_preservation(const ModelSpec& spec, double noise)
+double worst_preservation(const ModelSpec& spec, double noise, int* refused_out = nullptr)
 {
     torch::manual_seed(11);
     Net trained(spec);
     train_on_noise(trained, 6, 3);
     const ActionSpace space = action_space(spec, kBoth);
     double worst = 0.0;
+    int refused = 0;
     std::function<void(Net&, int)> walk = [&](Net& net, int depth) {
         if (depth == 3)
             return;
         for (int a = 0; a < space.size(); ++a) {
             Net next = clone_net(net);
-            next->apply(space, a, noise, 17 + static_cast<std::uint64_t>(depth));
+            try {
+                next->apply(space, a, noise, 17 + static_cast<std::uint64_t>(depth));
+            } catch (const ModelError&) {
+                ++refused; // an action the model refuses (named in its error) changes nothing
+                continue;
+            }
             worst = std::max(worst, max_abs_output_diff(net, next, 5, 8));
             walk(next, depth + 1);
         }
     };
     walk(trained, 0);
-    qInfo("%s: max |delta| %.3g over every sequence of up to 3 of %d actions", spec.name.c_str(), worst, space.size());
+    qInfo("%s: max |delta| %.3g over every sequence of up to 3 of %d actions (%d refused)", spec.name.c_str(), worst,
+          space.size(), refused);
+    if (refused_out)
+        *refused_out = refused;
     return worst;
 }
 
@@ -263,6 +272,125 @@ private Q_SLOTS:
                                    Node::block({Linear{8, 10, true}, ReLU{}})});
         finalize(odd);
         QVERIFY(model_error([&] { widen_spec(odd, 0, 2.0); }).contains("cannot be widened (only Conv2d and Linear"));
+    }
+
+    void the_residual_zoo_model_takes_28_and_32_inputs()
+    {
+        for (const Shape& in : {Shape{1, 28, 28}, Shape{3, 32, 32}}) {
+            const auto spec = zoo_model("SmallResNet", in, 10);
+            const auto s = summarize(spec);
+            QCOMPARE(s.original_blocks, 4); // stem, two stages, head
+            QCOMPARE(s.units[1].residual, 5);
+            QCOMPARE(s.units[1].skip.size(), std::size_t{2});
+            QVERIFY(s.units[2].skip.empty()); // identity
+            // Layer strings are PyTorch's: the branch, the skip path, then the ReLU after the sum.
+            QCOMPARE(s.leaf_layers[3], std::string("Conv2d(16, 32, kernel_size=(3, 3), stride=(2, 2), padding=(1, 1), bias=False)"));
+            QCOMPARE(s.leaf_layers[8], std::string("Conv2d(16, 32, kernel_size=(1, 1), stride=(2, 2), bias=False)"));
+            QCOMPARE(s.leaf_layers[10], std::string("ReLU()"));
+            for (const auto& l : s.leaf_layers)
+                QVERIFY2(parse_pytorch_string(l).has_value(), l.c_str());
+            QCOMPARE(layer_shapes(s), layer_shapes(spec));
+            Net net(spec);
+            QCOMPARE(net->parameter_count(), s.parameters);
+            QCOMPARE(net->forward(torch::randn({2, in[0], in[1], in[2]})).sizes(), (torch::IntArrayRef{2, 10}));
+        }
+    }
+
+    void deepening_a_stage_adds_a_residual_block_whose_branch_adds_zero()
+    {
+        torch::manual_seed(4);
+        Net net(zoo_model("SmallResNet", {1, 28, 28}, 10));
+        train_on_noise(net, 6, 2);
+        Net before = clone_net(net);
+        const DeepenResult r = net->deepen(2);
+        const auto s = net->summary();
+        const auto& added = s.units[static_cast<std::size_t>(r.position)];
+        QVERIFY(!added.original);
+        QCOMPARE(added.residual, 5);
+        QVERIFY(added.skip.empty());
+        QCOMPARE(added.layers.back(), std::string("ReLU()"));
+        QVERIFY(max_abs_output_diff(before, net) == 0.0); // zero exactly, not nearly
+        // The new block learns: its zeroed BatchNorm gets a gradient.
+        net->train();
+        const auto loss = net->forward(torch::randn({4, 1, 28, 28})).pow(2).sum();
+        loss.backward();
+        const auto gamma = net->named_parameters()["u" + std::to_string(r.uid) + ".0.branch.4.weight"];
+        QVERIFY(gamma.grad().abs().sum().item<double>() > 0.0);
+    }
+
+    void widening_a_stage_keeps_its_skip_path()
+    {
+        auto spec = zoo_model("SmallResNet", {1, 28, 28}, 10);
+        const WidenResult r = widen_spec(spec, 2, 2.0);
+        QCOMPARE(r.changed.size(), std::size_t{3}); // the branch's first conv and BatchNorm, its second conv's inputs
+        const auto s = summarize(spec);
+        QCOMPARE(s.units[2].layers[3], std::string("Conv2d(64, 32, kernel_size=(3, 3), stride=(1, 1), padding=(1, 1), bias=False)"));
+        // The stem feeds stage 1's branch and its projection skip: both take the wider input.
+        auto stem = zoo_model("SmallResNet", {1, 28, 28}, 10);
+        const WidenResult w = widen_spec(stem, 0, 2.0);
+        QVERIFY(std::any_of(w.changed.begin(), w.changed.end(), [](const WidenedLayer& c) { return c.skip; }));
+        QCOMPARE(summarize(stem).units[1].skip.front(), std::string("Conv2d(32, 32, kernel_size=(1, 1), stride=(2, 2), bias=False)"));
+    }
+
+    void every_sequence_of_three_keeps_the_function_small_resnet()
+    {
+        int refused = -1;
+        const double worst = worst_preservation(zoo_model("SmallResNet", {1, 12, 12}, 10), 0.0, &refused);
+        QVERIFY2(worst <= 1e-5, std::to_string(worst).c_str());
+        QCOMPARE(refused, 0); // every block but the head deepens and widens, in any order
+    }
+
+    void residual_errors()
+    {
+        // Widening the stem of a model whose first stage has an identity skip is refused.
+        const auto text = [](const std::string& stage) {
+            return "[model]\nname = \"R\"\n"
+                   "[[model.layers]]\nblock = [ { type = \"Conv2d\", out_channels = 8, padding = 1 }, { type = \"ReLU\" } ]\n"
+                   "[[model.layers]]\n" + stage + "\n"
+                   "[[model.layers]]\nsequence = [ { type = \"AdaptiveAvgPool2d\" }, { type = \"Flatten\" }, "
+                   "{ block = [ { type = \"Linear\", out_features = \"classes\" } ] } ]\n";
+        };
+        auto identity = parse_toml_model(
+            text("residual = [ { type = \"Conv2d\", out_channels = 8, padding = 1 }, { type = \"BatchNorm2d\" } ]\n"
+                 "after = [ { type = \"ReLU\" } ]"),
+            "r.toml", {1, 8, 8}, 3);
+        QVERIFY(identity.root.children[1].is_residual());
+        QVERIFY(model_error([&] { widen_spec(identity, 0, 2.0); }).contains("identity skip"));
+        QVERIFY2(model_error([&] { widen_spec(identity, 1, 2.0); }).contains("branch has one weight layer"),
+                 qPrintable(model_error([&] { widen_spec(identity, 1, 2.0); })));
+        auto copy = identity;
+        deepen_spec(copy, 1); // deepening it still works
+        QCOMPARE(units(copy).size(), units(identity).size() + 1);
+
+        // A branch that changes the shape needs a projection skip of the same shape.
+        const auto config_error = [](auto&& f) {
+            try {
+                f();
+            } catch (const ConfigError& e) {
+                return QString::fromUtf8(e.what());
+            }
+            return QString();
+        };
+        QVERIFY(config_error([&] {
+                    parse_toml_model(text("residual = [ { type = \"Conv2d\", out_channels = 16, padding = 1 } ]"),
+                                     "r.toml", {1, 8, 8}, 3);
+                }).contains("identity skip cannot be added"));
+        QVERIFY(config_error([&] {
+                    parse_toml_model(text("residual = [ { type = \"Conv2d\", out_channels = 16, padding = 1 } ]\n"
+                                          "skip = [ { type = \"Conv2d\", out_channels = 16, kernel_size = 1, stride = 2 } ]"),
+                                     "r.toml", {1, 8, 8}, 3);
+                }).contains("the skip path gives 16x4x4 but the branch 16x8x8"));
+        QVERIFY(config_error([&] { parse_toml_model(text("residual = []"), "r.toml", {1, 8, 8}, 3); })
+                    .contains("non-empty array"));
+        QVERIFY(config_error([&] {
+                    parse_toml_model(text("residual = [ { type = \"Conv2d\", out_channels = 8, padding = 1 } ]\nextra = 1"),
+                                     "r.toml", {1, 8, 8}, 3);
+                }).contains("unknown key"));
+        // A branch with pooling cannot be repeated by deepening.
+        auto pooled = parse_toml_model(
+            text("residual = [ { type = \"Conv2d\", out_channels = 8, padding = 1 }, { type = \"AvgPool2d\", kernel_size = 1 } ]"),
+            "r.toml", {1, 8, 8}, 3);
+        QVERIFY(model_error([&] { deepen_spec(pooled, 1); }).contains("cannot repeat at the same size"));
     }
 
     void undoing_a_widening_keeps_the_original_units()
