@@ -91,7 +91,7 @@ void write_problem(const std::string& path, const Options& o, const sim::Simulat
                    const model::ModelSpec& base, config::PolicyEncoder encoder)
 {
     auto learner = make_learner(o, base, encoder);
-    sim::ArchitectureCache architectures(base, learner);
+    sim::ArchitectureCache architectures(base, model::action_space(base), learner); // the paper's tables: deepen only
     std::vector<std::vector<int>> prefixes;
     std::vector<int> prefix;
     all_prefixes(table.decisions() - 1, table.num_actions(), prefix, prefixes);

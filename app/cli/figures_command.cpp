@@ -237,7 +237,7 @@ int run_figures(const FiguresOptions& o)
         auto learner = core::agent::PolicyLearner::load(s.policy, print_warning);
         for (auto i : s.tables) {
             const auto& t = index[i];
-            const auto e = core::sim::evaluate(learner, t.table, t.model, o.seed);
+            const auto e = core::sim::evaluate(learner, core::sim::learn_task(t), o.seed);
             fmt::print("{} {} ({}): greedy {} rank {}/{} accuracy {} optimal {} no_adaptation {} random_mean {}\n",
                        t.meta.model, t.meta.scenario, s.agent, core::sim::sequence_string(e.greedy), e.rank,
                        e.sequences, decimal(e.accuracy), decimal(e.optimal), decimal(e.no_adaptation),

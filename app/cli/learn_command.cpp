@@ -121,7 +121,7 @@ int run_evaluate(const EvaluateOptions& o)
     if (!t.described)
         print_warning(t.assumption());
     auto learner = core::agent::PolicyLearner::load(o.policy, print_warning);
-    print_evaluation(core::sim::evaluate(learner, t.table, t.model, o.seed));
+    print_evaluation(core::sim::evaluate(learner, core::sim::learn_task(t), o.seed), &t.actions);
     return 0;
 }
 

@@ -64,8 +64,12 @@ void LearnProgress::print()
     std::fflush(stdout);
 }
 
-void print_evaluation(const core::sim::Evaluation& e)
+void print_evaluation(const core::sim::Evaluation& e, const core::model::ActionSpace* actions)
 {
+    if (actions && !actions->deepen_only()) {
+        fmt::print("actions: {} (optimal {})\n", actions->sequence_text(e.greedy),
+                   actions->sequence_text(e.optimal_sequence));
+    }
     fmt::print("greedy: {}\nrank: {}/{}\naccuracy: {}\nregret: {}\noptimal: {} ({})\nno_adaptation: {}\n"
                "random_mean: {}\nrandom_expected: {}\n",
                core::sim::sequence_string(e.greedy), e.rank, e.sequences, decimal(e.accuracy), decimal(e.regret),

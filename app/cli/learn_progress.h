@@ -36,7 +36,9 @@ private:
     std::string greedy_ = "(after the first report)";
 };
 
-// greedy, rank, accuracy, regret, optimal, no_adaptation, random_mean, random_expected: one a line.
-void print_evaluation(const core::sim::Evaluation& e);
+// greedy, rank, accuracy, regret, optimal, no_adaptation, random_mean, random_expected: one a line;
+// with `actions` of more operations than deepening, the greedy and optimal sequences by name too
+// ("actions: d1 w0 (optimal d1 d1)").
+void print_evaluation(const core::sim::Evaluation& e, const core::model::ActionSpace* actions = nullptr);
 
 } // namespace rlda::app

@@ -159,6 +159,8 @@ Interrupted or cancelled (Ctrl\-C, SIGTERM); what was finished is kept.
 rlda train synthetic\-quick \-\-out runs/quick
 rlda train /usr/share/rlda\-workbench/examples/default.toml \-\-compare none
 rlda model show ConvNet2 \-\-input 1x28x28 \-\-deepen "0 1" \-\-check
+rlda model show SmallResNet \-\-input 1x28x28 \-\-grow "2 w1" \-\-check
+rlda train experiment.toml \-\-set 'trainer.operations=["deepen", "widen"]'
 rlda reproduce \-\-out runs/paper \-\-episodes 200
 source <(rlda completion bash)
 .fi

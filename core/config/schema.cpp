@@ -417,6 +417,8 @@ std::string Key::allowed() const
     case Type::Text:
     case Type::Path:
         return required ? "not empty" : "";
+    case Type::Texts:
+        return choices.empty() ? std::string() : "any of " + quoted_list(choices) + ", each once";
     default:
         return {};
     }

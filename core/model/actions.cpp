@@ -124,4 +124,15 @@ std::string ActionSpace::short_label(int index) const
     return a.nothing ? "-" : fmt::format("{}{}", to_string(a.op).front(), a.block);
 }
 
+std::string ActionSpace::sequence_text(const std::vector<int>& actions) const
+{
+    std::string out;
+    for (int a : actions) {
+        if (!out.empty())
+            out += ' ';
+        out += a >= 0 && a < size() ? short_label(a) : std::to_string(a);
+    }
+    return out;
+}
+
 } // namespace rlda::core::model

@@ -55,6 +55,9 @@ public:
 
     std::string label(int index) const;       // "deepen block 2", "widen block 0", "do nothing"
     std::string short_label(int index) const; // "d2", "w0", "-"; the paper's numbers ("2", "3") when deepen-only
+    // A sequence by short labels, space-separated ("d1 w0 -", or "1 0 3" deepen-only); an action
+    // outside the space by its number.
+    std::string sequence_text(const std::vector<int>& actions) const;
     bool operator==(const ActionSpace&) const = default;
 
 private:

@@ -389,7 +389,11 @@ ActionResult NetImpl::apply(const ActionSpace& space, int action, double noise, 
     return r;
 }
 
-void copy_state_narrowing(const Net& from, Net& to)
+namespace {
+
+// Every parameter and buffer of `to` from the same-named one of `from`; with `narrowing`, a larger
+// one gives its leading slice along each dimension.
+void copy_tensors(const Net& from, Net& to, bool narrowing)
 {
     torch::NoGradGuard no_grad;
     const auto copy_all = [&](auto src, auto dst) {
@@ -398,12 +402,14 @@ void copy_state_narrowing(const Net& from, Net& to)
             if (!s)
                 throw ModelError(fmt::format("copy_state: {} has no tensor {}", from->spec().name, t.key()));
             torch::Tensor v = *s;
-            if (v.dim() != t.value().dim())
-                throw ModelError(fmt::format("copy_state: {} of {} has another rank", t.key(), from->spec().name));
-            for (std::int64_t d = 0; d < v.dim(); ++d) {
-                if (v.size(d) < t.value().size(d))
-                    throw ModelError(fmt::format("copy_state: {} of {} is smaller", t.key(), from->spec().name));
-                v = v.narrow(d, 0, t.value().size(d));
+            if (narrowing) {
+                if (v.dim() != t.value().dim())
+                    throw ModelError(fmt::format("copy_state: {} of {} has another rank", t.key(), from->spec().name));
+                for (std::int64_t d = 0; d < v.dim(); ++d) {
+                    if (v.size(d) < t.value().size(d))
+                        throw ModelError(fmt::format("copy_state: {} of {} is smaller", t.key(), from->spec().name));
+                    v = v.narrow(d, 0, t.value().size(d));
+                }
             }
             t.value().copy_(v);
         }
@@ -412,20 +418,11 @@ void copy_state_narrowing(const Net& from, Net& to)
     copy_all(from->named_buffers(), to->named_buffers());
 }
 
-void copy_state(const Net& from, Net& to)
-{
-    torch::NoGradGuard no_grad;
-    const auto copy_all = [&](auto src, auto dst) {
-        for (auto& t : dst) {
-            const torch::Tensor* s = src.find(t.key());
-            if (!s)
-                throw ModelError(fmt::format("copy_state: {} has no tensor {}", from->spec().name, t.key()));
-            t.value().copy_(*s);
-        }
-    };
-    copy_all(from->named_parameters(), to->named_parameters());
-    copy_all(from->named_buffers(), to->named_buffers());
-}
+} // namespace
+
+void copy_state_narrowing(const Net& from, Net& to) { copy_tensors(from, to, /*narrowing=*/true); }
+
+void copy_state(const Net& from, Net& to) { copy_tensors(from, to, /*narrowing=*/false); }
 
 Net clone_net(const Net& net)
 {

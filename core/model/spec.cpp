@@ -641,29 +641,12 @@ ActionSpace action_space(const ModelSpec& spec, std::vector<Operation> ops, doub
     return ActionSpace(original_block_count(spec), std::move(ops), widen_factor);
 }
 
-ActionResult apply_action(ModelSpec& spec, const ActionSpace& space, int action)
-{
-    const int n = original_block_count(spec);
-    if (space.blocks() != n)
-        throw ModelError(fmt::format("{} has {} original blocks, but the actions are for a model of {}", spec.name,
-                                     n, space.blocks()));
-    ActionResult r;
-    r.action = action;
-    r.what = space.at(action);
-    if (r.what.nothing) {
-        r.deepen.action = n;
-        r.deepen.did_nothing = true;
-    } else if (r.what.op == Operation::Deepen) {
-        r.deepen = deepen_spec(spec, r.what.block);
-    } else {
-        r.widen = widen_spec(spec, r.what.block, space.widen_factor());
-    }
-    return r;
-}
+namespace {
 
-std::vector<Action> parse_growth(const std::string& text)
+// The tokens of "0 2 1", "0, w1": separated by spaces, commas or tabs.
+std::vector<std::string> tokens_of(const std::string& text)
 {
-    std::vector<Action> out;
+    std::vector<std::string> out;
     std::size_t i = 0;
     while (i < text.size()) {
         if (text[i] == ' ' || text[i] == ',' || text[i] == '\t') {
@@ -673,7 +656,50 @@ std::vector<Action> parse_growth(const std::string& text)
         std::size_t j = i;
         while (j < text.size() && text[j] != ' ' && text[j] != ',' && text[j] != '\t')
             ++j;
-        const std::string token = text.substr(i, j - i);
+        out.push_back(text.substr(i, j - i));
+        i = j;
+    }
+    return out;
+}
+
+// One operation on one original block of the spec.
+ActionResult apply_one(ModelSpec& spec, const Action& a, double widen_factor)
+{
+    ActionResult r;
+    r.what = a;
+    if (a.op == Operation::Deepen)
+        r.deepen = deepen_spec(spec, a.block);
+    else
+        r.widen = widen_spec(spec, a.block, widen_factor);
+    return r;
+}
+
+} // namespace
+
+ActionResult apply_action(ModelSpec& spec, const ActionSpace& space, int action)
+{
+    const int n = original_block_count(spec);
+    if (space.blocks() != n)
+        throw ModelError(fmt::format("{} has {} original blocks, but the actions are for a model of {}", spec.name,
+                                     n, space.blocks()));
+    const Action what = space.at(action);
+    ActionResult r;
+    if (what.nothing) {
+        r.what = what;
+        r.deepen.action = n;
+        r.deepen.did_nothing = true;
+    } else {
+        r = apply_one(spec, what, space.widen_factor());
+    }
+    r.action = action;
+    return r;
+}
+
+
+std::vector<Action> parse_growth(const std::string& text)
+{
+    std::vector<Action> out;
+    for (const std::string& token : tokens_of(text)) {
         Action a{false, Operation::Deepen, 0};
         std::size_t digits = 0;
         if (token[0] == 'w' || token[0] == 'd') {
@@ -686,7 +712,6 @@ std::vector<Action> parse_growth(const std::string& text)
                                          "\"d0\") or to widen (\"w1\")",
                                          token, text));
         out.push_back(a);
-        i = j;
     }
     return out;
 }
@@ -694,31 +719,15 @@ std::vector<Action> parse_growth(const std::string& text)
 std::vector<ActionResult> apply_growth(ModelSpec& spec, const std::vector<Action>& growth, double widen_factor)
 {
     std::vector<ActionResult> out;
-    for (const Action& a : growth) {
-        ActionResult r;
-        r.what = a;
-        if (a.op == Operation::Deepen)
-            r.deepen = deepen_spec(spec, a.block);
-        else
-            r.widen = widen_spec(spec, a.block, widen_factor);
-        out.push_back(std::move(r));
-    }
+    for (const Action& a : growth)
+        out.push_back(apply_one(spec, a, widen_factor));
     return out;
 }
 
 std::vector<int> parse_actions(const std::string& text)
 {
     std::vector<int> actions;
-    std::size_t i = 0;
-    while (i < text.size()) {
-        if (text[i] == ' ' || text[i] == ',' || text[i] == '\t') {
-            ++i;
-            continue;
-        }
-        std::size_t j = i;
-        while (j < text.size() && text[j] != ' ' && text[j] != ',' && text[j] != '\t')
-            ++j;
-        const std::string token = text.substr(i, j - i);
+    for (const std::string& token : tokens_of(text)) {
         int value = 0;
         auto [end, ec] = std::from_chars(token.data(), token.data() + token.size(), value);
         if (ec != std::errc{} || end != token.data() + token.size() || value < 0)
@@ -726,7 +735,6 @@ std::vector<int> parse_actions(const std::string& text)
                                          "as \"0 2 1\"",
                                          token, text));
         actions.push_back(value);
-        i = j;
     }
     return actions;
 }

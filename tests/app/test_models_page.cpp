@@ -19,6 +19,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 namespace m = rlda::core::model;
 using rlda::app::MainWindow;
 using rlda::app::ModelsPage;
@@ -132,6 +134,22 @@ private Q_SLOTS:
         QCOMPARE(w.models()->graph()->boxes()[1].rows.front().shape, QStringLiteral("32x26x26"));
         QCOMPARE(count(*w.models()->graph(), Kind::Added), 2);
         shoot(w, QStringLiteral("graph-models.png"));
+
+        // Widening and residual insertion preview the same way: "w1" widens block 1 to 64 channels,
+        // and deepening a stage of SmallResNet adds a residual block with its identity skip.
+        w.models()->setDeepenActions(QStringLiteral("w1 0"));
+        QCOMPARE(w.models()->graph()->boxes()[4].rows.front().shape, QStringLiteral("64x11x11")); // input, block 0, added, pool, block 1
+        QCOMPARE(count(*w.models()->graph(), Kind::Added), 1);
+        shoot(w, QStringLiteral("graph-models-widened.png"));
+        w.previewModel(QStringLiteral("SmallResNet"), QStringLiteral("1x28x28"), 10);
+        w.models()->setDeepenActions(QStringLiteral("2 w2"));
+        const auto& boxes = w.models()->graph()->boxes();
+        QCOMPARE(count(*w.models()->graph(), Kind::Added), 1);
+        const auto added = std::find_if(boxes.begin(), boxes.end(), [](const auto& b) { return b.kind == Kind::Added; });
+        QVERIFY(added->title.startsWith(QStringLiteral("added residual block")));
+        QVERIFY(std::any_of(added->rows.begin(), added->rows.end(),
+                            [](const auto& r) { return r.label == QStringLiteral("+ skip (identity)"); }));
+        shoot(w, QStringLiteral("graph-models-residual.png"));
 
         // File → Export plot on either page writes its graph.
         QTemporaryDir tmp;

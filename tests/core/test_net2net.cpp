@@ -3,6 +3,7 @@
 #include "core/model/toml_model.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
+#include "tests/common/model_error.h"
 
 #include <QtTest/QtTest>
 
@@ -26,16 +27,7 @@ std::map<std::string, torch::Tensor> snapshot(const Net& net)
     return out;
 }
 
-template <class F>
-QString model_error(F&& f)
-{
-    try {
-        f();
-    } catch (const ModelError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
+using rlda::test::model_error;
 
 } // namespace
 

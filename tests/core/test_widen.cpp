@@ -5,6 +5,7 @@
 #include "core/model/toml_model.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
+#include "tests/common/model_error.h"
 
 #include <QtTest/QtTest>
 
@@ -22,16 +23,7 @@ using namespace rlda::core::model;
 
 namespace {
 
-template <class F>
-QString model_error(F&& f)
-{
-    try {
-        f();
-    } catch (const ModelError& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return {};
-}
+using rlda::test::model_error;
 
 const std::vector<Operation> kBoth{Operation::Deepen, Operation::Widen};
 
@@ -94,6 +86,8 @@ private Q_SLOTS:
         QCOMPARE(both.label(4), std::string("widen block 1"));
         QCOMPARE(both.short_label(0), std::string("d0"));
         QCOMPARE(both.short_label(5), std::string("-"));
+        QCOMPARE(both.sequence_text({1, 4, 5, 9}), std::string("d1 w1 - 9"));
+        QCOMPARE(deepen.sequence_text({1, 3}), std::string("1 3"));
 
         const ActionSpace widen(4, {Operation::Widen});
         QCOMPARE(widen.size(), 4);
@@ -391,6 +385,22 @@ private Q_SLOTS:
             text("residual = [ { type = \"Conv2d\", out_channels = 8, padding = 1 }, { type = \"AvgPool2d\", kernel_size = 1 } ]"),
             "r.toml", {1, 8, 8}, 3);
         QVERIFY(model_error([&] { deepen_spec(pooled, 1); }).contains("cannot repeat at the same size"));
+    }
+
+    void growth_strings_name_operations()
+    {
+        const auto g = parse_growth("0, w1 d2");
+        QCOMPARE(g.size(), std::size_t{3});
+        QVERIFY(g[0].op == Operation::Deepen && g[0].block == 0);
+        QVERIFY(g[1].op == Operation::Widen && g[1].block == 1);
+        QVERIFY(g[2].op == Operation::Deepen && g[2].block == 2);
+        QVERIFY(parse_growth("").empty());
+        for (const char* bad : {"x1", "w", "w-1", "1.5", "d1x"})
+            QVERIFY2(model_error([&] { parse_growth(bad); }).contains(QStringLiteral("bad step \"%1\"").arg(bad)), bad);
+        auto spec = zoo_model("ConvNet2");
+        const auto steps = apply_growth(spec, g);
+        QCOMPARE(steps[1].widen.new_width, std::int64_t{64});
+        QVERIFY(model_error([&] { apply_growth(spec, parse_growth("w2")); }).contains("last block"));
     }
 
     void undoing_a_widening_keeps_the_original_units()

@@ -6,6 +6,9 @@
 #include "core/util/error_text.h"
 #include "core/util/overloaded.h"
 
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
 #include <QEvent>
 #include <QFontMetricsF>
 #include <QHelpEvent>
@@ -214,17 +217,36 @@ void ModelGraph::rebuild()
         box.unit = static_cast<int>(u);
         box.isNew = isNew[u];
         box.parameters = unit.parameters;
+        const bool residual = unit.residual >= 0;
         if (unit.is_block && unit.original) {
             box.kind = BoxKind::Original;
-            box.title = tr("block %1").arg(unit.original_index);
+            box.title = (residual ? tr("residual block %1") : tr("block %1")).arg(unit.original_index);
         } else if (unit.is_block) {
             box.kind = BoxKind::Added;
-            box.title = tr("added block (Deepen %1)").arg(m::deepened_block_before(s.units, u));
+            box.title = (residual ? tr("added residual block (Deepen %1)") : tr("added block (Deepen %1)"))
+                            .arg(m::deepened_block_before(s.units, u));
         } else {
             box.kind = BoxKind::Layer;
         }
         QStringList strings;
         for (std::size_t l = 0; l < unit.layers.size(); ++l) {
+            if (residual && l == static_cast<std::size_t>(unit.residual)) {
+                // The sum: the branch above plus the skip path, named by its layers.
+                Row sum;
+                QStringList skip;
+                std::int64_t skipParameters = 0;
+                for (const auto& k : unit.skip) {
+                    skip << shortLabel(k);
+                    skipParameters += layerParameters(k);
+                }
+                sum.label = skip.isEmpty() ? tr("+ skip (identity)") : tr("+ skip: %1").arg(skip.join(QStringLiteral(", ")));
+                sum.shape = last;
+                sum.parameters = skipParameters;
+                sum.layer = skip.isEmpty() ? tr("identity skip") : QString::fromStdString(fmt::format("{}", fmt::join(unit.skip, "\n")));
+                sum.toolTip = tr("the branch's output plus the skip path's:\n%1").arg(sum.layer);
+                strings << sum.label;
+                box.rows.push_back(std::move(sum));
+            }
             Row row;
             row.layer = QString::fromStdString(unit.layers[l]);
             row.label = shortLabel(unit.layers[l]);

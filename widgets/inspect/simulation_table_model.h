@@ -2,6 +2,7 @@
 // each row's rank and its distance to the optimal accuracy. No widget: views and proxies sit on it.
 #pragma once
 
+#include "core/model/actions.h"
 #include "core/sim/table.h"
 
 #include <QAbstractTableModel>

@@ -33,10 +33,7 @@ inline QString sequenceText(const std::vector<int>& actions, const std::optional
 {
     if (!space || space->deepen_only())
         return sequenceText(actions);
-    QStringList parts;
-    for (int a : actions)
-        parts << actionText(a, space);
-    return parts.join(QLatin1Char(' '));
+    return QString::fromStdString(space->sequence_text(actions));
 }
 
 inline QString percentText(double fraction) { return QString::number(100.0 * fraction, 'f', 2) + QLatin1Char('%'); }

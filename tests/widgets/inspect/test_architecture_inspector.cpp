@@ -134,6 +134,38 @@ private Q_SLOTS:
         QCOMPARE(w.summaryAt(4).parameters, run.events[3].after.parameters);
     }
 
+    // A widening shows as the widened layer, old width -> new, not as a removal and an addition;
+    // its check names the operation.
+    void widenedLayersShowOldAndNewWidths()
+    {
+        m::ModelSpec spec = m::load_model("ConvNet2", {3, 32, 32}, 10);
+        const m::ModelSummary initial = m::summarize(spec);
+        t::AdaptationEvent e;
+        e.decision = 1;
+        e.time = 70.0;
+        e.action = 4; // deepen 0..2, widen 3..4, Do Nothing 5
+        e.operations = {"deepen", "widen"};
+        e.operation = "widen";
+        e.block = 1;
+        e.before = initial;
+        const auto r = m::widen_spec(spec, 1, 2.0);
+        e.after = m::summarize(spec);
+        e.max_abs_diff = 5e-7;
+        ArchitectureInspector w;
+        w.setSteps(initial, {e});
+        w.setDiffSteps(0, 1);
+        auto* tree = diffTree(w);
+        QCOMPARE(tree->topLevelItemCount(), 2); // block 1's conv and the head's Linear, which takes its units
+        QCOMPARE(tree->topLevelItem(0)->data(0, ArchitectureInspector::KindRole).toString(), QStringLiteral("widened"));
+        QCOMPARE(tree->topLevelItem(0)->text(1),
+                 QStringLiteral("Conv2d(32, 32, kernel_size=(3, 3), stride=(1, 1)) → Conv2d(32, 64, kernel_size=(3, 3), stride=(1, 1))"));
+        QVERIFY(tree->topLevelItem(1)->text(1).contains(QStringLiteral("in_features=32") + QStringLiteral(", out_features=10, bias=True) → ")));
+        QCOMPARE(tree->topLevelItem(0)->data(2, ArchitectureInspector::ValueRole).toLongLong() +
+                     tree->topLevelItem(1)->data(2, ArchitectureInspector::ValueRole).toLongLong(),
+                 qint64{r.added_parameters});
+        QCOMPARE(checkTree(w)->topLevelItem(0)->text(1), QStringLiteral("widen block 1"));
+    }
+
     void diffBetweenSteps()
     {
         const Run run = makeRun();

@@ -81,6 +81,35 @@ private Q_SLOTS:
         QVERIFY(v.noteText().contains(QLatin1String("chosen: block 2")));
     }
 
+    // A run of deepen and widen actions: the bars, the list and the note name each operation, and
+    // the list shows each operation's preservation check.
+    void operationsAndTheirChecksAreShown()
+    {
+        DecisionView v;
+        auto e = decision(1, 70.0, 4, {0.1, 0.1, 0.1, 0.1, 0.5, 0.1}, "policy");
+        e.operations = {"deepen", "widen"};
+        e.operation = "widen";
+        e.block = 1;
+        e.did_nothing = false;
+        e.max_abs_diff = 4.2e-7;
+        v.addDecision(e);
+        auto nothing = decision(2, 80.0, 5, {}, "fixed");
+        nothing.operations = {"deepen", "widen"};
+        nothing.did_nothing = true;
+        v.addDecision(nothing);
+        v.setCurrentDecision(0);
+        QCOMPARE(v.actionLabels(),
+                 (QStringList{"deepen 0", "deepen 1", "deepen 2", "widen 0", "widen 1", "do nothing"}));
+        QVERIFY2(v.noteText().contains(QStringLiteral("chosen: widen 1 · max |Δ| 4.2e-07")), qPrintable(v.noteText()));
+        auto* rows = list(v);
+        QCOMPARE(rows->topLevelItem(0)->text(DecisionView::ActionColumn), QStringLiteral("widen 1"));
+        QCOMPARE(rows->topLevelItem(0)->text(DecisionView::PreservedColumn), QStringLiteral("4.2e-07"));
+        QCOMPARE(rows->topLevelItem(1)->text(DecisionView::ActionColumn), QStringLiteral("do nothing"));
+        QCOMPARE(rows->topLevelItem(1)->text(DecisionView::PreservedColumn), QStringLiteral("—"));
+        v.setCurrentDecision(1); // a fixed agent's decision still has its 6 actions
+        QCOMPARE(v.actionCount(), 6);
+    }
+
     void listSelectsDecision()
     {
         DecisionView v;

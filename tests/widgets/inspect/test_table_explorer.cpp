@@ -230,6 +230,47 @@ private Q_SLOTS:
         QCOMPARE(w.optimalCell(), QPoint(-1, -1));
     }
 
+    // A table of deepen and widen actions names them: ConvNet's 4 blocks give 4 deepen, 3 widen
+    // and Do Nothing, 8 actions a decision, in the sequences, the summary line and the map.
+    void actionsOfSeveralOperationsAreNamed()
+    {
+        const rlda::core::model::ActionSpace space(
+            4, {rlda::core::model::Operation::Deepen, rlda::core::model::Operation::Widen});
+        QCOMPARE(space.size(), 8);
+        const auto table = rlda::test::syntheticTable(2, 8, {5, 1});
+        TableExplorer w;
+        w.setTable(table, QStringLiteral("mixed"), space);
+        QVERIFY2(w.baselineText().contains(QStringLiteral("optimal <b>w1 d1</b>")), qPrintable(w.baselineText()));
+        QVERIFY(w.baselineText().contains(QStringLiteral("deepen or widen a block, or do nothing")));
+        QVERIFY(w.baselineText().contains(QStringLiteral("no adaptation (- -)")));
+        const auto* model = w.sourceModel();
+        bool found = false;
+        for (int r = 0; r < model->rowCount(); ++r)
+            found = found || model->index(r, model->sequenceColumn()).data().toString() == QStringLiteral("w1 d1");
+        QVERIFY(found);
+        QCOMPARE(w.heatmapSize(), QSize(8, 8));
+        auto* plot = w.heatmap();
+        auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot->xAxis->ticker());
+        QCOMPARE(ticker->ticks().value(4), QStringLiteral("w0"));
+        QCOMPARE(ticker->ticks().value(7), QStringLiteral("-"));
+        QVERIFY(plot->xAxis->label().contains(QStringLiteral("w = widen")));
+        // The paper's tables keep their numbers.
+        w.setTable(s::SimulationTable::load(kEarly), QStringLiteral("convnet2_early"));
+        QVERIFY(w.baselineText().contains(QStringLiteral("3 = do nothing")));
+
+        const QString dir = qEnvironmentVariable("RLDA_SHOTS");
+        if (!dir.isEmpty()) {
+            TableExplorer shot;
+            shot.setTable(rlda::test::syntheticTable(3, 8, {5, 1, 0}), QStringLiteral("ConvNet, deepen and widen"),
+                          space);
+            shot.resize(1300, 700);
+            shot.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&shot));
+            shot.heatmap()->replot();
+            QVERIFY(shot.grab().save(dir + QStringLiteral("/table_explorer_mixed.png")));
+        }
+    }
+
     // RLDA_SHOTS=DIR writes what the explorer looks like with the reference table.
     void screenshot()
     {

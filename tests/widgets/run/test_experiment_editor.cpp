@@ -286,6 +286,35 @@ private Q_SLOTS:
         QCOMPARE(child<QComboBox>(f, "job.head")->currentText(), QStringLiteral("logits"));
     }
 
+    // A list of choices (trainer.operations) is one check box per choice; the sequence hint
+    // follows the action space they make.
+    void operationsAreCheckBoxes()
+    {
+        ExperimentEditor e;
+        QVERIFY(e.loadFile(kDefault));
+        auto* deepen = child<QCheckBox>(e, "trainer.operations.deepen");
+        auto* widen = child<QCheckBox>(e, "trainer.operations.widen");
+        QVERIFY(deepen && widen);
+        QVERIFY(deepen->isChecked());
+        QVERIFY(!widen->isChecked());
+        widen->setChecked(true);
+        QCOMPARE(e.config().trainer.operations, (std::vector<std::string>{"deepen", "widen"}));
+        QVERIFY(e.isValid());
+        auto* hint = e.findChild<QLabel*>(QStringLiteral("sequenceHint"));
+        QVERIFY2(hint->text().contains(QStringLiteral("widen block 0")), qPrintable(hint->text()));
+        deepen->setChecked(false);
+        widen->setChecked(false);
+        QVERIFY(!e.isValid()); // no operation at all
+        QVERIFY(flagged(e.widgetForKey(QStringLiteral("trainer.operations"))));
+        widen->setChecked(true);
+        QCOMPARE(e.config().trainer.operations, (std::vector<std::string>{"widen"}));
+        // Widening alone gives ConvNet2 3 actions, so the default sequence [1, 2, 3] is out of range.
+        QVERIFY(!e.isValid());
+        QVERIFY(flagged(e.widgetForKey(QStringLiteral("agent.sequence"))));
+        deepen->setChecked(true);
+        QVERIFY(e.isValid());
+    }
+
     // The editor half of "a key declared in one place": a key added to the schema gets a field on
     // its section's tab, labelled and explained by its declaration, checked against its range,
     // and saved.
