@@ -109,7 +109,7 @@ QToolBar* ModelsPage::buildToolBar()
     bar->addWidget(inputEdit_);
     bar->addWidget(label(tr("Classes")));
     bar->addWidget(classesSpin_);
-    bar->addWidget(label(tr("Deepen")));
+    bar->addWidget(label(tr("Grow")));
     bar->addWidget(deepenEdit_);
 
     // editingFinished rather than textChanged: half-typed shapes would flash errors on every key.

@@ -38,6 +38,24 @@ private Q_SLOTS:
         QVERIFY(last.mid(14).toDouble() <= 1e-5);
     }
 
+    void grow_deepens_and_widens_residual_models_too()
+    {
+        CliResult r = rlda_cli({"model", "show", "ConvNet2", "--grow", "w1 0 w0", "--check"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("Conv2d(32, 64, kernel_size=(3, 3), stride=(1, 1))\n"));
+        QVERIFY(r.out.contains("Linear(in_features=64, out_features=10, bias=True)"));
+        QVERIFY(r.out.trimmed().split('\n').last().mid(14).toDouble() <= 1e-5);
+        r = rlda_cli({"model", "show", RLDA_SOURCE_DIR "/config/models/small_resnet.toml", "--input", "1x28x28",
+                      "--grow", "1 w1 w0", "--check"});
+        QCOMPARE(r.code, 0);
+        QVERIFY(r.out.contains("blocks: 4\n"));
+        QVERIFY(r.out.trimmed().split('\n').last().mid(14).toDouble() <= 1e-5);
+        // The file is the zoo's SmallResNet written out.
+        const CliResult zoo = rlda_cli({"model", "show", "SmallResNet", "--input", "1x28x28"});
+        const CliResult file = rlda_cli({"model", "show", RLDA_SOURCE_DIR "/config/models/small_resnet.toml", "--input", "1x28x28"});
+        QCOMPARE(file.out, zoo.out);
+    }
+
     void input_and_classes_and_toml_file()
     {
         CliResult r = rlda_cli({"model", "show", "FeedForwardNet2", "--input", "1x28x28", "--classes", "5"});
@@ -64,6 +82,10 @@ private Q_SLOTS:
         QTest::newRow("missing file") << QStringList{"model", "show", "/nonexistent/m.toml"} << "/nonexistent/m.toml: cannot open";
         QTest::newRow("no model") << QStringList{"model", "show"} << "MODEL";
         QTest::newRow("unknown option") << QStringList{"model", "show", "ConvNet2", "--depth", "2"} << "--depth";
+        QTest::newRow("bad grow") << QStringList{"model", "show", "ConvNet2", "--grow", "w1 q"} << "bad step \"q\"";
+        QTest::newRow("widen the head") << QStringList{"model", "show", "ConvNet2", "--grow", "w2"} << "last block of ConvNet2";
+        QTest::newRow("widen a resnet's head") << QStringList{"model", "show", "SmallResNet", "--input", "1x28x28", "--grow", "w3"}
+                                               << "last block of SmallResNet";
     }
     void bad_input_is_one_line_on_stderr()
     {

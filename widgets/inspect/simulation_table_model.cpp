@@ -132,8 +132,10 @@ QVariant SimulationTableModel::data(const QModelIndex& index, int role) const
     if (role != Qt::DisplayRole && role != SortRole)
         return {};
     const bool display = role == Qt::DisplayRole;
-    if (c < k)
-        return row.actions[static_cast<std::size_t>(c)];
+    if (c < k) {
+        const int action = row.actions[static_cast<std::size_t>(c)];
+        return display && actions_ && !actions_->deepen_only() ? QVariant(actionText(action, actions_)) : QVariant(action);
+    }
     if (c == sequenceColumn())
         // Rows are kept in lexicographic order, so the row index sorts sequences as numbers would.
         return display ? QVariant(sequenceText(row.actions, actions_)) : QVariant(r);
