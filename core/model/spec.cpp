@@ -267,22 +267,19 @@ std::vector<std::vector<Shape>> layer_shapes(const ModelSummary& summary)
     spec.classes = summary.classes;
     for (std::size_t p = 0; p < summary.units.size(); ++p) {
         const BlockSummary& u = summary.units[p];
-        std::vector<Layer> layers;
-        for (const std::string& text : u.layers) {
-            const auto layer = parse_pytorch_string(text);
-            if (!layer)
-                throw ModelError(fmt::format("{}: unit {}: \"{}\" is not a layer this version knows",
-                                             summary.name, p, text));
-            layers.push_back(*layer);
-        }
-        std::vector<Layer> skip;
-        for (const std::string& text : u.skip) {
-            const auto layer = parse_pytorch_string(text);
-            if (!layer)
-                throw ModelError(fmt::format("{}: unit {}: \"{}\" is not a layer this version knows",
-                                             summary.name, p, text));
-            skip.push_back(*layer);
-        }
+        const auto parsed = [&](const std::vector<std::string>& texts) {
+            std::vector<Layer> out;
+            for (const std::string& text : texts) {
+                const auto layer = parse_pytorch_string(text);
+                if (!layer)
+                    throw ModelError(fmt::format("{}: unit {}: \"{}\" is not a layer this version knows",
+                                                 summary.name, p, text));
+                out.push_back(*layer);
+            }
+            return out;
+        };
+        std::vector<Layer> layers = parsed(u.layers);
+        std::vector<Layer> skip = parsed(u.skip);
         // One node per unit whatever the file held, so that shapes[u] stays unit u's.
         Node node = u.is_block || layers.size() != 1 ? Node::block(std::move(layers), u.original)
                                                      : Node::layer(std::move(layers.front()));
