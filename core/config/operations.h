@@ -7,10 +7,16 @@
 
 namespace rlda::core::config {
 
-// ModelError for an operation that is not known or listed twice (validate() reports those by key first).
+// ModelError for an operation that is not known or listed twice (validate() reports those by key
+// first), or a widening factor not above 1.
+inline model::ActionSpace trainer_actions(const TrainerConfig& t, int original_blocks)
+{
+    return model::ActionSpace(original_blocks, model::parse_operations(t.operations), t.widen_factor);
+}
+
 inline model::ActionSpace trainer_actions(const TrainerConfig& t, const model::ModelSpec& spec)
 {
-    return model::action_space(spec, model::parse_operations(t.operations), t.widen_factor);
+    return trainer_actions(t, model::original_block_count(spec));
 }
 
 } // namespace rlda::core::config

@@ -378,10 +378,11 @@ WidenResult NetImpl::widen(int block, double factor, double noise, std::uint64_t
 
 ActionResult NetImpl::apply(const ActionSpace& space, int action, double noise, std::uint64_t seed)
 {
-    ModelSpec probe = spec_;
-    ActionResult r = apply_action(probe, space, action); // checks the space and the action
+    ActionResult r;
+    r.action = action;
+    r.what = action_of(spec_, space, action); // checks the space and the action
     if (r.what.nothing)
-        return r;
+        return apply_action(spec_, space, action); // changes nothing
     if (r.what.op == Operation::Deepen)
         r.deepen = deepen(r.what.block);
     else

@@ -320,6 +320,21 @@ UnitDiff diff_units(const std::vector<BlockSummary>& a, const std::vector<BlockS
         d.only_a.push_back(i);
     for (; j < k; ++j)
         d.only_b.push_back(j);
+    // Original blocks keep their index: one left on both sides is the same block, resized.
+    for (auto ia = d.only_a.begin(); ia != d.only_a.end();) {
+        const BlockSummary& u = a[*ia];
+        const auto jb = std::find_if(d.only_b.begin(), d.only_b.end(), [&](std::size_t q) {
+            return u.original_index >= 0 && b[q].original_index == u.original_index && b[q].residual == u.residual &&
+                   b[q].layers.size() == u.layers.size();
+        });
+        if (jb == d.only_b.end()) {
+            ++ia;
+            continue;
+        }
+        d.resized.emplace_back(*ia, *jb);
+        d.only_b.erase(jb);
+        ia = d.only_a.erase(ia);
+    }
     return d;
 }
 
@@ -385,15 +400,19 @@ std::vector<Layer> identity_block_for(const Node& block)
     return added;
 }
 
-Node zero_residual_block_for(const Node& block, const Shape& output)
+Node zero_residual_block_for(const Node& block)
 {
     if (!block.is_residual())
         throw ModelError("deepen: not a residual block");
-    if (output.size() != 3)
-        throw ModelError(fmt::format("deepen: a residual block's output must be an image, not {}", shape_string(output)));
-    std::int64_t channels = output[0];
+    // The block's output width: its branch's last convolution's (the skip path matches it).
+    std::int64_t output = -1;
+    for (int i = 0; i < block.residual; ++i)
+        if (const auto* c = std::get_if<Conv2d>(&block.layers[static_cast<std::size_t>(i)]))
+            output = c->out_channels;
+    if (output < 0)
+        throw ModelError("deepen: the residual branch has no Conv2d, so a new block would have nothing to learn");
+    std::int64_t channels = output;
     std::vector<Layer> branch, after;
-    bool weight = false;
     for (int i = 0; i < block.residual; ++i) {
         const Layer& l = block.layers[static_cast<std::size_t>(i)];
         if (const auto* c = std::get_if<Conv2d>(&l)) {
@@ -403,7 +422,6 @@ Node zero_residual_block_for(const Node& block, const Shape& output)
                                              pytorch_string(l), c->kernel_size));
             branch.emplace_back(Conv2d{channels, c->out_channels, c->kernel_size, 1, c->kernel_size / 2, c->bias});
             channels = c->out_channels;
-            weight = true;
         } else if (const auto* bn = std::get_if<BatchNorm2d>(&l)) {
             branch.emplace_back(BatchNorm2d{channels, bn->eps, bn->momentum});
         } else if (is_activation(l)) {
@@ -419,11 +437,6 @@ Node zero_residual_block_for(const Node& block, const Shape& output)
                                          pytorch_string(l)));
         }
     }
-    if (!weight)
-        throw ModelError("deepen: the residual branch has no Conv2d, so a new block would have nothing to learn");
-    if (channels != output[0])
-        throw ModelError(fmt::format("deepen: the residual branch ends with {} channels, the block outputs {}",
-                                     channels, output[0]));
     for (std::size_t i = static_cast<std::size_t>(block.residual); i < block.layers.size(); ++i) {
         const Layer& l = block.layers[i];
         if (!is_idempotent_activation(l))
@@ -461,17 +474,8 @@ DeepenResult deepen_spec(ModelSpec& spec, int action)
         return true;
     });
     const Node& deepened = parent->children[index];
-    Node added;
-    if (deepened.is_residual()) {
-        const auto refs = units(spec);
-        const auto shapes = layer_shapes(spec);
-        std::size_t p = 0;
-        while (refs[p].node != &deepened)
-            ++p;
-        added = zero_residual_block_for(deepened, shapes[p].back());
-    } else {
-        added = Node::block(identity_block_for(deepened), /*original=*/false);
-    }
+    Node added = deepened.is_residual() ? zero_residual_block_for(deepened)
+                                        : Node::block(identity_block_for(deepened), /*original=*/false);
     added.uid = max_uid(spec.root) + 1;
     result.uid = added.uid;
     result.layers = added.layers;
@@ -593,7 +597,6 @@ WidenResult widen_in_place(ModelSpec& spec, int block, double factor)
         for (std::size_t l = p == start ? 1 : 0; l < end && !reached; ++l) {
             Layer& layer = unit.layers[l];
             const Shape& in = l > 0 ? shapes[p][l - 1] : shapes[p - 1].back();
-            const std::string text = pytorch_string(layer);
             if (auto* bn = std::get_if<BatchNorm2d>(&layer)) {
                 bn->num_features = r.new_width;
                 r.changed.push_back({unit.uid, l, WidenedLayer::Role::Outputs, 1});
@@ -606,8 +609,8 @@ WidenResult widen_in_place(ModelSpec& spec, int block, double factor)
                 reached = true;
             } else if (auto* f = std::get_if<Linear>(&layer)) {
                 if (f->in_features != r.old_width * spatial)
-                    throw ModelError(fmt::format("widen: {} after block {} does not take its {} units", text,
-                                                 block, r.old_width));
+                    throw ModelError(fmt::format("widen: {} after block {} does not take its {} units",
+                                                 pytorch_string(layer), block, r.old_width));
                 f->in_features = r.new_width * spatial;
                 r.changed.push_back({unit.uid, l, WidenedLayer::Role::Inputs, spatial});
                 reached = true;
@@ -673,17 +676,22 @@ ActionResult apply_one(ModelSpec& spec, const Action& a, double widen_factor)
 
 } // namespace
 
-ActionResult apply_action(ModelSpec& spec, const ActionSpace& space, int action)
+Action action_of(const ModelSpec& spec, const ActionSpace& space, int action)
 {
     const int n = original_block_count(spec);
     if (space.blocks() != n)
         throw ModelError(fmt::format("{} has {} original blocks, but the actions are for a model of {}", spec.name,
                                      n, space.blocks()));
-    const Action what = space.at(action);
+    return space.at(action);
+}
+
+ActionResult apply_action(ModelSpec& spec, const ActionSpace& space, int action)
+{
+    const Action what = action_of(spec, space, action);
     ActionResult r;
     if (what.nothing) {
         r.what = what;
-        r.deepen.action = n;
+        r.deepen.action = space.blocks();
         r.deepen.did_nothing = true;
     } else {
         r = apply_one(spec, what, space.widen_factor());

@@ -105,10 +105,12 @@ std::vector<std::vector<Shape>> layer_shapes(const ModelSummary& summary);
 // The positions of the units of `a` and of `b` that the other lacks. Summaries carry no module
 // ids, so units are matched by content along the execution order: a longest common subsequence
 // keeps every original unit in place and leaves exactly the blocks a deepening inserted (or,
-// going back, removed) unmatched.
+// going back, removed) unmatched. An original block in both whose sizes differ (widened, or
+// taking a widened block's units) is `resized`, not removed and added.
 struct UnitDiff {
     std::vector<std::size_t> only_a;
     std::vector<std::size_t> only_b;
+    std::vector<std::pair<std::size_t, std::size_t>> resized; // (position in a, position in b)
 };
 UnitDiff diff_units(const std::vector<BlockSummary>& a, const std::vector<BlockSummary>& b);
 // The original block that the added block at `position` deepens: added blocks sit after the block
@@ -128,10 +130,11 @@ struct DeepenResult {
 // The identity block Deepen(i) inserts after original block i, checked; throws ModelError.
 std::vector<Layer> identity_block_for(const Node& block);
 // The block Deepen(i) inserts after residual block i: a residual block of the same layer kinds at
-// the block's output width (stride 1, odd kernels padded to keep the size), identity skip, the
-// same activations after the sum. Net::deepen zeroes its branch's last BatchNorm (or, without
-// one, its last weight layer), so the branch adds exactly zero. Throws ModelError.
-Node zero_residual_block_for(const Node& block, const Shape& output);
+// the block's output width (its branch's last Conv2d's channels; stride 1, odd kernels padded to
+// keep the size), identity skip, the same activations after the sum. Net::deepen zeroes its
+// branch's last BatchNorm (or, without one, its last weight layer), so the branch adds exactly
+// zero. Throws ModelError.
+Node zero_residual_block_for(const Node& block);
 
 // Deepen the specification only (Net::deepen also builds the weights). Action n = Do Nothing.
 DeepenResult deepen_spec(ModelSpec& spec, int action);
@@ -182,8 +185,12 @@ struct ActionResult {
     bool did_nothing() const { return what.nothing; }
 };
 
+// Action `action` of `space`, checked against the model: ModelError when the space is not the
+// model's (another block count) or the action is out of range.
+Action action_of(const ModelSpec& spec, const ActionSpace& space, int action);
+
 // Applies action `action` of `space` to the specification (Net::apply also builds the weights).
-// ModelError when the space is not the model's (another block count), or as the operation throws.
+// ModelError as action_of, or as the operation throws.
 ActionResult apply_action(ModelSpec& spec, const ActionSpace& space, int action);
 
 // Parses a growth such as "0 w1 d2" (spaces or commas): a number or dN deepens original block N,

@@ -384,6 +384,16 @@ private Q_SLOTS:
         const UnitDiff back = diff_units(after.units, before.units);
         QCOMPARE(back.only_a, (std::vector<std::size_t>{1, 7}));
         QVERIFY(back.only_b.empty());
+        QVERIFY(d.resized.empty() && back.resized.empty());
+
+        // A widening resizes blocks in place: block 1 and the head, which takes its units.
+        ModelSpec wide = spec;
+        widen_spec(wide, 1, 2.0);
+        const UnitDiff w = diff_units(after.units, summarize(wide).units);
+        QVERIFY(w.only_a.empty() && w.only_b.empty());
+        QCOMPARE(w.resized.size(), std::size_t{2});
+        QCOMPARE(after.units[w.resized[0].first].original_index, 1);
+        QCOMPARE(w.resized[0].first, w.resized[0].second);
     }
 
     void csv_records()

@@ -194,9 +194,13 @@ void ModelGraph::rebuild()
         }
     }
     std::vector<bool> isNew(s.units.size(), false);
-    if (reference_)
-        for (auto j : m::diff_units(reference_->units, s.units).only_b)
+    if (reference_) {
+        const auto units = m::diff_units(reference_->units, s.units);
+        for (auto j : units.only_b)
             isNew[j] = true;
+        for (const auto& pair : units.resized) // a widened block is new since the reference too
+            isNew[pair.second] = true;
+    }
 
     header_ = tr("%1 · input %2 · %3 parameters")
                   .arg(s.name.empty() ? tr("model") : QString::fromStdString(s.name),

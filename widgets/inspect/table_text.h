@@ -23,17 +23,13 @@ inline QString sequenceText(const std::vector<int>& actions)
 // for Do Nothing) when the actions are of several operations, or the number outside the space.
 inline QString actionText(int action, const std::optional<core::model::ActionSpace>& space)
 {
-    if (!space || space->deepen_only() || action < 0 || action >= space->size())
-        return QString::number(action);
-    return QString::fromStdString(space->short_label(action));
+    return space ? QString::fromStdString(space->sequence_text({action})) : QString::number(action);
 }
 
 // "2 0 3", or "d2 w0 -" for actions of several operations.
 inline QString sequenceText(const std::vector<int>& actions, const std::optional<core::model::ActionSpace>& space)
 {
-    if (!space || space->deepen_only())
-        return sequenceText(actions);
-    return QString::fromStdString(space->sequence_text(actions));
+    return space ? QString::fromStdString(space->sequence_text(actions)) : sequenceText(actions);
 }
 
 inline QString percentText(double fraction) { return QString::number(100.0 * fraction, 'f', 2) + QLatin1Char('%'); }

@@ -2,6 +2,7 @@
 #include "widgets/run/experiment_editor.h"
 
 #include "core/config/experiment_io.h"
+#include "core/config/operations.h"
 #include "core/model/zoo.h"
 #include "core/util/atomic_file.h"
 #include "widgets/run/allocation_timeline.h"
@@ -672,8 +673,7 @@ void ExperimentEditor::revalidate()
     std::optional<core::model::ActionSpace> space;
     try {
         if (blocks > 0)
-            space.emplace(blocks, core::model::parse_operations(config_.trainer.operations),
-                          config_.trainer.widen_factor);
+            space = core::config::trainer_actions(config_.trainer, blocks);
     } catch (const std::exception&) {
         // the operations' own field shows the problem
     }
