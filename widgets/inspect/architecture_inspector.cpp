@@ -1,6 +1,7 @@
 // Architecture inspector: how a job's model grew, step by step, and what changed between two steps.
 #include "widgets/inspect/architecture_inspector.h"
 
+#include "widgets/adaptation_text.h"
 #include "widgets/inspect/model_graph.h"
 
 #include <QFontDatabase>
@@ -335,7 +336,8 @@ QString ArchitectureInspector::stepText(int step) const
     if (step <= 0 || step > last)
         return tr("step %1/%2: starting model").arg(std::max(step, 0)).arg(last);
     const auto& e = eventAt(step);
-    const QString what = e.did_nothing ? tr("do nothing") : tr("deepen block %1").arg(e.action);
+    const auto [operation, block] = operationOf(e);
+    const QString what = e.did_nothing ? tr("do nothing") : tr("%1 block %2").arg(QString::fromStdString(operation)).arg(block);
     return tr("step %1/%2: %3 at t=%4 s").arg(step).arg(last).arg(what).arg(e.time, 0, 'f', 1);
 }
 
@@ -354,18 +356,20 @@ ArchitectureInspector::StepDiff ArchitectureInspector::diffBetween(int a, int b)
     d.to = b;
     const auto& sa = summaryAt(a);
     const auto& sb = summaryAt(b);
-    const auto [onlyA, onlyB] = m::diff_units(sa.units, sb.units);
-    for (auto i : onlyA)
+    const auto units = m::diff_units(sa.units, sb.units);
+    for (auto i : units.only_a)
         d.removed.push_back(sa.units[i]);
-    for (auto j : onlyB)
+    for (auto j : units.only_b)
         d.added.push_back(sb.units[j]);
+    for (const auto& [i, j] : units.resized)
+        d.resized.emplace_back(sa.units[i], sb.units[j]);
     d.parameters_from = sa.parameters;
     d.parameters_to = sb.parameters;
     d.parameter_delta = sb.parameters - sa.parameters;
     for (int s = std::min(a, b) + 1; s <= std::max(a, b); ++s) {
         const auto& e = eventAt(s);
-        d.checks.push_back({s, e.action, e.did_nothing, e.max_abs_diff, e.operation.empty() ? "deepen" : e.operation,
-                            e.block >= 0 ? e.block : e.action});
+        const auto [operation, block] = operationOf(e);
+        d.checks.push_back({s, e.action, e.did_nothing, e.max_abs_diff, operation, block});
     }
     return d;
 }
@@ -402,9 +406,13 @@ void ArchitectureInspector::rebuildTree()
 
     // What this step added, to flag it in the tree.
     std::vector<bool> isNew(s.units.size(), false);
-    if (current_ > 0)
-        for (auto j : m::diff_units(summaryAt(current_ - 1).units, s.units).only_b)
+    if (current_ > 0) {
+        const auto units = m::diff_units(summaryAt(current_ - 1).units, s.units);
+        for (auto j : units.only_b)
             isNew[j] = true;
+        for (const auto& pair : units.resized)
+            isNew[pair.second] = true;
+    }
 
     int added = 0;
     for (const auto& u : s.units)
@@ -509,7 +517,9 @@ void ArchitectureInspector::rebuildDiff()
                               .arg(d.removed.size())
                               .arg(formatCount(d.parameters_from), formatCount(d.parameters_to),
                                    kAddedColor.name(), kRemovedColor.name(),
-                                   signedCount(*this, d.parameter_delta)));
+                                   signedCount(*this, d.parameter_delta)) +
+                          (d.resized.empty() ? QString() : tr("; %n resized by a widening", nullptr,
+                                                              static_cast<int>(d.resized.size()))));
 
     auto addRow = [&](const QString& change, const QString& detail, const QString& params, const QString& kind) {
         auto* row = new QTreeWidgetItem(diffTree_);
@@ -520,32 +530,21 @@ void ArchitectureInspector::rebuildDiff()
         row->setData(0, KindRole, kind);
         return row;
     };
-    // Positions of unmatched units, to name them as in their own step.
-    auto [onlyA, onlyB] = m::diff_units(sa.units, sb.units);
-    // An original block in both steps with other sizes was widened (or took a widened block's
-    // units): one row, its first changed layer old → new, instead of a removal and an addition.
-    for (auto i = onlyA.begin(); i != onlyA.end();) {
-        const auto& u = sa.units[*i];
-        const auto j = std::find_if(onlyB.begin(), onlyB.end(), [&](std::size_t k) {
-            const auto& v = sb.units[k];
-            return u.original_index >= 0 && v.original_index == u.original_index && v.layers.size() == u.layers.size();
-        });
-        if (j == onlyB.end()) {
-            ++i;
-            continue;
-        }
-        const auto& v = sb.units[*j];
+    // Positions of unmatched units, to name them as in their own step. A resized block is one
+    // row, its first changed layer old → new.
+    const auto [onlyA, onlyB, resized] = m::diff_units(sa.units, sb.units);
+    for (const auto& [i, j] : resized) {
+        const auto& u = sa.units[i];
+        const auto& v = sb.units[j];
         QString detail;
         for (std::size_t l = 0; l < u.layers.size() && detail.isEmpty(); ++l)
             if (u.layers[l] != v.layers[l])
                 detail = QString::fromStdString(u.layers[l]) + QStringLiteral(" → ") + QString::fromStdString(v.layers[l]);
-        auto* row = addRow(QStringLiteral("~ ") + unitName(sb.units, *j), detail,
+        auto* row = addRow(QStringLiteral("~ ") + unitName(sb.units, j), detail,
                            signedCount(*this, v.parameters - u.parameters), QStringLiteral("widened"));
         row->setData(2, ValueRole, QVariant::fromValue<qint64>(v.parameters - u.parameters));
         row->setData(0, ActionRole, u.original_index);
         row->setToolTip(1, detail);
-        onlyB.erase(j);
-        i = onlyA.erase(i);
     }
     for (auto j : onlyB) {
         const auto& u = sb.units[j];

@@ -53,6 +53,8 @@ public:
         int to = 0;
         std::vector<core::model::BlockSummary> added;   // units of `to` that `from` lacks, as in `to`
         std::vector<core::model::BlockSummary> removed; // units of `from` that `to` lacks, as in `from`
+        // Original blocks in both with other sizes (a widening), as in `from` and as in `to`.
+        std::vector<std::pair<core::model::BlockSummary, core::model::BlockSummary>> resized;
         std::int64_t parameters_from = 0;
         std::int64_t parameters_to = 0;
         std::int64_t parameter_delta = 0;  // to - from

@@ -81,6 +81,9 @@ QVariant SimulationTableModel::headerData(int section, Qt::Orientation orientati
             return tr("Δ optimal");
     }
     if (role == Qt::ToolTipRole) {
+        if (section < k && actions_ && !actions_->deepen_only())
+            return tr("Action at decision %1: d = deepen, w = widen that original block, - = do nothing")
+                .arg(section + 1);
         if (section < k)
             return tr("Action at decision %1: 0..%2 deepen that original block, %3 = do nothing")
                 .arg(section + 1)

@@ -1,6 +1,7 @@
 // TrainingView: maps core's training value types and run files onto one SeriesPlot.
 #include "widgets/plot/training_view.h"
 
+#include "widgets/adaptation_text.h"
 #include "widgets/plot/series_plot.h"
 
 #include <QCheckBox>
@@ -84,11 +85,6 @@ SeriesStyle styleOf(const Quantity& q, Qt::PenStyle pen = Qt::SolidLine)
     s.steps = q.steps;
     s.smoothable = !q.steps;
     return s;
-}
-
-QString adaptationLabel(const core::train::AdaptationEvent& e)
-{
-    return e.did_nothing ? QStringLiteral("do nothing") : QStringLiteral("deepen %1").arg(e.action);
 }
 
 } // namespace
@@ -257,7 +253,7 @@ void TrainingView::addAllocation(const core::train::AllocationRecord& r)
 
 void TrainingView::addAdaptation(const core::train::AdaptationEvent& e)
 {
-    addEvent(baseEvents_, e.time, adaptationLabel(e),
+    addEvent(baseEvents_, e.time, adaptationText(e),
              int(e.did_nothing ? MarkerKind::DidNothing : MarkerKind::Adaptation), 0);
 }
 
@@ -341,7 +337,7 @@ void TrainingView::addOverlay(const QString& runName, const core::io::RunData& r
                               int(r.change == core::train::Allocation::Up ? MarkerKind::AllocationUp
                                                                           : MarkerKind::AllocationDown)});
     for (const auto& e : run.adaptations)
-        events.push_back({e.time, adaptationLabel(e), int(e.did_nothing ? MarkerKind::DidNothing : MarkerKind::Adaptation)});
+        events.push_back({e.time, adaptationText(e), int(e.did_nothing ? MarkerKind::DidNothing : MarkerKind::Adaptation)});
     overlayEvents_.insert(runName, std::move(events));
     restyle();
 }

@@ -154,6 +154,10 @@ private Q_SLOTS:
         ArchitectureInspector w;
         w.setSteps(initial, {e});
         w.setDiffSteps(0, 1);
+        const auto d = w.diff();
+        QVERIFY(d.added.empty() && d.removed.empty());
+        QCOMPARE(d.resized.size(), std::size_t{2});
+        QCOMPARE(d.resized[0].second.layers[0], r.after);
         auto* tree = diffTree(w);
         QCOMPARE(tree->topLevelItemCount(), 2); // block 1's conv and the head's Linear, which takes its units
         QCOMPARE(tree->topLevelItem(0)->data(0, ArchitectureInspector::KindRole).toString(), QStringLiteral("widened"));
@@ -164,6 +168,13 @@ private Q_SLOTS:
                      tree->topLevelItem(1)->data(2, ArchitectureInspector::ValueRole).toLongLong(),
                  qint64{r.added_parameters});
         QCOMPARE(checkTree(w)->topLevelItem(0)->text(1), QStringLiteral("widen block 1"));
+        QCOMPARE(w.stepText(1), QStringLiteral("step 1/1: widen block 1 at t=70.0 s"));
+        if (const QString dir = qEnvironmentVariable("RLDA_SHOTS"); !dir.isEmpty()) {
+            w.resize(1400, 800);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.grab().save(dir + QStringLiteral("/architecture_widened.png")));
+        }
     }
 
     void diffBetweenSteps()

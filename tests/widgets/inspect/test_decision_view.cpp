@@ -108,6 +108,14 @@ private Q_SLOTS:
         QCOMPARE(rows->topLevelItem(1)->text(DecisionView::PreservedColumn), QStringLiteral("—"));
         v.setCurrentDecision(1); // a fixed agent's decision still has its 6 actions
         QCOMPARE(v.actionCount(), 6);
+        if (const QString dir = qEnvironmentVariable("RLDA_SHOTS"); !dir.isEmpty()) {
+            v.setCurrentDecision(0);
+            v.resize(1100, 420);
+            v.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&v));
+            v.plot()->replot();
+            QVERIFY(v.grab().save(dir + QStringLiteral("/decisions_widen.png")));
+        }
     }
 
     void listSelectsDecision()

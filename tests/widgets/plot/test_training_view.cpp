@@ -122,6 +122,12 @@ void TestTrainingView::epochsEventsAndAxes()
     v.clear();
     QCOMPARE(p->pointCount(QStringLiteral("train_acc")), 0);
     QCOMPARE(p->markerCount(), 0);
+    // A widening is named by its operation and block, not its action number.
+    auto widen = adaptation(250.0, 4, false);
+    widen.operation = "widen";
+    widen.block = 1;
+    v.addAdaptation(widen);
+    QVERIFY(p->markerLabels().contains(QStringLiteral("widen 1")));
 }
 
 void TestTrainingView::smoothingSpanAndVisibility()
