@@ -30,5 +30,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         core::config::ExperimentConfig c;
         core::config::apply_override(c, text);
     });
+    // As a file: the reader that opens it (a FIFO is refused, not waited on).
+    const fuzz::InputFile file(data, size);
+    fuzz::run([&] { core::config::load_experiment(file.path()); });
     return 0;
 }

@@ -3,6 +3,7 @@
 #include <ATen/Parallel.h>
 
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -14,6 +15,16 @@ namespace rlda::fuzz {
 
 InputFile::InputFile(const std::uint8_t* data, std::size_t size)
 {
+    if (std::string_view(reinterpret_cast<const char*>(data), size) == kFifoInput) {
+        char dir[] = "/tmp/rlda-fuzz-fifo-XXXXXX";
+        if (!mkdtemp(dir) || mkfifo((std::string(dir) + "/input").c_str(), 0600) != 0) {
+            std::fprintf(stderr, "fuzz: cannot make a FIFO: %s\n", std::strerror(errno));
+            std::abort();
+        }
+        fifo_dir_ = dir;
+        path_ = fifo_dir_ + "/input";
+        return;
+    }
     fd_ = memfd_create("rlda-fuzz-input", MFD_CLOEXEC);
     std::size_t done = 0;
     while (fd_ >= 0 && done < size) {
@@ -36,6 +47,10 @@ InputFile::~InputFile()
 {
     if (fd_ >= 0)
         close(fd_);
+    if (!fifo_dir_.empty()) {
+        unlink(path_.c_str());
+        rmdir(fifo_dir_.c_str());
+    }
 }
 
 } // namespace rlda::fuzz

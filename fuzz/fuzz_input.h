@@ -7,11 +7,18 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace rlda::fuzz {
 
+// An input of exactly these bytes is handed to path readers as a FIFO with no writer instead of a
+// file: a reader that opened it without O_NONBLOCK, or read it, would wait forever (the replay's
+// timeout reports it). corpus/*/regressions/fifo hold it.
+inline constexpr std::string_view kFifoInput = "rlda-fuzz: a FIFO in place of the file\n";
+
 // The bytes as a file: an anonymous in-memory file (memfd) reached through /proc/self/fd, so no
-// input touches the disk and nothing is left behind; the path stays valid until destruction.
+// input touches the disk and nothing is left behind; the path stays valid until destruction. The
+// bytes of kFifoInput make a FIFO in a temporary folder instead, removed at destruction.
 class InputFile {
 public:
     InputFile(const std::uint8_t* data, std::size_t size);
@@ -23,6 +30,7 @@ public:
 private:
     int fd_ = -1;
     std::string path_;
+    std::string fifo_dir_; // set for a FIFO
 };
 
 // Runs `read` on one input. A core::Error is the reader refusing the input, as it should; any

@@ -8,6 +8,7 @@
 
 #include "core/agent/reinforce.h"
 #include "core/config/experiment_io.h"
+#include "core/config/limits.h"
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
 #include "core/run/learn_run.h"
@@ -94,6 +95,8 @@ int run_learn(const LearnOptions& o)
     settings.seed = o.seed;
     settings.from = o.from;
     settings.policy = policy_sizes(o.config);
+    if (!o.config.empty())
+        settings.also_read.push_back(o.config);
     if (!o.encoder.empty())
         settings.policy.encoder = *core::config::from_string<core::config::PolicyEncoder>(o.encoder);
     settings.temperature_decay = o.temperature_decay;
@@ -142,7 +145,7 @@ std::function<int()> add_learn_command(CLI::App& app)
                                              "model); default: --config's, else original")
         ->check(CLI::IsMember(core::config::names<core::config::PolicyEncoder>()));
     cmd->add_option("--temperature", o->temperature, "Starting softmax temperature (default: the policy's, 1 if new)")
-        ->check(real_number({0.0, false}));
+        ->check(real_number({core::config::kMinTemperature, true}, {core::config::kMaxSquarable, true}));
     cmd->add_option("--temperature-decay", o->temperature_decay, "Temperature x this every --temperature-every episodes")
         ->capture_default_str()
         ->check(real_number({0.0, false}, {1.0, true}));

@@ -4,6 +4,7 @@
 #include "app/cli/warning.h"
 
 #include "core/config/experiment_io.h"
+#include "core/config/schema.h"
 #include "core/run/experiment.h"
 #include "core/util/output_folder.h"
 #include "core/util/error.h"
@@ -169,7 +170,9 @@ int run_train(const TrainOptions& o)
     const std::string out = o.out.empty() ? default_out(config.name) : o.out;
     ProgressPrinter printer(isatty(STDOUT_FILENO) != 0);
     if (o.compare.empty()) {
-        core::check_output_folder(out, o.force); // refused before the dataset is loaded
+        const auto inputs = core::config::input_paths(config);
+        // Refused before the dataset is loaded.
+        core::check_output_folder(out, o.force, core::InputPaths(inputs.begin(), inputs.end()));
         fmt::print("run folder: {}\n", out);
         std::fflush(stdout);
         const auto result = core::run::run_experiment(config, out, o.force, &printer);

@@ -5,6 +5,8 @@
 #include "core/io/run_reader.h"
 #include "core/sim/table.h"
 #include "core/util/error_text.h"
+#include "core/util/read_file.h"
+#include "core/util/toml_parse.h"
 
 #include <toml++/toml.h>
 
@@ -46,7 +48,8 @@ DropTarget classifyToml(const QString& path)
     const QString name = QFileInfo(path).fileName();
     toml::table root;
     try {
-        root = toml::parse_file(path.toStdString());
+        const std::string file = path.toStdString();
+        root = core::parse_toml(core::read_text_file(file), file);
     } catch (const std::exception& e) {
         return refused(path, QObject::tr("%1: not a TOML file the workbench reads: %2")
                                  .arg(name, QString::fromStdString(core::error_line(e))));
@@ -130,6 +133,9 @@ DropTarget classifyDrop(const QString& path)
         return refused(path, QObject::tr("%1: no such file or folder").arg(path));
     if (info.isDir())
         return classifyFolder(path);
+    // A FIFO or a device would block the read below forever.
+    if (!info.isFile())
+        return refused(path, QObject::tr("%1: not a regular file").arg(info.fileName()));
     const QString suffix = info.suffix().toLower();
     if (suffix == QStringLiteral("toml"))
         return classifyToml(path);

@@ -107,6 +107,9 @@ int main(int argc, char* argv[])
         return 2;
     }
 
+    // Before anything reads the settings: a FIFO there would block the first QSettings forever.
+    if (const QString warning = rlda::app::workspace::guardSettingsFile(); !warning.isEmpty())
+        std::fprintf(stderr, "rlda-workbench: %s\n", qPrintable(warning));
     if (parser.isSet(resetSettings))
         rlda::app::workspace::resetSettings();
     rlda::app::MainWindow window;

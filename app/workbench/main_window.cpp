@@ -111,6 +111,8 @@ QString menuEntry(int index, const QString& path, const QFont& font)
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
+    // Before any page reads a setting (the Runs page's columns): a FIFO there would block it.
+    (void)workspace::guardSettingsFile();
     setWindowTitle(tr("RLDA Workbench"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
     setAcceptDrops(true);
@@ -434,6 +436,10 @@ void MainWindow::restoreWorkspace()
 {
     namespace key = workspace::key;
     workspace_ = true;
+    if (const QString warning = workspace::guardSettingsFile(); !warning.isEmpty()) {
+        log(warning);
+        statusBar()->showMessage(warning);
+    }
     const QSettings s;
     if (const QByteArray geometry = s.value(key::kGeometry).toByteArray(); !geometry.isEmpty())
         restoreGeometry(geometry);

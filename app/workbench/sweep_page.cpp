@@ -239,7 +239,7 @@ bool SweepPage::submit(const core::config::ExperimentConfig& config, core::confi
             panel_->setMessage(tr("%1: cannot write").arg(configFile));
             return false;
         }
-        file.write(QByteArray::fromStdString(core::config::to_toml(config)));
+        file.write(QByteArray::fromStdString(core::config::to_toml_at(config, configFile.toStdString())));
         file.commit();
     }
     jobs_.cancel(); // a search for a sweep to re-attach to, or a poll of the last one, is not wanted now

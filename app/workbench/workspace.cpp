@@ -1,8 +1,13 @@
 // The workspace's settings: recent lists and the export settings, under the keys of workspace.h.
 #include "app/workbench/workspace.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QFileInfo>
 #include <QSettings>
+#include <QTemporaryDir>
+
+#include <memory>
 
 namespace rlda::app::workspace {
 namespace {
@@ -70,6 +75,39 @@ void setExportSettings(const widgets::ExportSettings& settings)
     QSettings s;
     s.setValue(key::kExportSize, settings.size);
     s.setValue(key::kExportDpi, settings.dpi);
+}
+
+QString guardSettingsFile()
+{
+    static const QString warning = [] {
+        // The folder QSettings keeps user files in (QSettings::setPath included), from a file that
+        // is never there: making a QSettings reads its file, and the real one may be a FIFO.
+        const QSettings probe(QSettings::NativeFormat, QSettings::UserScope, QStringLiteral(".rlda-settings-probe"));
+        const QString root = QFileInfo(probe.fileName()).absolutePath();
+        const QString file = QStringLiteral("%1/%2/%3.conf")
+                                 .arg(root, QCoreApplication::organizationName(), QCoreApplication::applicationName());
+        const QFileInfo info(file);
+        if (!info.exists() && !info.isSymLink())
+            return QString();
+        QString why;
+        if (!info.exists())
+            why = QObject::tr("is a symbolic link to nothing");
+        else if (!info.isFile())
+            why = QObject::tr("is not a regular file");
+        else if (!info.isReadable())
+            why = QObject::tr("cannot be read (permission denied)");
+        else if (info.size() > kMaxSettingsBytes)
+            why = QObject::tr("is %1 bytes, more than a settings file has").arg(info.size());
+        if (why.isEmpty())
+            return QString();
+        static const auto scratch = std::make_unique<QTemporaryDir>();
+        QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, scratch->path());
+        QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, scratch->path());
+        return QObject::tr("Settings file %1 %2: starting with the default layout and recent lists, and saving "
+                           "none of them this time; remove or replace the file to keep them")
+            .arg(file, why);
+    }();
+    return warning;
 }
 
 void resetSettings()

@@ -48,4 +48,13 @@ void setExportSettings(const widgets::ExportSettings& settings);
 // Forgets everything above and the window's layout: rlda-workbench --reset-settings.
 void resetSettings();
 
+// Whether the settings file can be read without waiting: before anything reads QSettings (Qt reads
+// the whole file when the first QSettings is made, and blocks forever on a FIFO). A settings file
+// that is not a regular file, cannot be read or is larger than kMaxSettingsBytes is left alone:
+// QSettings is pointed at a temporary folder for this session (the defaults, nothing saved), and the
+// warning naming the file is returned. "" when the file is fine or absent. The first call decides;
+// later calls return the same warning.
+QString guardSettingsFile();
+inline constexpr qint64 kMaxSettingsBytes = 16 * 1024 * 1024;
+
 } // namespace rlda::app::workspace

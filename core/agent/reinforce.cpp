@@ -3,6 +3,7 @@
 
 #include "core/agent/tensor_shapes.h"
 #include "core/util/atomic_file.h"
+#include "core/config/limits.h"
 #include "core/config/schema.h"
 #include "core/util/checked.h"
 #include "core/util/error.h"
@@ -410,8 +411,9 @@ void PolicyLearner::set_options(const LearnerOptions& o)
 
 void PolicyLearner::set_temperature(double t)
 {
-    if (!(t > 0.0))
-        throw Error(fmt::format("policy: temperature must be positive, not {}", t));
+    if (!(t >= config::kMinTemperature && t <= config::kMaxSquarable))
+        throw Error(fmt::format("policy: temperature must be in [{:g}, {:g}], not {}", config::kMinTemperature,
+                                config::kMaxSquarable, t));
     temperature_ = t;
 }
 

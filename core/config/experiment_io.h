@@ -5,6 +5,7 @@
 #include "core/config/schema.h"
 #include "core/config/validate.h"
 
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -25,6 +26,17 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& so
 // Our schema, every key of `schema` written (defaults too), commented with its help;
 // parse_experiment() of the result gives the same settings back, doubles bit for bit.
 std::string to_toml(const ExperimentConfig& c, const Schema& schema = experiment_schema());
+
+// to_toml() of `c` as written into `file`: each relative path (every Path key but a suggestion such
+// as a zoo model's name) made relative to `file`'s folder, which is how the reader anchors it, so
+// that the file reads the same from any working directory (a run folder re-run from elsewhere).
+// Absolute paths stay absolute.
+std::string to_toml_at(const ExperimentConfig& c, const std::filesystem::path& file,
+                       const Schema& schema = experiment_schema());
+
+// `c` with each relative path made absolute (against the working directory): two configs read from
+// files in different folders compare equal when they name the same files.
+ExperimentConfig with_absolute_paths(const ExperimentConfig& c, const Schema& schema = experiment_schema());
 
 // Applies "section.key=value" (value in TOML syntax: `dataset.kind="synthetic"`,
 // `scheduler.budget=60`, `agent.sequence=[0,1]`, `name="run"`) with the file reader's checks.

@@ -4,6 +4,8 @@
 #include "core/config/experiment_io.h"
 
 #include "core/util/error.h"
+#include "core/util/read_file.h"
+#include "core/util/toml_parse.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -487,15 +489,6 @@ private:
 
 };
 
-toml::table parse_text(const std::string& text, const std::string& source)
-{
-    try {
-        return toml::parse(text, source);
-    } catch (const toml::parse_error& e) {
-        const auto& b = e.source().begin;
-        throw ConfigError(fmt::format("{}:{}:{}: {}", source, b.line, b.column, e.description()));
-    }
-}
 
 std::string trim(std::string_view s)
 {
@@ -518,7 +511,7 @@ bool bare_key(std::string_view k)
 
 ExperimentConfig parse_experiment(const std::string& text, const std::string& source, const Schema& schema)
 {
-    const toml::table root = parse_text(text, source);
+    const toml::table root = parse_toml(text, source);
     ExperimentConfig c;
     c.source = source;
     Reader reader(schema, source, {}, fs::path(source).parent_path());
@@ -531,15 +524,15 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& so
 
 ExperimentConfig load_experiment(const std::string& path, const Schema& schema)
 {
-    std::error_code ec;
-    if (fs::is_directory(path, ec))
-        throw ConfigError(fmt::format("{}: is a folder, not an experiment file", path));
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw ConfigError(fmt::format("{}: cannot open the experiment file", path));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_experiment(text.str(), path, schema);
+    std::string text;
+    try {
+        text = read_text_file(path, kMaxTomlFileBytes);
+    } catch (const ConfigError&) {
+        throw;
+    } catch (const Error& e) {
+        throw ConfigError(e.what());
+    }
+    return parse_experiment(text, path, schema);
 }
 
 namespace {
@@ -575,7 +568,10 @@ Assignment parse_assignment(const std::string& assignment)
     const std::string text = tail.empty() ? fmt::format("{} = {}\n", head, value)
                                           : fmt::format("[{}]\n{} = {}\n", head, tail, value);
     try {
+        check_toml_depth(text, "--set");
         a.root = toml::parse(text, std::string_view("--set"));
+    } catch (const ConfigError&) {
+        fail(fmt::format("{}: a value nested deeper than {} levels", key, kMaxTomlDepth));
     } catch (const toml::parse_error& e) {
         const bool bare = std::isalpha(static_cast<unsigned char>(value.front())) != 0;
         fail(fmt::format("{}: {}{}", key, e.description(),

@@ -4,6 +4,8 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -53,6 +55,46 @@ std::string to_toml(const ExperimentConfig& c, const Schema& schema)
             w.key(*k, c);
     }
     return w.out;
+}
+
+namespace {
+
+// `c` with each relative path (every Path key but a suggestion, a zoo model's name) replaced by
+// `f(path)`. In memory a relative path is relative to the working directory: the reader resolved it.
+template <class F> ExperimentConfig map_relative_paths(const ExperimentConfig& c, const Schema& schema, F f)
+{
+    namespace fs = std::filesystem;
+    ExperimentConfig out = c;
+    for (const Key& k : schema.keys) {
+        const auto* b = std::get_if<Binding<std::string>>(&k.value);
+        if (k.type != Type::Path || !b)
+            continue;
+        const std::string p = b->get(c);
+        if (p.empty() || fs::path(p).is_absolute() || std::find(k.choices.begin(), k.choices.end(), p) != k.choices.end())
+            continue;
+        std::error_code ec;
+        const fs::path absolute = fs::absolute(p, ec).lexically_normal();
+        if (!ec)
+            b->set(out, f(absolute));
+    }
+    return out;
+}
+
+} // namespace
+
+std::string to_toml_at(const ExperimentConfig& c, const std::filesystem::path& file, const Schema& schema)
+{
+    std::error_code ec;
+    const auto folder = std::filesystem::absolute(file, ec).lexically_normal().parent_path();
+    return to_toml(map_relative_paths(c, schema, [&](const std::filesystem::path& p) {
+                       return p.lexically_relative(folder).string();
+                   }),
+                   schema);
+}
+
+ExperimentConfig with_absolute_paths(const ExperimentConfig& c, const Schema& schema)
+{
+    return map_relative_paths(c, schema, [](const std::filesystem::path& p) { return p.string(); });
 }
 
 bool same_settings(const ExperimentConfig& a, const ExperimentConfig& b)

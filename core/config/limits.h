@@ -8,4 +8,18 @@ namespace rlda::core::config {
 // (core/sim/table.cpp), beyond it is a mistyped or corrupt figure rather than a job.
 inline constexpr double kMaxBudget = 1e9;
 
+// The most training steps a run may take: with the virtual clock, scheduler.budget / step_cost of
+// them. A step cost so small that the budget needs more (1e-300 s) is a run that never ends.
+inline constexpr double kMaxSteps = 1e9;
+
+// The largest magnitude whose square a float32 holds (sqrt(3.4e38) = 1.8e19). Tensors are float32,
+// and losses, variances and Adam's moments square what they hold: a setting that scales data,
+// logits or steps beyond it (the synthetic noise, a learning rate, a temperature) yields only inf
+// and NaN, or fails converting to float.
+inline constexpr double kMaxSquarable = 1.8e19;
+
+// The smallest softmax temperature: logits divided by it stay finite in float32 for any logit up to
+// kMaxSquarable (1.8e19 / 5.6e-20 = 3.2e38 < 3.4e38). Below it every probability is NaN.
+inline constexpr double kMinTemperature = 5.6e-20;
+
 } // namespace rlda::core::config

@@ -24,6 +24,10 @@ const Range non_negative{0.0};
 const Range unit{0.0, 1.0};
 const Range unit_open_closed{0.0, 1.0, true, false}; // (0, 1]
 const Range unit_closed_open{0.0, 1.0, false, true}; // [0, 1)
+const Range positive_squarable{0.0, kMaxSquarable, true, false}; // (0, 1.8e19]: float32 (limits.h)
+const Range non_negative_squarable{0.0, kMaxSquarable};
+const Range seconds{0.0, kMaxBudget}; // a cost or a wait within the longest budget
+const Range temperature{kMinTemperature, kMaxSquarable};
 
 std::string quoted_list(const std::vector<std::string>& names)
 {
@@ -96,7 +100,9 @@ Schema make_schema()
     using C = ExperimentConfig;
     auto& k = s.keys;
     k.push_back({.name = "name", .type = Type::Text, .label = "Name", .help = "Names the run and its folder",
-                 .value = top<&C::name>(), .required = true});
+                 .value = top<&C::name>(), .required = true, .valid = is_run_name,
+                 .rule = "\"{}\" cannot name a folder inside runs/ (no '/', not \".\" or \"..\", no line "
+                         "breaks, at most 200 bytes)"});
 
     // [job]
     k.push_back({.name = "job.model", .type = Type::Path, .label = "Model",
@@ -114,7 +120,7 @@ Schema make_schema()
                  .choices = names<Optimizer>()});
     k.push_back({.name = "job.lr", .type = Type::Number, .label = "Learning rate",
                  .help = "Reset to this after every adaptation", .value = member<&C::job, &JobConfig::lr>(),
-                 .range = positive});
+                 .range = positive_squarable});
     k.push_back({.name = "job.lr_decay", .type = Type::Number, .label = "LR decay",
                  .help = "Multiplied into the learning rate after every epoch",
                  .value = member<&C::job, &JobConfig::lr_decay>(), .range = unit_open_closed});
@@ -164,7 +170,7 @@ Schema make_schema()
                  .range = at_least(1)});
     k.push_back({.name = "dataset.noise", .type = Type::Number, .label = "Noise",
                  .help = "Synthetic: noise level, higher is harder", .value = member<&C::dataset, &DatasetConfig::noise>(),
-                 .range = non_negative});
+                 .range = non_negative_squarable});
 
     // [scheduler]; the start time and the events are checked against the budget in validate.cpp.
     k.push_back({.name = "scheduler.budget", .type = Type::Number, .label = "Budget (s)",
@@ -180,11 +186,12 @@ Schema make_schema()
                  .help = "virtual: reproducible, a fixed cost per step; wall: real seconds",
                  .value = named<&C::scheduler, &SchedulerConfig::clock>(), .choices = names<ClockKind>()});
     k.push_back({.name = "scheduler.step_cost", .type = Type::Number, .label = "Step cost (s)",
-                 .help = "Virtual clock: seconds charged per training step, > 0",
-                 .value = member<&C::scheduler, &SchedulerConfig::step_cost>()});
+                 .help = "Virtual clock: seconds charged per training step, > 0; the budget must be reached within "
+                         "1e9 steps",
+                 .value = member<&C::scheduler, &SchedulerConfig::step_cost>(), .range = {-inf, kMaxBudget}});
     k.push_back({.name = "scheduler.eval_cost", .type = Type::Number, .label = "Eval cost (s)",
                  .help = "Virtual clock: seconds charged per test evaluation",
-                 .value = member<&C::scheduler, &SchedulerConfig::eval_cost>(), .range = non_negative});
+                 .value = member<&C::scheduler, &SchedulerConfig::eval_cost>(), .range = seconds});
 
     // [trainer]
     k.push_back({.name = "trainer.max_decisions", .type = Type::Integer, .label = "Max decisions",
@@ -192,7 +199,7 @@ Schema make_schema()
                  .value = member<&C::trainer, &TrainerConfig::max_decisions>(), .range = non_negative});
     k.push_back({.name = "trainer.distill_temperature", .type = Type::Number, .label = "Temperature",
                  .help = "Softmax temperature of the soft targets",
-                 .value = member<&C::trainer, &TrainerConfig::distill_temperature>(), .range = positive});
+                 .value = member<&C::trainer, &TrainerConfig::distill_temperature>(), .range = temperature});
     k.push_back({.name = "trainer.distill_weight", .type = Type::Number, .label = "Weight",
                  .help = "Soft-target weight at the first epoch after \"down\"",
                  .value = member<&C::trainer, &TrainerConfig::distill_weight>(), .range = unit});
@@ -231,7 +238,7 @@ Schema make_schema()
                  .value = member<&C::agent, &AgentConfig::policy>()});
     k.push_back({.name = "agent.temperature", .type = Type::Number, .label = "Temperature",
                  .help = "Policy agent: softmax temperature", .value = member<&C::agent, &AgentConfig::temperature>(),
-                 .range = positive});
+                 .range = temperature});
     k.push_back({.name = "agent.greedy", .type = Type::Flag, .label = "Greedy (argmax)",
                  .help = "Policy agent: argmax instead of sampling", .value = member<&C::agent, &AgentConfig::greedy>()});
     k.push_back({.name = "agent.seed", .type = Type::Integer, .label = "Seed",
@@ -261,7 +268,7 @@ Schema make_schema()
                  .help = "Actions per decision; 0 = from the model",
                  .value = member<&C::policy, &PolicyConfig::action_set_size>(), .range = non_negative});
     k.push_back({.name = "policy.alpha", .type = Type::Number, .help = "Adam learning rate",
-                 .value = member<&C::policy, &PolicyConfig::alpha>(), .range = positive});
+                 .value = member<&C::policy, &PolicyConfig::alpha>(), .range = positive_squarable});
     k.push_back({.name = "policy.learning_rate_decay", .type = Type::Number,
                  .help = "Multiplied in every decay_freq episodes",
                  .value = member<&C::policy, &PolicyConfig::learning_rate_decay>(), .range = unit_open_closed});
@@ -301,7 +308,7 @@ Schema make_schema()
     k.push_back({.name = "sweep.sbatch_args", .type = Type::Texts, .help = "Slurm: more sbatch options, as they are",
                  .value = member<&C::sweep, &SweepConfig::sbatch_args>()});
     k.push_back({.name = "sweep.poll_seconds", .type = Type::Number, .help = "Seconds between looks at the tasks",
-                 .value = member<&C::sweep, &SweepConfig::poll_seconds>(), .range = positive});
+                 .value = member<&C::sweep, &SweepConfig::poll_seconds>(), .range = {0.0, kMaxBudget, true, false}});
 
     // The original tool's spellings.
     auto& a = s.aliases;
@@ -542,6 +549,22 @@ const Schema& experiment_schema()
 {
     static const Schema schema = make_schema();
     return schema;
+}
+
+std::vector<std::string> input_paths(const ExperimentConfig& c, const Schema& schema)
+{
+    std::vector<std::string> paths;
+    if (!c.source.empty())
+        paths.push_back(c.source);
+    for (const Key& k : schema.keys) {
+        const auto* b = std::get_if<Binding<std::string>>(&k.value);
+        if (k.type != Type::Path || !b)
+            continue;
+        std::string p = b->get(c);
+        if (!p.empty() && std::find(k.choices.begin(), k.choices.end(), p) == k.choices.end())
+            paths.push_back(std::move(p));
+    }
+    return paths;
 }
 
 std::vector<Problem> check_keys(const ExperimentConfig& c, const Schema& schema)

@@ -133,6 +133,11 @@ const Schema& experiment_schema();
 // order; find_problems() adds the cross-field rules.
 std::vector<Problem> check_keys(const ExperimentConfig& c, const Schema& schema);
 
+// What a run of `c` reads from disk: the file it was read from (`source`) and every Path key's value
+// that is not one of its suggestions (a zoo model's name). --force never replaces a folder that
+// holds one of them (core/util/output_folder.h).
+std::vector<std::string> input_paths(const ExperimentConfig& c, const Schema& schema = experiment_schema());
+
 // The value of `key` in `c`, in TOML syntax on one line (`0.01`, `"adam"`, `[3, 32, 32]`, `[]`),
 // read back exactly by the reader; doubles are written shortest, bit for bit.
 std::string toml_value(const Key& key, const ExperimentConfig& c);

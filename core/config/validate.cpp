@@ -3,6 +3,7 @@
 
 #include "core/config/operations.h"
 #include "core/config/dataset_shape.h"
+#include "core/config/limits.h"
 #include "core/config/schema.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
@@ -34,8 +35,17 @@ public:
     }
 };
 
-void check_job(Checker& k, const JobConfig& j)
+void check_job(Checker& k, const JobConfig& j, const DatasetConfig& d)
 {
+    // A batch beyond the training set could never be drawn (and its step count overflows); the
+    // synthetic set's size is known here, a dataset's on disk once loaded (train/setup.cpp).
+    if (d.kind == DatasetKind::Synthetic) {
+        const std::int64_t samples = d.train_subset > 0 ? std::min(d.train_subset, d.train_size) : d.train_size;
+        if (samples >= 1 && j.batch_size > samples)
+            k.add("job.batch_size",
+                  fmt::format("{} is more than the {} training samples of the synthetic dataset", j.batch_size, samples),
+                  d.train_subset > 0 ? "dataset.train_subset" : "dataset.train_size");
+    }
     if (j.head != model::OutputHead::Relu && model::is_model_file(j.model))
         k.add("job.head",
               fmt::format("\"{}\" applies to zoo models only; a model file writes its own last block "
@@ -54,6 +64,12 @@ void check_scheduler(Checker& k, const SchedulerConfig& s)
     if (s.clock == ClockKind::Virtual && !(std::isfinite(s.step_cost) && s.step_cost > 0.0))
         k.add("scheduler.step_cost",
               fmt::format("must be positive for the virtual clock, got {}", s.step_cost), "scheduler.clock");
+    else if (s.clock == ClockKind::Virtual && budget_ok && s.budget / s.step_cost > kMaxSteps)
+        k.add("scheduler.step_cost",
+              fmt::format("{} s a step reaches the budget of {} s only after {:.3g} steps, more than the {:.0e} a "
+                          "run may take; use at least {:.3g}",
+                          s.step_cost, s.budget, s.budget / s.step_cost, kMaxSteps, s.budget / kMaxSteps),
+              "scheduler.budget");
 }
 
 void check_agent(Checker& k, const ExperimentConfig& c)
@@ -102,12 +118,18 @@ bool is_device_name(std::string_view device)
            std::all_of(index.begin(), index.end(), [](unsigned char ch) { return std::isdigit(ch) != 0; });
 }
 
+bool is_run_name(std::string_view name)
+{
+    return !name.empty() && name.size() <= kMaxRunNameBytes && name != "." && name != ".." &&
+           std::none_of(name.begin(), name.end(), [](char ch) { return ch == '/' || ch == '\0' || ch == '\n' || ch == '\r'; });
+}
+
 std::vector<Problem> find_problems(const ExperimentConfig& c, const Schema& schema)
 {
     // The declarations' checks first, then the rules across keys, each in the order of its key.
     std::vector<Problem> problems = check_keys(c, schema);
     Checker k;
-    check_job(k, c.job);
+    check_job(k, c.job, c.dataset);
     check_scheduler(k, c.scheduler);
     check_agent(k, c);
     problems.insert(problems.end(), k.problems.begin(), k.problems.end());

@@ -34,4 +34,10 @@ void validate(const ExperimentConfig& c);
 // "cpu", "cuda" or "cuda:N".
 bool is_device_name(std::string_view device);
 
+// A name that makes one folder inside the runs folder (runs/<name>-<date>, runs/<name>-table): not
+// empty, no '/', not "." or "..", no NUL or line break (the name is printed on lines), at most
+// kMaxRunNameBytes bytes. A name like "../../x" would write outside it.
+bool is_run_name(std::string_view name);
+inline constexpr std::size_t kMaxRunNameBytes = 200;
+
 } // namespace rlda::core::config

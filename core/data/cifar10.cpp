@@ -2,13 +2,17 @@
 #include "core/data/cifar10.h"
 
 #include "core/util/error.h"
+#include "core/util/memory.h"
+#include "core/util/read_file.h"
+#include "core/util/system_error.h"
 
 #include <fmt/format.h>
 
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <fstream>
+
+#include <unistd.h>
 
 namespace rlda::core::data {
 namespace {
@@ -38,10 +42,13 @@ bool has_all(const fs::path& dir)
 
 RawImages read_cifar10_batch(const std::string& path)
 {
-    std::error_code ec;
-    const auto size = fs::file_size(path, ec);
-    if (ec)
-        throw DataError(fmt::format("{}: cannot read: {}", path, ec.message()));
+    FileHandle file;
+    try {
+        file = open_regular_file(path); // a FIFO or a folder is refused, never waited on
+    } catch (const Error& e) {
+        throw DataError(e.what());
+    }
+    const auto size = file_size_of(file);
     if (size == 0)
         throw DataError(
             fmt::format("{}: empty file; a CIFAR-10 batch holds records of {} bytes", path, kRecordBytes));
@@ -52,13 +59,29 @@ RawImages read_cifar10_batch(const std::string& path)
                         path, size, size / kRecordBytes, kRecordBytes, size % kRecordBytes));
     const auto n = static_cast<std::int64_t>(size) / kRecordBytes;
 
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw DataError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
-    auto records = torch::empty({n, kRecordBytes}, torch::kByte);
-    in.read(reinterpret_cast<char*>(records.data_ptr<std::uint8_t>()), static_cast<std::streamsize>(size));
-    if (in.gcount() != static_cast<std::streamsize>(size))
-        throw DataError(fmt::format("{}: short read: {} of {} bytes", path, in.gcount(), size));
+    torch::Tensor records;
+    try {
+        check_fits(fmt::format("{}: {} CIFAR-10 records", path, n), size);
+        records = torch::empty({n, kRecordBytes}, torch::kByte);
+    } catch (const Error& e) {
+        throw DataError(e.what());
+    } catch (const c10::Error&) {
+        throw DataError(fmt::format("{}: out of memory for its {}", path, byte_size(size)));
+    }
+    auto* to = reinterpret_cast<char*>(records.data_ptr<std::uint8_t>());
+    std::uint64_t done = 0;
+    while (done < size) {
+        const ssize_t got = ::read(file.fd(), to + done, static_cast<std::size_t>(size - done));
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got < 0)
+            throw DataError(system_error_for(path, "cannot read", errno).what());
+        if (got == 0)
+            break;
+        done += static_cast<std::uint64_t>(got);
+    }
+    if (done != size)
+        throw DataError(fmt::format("{}: short read: {} of {} bytes", path, done, size));
 
     auto labels = records.select(1, 0).to(torch::kLong);
     const auto bad = (labels > 9).nonzero();

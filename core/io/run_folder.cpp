@@ -4,6 +4,7 @@
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 #include "core/util/output_folder.h"
+#include "core/util/system_error.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -13,14 +14,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-std::ofstream open_append(const fs::path& file)
-{
-    std::ofstream out(file, std::ios::app | std::ios::binary);
-    if (!out)
-        throw Error(fmt::format("{}: cannot open for writing", file.string()));
-    return out;
-}
 
 json summary_to_json(const model::ModelSummary& s)
 {
@@ -44,38 +37,30 @@ json summary_to_json(const model::ModelSummary& s)
 
 } // namespace
 
-CsvAppender::CsvAppender(const fs::path& file, const std::string& header)
-{
-    const bool fresh = !fs::exists(file) || fs::file_size(file) == 0;
-    out_ = open_append(file);
-    if (fresh)
-        out_ << header << '\n' << std::flush;
-}
+CsvAppender::CsvAppender(const fs::path& file, const std::string& header) : out_(file, header + '\n') {}
 
-void CsvAppender::append(const std::string& row)
-{
-    // One formatted line, one write: a kill leaves whole lines (or, at worst, one partial last line).
-    out_ << row + '\n' << std::flush;
-}
+// One formatted line, one write: a kill leaves whole lines (or, at worst, one partial last line).
+void CsvAppender::append(const std::string& row) { out_.append(row + '\n'); }
 
-EventLog::EventLog(const fs::path& file) : out_(open_append(file)) {}
+EventLog::EventLog(const fs::path& file) : out_(file, {}) {}
 
-void EventLog::append(const std::string& json_object) { out_ << json_object + "\n" << std::flush; }
+void EventLog::append(const std::string& json_object) { out_.append(json_object + '\n'); }
 
 std::string summary_json(const model::ModelSummary& s) { return summary_to_json(s).dump(); }
 
-static fs::path prepare(const fs::path& dir, bool force)
+static FolderLock prepare(const fs::path& dir, bool force, const InputPaths& inputs)
 {
-    prepare_output_folder(dir, force); // the marker first: --force replaces only folders rlda made
+    // The marker first: --force replaces only folders rlda made.
+    FolderLock lock = prepare_output_folder(dir, force, inputs);
     std::error_code ec;
     fs::create_directories(dir / "metrics", ec);
     if (ec)
-        throw Error(fmt::format("{}: cannot create the run folder: {}", dir.string(), ec.message()));
-    return dir;
+        throw system_error_for(dir / "metrics", "cannot create the folder", ec.value());
+    return lock;
 }
 
-RunFolder::RunFolder(const fs::path& dir, bool force)
-    : dir_(prepare(dir, force)), events_(dir_ / "events.jsonl")
+RunFolder::RunFolder(const fs::path& dir, bool force, const InputPaths& inputs)
+    : dir_(dir), lock_(prepare(dir, force, inputs)), events_(dir_ / "events.jsonl")
 {
 }
 

@@ -3,41 +3,44 @@
 #pragma once
 
 #include "core/train/events.h"
+#include "core/util/line_appender.h"
+#include "core/util/output_folder.h"
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <memory>
 #include <string>
 
 namespace rlda::core::io {
 
-// Appends rows to one CSV file under a header written once, flushed per row.
+// Appends rows to one CSV file under a header written once, one write(2) per row
+// (core/util/line_appender.h): a full disk is an Error naming the file, never a silent gap.
 class CsvAppender {
 public:
     CsvAppender(const std::filesystem::path& file, const std::string& header);
     void append(const std::string& row); // without the newline
 
 private:
-    std::ofstream out_;
+    LineAppender out_;
 };
 
-// Appends one JSON object per line, flushed per line.
+// Appends one JSON object per line, one write(2) per line.
 class EventLog {
 public:
     explicit EventLog(const std::filesystem::path& file);
     void append(const std::string& json_object); // one line, no newline inside
 
 private:
-    std::ofstream out_;
+    LineAppender out_;
 };
 
 class RunFolder final : public train::TrainObserver {
 public:
-    // Creates `dir` (and parents) with rlda's marker (core/util/output_folder.h). An existing file,
-    // or a non-empty folder, is an Error unless `force` and the folder is one rlda made, which is
-    // emptied first.
-    RunFolder(const std::filesystem::path& dir, bool force);
+    // Creates `dir` (and parents) with rlda's marker and holds its lock for the object's life
+    // (core/util/output_folder.h). An existing file, or a non-empty folder, is an Error unless
+    // `force`, the folder is one rlda made and it holds none of `inputs` (the files the run reads);
+    // it is then replaced. A folder another process writes is an Error naming that process.
+    RunFolder(const std::filesystem::path& dir, bool force, const InputPaths& inputs = {});
 
     const std::filesystem::path& path() const { return dir_; }
     std::filesystem::path file(const std::string& name) const { return dir_ / name; }
@@ -58,6 +61,7 @@ public:
 
 private:
     std::filesystem::path dir_;
+    FolderLock lock_; // before events_: nothing is written into a folder another process holds
     EventLog events_;
     std::map<std::string, std::unique_ptr<CsvAppender>> series_;
 };

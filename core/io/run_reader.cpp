@@ -3,6 +3,9 @@
 
 #include "core/util/csv.h"
 #include "core/util/error.h"
+#include "core/util/memory.h"
+#include "core/util/read_file.h"
+#include "core/util/toml_parse.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -39,20 +42,38 @@ struct Line {
     std::string text;
 };
 
+// Up to `limit` bytes of a file. A file that cannot be read, and one larger than the limit, are
+// `problems` entries: the reader never loads a file of any size whole (a 4 GiB metrics file in a
+// watched run folder must not take the workbench's memory).
+std::string read_capped(const fs::path& file, const std::string& label, std::uint64_t limit, RunData& run,
+                        bool& capped)
+{
+    capped = false;
+    try {
+        std::string text = read_file_prefix(file, limit, capped);
+        if (capped)
+            run.problems.push_back(fmt::format("{}: larger than {}; only its first {} read", label,
+                                               byte_size(limit), byte_size(limit)));
+        return text;
+    } catch (const Error& e) {
+        // The message names the reason (permission denied, a FIFO); the label names the file here.
+        const std::string what = e.what();
+        const auto colon = what.find(": ");
+        run.problems.push_back(fmt::format("{}: {}", label, colon == std::string::npos ? what : what.substr(colon + 2)));
+        return {};
+    }
+}
+
 // Whole lines of a file. The writers end every record with '\n' in the same write, so a last line
 // without one is the record a kill interrupted: it is reported, not returned, even when it happens
 // to parse (a number cut short still parses, to the wrong value).
 std::vector<Line> read_lines(const fs::path& file, const std::string& label, RunData& run)
 {
     std::vector<Line> lines;
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        run.problems.push_back(fmt::format("{}: cannot open", label));
-        return lines;
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
+    bool capped = false;
+    std::string text = read_capped(file, label, kMaxRunFileBytes, run, capped);
+    if (capped) // the whole lines of the part that was read
+        text.resize(text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1);
     std::size_t begin = 0;
     int number = 0;
     while (begin < text.size()) {
@@ -326,16 +347,13 @@ void read_events(const fs::path& file, RunData& run)
     }
 }
 
-std::string read_text(const fs::path& file, const std::string& label, RunData& run)
+// A whole small file (config.toml, architecture.json); one larger than `limit` is skipped.
+std::string read_text(const fs::path& file, const std::string& label, RunData& run,
+                      std::uint64_t limit = kMaxTomlFileBytes)
 {
-    std::ifstream in(file, std::ios::binary);
-    if (!in) {
-        run.problems.push_back(fmt::format("{}: cannot open", label));
-        return {};
-    }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    return buffer.str();
+    bool capped = false;
+    std::string text = read_capped(file, label, limit, run, capped);
+    return capped ? std::string() : text;
 }
 
 // A table folder copied without its config.toml still describes itself through table.json.

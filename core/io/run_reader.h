@@ -6,6 +6,7 @@
 #include "core/sim/results.h"
 #include "core/train/events.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -51,6 +52,10 @@ struct RunData {
 // The run's final test accuracy: the "finished" event, else the "final" one, else the last
 // metrics/test_acc.csv row; nullopt when there is none.
 std::optional<double> final_accuracy(const RunData& run);
+
+// The most read of one file of a run folder (metrics/*.csv, events.jsonl): beyond it, whole lines of
+// the first kMaxRunFileBytes are read and a `problems` entry says so.
+inline constexpr std::uint64_t kMaxRunFileBytes = std::uint64_t{128} << 20;
 
 // Throws Error "DIR: not a run folder (...)" when `dir` has none of config.toml, metrics/,
 // events.jsonl and table.csv with table.json (or is no folder at all); never writes into `dir`. Anything else that is

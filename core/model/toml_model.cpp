@@ -3,6 +3,8 @@
 
 #include "core/model/limits.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
+#include "core/util/toml_parse.h"
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -336,24 +338,21 @@ ModelSpec parse_toml_model(const std::string& text, const std::string& source, c
                            std::int64_t classes)
 {
     check_input_and_classes(source, input, classes);
-    toml::table root;
-    try {
-        root = toml::parse(text, source);
-    } catch (const toml::parse_error& e) {
-        const auto& b = e.source().begin;
-        throw ConfigError(fmt::format("{}:{}:{}: {}", source, b.line, b.column, e.description()));
-    }
+    const toml::table root = parse_toml(text, source);
     return Reader(source, input, classes).model(root);
 }
 
 ModelSpec load_toml_model(const std::string& path, const Shape& input, std::int64_t classes)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw ConfigError(fmt::format("{}: cannot open the model file", path));
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parse_toml_model(text.str(), path, input, classes);
+    std::string text;
+    try {
+        text = read_text_file(path, kMaxTomlFileBytes);
+    } catch (const ConfigError&) {
+        throw;
+    } catch (const Error& e) {
+        throw ConfigError(e.what());
+    }
+    return parse_toml_model(text, path, input, classes);
 }
 
 } // namespace rlda::core::model

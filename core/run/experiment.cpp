@@ -3,6 +3,7 @@
 #include "core/run/experiment.h"
 
 #include "core/config/experiment_io.h"
+#include "core/config/schema.h"
 #include "core/io/run_folder.h"
 #include "core/train/scheduler.h"
 #include "core/train/setup.h"
@@ -26,8 +27,11 @@ RunResult run_experiment(const config::ExperimentConfig& c, const std::filesyste
     ObserverList observers;
     auto agent = make_agent(c.agent, &observers);
 
-    io::RunFolder folder(out, force); // only now: bad input never leaves an empty folder behind
-    folder.write_text("config.toml", config::to_toml(c));
+    // Only now: bad input never leaves an empty folder behind. --force never replaces a folder
+    // that holds the config, the model, the dataset or the policy the run reads.
+    const auto inputs = config::input_paths(c);
+    io::RunFolder folder(out, force, InputPaths(inputs.begin(), inputs.end()));
+    folder.write_text("config.toml", config::to_toml_at(c, folder.file("config.toml")));
     observers.add(&folder);
     observers.add(observer);
     for (const auto& w : c.warnings)
@@ -71,8 +75,10 @@ Comparison run_comparison(const config::ExperimentConfig& c, const std::filesyst
     r.adapted_dir = out;
     r.baseline_dir = baseline_folder(out);
     // Refused before the first run rather than after minutes of training.
-    check_output_folder(r.adapted_dir, force);
-    check_output_folder(r.baseline_dir, force);
+    const auto read = config::input_paths(c);
+    const InputPaths inputs(read.begin(), read.end());
+    check_output_folder(r.adapted_dir, force, inputs);
+    check_output_folder(r.baseline_dir, force, inputs);
     const config::ExperimentConfig none = without_adaptation(c);
     r.adapted = run_experiment(c, r.adapted_dir, force, observer, stop);
     if (r.adapted.cancelled || stop.stop_requested())

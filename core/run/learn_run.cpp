@@ -139,7 +139,13 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     for (const auto& t : tables)
         (void)evaluate(learner, learn_task(t));
 
-    io::RunFolder folder(out, force);
+    InputPaths inputs{settings.from, settings.model};
+    for (const auto& t : tables)
+        inputs.push_back(t.file);
+    for (const auto& s : settings.stages)
+        inputs.push_back(s.table);
+    inputs.insert(inputs.end(), settings.also_read.begin(), settings.also_read.end());
+    io::RunFolder folder(out, force, inputs);
     LearnRunResult result;
     result.policy_file = folder.file("policy.pt");
     json stage_list = json::array();

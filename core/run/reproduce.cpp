@@ -7,6 +7,7 @@
 #include "core/util/csv.h"
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/line_appender.h"
 #include "core/util/output_folder.h"
 
@@ -91,8 +92,8 @@ std::vector<PaperRank> load_paper_ranks(const fs::path& file)
             if (used != row[rank].size() || r.rank < 1)
                 throw std::invalid_argument("rank");
         } catch (const std::exception&) {
-            throw Error(fmt::format("{}:{}: rank: not a rank >= 1: \"{}\"", file.string(), csv.row_lines[i],
-                                    row[rank]));
+            throw Error(fmt::format("{}:{}: rank: not a rank >= 1: {}", file.string(), csv.row_lines[i],
+                                    excerpt(row[rank])));
         }
         out.push_back(std::move(r));
     }
@@ -131,7 +132,7 @@ ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out,
     for (const auto& e : index)
         all.push_back(open_table(e.file));
 
-    prepare_output_folder(out, force);
+    const FolderLock lock = prepare_output_folder(out, force, {folder, core::paper_ranks_file()});
     // One flushed line per rank, so that a killed reproduction keeps what it judged.
     LineAppender ranks(out / "ranks.csv",
                        "trained_on,model,scenario,table,run,rank,paper_rank,sequences,greedy,accuracy,optimal\n");

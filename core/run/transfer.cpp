@@ -7,6 +7,7 @@
 #include "core/sim/table_meta.h"
 #include "core/util/csv.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/line_appender.h"
 #include "core/util/output_folder.h"
 #include "core/util/statistics.h"
@@ -64,7 +65,7 @@ template <class T> T field(const CsvTable& csv, std::size_t row, const std::stri
     T value{};
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-        throw Error(fmt::format("{}:{}: {}: not a number: \"{}\"", csv.source, csv.row_lines[row], column, text));
+        throw Error(fmt::format("{}:{}: {}: not a number: {}", csv.source, csv.row_lines[row], column, excerpt(text)));
     return value;
 }
 
@@ -174,7 +175,9 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
         train_of.push_back(std::move(train));
     }
 
-    prepare_output_folder(out, force);
+    InputPaths inputs(s.tables.begin(), s.tables.end());
+    inputs.insert(inputs.end(), s.replicates.begin(), s.replicates.end());
+    const FolderLock lock = prepare_output_folder(out, force, inputs);
     {
         LineAppender folds(out / "folds.csv", kFoldsHeader);
         for (const auto& f : result.folds)

@@ -6,6 +6,7 @@
 #include "core/agent/agent.h"
 #include "core/config/experiment_io.h"
 #include "core/config/operations.h"
+#include "core/config/schema.h"
 #include "core/config/dataset_shape.h"
 #include "core/data/dataset.h"
 #include "core/model/zoo.h"
@@ -14,8 +15,10 @@
 #include "core/train/trainer.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/line_appender.h"
 #include "core/util/output_folder.h"
+#include "core/util/read_file.h"
 
 #include <ATen/Parallel.h>
 #include <fmt/format.h>
@@ -74,9 +77,12 @@ Job make_job(const config::ExperimentConfig& c)
 }
 
 // The sections whose settings change a table's numbers; [agent], [policy], [runner] and the name do not.
-std::vector<std::string> differing_sections(const config::ExperimentConfig& a,
-                                            const config::ExperimentConfig& b)
+std::vector<std::string> differing_sections(const config::ExperimentConfig& first,
+                                            const config::ExperimentConfig& second)
 {
+    // The same model file named from two folders is the same setting.
+    const auto a = config::with_absolute_paths(first);
+    const auto b = config::with_absolute_paths(second);
     std::vector<std::string> out;
     if (a.job != b.job)
         out.emplace_back("job");
@@ -92,35 +98,37 @@ std::vector<std::string> differing_sections(const config::ExperimentConfig& a,
     return out;
 }
 
-// Creates `out`, or checks that it holds a build of the same settings; empties it when `force`
-// (only a folder rlda made: core/util/output_folder.h).
-void prepare_folder(const config::ExperimentConfig& c, const fs::path& out, bool force)
+// Creates `out`, or checks that it holds a build of the same settings; replaces it when `force`
+// (only a folder rlda made that holds none of the build's inputs: core/util/output_folder.h).
+// Returns the folder's lock, which the build holds to its end.
+FolderLock prepare_folder(const config::ExperimentConfig& c, const fs::path& out, bool force)
 {
     std::error_code ec;
     const fs::path saved = out / "config.toml";
+    FolderLock lock;
     if (!force && fs::is_directory(out, ec) && made_by_rlda(out) && fs::exists(saved, ec)) {
-        // A build of rlda's own to go on with.
+        // A build of rlda's own to go on with, once no other process builds it.
+        lock = lock_output_folder(out);
         const auto differ = differing_sections(config::load_experiment(saved.string()), c);
         if (!differ.empty())
             throw Error(fmt::format("{}: the table there was built with other [{}] settings; pass --force "
                                     "to start over or choose another --out",
                                     saved.string(), fmt::join(differ, "], [")));
     } else {
-        // A new folder, or one replaced: --force empties only a folder rlda made.
-        prepare_output_folder(out, force);
+        // A new folder, or one replaced: --force replaces only a folder rlda made.
+        const auto inputs = config::input_paths(c);
+        lock = prepare_output_folder(out, force, InputPaths(inputs.begin(), inputs.end()));
     }
     if (!fs::exists(saved))
-        write_text_atomically(out / "config.toml", config::to_toml(c));
+        write_text_atomically(out / "config.toml", config::to_toml_at(c, out / "config.toml"));
+    return lock;
 }
 
 // A kill may cut the last appended line short; only whole lines count. False when not even the
 // header is whole.
 bool drop_torn_line(const fs::path& file)
 {
-    std::ifstream in(file, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    const std::string text = s.str();
+    const std::string text = read_text_file(file);
     const auto end = text.rfind('\n');
     if (end == std::string::npos)
         return false;
@@ -353,12 +361,10 @@ void check_part(int part, int parts)
 
 std::vector<TableRow> read_whole_rows(const fs::path& file, int decisions)
 {
-    std::ifstream in(file, std::ios::binary);
-    if (!in)
+    std::error_code ec;
+    if (!fs::exists(file, ec))
         return {};
-    std::stringstream buffer;
-    buffer << in.rdbuf();
-    const std::string text = buffer.str();
+    const std::string text = read_text_file(file);
     const auto end = text.rfind('\n');
     if (end == std::string::npos)
         return {};
@@ -380,7 +386,7 @@ std::vector<TableRow> read_whole_rows(const fs::path& file, int decisions)
         if (line == 1) {
             const std::string_view want(header.data(), header.size() - 2);
             if (l != want)
-                fail(fmt::format("header: expected \"{}\" ({} decisions), found \"{}\"", want, decisions, l));
+                fail(fmt::format("header: expected \"{}\" ({} decisions), found {}", want, decisions, excerpt(l)));
             continue;
         }
         std::vector<std::string_view> fields;
@@ -396,7 +402,7 @@ std::vector<TableRow> read_whole_rows(const fs::path& file, int decisions)
         const auto number = [&](std::string_view f, auto& value) {
             const auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), value);
             if (ec != std::errc() || p != f.data() + f.size() || f.empty())
-                fail(fmt::format("not a number: \"{}\"", f));
+                fail(fmt::format("not a number: {}", excerpt(f)));
         };
         TableRow row;
         row.actions.resize(k);
@@ -416,11 +422,11 @@ PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const fs::path& o
                             std::stop_token stop, train::TrainObserver* observer)
 {
     const Job j = make_job(c); // bad settings fail before the folder is touched
-    prepare_folder(c, out, force);
+    PreparedSweep p;
+    p.lock = prepare_folder(c, out, force);
     save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
     const IntraOpThreads threads(c.sweep.threads_per_task);
     const SimulationTable table = merge_rows(j, out);
-    PreparedSweep p;
     p.shape = shape_of(j);
     p.done = static_cast<std::int64_t>(table.rows().size());
     const fs::path checkpoint = out / "warm_start.pt";
@@ -446,6 +452,9 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
                                 ec ? ec.message() : std::string("a file has its name")));
     if (fs::exists(file) && !fs::is_regular_file(file))
         throw Error(fmt::format("{}: not a file, so this part cannot be written there", file.string()));
+    fs::path lock_file = file;
+    const FolderLock lock = FolderLock::take(lock_file.replace_extension(".lock"),
+                                             fmt::format("{}: part {}/{}", out.string(), part, parts));
     // Only whole lines count; a torn one from a kill goes, so that appending continues cleanly.
     if (fs::exists(file) && !drop_torn_line(file))
         fs::remove(file);
@@ -489,7 +498,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
 {
     const auto started = std::chrono::steady_clock::now();
     const Job j = make_job(c); // bad settings fail before the folder is touched
-    prepare_folder(c, out, force);
+    const FolderLock lock = prepare_folder(c, out, force);
     save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
     const fs::path file = out / "table.csv";
     const fs::path checkpoint = out / "warm_start.pt";

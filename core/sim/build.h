@@ -4,6 +4,7 @@
 
 #include "core/config/experiment.h"
 #include "core/sim/table.h"
+#include "core/util/output_folder.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -87,16 +88,21 @@ struct PreparedSweep {
     TableShape shape;
     std::int64_t done = 0; // rows already in table.csv once earlier parts were collected
     bool warm_start_reused = false;
+    // The folder's lock (core/util/output_folder.h): keep it while the parts run and are collected,
+    // so that no second sweep or build writes the folder meanwhile. The parts do not take it.
+    FolderLock lock;
 };
 
-// Makes `out` ready for build_part: the folder checks of build_table (same settings, or `force`),
+// Makes `out` ready for build_part: the folder checks and lock of build_table (same settings, or `force`),
 // config.toml written, rows of an earlier sweep collected into table.csv, and warm_start.pt
 // trained unless it exists or the table is complete. A stopped warm start leaves no checkpoint.
 PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                             std::stop_token stop = {}, train::TrainObserver* observer = nullptr);
 
 // Trains the rows of part `part` of `parts` that neither its part file nor table.csv holds, from
-// out/warm_start.pt, appending each to the part file as one write. Never trains the warm start:
+// out/warm_start.pt, appending each to the part file as one write. Takes the part's own lock
+// (parts/part-I-of-N.lock), not the folder's, which the process that prepared the sweep holds: a
+// second process training the same part is an Error naming the first. Never trains the warm start:
 // a folder without config.toml or warm_start.pt, or one prepared with settings that change the
 // numbers, is an Error. Progress counts this part's rows only (`total` = part_size). Returns the
 // part's rows, kept ones included; fewer than part_size when stopped.

@@ -6,6 +6,7 @@
 #include "core/util/atomic_file.h"
 #include "core/util/csv.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -74,8 +75,8 @@ int decisions_from_header(const std::vector<std::string>& header, const Place& a
         got.emplace_back(trimmed(h));
     if (got != want)
         at.fail(fmt::format("header: expected \"{}\" (a1..ak,timeleft1..timeleftk,totaltime,accuracy), "
-                            "found \"{}\"",
-                            fmt::join(want, ","), fmt::join(got, ",")));
+                            "found {}",
+                            fmt::join(want, ","), excerpt(fmt::format("{}", fmt::join(got, ",")))));
     return static_cast<int>(k);
 }
 
@@ -85,14 +86,14 @@ TableRow parse_row(const std::vector<std::string>& fields, const std::vector<std
     const auto number = [&](std::size_t i) {
         double v = 0.0;
         if (!parse_whole(fields[i], v) || !std::isfinite(v))
-            at.fail(fmt::format("{}: not a number: \"{}\"", header[i], fields[i]));
+            at.fail(fmt::format("{}: not a number: {}", header[i], excerpt(fields[i])));
         return v;
     };
     TableRow row;
     for (std::size_t i = 0; i < k; ++i) {
         int a = 0;
         if (!parse_whole(fields[i], a))
-            at.fail(fmt::format("{}: not an integer: \"{}\"", header[i], fields[i]));
+            at.fail(fmt::format("{}: not an integer: {}", header[i], excerpt(fields[i])));
         row.actions.push_back(a);
     }
     for (std::size_t i = 0; i < k; ++i)
@@ -185,7 +186,7 @@ SimulationTable SimulationTable::load(const std::string& path, int num_actions)
             at.fail(fmt::format("duplicate sequence {} (first on line {})", bracketed(parsed[i].actions),
                                 csv.row_lines[static_cast<std::size_t>(first - parsed.begin())]));
         }
-        table.add(std::move(parsed[i]));
+        table.add(parsed[i]); // a copy: the search above reads the earlier rows' actions
     }
     return table;
 }
@@ -322,8 +323,8 @@ std::vector<TableIndexEntry> load_table_index(const std::string& index_csv)
     const std::vector<std::string> want{"file",     "model",    "scenario", "adaptation_start_s",
                                         "budget_s", "sequences"};
     if (csv.header != want)
-        Place{index_csv, 1}.fail(fmt::format("header: expected \"{}\", found \"{}\"", fmt::join(want, ","),
-                                             fmt::join(csv.header, ",")));
+        Place{index_csv, 1}.fail(fmt::format("header: expected \"{}\", found {}", fmt::join(want, ","),
+                                             excerpt(fmt::format("{}", fmt::join(csv.header, ",")))));
     const std::filesystem::path folder = std::filesystem::path(index_csv).parent_path();
     std::vector<TableIndexEntry> out;
     for (std::size_t i = 0; i < csv.rows.size(); ++i) {
@@ -334,11 +335,11 @@ std::vector<TableIndexEntry> load_table_index(const std::string& index_csv)
         e.model = f[1];
         e.scenario = f[2];
         if (!parse_whole(f[3], e.adaptation_start))
-            at.fail(fmt::format("adaptation_start_s: not a number: \"{}\"", f[3]));
+            at.fail(fmt::format("adaptation_start_s: not a number: {}", excerpt(f[3])));
         if (!parse_whole(f[4], e.budget))
-            at.fail(fmt::format("budget_s: not a number: \"{}\"", f[4]));
+            at.fail(fmt::format("budget_s: not a number: {}", excerpt(f[4])));
         if (!parse_whole(f[5], e.sequences))
-            at.fail(fmt::format("sequences: not an integer: \"{}\"", f[5]));
+            at.fail(fmt::format("sequences: not an integer: {}", excerpt(f[5])));
         out.push_back(std::move(e));
     }
     return out;

@@ -8,6 +8,7 @@
 #include "core/sim/build.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/read_file.h"
 
 #include <fmt/format.h>
@@ -29,18 +30,9 @@ using nlohmann::json;
 constexpr std::uintmax_t kMaxMetaBytes = 16u << 20;
 constexpr const char* kFormat = "rlda-table";
 
-std::string read_capped(const fs::path& file, std::uintmax_t cap)
-{
-    require_regular_file(file); // a folder by the name is refused, not read as nothing
-    std::error_code ec;
-    const auto size = fs::file_size(file, ec);
-    if (ec)
-        throw Error(fmt::format("{}: cannot read: {}", file.string(), ec.message()));
-    if (size > cap)
-        throw Error(fmt::format("{}: {} bytes, more than the {} a table's metadata may have", file.string(),
-                                size, cap));
-    return read_text_file(file);
-}
+// A folder or a FIFO by the name is refused, not read as nothing or waited on; a file over `cap`
+// is refused before it is read.
+std::string read_capped(const fs::path& file, std::uintmax_t cap) { return read_text_file(file, cap); }
 
 // Typed access with one-line errors "source: key: reason".
 class Reader {
@@ -95,7 +87,7 @@ public:
         const std::string name = text(v, key);
         const auto e = config::from_string<E>(name);
         if (!e)
-            fail(key, fmt::format("unknown value \"{}\" (allowed: \"{}\")", name,
+            fail(key, fmt::format("unknown value {} (allowed: \"{}\")", excerpt(name),
                                   fmt::join(config::names<E>(), "\", \"")));
         return *e;
     }
@@ -157,11 +149,12 @@ int header_decisions(const std::vector<std::string>& header)
     }));
 }
 
+// The first line, read alone (a table may have a million rows); a FIFO or a folder is refused.
 std::vector<std::string> csv_header(const fs::path& csv)
 {
-    std::ifstream in(csv, std::ios::binary);
-    std::string line;
-    std::getline(in, line);
+    bool more = false;
+    std::string line = read_file_prefix(csv, 64 * 1024, more);
+    line.resize(std::min(line.size(), line.find('\n')));
     if (!line.empty() && line.back() == '\r')
         line.pop_back();
     std::vector<std::string> fields;
@@ -489,10 +482,12 @@ OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& aske
     OpenedTable t;
     t.file = table_file(folder_or_csv);
     std::error_code ec;
-    if (!fs::is_regular_file(t.file, ec))
+    const auto status = fs::status(t.file, ec);
+    if (status.type() == fs::file_type::not_found)
         throw Error(fs::is_directory(folder_or_csv, ec)
                         ? fmt::format("{}: no table.csv in this folder", folder_or_csv.string())
                         : fmt::format("{}: no such table", t.file.string()));
+    require_regular_file(t.file); // a folder without permission, a FIFO: named as such
     const std::string name = t.file.string();
     const auto meta = find_table_meta(t.file);
     // Fallbacks give way to metadata; overrides must agree with it.

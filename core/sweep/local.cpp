@@ -40,7 +40,12 @@ fs::path log_file(const fs::path& out, int part, int parts)
 // The last non-empty line of a child's log: usually its error message.
 std::string last_line(const fs::path& file)
 {
+    // A log may be long: its last 64 KiB hold the last line.
+    std::error_code ec;
+    const auto size = fs::file_size(file, ec);
     std::ifstream in(file, std::ios::binary);
+    if (!ec && size > (1u << 16))
+        in.seekg(static_cast<std::streamoff>(size - (1u << 16)));
     std::string line;
     std::string last;
     while (std::getline(in, line))

@@ -12,9 +12,12 @@
 #include "core/util/error.h"
 #include "core/util/memory.h"
 
+#include <c10/util/Exception.h>
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <new>
+#include <string_view>
 
 namespace rlda::core::train {
 
@@ -61,15 +64,28 @@ data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t se
     o.test_subset = c.test_subset;
     o.random_subset = c.random_subset;
     o.subset_seed = seed;
-    switch (c.kind) {
-    case config::DatasetKind::Cifar10:
-        return data::load_cifar10(c.path.empty() ? std::string("data/cifar-10-batches-bin") : c.path, o);
-    case config::DatasetKind::FashionMnist:
-        return c.path.empty() ? data::load_fashion_mnist(o) : data::load_idx(c.path, o);
-    case config::DatasetKind::Mnist:
-        return data::load_idx(c.path.empty() ? std::string("data/mnist") : c.path, o);
-    case config::DatasetKind::Synthetic:
-        break;
+    const std::string folder = !c.path.empty()                                 ? c.path
+                               : c.kind == config::DatasetKind::Cifar10      ? std::string("data/cifar-10-batches-bin")
+                               : c.kind == config::DatasetKind::FashionMnist ? data::default_fashion_mnist_dir()
+                                                                             : std::string("data/mnist");
+    // Running out of memory while the images are converted or normalised names the dataset.
+    try {
+        switch (c.kind) {
+        case config::DatasetKind::Cifar10:
+            return data::load_cifar10(folder, o);
+        case config::DatasetKind::FashionMnist:
+            return c.path.empty() ? data::load_fashion_mnist(o) : data::load_idx(folder, o);
+        case config::DatasetKind::Mnist:
+            return data::load_idx(folder, o);
+        case config::DatasetKind::Synthetic:
+            break;
+        }
+    } catch (const std::bad_alloc&) {
+        throw DataError(fmt::format("{}: out of memory loading the dataset", folder));
+    } catch (const c10::Error& e) {
+        if (std::string_view(e.what()).find("can't allocate memory") == std::string_view::npos)
+            throw;
+        throw DataError(fmt::format("{}: out of memory loading the dataset", folder));
     }
     throw Error(fmt::format("dataset.kind: unknown dataset \"{}\"", config::to_string(c.kind)));
 }
@@ -125,9 +141,13 @@ model::ModelSpec job_model(const config::ExperimentConfig& c, const data::Datase
 {
     model::ModelSpec spec =
         model::load_model(c.job.model, data.train.shape(), data.train.classes, c.job.head);
-    // A batch never holds more than the training set (the sampler's last batch is short).
-    const std::int64_t batch = std::min(c.job.batch_size, data.train.size());
-    model::check_forward_fits(spec, batch, fmt::format("job.batch_size = {}", c.job.batch_size));
+    // The dataset's size is known only now for a dataset.path of any size (validate.cpp checks the
+    // synthetic data's before anything loads).
+    if (c.job.batch_size > data.train.size())
+        throw ConfigError(fmt::format("{}job.batch_size: {} is more than the {} training samples of {}",
+                                      c.source.empty() ? std::string() : c.source + ": ", c.job.batch_size,
+                                      data.train.size(), data.train.name));
+    model::check_forward_fits(spec, c.job.batch_size, fmt::format("job.batch_size = {}", c.job.batch_size));
     return spec;
 }
 

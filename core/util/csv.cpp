@@ -2,10 +2,11 @@
 #include "core/util/csv.h"
 
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 #include <fmt/format.h>
 
-#include <fstream>
+#include <sstream>
 
 namespace rlda::core {
 
@@ -47,9 +48,8 @@ std::vector<std::string> split_csv_record(const std::string& line)
 
 CsvTable read_csv(const std::string& path)
 {
-    std::ifstream in(path);
-    if (!in)
-        throw Error(fmt::format("{}: cannot open", path));
+    // Opened once and checked: a folder, a FIFO or an unreadable file is named as such.
+    std::istringstream in(read_text_file(path));
     CsvTable table;
     table.source = path;
     std::string line;

@@ -2,6 +2,7 @@
 #include "core/util/line_appender.h"
 
 #include "core/util/error.h"
+#include "core/util/system_error.h"
 
 #include <fmt/format.h>
 
@@ -16,9 +17,9 @@ LineAppender::LineAppender(const std::filesystem::path& file, const std::string&
 {
     fd_ = ::open(file.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
     if (fd_ < 0)
-        throw Error(fmt::format("{}: cannot open for writing: {}", file.string(), std::strerror(errno)));
+        throw system_error_for(file, "cannot open for writing", errno);
     std::error_code ec;
-    if (std::filesystem::file_size(file, ec) == 0 && !ec)
+    if (!header.empty() && std::filesystem::file_size(file, ec) == 0 && !ec)
         append(header);
 }
 
@@ -30,9 +31,12 @@ LineAppender::~LineAppender()
 
 void LineAppender::append(const std::string& line)
 {
-    const ssize_t n = ::write(fd_, line.data(), line.size());
+    ssize_t n;
+    while ((n = ::write(fd_, line.data(), line.size())) < 0 && errno == EINTR) {
+    }
+    // A short write is a full disk (or a file-size limit); the torn line is the reader's to skip.
     if (n != static_cast<ssize_t>(line.size()))
-        throw Error(fmt::format("{}: cannot write: {}", file_.string(), n < 0 ? std::strerror(errno) : "short write"));
+        throw system_error_for(file_, "cannot write", n < 0 ? errno : ENOSPC);
 }
 
 } // namespace rlda::core

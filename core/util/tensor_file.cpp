@@ -83,11 +83,14 @@ std::string shape_text(std::span<const std::int64_t> shape)
 
 TensorFileKind sniff_tensor_file(const std::filesystem::path& file)
 {
-    std::ifstream in(file, std::ios::binary);
-    char head[8] = {};
-    if (!in.read(head, sizeof head))
+    // A FIFO is refused, not waited on; a file that cannot be read is an Error naming the reason
+    // (permission denied), never "not a policy file".
+    bool more = false;
+    const std::string bytes = read_file_prefix(file, 8, more);
+    if (bytes.size() < 8)
         return TensorFileKind::Other;
-    if (std::string_view(head, sizeof head) == kTensorFileMagic)
+    const char* head = bytes.data();
+    if (std::string_view(head, 8) == kTensorFileMagic)
         return TensorFileKind::Container;
     if (std::memcmp(head, "PK\x03\x04", 4) == 0)
         return TensorFileKind::TorchArchive;
@@ -193,14 +196,7 @@ std::string TensorFileWriter::bytes() const
 
 void TensorFileWriter::write(const std::filesystem::path& file) const
 {
-    const std::string data = bytes();
-    replace_atomically(file, [&](const std::filesystem::path& tmp) {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out.write(data.data(), static_cast<std::streamsize>(data.size()));
-        out.close();
-        if (!out)
-            throw Error(fmt::format("{}: cannot be written", file.string()));
-    });
+    write_text_atomically(file, bytes());
 }
 
 // ---- reader ----------------------------------------------------------------------------------
@@ -220,21 +216,8 @@ TensorFile& TensorFile::operator=(TensorFile&&) noexcept = default;
 
 TensorFile TensorFile::read(const std::filesystem::path& file, std::string_view kind)
 {
-    require_regular_file(file);
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(file, ec);
-    if (ec)
-        throw Error(fmt::format("{}: cannot be read: {}", file.string(), ec.message()));
-    std::ifstream in(file, std::ios::binary);
-    std::string bytes;
-    try {
-        bytes.resize(size);
-    } catch (const std::bad_alloc&) {
-        throw Error(fmt::format("{}: {} bytes do not fit in memory", file.string(), size));
-    }
-    if (!in.read(bytes.data(), static_cast<std::streamsize>(size)) || in.peek() != std::char_traits<char>::eof())
-        throw Error(fmt::format("{}: cannot be read (it changed while being read?)", file.string()));
-    return parse(std::move(bytes), file.string(), kind);
+    // Opened once and checked (a FIFO, a folder, permission denied are named), sized by fstat.
+    return parse(read_text_file(file, std::numeric_limits<std::uint64_t>::max()), file.string(), kind);
 }
 
 TensorFile TensorFile::parse(std::string bytes, std::string label, std::string_view kind, Checksum checksum)

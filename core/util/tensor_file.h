@@ -37,7 +37,8 @@ inline constexpr std::size_t kMaxTensorRank = 8;
 using Warn = std::function<void(const std::string&)>;
 
 // What a file starts with: one of ours, LibTorch's zip archive (rlda's format before this one,
-// read with a warning), or neither.
+// read with a warning), or neither. Error naming the file and the reason when it cannot be opened
+// (core/util/read_file.h: missing, a folder, a FIFO, permission denied).
 enum class TensorFileKind { Container, TorchArchive, Other };
 TensorFileKind sniff_tensor_file(const std::filesystem::path& file);
 // The one-line warning for a file in the older format.

@@ -27,6 +27,7 @@
 #include <QDockWidget>
 #include <QDragEnterEvent>
 #include <QDropEvent>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -499,6 +500,41 @@ private Q_SLOTS:
         QCOMPARE(bad.exitStatus(), QProcess::NormalExit);
         QCOMPARE(bad.exitCode(), 1);
         QVERIFY(QString::fromUtf8(bad.readAllStandardError()).contains(QStringLiteral("no-such-option")));
+    }
+
+    void a_run_with_a_deep_key_config_in_the_runs_folder()
+    {
+        // Runs was the last page, and a run's config.toml holds a key of 40,000 parts: it used to
+        // overflow toml++'s stack on every start (the probe's crash loop). Now the run is listed.
+        QTemporaryDir dir;
+        QString key = QStringLiteral("a");
+        for (int i = 0; i < 40000; ++i)
+            key += QStringLiteral(".a");
+        const QString runs = dir.filePath("runs");
+        QVERIFY(QDir().mkpath(runs + "/deep"));
+        QFile config(runs + "/deep/config.toml");
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write((key + " = 1\n").toUtf8());
+        config.close();
+        QFile events(runs + "/deep/events.jsonl");
+        QVERIFY(events.open(QIODevice::WriteOnly));
+        events.close();
+        QSettings().setValue(QLatin1String(app::workspace::key::kPage), QStringLiteral("runs"));
+
+        MainWindow w;
+        w.setRunsRoot(runs);
+        QSignalSpy listed(w.runs(), &widgets::RunBrowser::listed);
+        w.restoreWorkspace(); // as the program starts: the Runs page, which lists its root
+        QCOMPARE(w.currentPage(), MainWindow::Page::Runs);
+        QVERIFY(listed.wait(30000));
+        auto* table = w.runs()->findChild<QTableWidget*>(QStringLiteral("runTable"));
+        QVERIFY(table);
+        QCOMPARE(table->rowCount(), 1);
+        // Selected, it says why its settings are missing.
+        table->selectRow(0);
+        const auto* summary = w.runs()->findChild<QLabel*>(QStringLiteral("summaryLabel"));
+        QVERIFY(summary);
+        QVERIFY2(summary->text().contains(QStringLiteral("a key nested deeper than 64 levels")), qPrintable(summary->text()));
     }
 
     void menus_for_the_record()

@@ -46,7 +46,7 @@ private Q_SLOTS:
     {
         const QStringList lines = rlda_cli({"config", "keys"}).out.trimmed().split('\n');
         QCOMPARE(columns(lines, "job.lr"),
-                 (QStringList{"job.lr", "number", "0.01", "> 0", "Reset to this after every adaptation"}));
+                 (QStringList{"job.lr", "number", "0.01", "in (0, 1.8e+19]", "Reset to this after every adaptation"}));
         QCOMPARE(columns(lines, "job.optimizer"),
                  (QStringList{"job.optimizer", "choice", "\"adam\"", "\"adam\", \"sgd\"", "Adam, or SGD with momentum"}));
         QCOMPARE(columns(lines, "job.lr_decay").mid(1, 3), (QStringList{"number", "0.9", "in (0, 1]"}));

@@ -79,7 +79,7 @@ private Q_SLOTS:
         QTest::newRow("bad input") << QStringList{"model", "show", "ConvNet2", "--input", "3by32"} << "--input: 3by32: must be CxHxW";
         QTest::newRow("too small") << QStringList{"model", "show", "ConvNet", "--input", "3x6x6"} << "smaller than the kernel";
         QTest::newRow("bad classes") << QStringList{"model", "show", "ConvNet2", "--classes", "0"} << "--classes";
-        QTest::newRow("missing file") << QStringList{"model", "show", "/nonexistent/m.toml"} << "/nonexistent/m.toml: cannot open";
+        QTest::newRow("missing file") << QStringList{"model", "show", "/nonexistent/m.toml"} << "/nonexistent/m.toml: no such file";
         QTest::newRow("no model") << QStringList{"model", "show"} << "MODEL";
         QTest::newRow("unknown option") << QStringList{"model", "show", "ConvNet2", "--depth", "2"} << "--depth";
         QTest::newRow("bad grow") << QStringList{"model", "show", "ConvNet2", "--grow", "w1 q"} << "bad step \"q\"";

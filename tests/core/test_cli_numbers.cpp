@@ -34,9 +34,9 @@ private Q_SLOTS:
             << learn + QStringList{"--episodes", "99999999999999999999"}
             << "--episodes: 99999999999999999999: must be a whole number from 1 to 1000000000000";
         QTest::newRow("learn --temperature nan")
-            << learn + QStringList{"--temperature", "nan"} << "--temperature: nan: must be a finite number above 0";
+            << learn + QStringList{"--temperature", "nan"} << "--temperature: nan: must be a finite number from 5.6e-20 to 1.8e+19";
         QTest::newRow("learn --temperature inf")
-            << learn + QStringList{"--temperature", "inf"} << "--temperature: inf: must be a finite number above 0";
+            << learn + QStringList{"--temperature", "inf"} << "--temperature: inf: must be a finite number from 5.6e-20 to 1.8e+19";
         QTest::newRow("learn --baseline nan")
             << learn + QStringList{"--baseline", "nan"} << "--baseline: nan: must be a finite number at least 0, below 1";
         QTest::newRow("learn --temperature-decay -1")

@@ -249,8 +249,8 @@ private Q_SLOTS:
         const auto before = rlda::test::folder_snapshot(user);
         QCOMPARE(before.size(), 3);
         const QString quick = RLDA_SOURCE_DIR "/config/synthetic-quick.toml";
-        const QString refusal = ": not a folder rlda made (no .rlda); --force only replaces run folders; choose an "
-                                "empty or new --out\n";
+        const QString refusal = ": not a folder rlda made (no .rlda marker, and it holds files rlda does not write); "
+                                "--force only replaces rlda's output folders; choose an empty or new --out\n";
         // --out . from inside the folder.
         QProcess here;
         here.setWorkingDirectory(user);
@@ -342,14 +342,15 @@ private Q_SLOTS:
         const auto first = rlda::test::rlda_cli(args);
         QVERIFY2(first.code == 0, qPrintable(first.err));
         QVERIFY(QFile::exists(out + "/.rlda"));
-        // A run folder written before the marker (events.jsonl, no .rlda) is still rlda's.
+        // A run folder written before the marker (events.jsonl, no .rlda, nothing but rlda's files)
+        // is still rlda's; a stale metrics file of its own goes with it.
         QVERIFY(QFile::remove(out + "/.rlda"));
-        QFile stale(out + "/stale.txt");
+        QFile stale(out + "/metrics/stale.csv");
         QVERIFY(stale.open(QIODevice::WriteOnly));
         stale.close();
         const auto again = rlda::test::rlda_cli(args + QStringList{"--force"});
         QVERIFY2(again.code == 0, qPrintable(again.err));
-        QVERIFY(!QFile::exists(out + "/stale.txt"));
+        QVERIFY(!QFile::exists(out + "/metrics/stale.csv"));
         QVERIFY(QFile::exists(out + "/.rlda"));
         QVERIFY(QFile::exists(out + "/model.pt"));
     }

@@ -152,7 +152,7 @@ private Q_SLOTS:
         // Not a file and not an example: the reader's own message, naming what was given.
         const CliResult missing = rlda_cli({"train", "synthetic-slow", "--out", dir_.filePath("slow")});
         QCOMPARE(missing.code, 1);
-        QCOMPARE(missing.err, QString("rlda: error: synthetic-slow: cannot open the experiment file\n"));
+        QCOMPARE(missing.err, QString("rlda: error: synthetic-slow: no such file\n"));
     }
 
     void the_completion_script_parses_and_lists_every_command()

@@ -653,13 +653,22 @@ private Q_SLOTS:
                      "more than this machine's "),
                  qPrintable(msg));
 
-        // A batch as large as the training set: its forward is estimated from the model's shapes.
+        // A batch larger than the training set is refused by its key (it could never be drawn).
         config::ExperimentConfig e;
         e.job.model = "ConvNet2";
         e.job.batch_size = 1'000'000;
         DatasetSplit split;
         split.train.images = torch::zeros({1, 3, 1, 1}).expand({50'000, 3, 1024, 1024});
         split.train.classes = 10;
+        split.train.name = "big";
+        try {
+            rlda::core::train::job_model(e, split);
+            QFAIL("no error");
+        } catch (const rlda::core::ConfigError& err) {
+            QCOMPARE(QString(err.what()), QString("job.batch_size: 1000000 is more than the 50000 training samples of big"));
+        }
+        // A batch as large as the training set: its forward is estimated from the model's shapes.
+        e.job.batch_size = 50'000;
         try {
             rlda::core::train::job_model(e, split);
             QFAIL("no error");
@@ -667,7 +676,7 @@ private Q_SLOTS:
             msg = err.what();
         }
         QVERIFY2(msg.startsWith(
-                     "job.batch_size = 1000000: ConvNet2 at 3x1024x1024: a forward of 50000 samples needs "),
+                     "job.batch_size = 50000: ConvNet2 at 3x1024x1024: a forward of 50000 samples needs "),
                  qPrintable(msg));
         e.job.batch_size = 2;
         QCOMPARE(rlda::core::train::job_model(e, split).name, std::string("ConvNet2"));

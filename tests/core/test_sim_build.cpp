@@ -152,8 +152,8 @@ private Q_SLOTS:
         // And --force does not empty it: it is not a folder rlda made.
         QCOMPARE(error_of([&] { sim::build_table(tiny_config(), folder("other"), true); }),
                  folder("other").string() +
-                     ": not a folder rlda made (no .rlda); --force only replaces run folders; choose an empty "
-                     "or new --out");
+                     ": not a folder rlda made (no .rlda marker, and it holds files rlda does not write); --force "
+                     "only replaces rlda's output folders; choose an empty or new --out");
         QCOMPARE(std::distance(std::filesystem::directory_iterator(folder("other")),
                                std::filesystem::directory_iterator{}),
                  std::ptrdiff_t{1});

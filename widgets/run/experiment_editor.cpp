@@ -556,7 +556,8 @@ bool ExperimentEditor::saveFile(const QString& path, QString* error)
         return false;
     }
     try {
-        core::write_text_atomically(std::filesystem::path(path.toStdString()), core::config::to_toml(config_, schema_));
+        const std::filesystem::path file = path.toStdString();
+        core::write_text_atomically(file, core::config::to_toml_at(config_, file, schema_));
         fileName_ = path;
         return true;
     } catch (const std::exception& e) {

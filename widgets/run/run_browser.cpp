@@ -1212,6 +1212,8 @@ void RunBrowser::showSummary(int index)
         row(tr("Final model"), tr("%1, %2 parameters")
                                    .arg(qs(run->final_model->name).toHtmlEscaped(),
                                         QLocale().toString(qint64(run->final_model->parameters))));
+    if (const auto& error = facts_[index].fields.config_error; !error.empty())
+        row(tr("config.toml"), qs(error).toHtmlEscaped()); // why its settings are not in the columns
     for (std::size_t i = 0; i < run->messages.size() && i < 5; ++i)
         row(i == 0 ? tr("Messages") : QString(), qs(run->messages[i]).toHtmlEscaped());
     row(tr("Problems"), run->problems.empty() ? tr("none") : (run->problems.size() == 1 ? tr("1 record skipped") : tr("%1 records skipped").arg(run->problems.size())));

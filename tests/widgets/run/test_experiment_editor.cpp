@@ -147,7 +147,7 @@ private Q_SLOTS:
         QCOMPARE(validity.takeFirst().at(0).toBool(), false);
         QVERIFY(!e.isValid());
         QVERIFY(flagged(lr));
-        QVERIFY2(lr->toolTip().contains(QStringLiteral("must be a positive number")), qPrintable(lr->toolTip()));
+        QVERIFY2(lr->toolTip().contains(QStringLiteral("must be in (0, 1.8e+19], got 0")), qPrintable(lr->toolTip()));
         QVERIFY(label->isVisibleTo(&e));
         QVERIFY(label->text().contains(QStringLiteral("job.lr")));
         QCOMPARE(e.problems().size(), 1);
@@ -168,7 +168,7 @@ private Q_SLOTS:
         QCOMPARE(validity.count(), 1);
         QCOMPARE(validity.takeFirst().at(0).toBool(), true);
         QVERIFY(!flagged(lr));
-        QCOMPARE(lr->toolTip(), QStringLiteral("Reset to this after every adaptation; > 0"));
+        QCOMPARE(lr->toolTip(), QStringLiteral("Reset to this after every adaptation; in (0, 1.8e+19]"));
         QVERIFY(!label->isVisibleTo(&e));
 
         // A fixed sequence with an action past Do Nothing (ConvNet2 has 3 blocks: 3 = Do Nothing).

@@ -1,0 +1,18 @@
+// How an error message quotes what it found in a file: a short, escaped excerpt of the offending
+// token, never a file's contents (a table.csv that links to a system file must not print its line).
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace rlda::core {
+
+inline constexpr std::size_t kExcerptChars = 32;
+
+// `text` in double quotes, at most `max` characters of it, with quotes, backslashes, control and
+// non-ASCII bytes escaped (\", \\, \n, \xNN); a longer text ends in "..." and gives its length:
+// "a1,a2,timeleft1,timeleft2,totalt..." (61 bytes).
+std::string excerpt(std::string_view text, std::size_t max = kExcerptChars);
+
+} // namespace rlda::core

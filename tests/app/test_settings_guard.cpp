@@ -1,0 +1,80 @@
+// A settings file that cannot be read without waiting (a FIFO): Qt reads the whole file when the
+// first QSettings is made, so the workbench used to block before any window showed. It now warns,
+// starts on its defaults and saves nothing (app/workbench/workspace.h, guardSettingsFile). A suite
+// of its own: the guard decides once per process, before anything else reads the settings.
+#include "app/workbench/main_window.h"
+#include "app/workbench/workspace.h"
+#include "tests/common/throwaway_settings.h"
+
+#include <QPlainTextEdit>
+#include <QProcess>
+#include <QStatusBar>
+#include <QTemporaryDir>
+#include <QtTest/QtTest>
+
+#include <sys/stat.h>
+
+using rlda::app::MainWindow;
+
+class TestSettingsGuard : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir settings_;
+    QString fifo_;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(settings_.isValid());
+        rlda::test::use_throwaway_settings(settings_);
+        QCoreApplication::setOrganizationName(QStringLiteral("rlda"));
+        QCoreApplication::setApplicationName(QStringLiteral("rlda-workbench"));
+        QVERIFY(QDir().mkpath(settings_.filePath("rlda")));
+        fifo_ = settings_.filePath("rlda/rlda-workbench.conf");
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo_).constData(), 0644), 0);
+    }
+
+    void the_window_restores_its_workspace_without_waiting()
+    {
+        MainWindow w;
+        w.restoreWorkspace(); // blocked in QSettings' read of the FIFO before the guard
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        const QString warning = QStringLiteral("Settings file %1 is not a regular file").arg(fifo_);
+        QVERIFY2(w.statusBar()->currentMessage().startsWith(warning), qPrintable(w.statusBar()->currentMessage()));
+        const auto* dock = w.findChild<QWidget*>(QStringLiteral("logDock"));
+        const auto* log = dock ? dock->findChild<QPlainTextEdit*>() : nullptr;
+        QVERIFY(log && log->toPlainText().contains(warning));
+        w.saveWorkspace(); // into the session's scratch folder, never the FIFO
+        QVERIFY(QFileInfo::exists(fifo_) && !QFileInfo(fifo_).isFile());
+        QCOMPARE(rlda::app::workspace::guardSettingsFile().left(warning.size()), warning);
+    }
+
+    void the_program_warns_and_starts()
+    {
+        // --reset-settings clears the settings before the window exists: it blocked too.
+        QTemporaryDir home;
+        QVERIFY(QDir().mkpath(home.filePath("rlda")));
+        const QString fifo = home.filePath("rlda/rlda-workbench.conf");
+        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0644), 0);
+        const QString shot = home.filePath("shot.png");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(RLDA_BIN_DIR "/rlda-workbench"), {"--reset-settings", "--screenshot", shot});
+        if (!p.waitForFinished(60000)) {
+            p.kill();
+            p.waitForFinished();
+            QFAIL("rlda-workbench did not finish within a minute");
+        }
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(err.contains(QStringLiteral("Settings file %1 is not a regular file").arg(fifo)), qPrintable(err));
+        QVERIFY(QFileInfo(shot).size() > 0);
+    }
+};
+
+QTEST_MAIN(TestSettingsGuard)
+#include "test_settings_guard.moc"
