@@ -225,7 +225,12 @@ bool SweepPage::submit(const core::config::ExperimentConfig& config, core::confi
     const QString stem = QStringLiteral("%1-table-%2").arg(QString::fromStdString(config.name),
                                                            QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
     QString folder = QDir(runsRoot_).filePath(stem);
-    for (int i = 2; QFileInfo::exists(folder) || QFileInfo::exists(markerOf(folder)); ++i)
+    // The folder and the three files beside it are new: nothing of anyone's is written over.
+    const auto taken = [](const QString& f) {
+        return QFileInfo::exists(f) || QFileInfo::exists(markerOf(f)) || QFileInfo::exists(f + QStringLiteral(".toml")) ||
+               QFileInfo::exists(f + QStringLiteral(".log"));
+    };
+    for (int i = 2; taken(folder); ++i)
         folder = QDir(runsRoot_).filePath(QStringLiteral("%1-%2").arg(stem).arg(i));
     if (!QDir().mkpath(runsRoot_)) {
         panel_->setMessage(tr("%1: cannot create the folder").arg(runsRoot_));

@@ -7,6 +7,7 @@
 #include "core/config/schema.h"
 #include "core/util/checked.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/error_text.h"
 #include "core/util/read_file.h"
 #include "core/util/tensor_file.h"
@@ -537,7 +538,7 @@ PolicyLearner PolicyLearner::load(const TensorFile& f)
         const std::string name = f.string("policy.encoder");
         const auto encoder = config::from_string<config::PolicyEncoder>(name);
         if (!encoder)
-            throw Error(fmt::format("{}: policy.encoder: \"{}\" is not one of {}", file, name,
+            throw Error(fmt::format("{}: policy.encoder: {} is not one of {}", file, excerpt(name),
                                     fmt::join(config::names<config::PolicyEncoder>(), ", ")));
         s.encoder = *encoder;
     }

@@ -4,6 +4,7 @@
 #include "core/config/experiment_io.h"
 
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/read_file.h"
 #include "core/util/toml_parse.h"
 
@@ -373,7 +374,7 @@ private:
                 const auto c = from_string<Change>(name);
                 if (!c)
                     fail(f.node, f.name,
-                         fmt::format("unknown value \"{}\" (allowed: \"{}\")", name, fmt::join(names<Change>(), "\", \"")));
+                         fmt::format("unknown value {} (allowed: \"{}\")", excerpt(name), fmt::join(names<Change>(), "\", \"")));
                 e.change = *c;
                 has_change = true;
             } else {
@@ -420,7 +421,7 @@ private:
                         for (const auto& n : k.choices)
                             allowed.push_back(fmt::format("\"{}\"", n));
                         pending_.push_back({canonical,
-                                            fmt::format("unknown value \"{}\" (allowed: {})", v, fmt::join(allowed, ", ")),
+                                            fmt::format("unknown value {} (allowed: {})", excerpt(v), fmt::join(allowed, ", ")),
                                             {}});
                         return;
                     }
@@ -458,7 +459,7 @@ private:
                 std::vector<std::string> allowed;
                 for (const auto& v : a.values)
                     allowed.push_back(fmt::format("\"{}\"", v.first));
-                fail(f.node, f.name, fmt::format("unknown value \"{}\" (allowed: {})", name, fmt::join(allowed, ", ")));
+                fail(f.node, f.name, fmt::format("unknown value {} (allowed: {})", excerpt(name), fmt::join(allowed, ", ")));
             }
             std::get<Binding<std::string>>(k->value).set(c, it->second);
             return;

@@ -5,6 +5,7 @@
 #include "core/model/limits.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -101,7 +102,7 @@ Schema make_schema()
     auto& k = s.keys;
     k.push_back({.name = "name", .type = Type::Text, .label = "Name", .help = "Names the run and its folder",
                  .value = top<&C::name>(), .required = true, .valid = is_run_name,
-                 .rule = "\"{}\" cannot name a folder inside runs/ (no '/', not \".\" or \"..\", no line "
+                 .rule = "{} cannot name a folder inside runs/ (no '/', not \".\" or \"..\", no line "
                          "breaks, at most 200 bytes)"});
 
     // [job]
@@ -134,7 +135,7 @@ Schema make_schema()
     k.push_back({.name = "job.device", .type = Type::Device, .label = "Device",
                  .help = "Where the job trains", .value = member<&C::job, &JobConfig::device>(),
                  .choices = {"cpu", "cuda", "cuda:0", "cuda:1"}, .valid = is_device_name,
-                 .rule = "unknown device \"{}\" (allowed: \"cpu\", \"cuda\", \"cuda:N\")"});
+                 .rule = "unknown device {} (allowed: \"cpu\", \"cuda\", \"cuda:N\")"});
 
     // [dataset]
     k.push_back({.name = "dataset.kind", .type = Type::Choice, .label = "Kind", .help = "Where the samples come from",
@@ -299,7 +300,7 @@ Schema make_schema()
                  .value = member<&C::sweep, &SweepConfig::partition>()});
     k.push_back({.name = "sweep.time_limit", .type = Type::Text, .help = "Slurm: time per task, [D-]HH:MM:SS",
                  .value = member<&C::sweep, &SweepConfig::time_limit>(), .valid = is_time_limit,
-                 .rule = "expected [D-]HH:MM:SS (e.g. \"01:30:00\" or \"2-00:00:00\"), got \"{}\""});
+                 .rule = "expected [D-]HH:MM:SS (e.g. \"01:30:00\" or \"2-00:00:00\"), got {}"});
     k.push_back({.name = "sweep.cpus_per_task", .type = Type::Integer, .help = "Slurm: CPUs per task",
                  .value = member<&C::sweep, &SweepConfig::cpus_per_task>(), .range = at_least(1)});
     k.push_back({.name = "sweep.gres", .type = Type::Text,
@@ -576,13 +577,15 @@ std::vector<Problem> check_keys(const ExperimentConfig& c, const Schema& schema)
             [&]<class T>(const Binding<T>& b) {
                 const T v = b.get(c);
                 if constexpr (std::is_same_v<T, std::string>) {
+                    // A string from a file is quoted as a short excerpt, never whole (core/util/excerpt.h).
+                    const std::string shown = excerpt(v, kExcerptChars * 2);
                     if (k.type == Type::Choice) {
                         if (std::find(k.choices.begin(), k.choices.end(), v) == k.choices.end())
-                            add(k.name, fmt::format("unknown value \"{}\" (allowed: {})", v, quoted_list(k.choices)));
+                            add(k.name, fmt::format("unknown value {} (allowed: {})", shown, quoted_list(k.choices)));
                     } else if (k.required && v.empty()) {
-                        add(k.name, with_rule(k, v, "must not be empty"));
+                        add(k.name, with_rule(k, shown, "must not be empty"));
                     } else if (k.valid && !k.valid(v)) {
-                        add(k.name, with_rule(k, v, fmt::format("\"{}\" is not allowed", v)));
+                        add(k.name, with_rule(k, shown, fmt::format("{} is not allowed", shown)));
                     }
                 } else if constexpr (std::is_same_v<T, double>) {
                     if (k.range.bounded() && !(std::isfinite(v) && k.range.contains(v)))
@@ -606,9 +609,9 @@ std::vector<Problem> check_keys(const ExperimentConfig& c, const Schema& schema)
                     for (std::size_t i = 0; i < v.size() && !k.choices.empty(); ++i) {
                         if (std::find(k.choices.begin(), k.choices.end(), v[i]) == k.choices.end())
                             add(fmt::format("{}[{}]", k.name, i),
-                                fmt::format("unknown value \"{}\" (allowed: {})", v[i], quoted_list(k.choices)));
+                                fmt::format("unknown value {} (allowed: {})", excerpt(v[i]), quoted_list(k.choices)));
                         else if (std::find(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(i), v[i]) != v.begin() + static_cast<std::ptrdiff_t>(i))
-                            add(fmt::format("{}[{}]", k.name, i), fmt::format("\"{}\" is listed twice", v[i]));
+                            add(fmt::format("{}[{}]", k.name, i), fmt::format("{} is listed twice", excerpt(v[i])));
                     }
                 } else if constexpr (std::is_same_v<T, std::vector<int>> ||
                                      std::is_same_v<T, std::vector<std::int64_t>>) {

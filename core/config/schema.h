@@ -78,8 +78,9 @@ struct Key {
     std::vector<std::string> choices{}; // Choice: the allowed names in chooser order; Text, Path: suggestions
     bool required = false;              // Text, Path: must not be empty
     std::function<bool(std::string_view)> valid{}; // Text, Device: the value's form
-    // Why a value is refused, "{}" standing for the value as shown ("expected [D-]HH:MM:SS, got
-    // \"{}\""); "" = the generic wording of the range, the choices or `required`.
+    // Why a value is refused, "{}" standing for the value as shown, a string quoted and escaped as a
+    // short excerpt ("expected [D-]HH:MM:SS, got {}"); "" = the generic wording of the range, the
+    // choices or `required`.
     std::string rule{};
 
     std::string section() const; // "job"; "" for a top-level key

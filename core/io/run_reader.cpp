@@ -3,6 +3,7 @@
 
 #include "core/util/csv.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/memory.h"
 #include "core/util/read_file.h"
 #include "core/util/toml_parse.h"
@@ -278,7 +279,7 @@ train::Allocation allocation_from(const std::string& text)
         return train::Allocation::Down;
     if (text == "same")
         return train::Allocation::Same;
-    throw Error(fmt::format("unknown change \"{}\"", text));
+    throw Error(fmt::format("unknown change {}", excerpt(text)));
 }
 
 void read_event(const json& j, const std::string& text, RunData& run)
@@ -341,8 +342,8 @@ void read_events(const fs::path& file, RunData& run)
         try {
             read_event(j, line.text, run);
         } catch (const std::exception& e) { // a field of the wrong type
-            run.problems.push_back(fmt::format("events.jsonl:{}: bad \"{}\" record ({}); line skipped", line.number,
-                                               j.value("type", std::string{"?"}), e.what()));
+            run.problems.push_back(fmt::format("events.jsonl:{}: bad {} record ({}); line skipped", line.number,
+                                               excerpt(j.value("type", std::string{"?"})), e.what()));
         }
     }
 }

@@ -279,7 +279,7 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
         j = json::parse(text);
     } catch (const json::exception& e) {
         // nlohmann's messages are one line: "[json.exception.parse_error.101] parse error at line 1, …".
-        throw Error(fmt::format("{}: not valid JSON: {}", source, e.what()));
+        throw Error(fmt::format("{}: not valid JSON: {}", source, message_excerpt(e.what())));
     }
     const Reader r(j, source);
     if (!j.is_object())
@@ -309,7 +309,7 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
     if (const json& head = r.at(model, "head", "model", false); !head.is_null()) {
         m.head = r.text(head, "model.head");
         if (!model::parse_output_head(m.head))
-            r.fail("model.head", fmt::format("\"{}\": expected \"{}\"", m.head, fmt::join(model::output_head_names(), "\" or \"")));
+            r.fail("model.head", fmt::format("{}: expected \"{}\"", excerpt(m.head), fmt::join(model::output_head_names(), "\" or \"")));
     }
     if (const json& toml = r.at(model, "toml", "model", false); !toml.is_null())
         m.model_toml = r.text(toml, "model.toml");
@@ -361,7 +361,7 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
         const std::string change = r.text(r.at(events[i], "change", key), key + ".change");
         const auto parsed = config::from_string<config::Change>(change);
         if (!parsed)
-            r.fail(key + ".change", fmt::format("\"{}\": expected \"up\" or \"down\"", change));
+            r.fail(key + ".change", fmt::format("{}: expected \"up\" or \"down\"", excerpt(change)));
         e.change = *parsed;
         m.scheduler.events.push_back(e);
     }

@@ -6,6 +6,7 @@
 #include "core/sweep/local.h"
 #include "core/sweep/process.h"
 #include "core/util/atomic_file.h"
+#include "core/util/excerpt.h"
 #include "core/util/error.h"
 #include "core/util/read_file.h"
 
@@ -278,7 +279,7 @@ void SlurmSweep::load()
             tasks.push_back(Task{t.at("job").get<std::string>(), t.at("attempts").get<int>(), 0,
                                  t.value("detail", std::string{})});
     } catch (const nlohmann::json::exception& e) {
-        throw Error(fmt::format("{}: not a Slurm sweep record: {}", file.string(), e.what()));
+        throw Error(fmt::format("{}: not a Slurm sweep record: {}", file.string(), message_excerpt(e.what())));
     }
     if (parts_ < 1 || static_cast<int>(tasks.size()) != parts_ || num_actions_ < 1 || decisions_ < 1)
         throw Error(fmt::format("{}: not a Slurm sweep record: inconsistent parts", file.string()));

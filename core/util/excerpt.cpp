@@ -29,4 +29,16 @@ std::string excerpt(std::string_view text, std::size_t max)
     return out + "\"";
 }
 
+std::string message_excerpt(std::string_view message)
+{
+    constexpr std::string_view marker = "; last read: '";
+    const auto at = message.find(marker);
+    if (at == std::string_view::npos)
+        return std::string(message);
+    std::string_view token = message.substr(at + marker.size());
+    if (token.ends_with('\''))
+        token.remove_suffix(1);
+    return fmt::format("{}; last read: {}", message.substr(0, at), excerpt(token));
+}
+
 } // namespace rlda::core

@@ -15,4 +15,8 @@ inline constexpr std::size_t kExcerptChars = 32;
 // "a1,a2,timeleft1,timeleft2,totalt..." (61 bytes).
 std::string excerpt(std::string_view text, std::size_t max = kExcerptChars);
 
+// A parser's message with the file's text it quotes cut to an excerpt: nlohmann's "...; last read:
+// '<the whole token>'" keeps its reason and quotes 32 characters of the token.
+std::string message_excerpt(std::string_view message);
+
 } // namespace rlda::core
