@@ -5,7 +5,6 @@
 
 #include "core/util/error.h"
 #include "core/util/excerpt.h"
-#include "core/util/read_file.h"
 #include "core/util/toml_parse.h"
 
 #include <fmt/format.h>
@@ -15,10 +14,8 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <map>
-#include <sstream>
 #include <string_view>
 #include <type_traits>
 
@@ -525,15 +522,7 @@ ExperimentConfig parse_experiment(const std::string& text, const std::string& so
 
 ExperimentConfig load_experiment(const std::string& path, const Schema& schema)
 {
-    std::string text;
-    try {
-        text = read_text_file(path, kMaxTomlFileBytes);
-    } catch (const ConfigError&) {
-        throw;
-    } catch (const Error& e) {
-        throw ConfigError(e.what());
-    }
-    return parse_experiment(text, path, schema);
+    return parse_experiment(read_toml_file(path), path, schema);
 }
 
 namespace {

@@ -3,7 +3,6 @@
 
 #include "core/model/limits.h"
 #include "core/util/error.h"
-#include "core/util/read_file.h"
 #include "core/util/toml_parse.h"
 
 #include <fmt/format.h>
@@ -12,7 +11,6 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -344,15 +342,7 @@ ModelSpec parse_toml_model(const std::string& text, const std::string& source, c
 
 ModelSpec load_toml_model(const std::string& path, const Shape& input, std::int64_t classes)
 {
-    std::string text;
-    try {
-        text = read_text_file(path, kMaxTomlFileBytes);
-    } catch (const ConfigError&) {
-        throw;
-    } catch (const Error& e) {
-        throw ConfigError(e.what());
-    }
-    return parse_toml_model(text, path, input, classes);
+    return parse_toml_model(read_toml_file(path), path, input, classes);
 }
 
 } // namespace rlda::core::model

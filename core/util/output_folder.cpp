@@ -236,7 +236,7 @@ FolderLock FolderLock::take(const fs::path& lock_file, const std::string& what)
     const int fd = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
     if (fd < 0)
         throw system_error_for(lock_file, "cannot open the lock file", errno);
-    FolderLock lock(fd);
+    FolderLock lock{FileHandle(fd)};
     int rc;
     while ((rc = ::flock(fd, LOCK_EX | LOCK_NB)) != 0 && errno == EINTR) {
     }
@@ -254,24 +254,6 @@ FolderLock FolderLock::take(const fs::path& lock_file, const std::string& what)
     if (::ftruncate(fd, 0) != 0 || ::pwrite(fd, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size()))
         throw system_error_for(lock_file, "cannot write", errno);
     return lock;
-}
-
-FolderLock::~FolderLock()
-{
-    if (fd_ >= 0)
-        ::close(fd_); // releases the flock
-}
-
-FolderLock::FolderLock(FolderLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
-
-FolderLock& FolderLock::operator=(FolderLock&& other) noexcept
-{
-    if (this != &other) {
-        if (fd_ >= 0)
-            ::close(fd_);
-        fd_ = std::exchange(other.fd_, -1);
-    }
-    return *this;
 }
 
 namespace {

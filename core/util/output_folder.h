@@ -22,8 +22,11 @@
 //   parts/part-I-of-N.lock instead.
 #pragma once
 
+#include "core/util/read_file.h"
+
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rlda::core {
@@ -45,17 +48,12 @@ public:
     // --out" when another process holds it; Error naming the file and the reason when the file
     // cannot be opened.
     static FolderLock take(const std::filesystem::path& lock_file, const std::string& what);
-    ~FolderLock();
-    FolderLock(FolderLock&& other) noexcept;
-    FolderLock& operator=(FolderLock&& other) noexcept;
-    FolderLock(const FolderLock&) = delete;
-    FolderLock& operator=(const FolderLock&) = delete;
 
-    bool held() const { return fd_ >= 0; }
+    bool held() const { return file_.fd() >= 0; }
 
 private:
-    explicit FolderLock(int fd) : fd_(fd) {}
-    int fd_ = -1;
+    explicit FolderLock(FileHandle file) : file_(std::move(file)) {}
+    FileHandle file_; // closing it releases the lock
 };
 
 // The files and folders a command reads. --force refuses to replace a folder that holds one of them

@@ -3,6 +3,7 @@
 #include "core/util/toml_parse.h"
 
 #include "core/util/error.h"
+#include "core/util/read_file.h"
 
 #include <fmt/format.h>
 
@@ -182,6 +183,17 @@ private:
 void check_toml_depth(std::string_view text, const std::string& source)
 {
     DepthScan(text, source).run();
+}
+
+std::string read_toml_file(const std::string& path)
+{
+    try {
+        return read_text_file(path, kMaxTomlFileBytes);
+    } catch (const ConfigError&) {
+        throw;
+    } catch (const Error& e) {
+        throw ConfigError(e.what());
+    }
 }
 
 toml::table parse_toml(std::string_view text, const std::string& source)

@@ -25,6 +25,10 @@ inline constexpr int kMaxTomlDepth = 64;
 // header or inline tables)" for text nested too deep; returns silently otherwise.
 void check_toml_depth(std::string_view text, const std::string& source);
 
+// The text of a TOML file a user named (core/util/read_file.h: a FIFO or a folder refused, at most
+// kMaxTomlFileBytes); every failure a ConfigError naming the file.
+std::string read_toml_file(const std::string& path);
+
 // check_toml_depth, then toml::parse. A parse error is ConfigError "SOURCE:LINE:COL: description".
 toml::table parse_toml(std::string_view text, const std::string& source);
 

@@ -16,19 +16,25 @@ struct CliResult {
     QString err;
 };
 
-// Runs `rlda args...` and waits for it up to timeout_ms; one that takes longer is killed, with err
-// naming the command.
-inline CliResult rlda_cli(const QStringList& args, int timeout_ms = 300000)
+// Runs `program args...` and waits for it up to timeout_ms; one that takes longer is killed, with
+// err naming the command.
+inline CliResult run_program(const QString& program, const QStringList& args, int timeout_ms = 300000)
 {
     QProcess p;
-    p.start(rlda_program, args);
+    p.start(program, args);
     if (!p.waitForFinished(timeout_ms)) {
         p.kill();
         p.waitForFinished();
-        return {-1, {}, QStringLiteral("timed out or not started: rlda %1").arg(args.join(' '))};
+        return {-1, {}, QStringLiteral("timed out or not started: %1 %2").arg(program, args.join(' '))};
     }
     return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
             QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+}
+
+// `rlda args...`, as run_program.
+inline CliResult rlda_cli(const QStringList& args, int timeout_ms = 300000)
+{
+    return run_program(rlda_program, args, timeout_ms);
 }
 
 } // namespace rlda::test

@@ -8,7 +8,6 @@
 
 #include <QDir>
 #include <QFile>
-#include <QProcess>
 #include <QTemporaryDir>
 
 #include <sys/stat.h>
@@ -27,18 +26,10 @@ inline CliResult rlda_unprivileged(const QString& bin, const QStringList& args, 
         QFile::copy(rlda_program, copy);
         ::chmod(QFile::encodeName(copy).constData(), 0755);
     }
-    QProcess p;
     if (::geteuid() == 0)
-        p.start("setpriv", QStringList{"--reuid=65534", "--regid=65534", "--clear-groups", copy} + args);
-    else
-        p.start(copy, args);
-    if (!p.waitForFinished(timeout_ms)) {
-        p.kill();
-        p.waitForFinished();
-        return {-1, {}, QStringLiteral("timed out or not started: rlda %1").arg(args.join(' '))};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-            QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
+        return run_program("setpriv", QStringList{"--reuid=65534", "--regid=65534", "--clear-groups", copy} + args,
+                           timeout_ms);
+    return run_program(copy, args, timeout_ms);
 }
 
 } // namespace rlda::test
