@@ -5,6 +5,7 @@
 #include "app/workbench/main_window.h"
 #include "app/workbench/workspace.h"
 #include "tests/common/throwaway_settings.h"
+#include "tests/widgets/run/shots.h"
 
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -48,6 +49,8 @@ private Q_SLOTS:
         w.saveWorkspace(); // into the session's scratch folder, never the FIFO
         QVERIFY(QFileInfo::exists(fifo_) && !QFileInfo(fifo_).isFile());
         QCOMPARE(rlda::app::workspace::guardSettingsFile().left(warning.size()), warning);
+        w.resize(1440, 900);
+        rlda::tests::shot(w, QStringLiteral("settings-file-fifo"));
     }
 
     void the_program_warns_and_starts()

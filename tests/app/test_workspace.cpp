@@ -535,6 +535,10 @@ private Q_SLOTS:
         const auto* summary = w.runs()->findChild<QLabel*>(QStringLiteral("summaryLabel"));
         QVERIFY(summary);
         QVERIFY2(summary->text().contains(QStringLiteral("a key nested deeper than 64 levels")), qPrintable(summary->text()));
+        w.resize(1440, 900);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        tests::shot(w, QStringLiteral("runs-deep-key-config"));
     }
 
     void menus_for_the_record()
