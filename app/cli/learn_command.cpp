@@ -103,6 +103,7 @@ int run_learn(const LearnOptions& o)
     settings.temperature_every = o.temperature_every;
     settings.learner = o.learner.options();
     settings.checkpoint_every = o.checkpoint_every;
+    settings.reward = o.learner.reward_draw();
 
     LearnProgress progress(o.window, isatty(STDOUT_FILENO) != 0);
     const auto result = core::run::run_learning(settings, o.out, o.force, &progress);
@@ -124,7 +125,9 @@ int run_evaluate(const EvaluateOptions& o)
     if (!t.described)
         print_warning(t.assumption());
     auto learner = core::agent::PolicyLearner::load(o.policy, print_warning);
-    print_evaluation(core::sim::evaluate(learner, core::sim::learn_task(t), o.seed), &t.actions);
+    auto e = core::sim::evaluate(learner, core::sim::learn_task(t), o.seed);
+    core::sim::add_seed_statistics(e, t.table, o.seed);
+    print_evaluation(e, &t.actions);
     return 0;
 }
 

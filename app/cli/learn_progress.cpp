@@ -75,6 +75,18 @@ void print_evaluation(const core::sim::Evaluation& e, const core::model::ActionS
                core::sim::sequence_string(e.greedy), e.rank, e.sequences, decimal(e.accuracy), decimal(e.regret),
                decimal(e.optimal), core::sim::sequence_string(e.optimal_sequence), decimal(e.no_adaptation),
                decimal(e.random_mean), decimal(e.random_expected));
+    if (e.reliability.known()) {
+        // A replicated table: the rank above is the mean's; the seeds say how far it may be off.
+        const auto interval = [](const core::sim::Evaluation::Spread& s) { return fmt::format("{}-{}", s.low, s.high); };
+        fmt::print("rank_interval: {} (95 % over resamples of the {} seeds)\n", interval(e.greedy_spread), e.replicates);
+        fmt::print("best_set: {} sequence{} indistinguishable from the best (P(best) >= 5 %); the greedy one is {}"
+                   "among them (P(best) {:.0f} %)\n",
+                   e.best_set, e.best_set == 1 ? "" : "s", e.greedy_among_best ? "" : "not ",
+                   100.0 * e.greedy_spread.best_share);
+        fmt::print("optimal_rank_interval: {}\nno_adaptation_rank_interval: {}\n", interval(e.optimal_spread),
+                   interval(e.no_adaptation_spread));
+    }
+    fmt::print("{}\n", core::sim::reliability_text(e.reliability));
 }
 
 } // namespace rlda::app

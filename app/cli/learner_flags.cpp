@@ -29,8 +29,18 @@ core::agent::LearnerOptions LearnerFlags::options() const
     return o;
 }
 
+core::sim::RewardDraw LearnerFlags::reward_draw() const
+{
+    return reward == "mean" ? core::sim::RewardDraw::Mean : core::sim::RewardDraw::Replicate;
+}
+
 void add_learner_flags(CLI::App* cmd, LearnerFlags& f)
 {
+    cmd->add_option("--reward", f.reward,
+                    "A replicated table's reward: replicate, the accuracy at one of its seeds drawn per episode "
+                    "(seeded by the run's seed; the expected reward is the mean), or mean, the mean over its seeds")
+        ->capture_default_str()
+        ->check(CLI::IsMember({"replicate", "mean"}));
     cmd->add_option("--learner", f.preset,
                     "How rewards become updates: original (the paper's REINFORCE) or robust (baseline 0.99 "
                     "and entropy bonus 0.01; docs/agent.md)")

@@ -2,6 +2,7 @@
 // built again at other seeds; core/sim/replicates.h).
 #include "app/cli/commands.h"
 
+#include "core/sim/reliability.h"
 #include "core/sim/replicates.h"
 #include "core/sim/results.h"
 #include "core/sim/table_meta.h"
@@ -16,6 +17,30 @@
 namespace rlda::app {
 namespace {
 
+// One group of replicates: the noise row, its seeds, its reliability and the sequences that cannot
+// be told from the best.
+void print_group(const core::sim::TableMeta& m, const core::sim::SimulationTable& first,
+                 const core::sim::ReplicateAccuracies& r, bool header)
+{
+    if (header)
+        fmt::print("{:<18} {:<12} {:>10} {:>9} {:>10} {:>10} {:>10} {:>6} {:>9}  {}\n", "model", "scenario",
+                   "replicates", "sequences", "sd within", "(centred)", "sd across", "ratio", "rank corr",
+                   "best on average (best in)");
+    const auto n = core::sim::replicate_noise(r);
+    const auto& best = first.rows()[static_cast<std::size_t>(n.best_code)].actions;
+    fmt::print("{:<18} {:<12} {:>10} {:>9} {:>10.4f} {:>10.4f} {:>10.4f} {:>6.2f} {:>9.2f}  ({}) ({} of {})\n", m.model,
+               m.scenario, n.replicates, n.sequences, n.within_sd, n.centred_sd, n.across_sd, n.ratio(),
+               n.rank_correlation, core::sim::sequence_string(best), n.best_agrees, n.replicates);
+    fmt::print("{:<18} seeds {}\n", "", fmt::join(r.seeds, " "));
+    fmt::print("{:<18} {}\n", "", core::sim::reliability_text(core::sim::rank_reliability(r)));
+    const auto b = core::sim::bootstrap_ranks(r);
+    std::vector<std::string> set;
+    for (const auto code : b.indistinguishable)
+        set.push_back(fmt::format("({}) {:.0f} %", core::sim::sequence_string(first.rows()[static_cast<std::size_t>(code)].actions),
+                                  100.0 * b.best_share[static_cast<std::size_t>(code)]));
+    fmt::print("{:<18} indistinguishable from the best (P(best) >= 5 %): {}\n", "", fmt::join(set, ", "));
+}
+
 int run_noise(const std::vector<std::string>& args)
 {
     std::vector<core::sim::OpenedTable> tables;
@@ -28,31 +53,37 @@ int run_noise(const std::vector<std::string>& args)
         metas.push_back(tables.back().meta);
     }
     int shown = 0;
-    for (const auto& group : core::sim::replicate_groups(metas)) {
+    // A replicated table holds its own replicates.
+    for (std::size_t i = 0; i < tables.size(); ++i)
+        if (tables[i].table.replicated())
+            print_group(metas[i], tables[i].table, core::sim::accuracies_by_seed(tables[i].table), shown++ == 0);
+    // Single-seed tables of one description at several seeds are replicates of each other.
+    std::vector<core::sim::TableMeta> single;
+    std::vector<std::size_t> index;
+    for (std::size_t i = 0; i < tables.size(); ++i)
+        if (!tables[i].table.replicated()) {
+            single.push_back(metas[i]);
+            index.push_back(i);
+        }
+    for (const auto& group : core::sim::replicate_groups(single)) {
         if (group.size() < 2)
             continue;
-        if (shown++ == 0)
-            fmt::print("{:<18} {:<12} {:>10} {:>9} {:>10} {:>10} {:>10} {:>6} {:>9}  {}\n", "model", "scenario",
-                       "replicates", "sequences", "sd within", "(centred)", "sd across", "ratio", "rank corr",
-                       "best on average (best in)");
         std::vector<const core::sim::SimulationTable*> group_tables;
         std::vector<std::uint64_t> seeds;
-        for (const auto i : group) {
-            group_tables.push_back(&tables[i].table);
-            seeds.push_back(metas[i].seed);
+        for (const auto g : group) {
+            group_tables.push_back(&tables[index[g]].table);
+            seeds.push_back(single[g].seed);
         }
-        const auto n = core::sim::replicate_noise(group_tables);
-        const auto& m = metas[group.front()];
-        fmt::print("{:<18} {:<12} {:>10} {:>9} {:>10.4f} {:>10.4f} {:>10.4f} {:>6.2f} {:>9.2f}  ({}) ({} of {})\n",
-                   m.model, m.scenario, n.replicates, n.sequences, n.within_sd, n.centred_sd, n.across_sd, n.ratio(),
-                   n.rank_correlation, core::sim::sequence_string(n.best), n.best_agrees, n.replicates);
-        fmt::print("{:<18} seeds {}\n", "", fmt::join(seeds, " "));
+        print_group(single[group.front()], *group_tables.front(), core::sim::accuracies_of(group_tables, seeds),
+                    shown++ == 0);
     }
     if (shown == 0)
-        throw core::Error("noise: no two of the tables given are replicates (the same table built at two seeds)");
+        throw core::Error("noise: no replicated table, and no two of the tables given are replicates (the same table "
+                          "built at two seeds)");
     fmt::print("sd within: of one sequence's accuracy between replicates ((centred): after taking out each "
                "replicate's mean); sd across: of the sequences' mean accuracy; ratio: sd within / sd across; "
-               "rank corr: Spearman's, between two replicates, averaged over the pairs\n");
+               "rank corr: Spearman's, between two replicates, averaged over the pairs; reliability: of the "
+               "ranking, split halves of the seeds stepped up with Spearman-Brown (docs/agent.md)\n");
     return 0;
 }
 

@@ -110,6 +110,7 @@ int run_reproduce(const ReproduceOptions& o)
     s.stage_episodes = o.stage_episodes;
     s.seed = o.seed;
     s.learner = o.learner.options();
+    s.reward = o.learner.reward_draw();
     ReproduceProgress progress(isatty(STDOUT_FILENO) != 0);
     const Interrupts interrupts;
     const auto result = core::run::reproduce_paper(s, o.out, o.force, &progress, interrupts.token());

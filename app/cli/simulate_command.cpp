@@ -6,7 +6,9 @@
 #include "app/cli/numbers.h"
 
 #include "core/config/experiment_io.h"
+#include "core/config/limits.h"
 #include "core/sim/build.h"
+#include "core/sim/reliability.h"
 #include "core/sweep/local.h"
 #include "core/sweep/process.h"
 #include "core/sweep/slurm.h"
@@ -41,7 +43,18 @@ struct SimulateOptions {
     int workers = -1;    // -1 = sweep.workers
     std::string part;    // "I/N"
     bool prepare = false;
+    std::vector<std::int64_t> seeds; // replicates at these seeds (sweep.seeds)
+    int replicates = 0;              // or at job.seed, job.seed + 1, ...
 };
+
+// Where the table is, its rows, and (complete) how far its ranking can be trusted.
+void print_table(const std::string& out, const sim::SimulationTable& table)
+{
+    fmt::print("table: {}/table.csv\nrows: {}{}\n", out, table.rows().size(),
+               table.replicated() ? fmt::format(" (each the mean of {} seeds)", table.seeds().size()) : "");
+    if (table.complete())
+        fmt::print("{}\n", sim::reliability_text(sim::rank_reliability(sim::accuracies_by_seed(table))));
+}
 
 // "45s", "1m20s", "2h03m".
 std::string duration(double seconds)
@@ -79,6 +92,20 @@ int run_part(const core::config::ExperimentConfig& config, const std::string& ou
 {
     fmt::print("table folder: {}\npart {}/{}\n", out, part, parts);
     std::fflush(stdout);
+    if (const auto seeds = sim::table_seeds(config); !seeds.empty()) {
+        // Part i of every seed's table, seed by seed.
+        const auto done = sim::build_replicated_part(
+            config, out, part, parts,
+            [](const sim::BuildProgress& p) {
+                if (p.row)
+                    print_row(p);
+            },
+            stop);
+        const auto total = sim::part_size(sim::table_shape(config).sequences, part, parts) *
+                           static_cast<std::int64_t>(seeds.size());
+        fmt::print("rows: {}/{} over {} seeds\n", done, total, seeds.size());
+        return done == total ? 0 : 130;
+    }
     const auto rows = sim::build_part(
         config, out, part, parts,
         [&](const sim::BuildProgress& p) {
@@ -109,7 +136,7 @@ int run_local(const core::config::ExperimentConfig& config, const std::string& o
               std::stop_token stop)
 {
     const auto prepared = sim::prepare_sweep(config, out, force, stop);
-    const auto total = prepared.shape.sequences;
+    const auto total = prepared.shape.rows();
     if (stop.stop_requested()) {
         fmt::print("stopped during the warm start\n");
         return 130;
@@ -117,7 +144,7 @@ int run_local(const core::config::ExperimentConfig& config, const std::string& o
     if (prepared.done == total) {
         fmt::print("nothing to train: all {} rows are in the table\n", total);
     } else {
-        workers = static_cast<int>(std::min<std::int64_t>(workers, total));
+        workers = static_cast<int>(std::min<std::int64_t>(workers, prepared.shape.sequences));
         fmt::print("warm start: {}; {} of {} rows to train in {} worker process{}\n",
                    prepared.warm_start_reused ? "reused" : "trained", total - prepared.done, total, workers,
                    workers == 1 ? "" : "es");
@@ -144,11 +171,11 @@ int run_local(const core::config::ExperimentConfig& config, const std::string& o
         const auto table = sim::collect_table(out, config);
         if (s.count(sweep::TaskState::Failed) > 0)
             throw core::Error(sweep::failure_message(out, s));
-        fmt::print("table: {}/table.csv\nrows: {}\n", out, table.rows().size());
+        print_table(out, table);
         return table.complete() ? 0 : 130;
     }
     const auto table = sim::collect_table(out, config);
-    fmt::print("table: {}/table.csv\nrows: {}\n", out, table.rows().size());
+    print_table(out, table);
     return table.complete() ? 0 : 130;
 }
 
@@ -160,7 +187,7 @@ int run_slurm(const core::config::ExperimentConfig& config, const std::string& o
     if (prepared.done == prepared.shape.sequences) {
         fmt::print("nothing to train: all {} rows are in the table\n", prepared.shape.sequences);
         const auto table = sim::collect_table(out, config);
-        fmt::print("table: {}/table.csv\nrows: {}\n", out, table.rows().size());
+        print_table(out, table);
         return 0;
     }
     fmt::print("warm start: {}; {} of {} rows to train on Slurm\n", prepared.warm_start_reused ? "reused" : "trained",
@@ -175,7 +202,18 @@ int run_slurm(const core::config::ExperimentConfig& config, const std::string& o
 int run_simulate(const SimulateOptions& o)
 {
     auto config = core::config::load_experiment(experiment_file(o.config));
-    apply_command_line(config, o.dataset, o.overrides);
+    auto overrides = o.overrides;
+    if (!o.seeds.empty() && o.replicates > 0)
+        throw core::Error("--seeds and --replicates: give one of them");
+    if (!o.seeds.empty())
+        overrides.push_back(fmt::format("sweep.seeds=[{}]", fmt::join(o.seeds, ", ")));
+    apply_command_line(config, o.dataset, overrides);
+    if (o.replicates > 0) { // from the seed the config (and its --set) ends up with
+        std::vector<std::int64_t> seeds;
+        for (int i = 0; i < o.replicates; ++i)
+            seeds.push_back(static_cast<std::int64_t>(config.job.seed) + i);
+        core::config::apply_override(config, fmt::format("sweep.seeds=[{}]", fmt::join(seeds, ", ")));
+    }
     if (!o.backend.empty()) {
         const auto backend = core::config::from_string<core::config::SweepBackend>(o.backend);
         if (!backend)
@@ -232,6 +270,12 @@ std::function<int()> add_simulate_command(CLI::App& app)
     sim->add_option("--out", o->out,
                     "Table folder (default runs/<name>-table; an unfinished one is resumed)");
     sim->add_flag("--force", o->force, "Empty the folder first instead of resuming");
+    sim->add_option("--seeds", o->seeds,
+                    "Build the table at each of these seeds, one replicate each (sweep.seeds): its mean, its spread "
+                    "and how far its ranking can be trusted")
+        ->check(whole_number(0, kMaxSeed));
+    sim->add_option("--replicates", o->replicates, "Build R replicates, at job.seed, job.seed + 1, ... (sweep.seeds)")
+        ->check(whole_number(1, core::config::kMaxReplicates));
     sim->add_option("--set", o->overrides, "Override a setting: section.key=value (TOML value), repeatable");
     sim->add_option("--dataset", o->dataset, "Shorthand for --set dataset.kind=\"KIND\"");
     sim->add_option("--backend", o->backend,

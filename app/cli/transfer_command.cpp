@@ -127,6 +127,7 @@ int run_transfer(const TransferOptions& o)
         s.policy = core::config::load_experiment(o.config).policy;
     s.policy.encoder = *core::config::from_string<core::config::PolicyEncoder>(o.encoder);
     s.learner = o.learner.options();
+    s.reward = o.learner.reward_draw();
     TransferProgress progress(o.episodes, isatty(STDOUT_FILENO) != 0);
     const Interrupts interrupts;
     const auto result = core::run::run_transfer(s, o.out, o.force, &progress, interrupts.token());

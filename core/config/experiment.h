@@ -128,6 +128,8 @@ struct SweepConfig {
     std::string gres;                 // slurm: --gres, e.g. "gpu:1"; "" = none
     std::vector<std::string> sbatch_args; // slurm: more sbatch options, passed as they are
     double poll_seconds = 2.0;        // how often the state of the tasks is looked at
+    // The seeds a table is built at, each a replicate (core/sim/build.h); empty = job.seed alone.
+    std::vector<std::int64_t> seeds;
     bool operator==(const SweepConfig&) const = default;
 };
 

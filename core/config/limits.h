@@ -22,4 +22,7 @@ inline constexpr double kMaxSquarable = 1.8e19;
 // kMaxSquarable (1.8e19 / 5.6e-20 = 3.2e38 < 3.4e38). Below it every probability is NaN.
 inline constexpr double kMinTemperature = 5.6e-20;
 
+// The most seeds of one replicated simulation table (a [table] replicates key, --seeds, table.json).
+inline constexpr int kMaxReplicates = 1000;
+
 } // namespace rlda::core::config

@@ -308,6 +308,10 @@ Schema make_schema()
                  .value = member<&C::sweep, &SweepConfig::gres>()});
     k.push_back({.name = "sweep.sbatch_args", .type = Type::Texts, .help = "Slurm: more sbatch options, as they are",
                  .value = member<&C::sweep, &SweepConfig::sbatch_args>()});
+    k.push_back({.name = "sweep.seeds", .type = Type::Integers, .label = "Seeds",
+                 .help = "rlda simulate: build the table at each of these seeds, one replicate each (its mean and "
+                         "spread, how far it can be trusted); empty = job.seed alone",
+                 .value = member<&C::sweep, &SweepConfig::seeds>(), .range = non_negative});
     k.push_back({.name = "sweep.poll_seconds", .type = Type::Number, .help = "Seconds between looks at the tasks",
                  .value = member<&C::sweep, &SweepConfig::poll_seconds>(), .range = {0.0, kMaxBudget, true, false}});
 

@@ -72,6 +72,18 @@ void check_scheduler(Checker& k, const SchedulerConfig& s)
               "scheduler.budget");
 }
 
+void check_sweep(Checker& k, const SweepConfig& s)
+{
+    if (s.seeds.size() > static_cast<std::size_t>(kMaxReplicates))
+        k.add("sweep.seeds", fmt::format("{} seeds, more than the {} one table may have", s.seeds.size(), kMaxReplicates));
+    for (std::size_t i = 0; i < s.seeds.size(); ++i)
+        if (std::find(s.seeds.begin(), s.seeds.begin() + static_cast<std::ptrdiff_t>(i), s.seeds[i]) !=
+            s.seeds.begin() + static_cast<std::ptrdiff_t>(i)) {
+            k.add(fmt::format("sweep.seeds[{}]", i), fmt::format("the seed {} is listed twice", s.seeds[i]));
+            break;
+        }
+}
+
 void check_agent(Checker& k, const ExperimentConfig& c)
 {
     const AgentConfig& a = c.agent;
@@ -132,6 +144,7 @@ std::vector<Problem> find_problems(const ExperimentConfig& c, const Schema& sche
     check_job(k, c.job, c.dataset);
     check_scheduler(k, c.scheduler);
     check_agent(k, c);
+    check_sweep(k, c.sweep);
     problems.insert(problems.end(), k.problems.begin(), k.problems.end());
     std::stable_sort(problems.begin(), problems.end(), [&](const Problem& a, const Problem& b) {
         return schema.index_of(a.key) < schema.index_of(b.key);

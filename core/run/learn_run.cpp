@@ -162,7 +162,8 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
                       {"baseline", settings.learner.baseline},
                       {"normalise", settings.learner.normalise},
                       {"entropy_bonus", settings.learner.entropy_bonus},
-                      {"episodes_per_update", settings.learner.episodes_per_update}}
+                      {"episodes_per_update", settings.learner.episodes_per_update},
+                      {"reward", settings.reward == RewardDraw::Mean ? "mean" : "replicate"}}
                      .dump());
 
     EpisodeRows rows(folder, observer);
@@ -187,7 +188,7 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
             const std::int64_t to_report = settings.report_every - done % settings.report_every;
             const std::int64_t to_checkpoint = settings.checkpoint_every - done % settings.checkpoint_every;
             const std::int64_t chunk = std::min({to_report, to_checkpoint, stage.episodes - done});
-            const std::int64_t ran = learn(learner, learn_task(tables[i]), chunk, &rows, stop);
+            const std::int64_t ran = learn(learner, learn_task(tables[i], settings.reward, settings.seed), chunk, &rows, stop);
             done += ran;
             result.episodes += ran;
             const bool stage_over = done == stage.episodes || stop.stop_requested();
@@ -206,6 +207,7 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     learner.save(result.policy_file.string());
     result.cancelled = stop.stop_requested();
     result.evaluation = evaluate(learner, learn_task(tables.back()));
+    add_seed_statistics(result.evaluation, tables.back().table);
     folder.event(json{{"type", "evaluation"}, {"table", settings.stages.back().table},
                       {"evaluation", evaluation_json(result.evaluation)}}
                      .dump());

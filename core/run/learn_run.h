@@ -44,6 +44,8 @@ struct LearnRunSettings {
     agent::LearnerOptions learner;
     std::int64_t checkpoint_every = 5000; // policy.pt is rewritten this often (and at the end)
     std::int64_t report_every = 500;      // on_greedy() this often
+    // A replicated table's reward: one seed's accuracy drawn per episode (seeded by `seed`), or the mean.
+    sim::RewardDraw reward = sim::RewardDraw::Replicate;
     // Other files the caller read for this run (an experiment file sizing the policy): with the
     // stage tables, `model` and `from`, inputs that --force never deletes.
     std::vector<std::string> also_read;

@@ -151,6 +151,7 @@ ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out,
         LearnRunSettings learn;
         learn.seed = s.seed;
         learn.learner = s.learner;
+        learn.reward = s.reward;
         const bool curriculum = run.tables.size() > 1;
         if (!curriculum) {
             learn.stages = {{run.tables.front(), s.episodes, 0.0}};

@@ -23,6 +23,7 @@ struct ReproduceSettings {
     std::int64_t stage_episodes = 0;
     std::uint64_t seed = 42;
     agent::LearnerOptions learner; // the paper's algorithm unless told otherwise
+    sim::RewardDraw reward = sim::RewardDraw::Replicate; // for replicated tables (core/sim/results.h)
 };
 
 // One learning run of the reproduction.

@@ -188,12 +188,12 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
         const TransferFold& fold = result.folds[f];
         if (observer)
             observer->on_fold(fold);
-        std::vector<LearnTask> tasks;
-        for (const auto* t : train_of[f])
-            tasks.push_back(learn_task(*t));
         for (const std::uint64_t seed : s.seeds) {
             if (stop.stop_requested())
                 break;
+            std::vector<LearnTask> tasks;
+            for (const auto* t : train_of[f])
+                tasks.push_back(learn_task(*t, s.reward, seed));
             if (observer)
                 observer->on_seed(fold, seed);
             auto learner = agent::PolicyLearner::for_model(s.policy, *tasks.front().model, seed, tasks.front().actions);

@@ -31,6 +31,9 @@ struct TransferSettings {
         return p;
     }();
     agent::LearnerOptions learner = agent::LearnerOptions::robust();
+    // A replicated training table's reward: one seed's accuracy per episode (drawn with the fold's
+    // seed), or the mean (core/sim/results.h).
+    sim::RewardDraw reward = sim::RewardDraw::Replicate;
 };
 
 // One held-out model: what it is judged against.

@@ -119,7 +119,9 @@ FolderLock prepare_folder(const config::ExperimentConfig& c, const fs::path& out
         const auto inputs = config::input_paths(c);
         lock = prepare_output_folder(out, force, InputPaths(inputs.begin(), inputs.end()));
     }
-    if (!fs::exists(saved))
+    // Written when new, and again when the seeds grew (a resumed replicated build with more seeds):
+    // the parts read the seeds from it.
+    if (!fs::exists(saved) || config::load_experiment(saved.string()).sweep.seeds != c.sweep.seeds)
         write_text_atomically(out / "config.toml", config::to_toml_at(c, out / "config.toml"));
     return lock;
 }
@@ -273,7 +275,7 @@ TableShape shape_of(const Job& j)
 
 // Every whole row of table.csv and the part files, checked to agree, as one table; table.csv is
 // rewritten sorted when there was anything to read (so that appending continues a clean file).
-SimulationTable merge_rows(const Job& j, const fs::path& out)
+SimulationTable merge_rows(const TableShape& j, const fs::path& out)
 {
     SimulationTable merged(j.decisions, j.num_actions);
     std::vector<fs::path> files;
@@ -291,7 +293,7 @@ SimulationTable merge_rows(const Job& j, const fs::path& out)
     }
     std::map<std::int64_t, std::pair<TableRow, fs::path>> rows;
     for (const auto& file : files) {
-        for (auto& row : read_whole_rows(file, j.decisions)) {
+        for (auto& row : read_table_file(file, j.decisions, /*growing=*/true).rows) {
             const auto code = sequence_code(row.actions, j.num_actions);
             if (code < 0)
                 throw Error(fmt::format("{}: row [{}]: an action outside 0..{}", file.string(),
@@ -335,7 +337,8 @@ TableShape table_shape(const config::ExperimentConfig& c)
     const auto sample = config::sample_shape(c.dataset);
     const auto spec = model::load_model(c.job.model, sample.input, sample.classes, c.job.head);
     const int actions = config::trainer_actions(c.trainer, spec).size();
-    return {c.trainer.max_decisions, actions, SimulationTable(c.trainer.max_decisions, actions).sequences()};
+    return {c.trainer.max_decisions, actions, SimulationTable(c.trainer.max_decisions, actions).sequences(),
+            table_seeds(c)};
 }
 
 std::int64_t part_size(std::int64_t sequences, int part, int parts)
@@ -359,74 +362,32 @@ void check_part(int part, int parts)
                                 parts - 1));
 }
 
-std::vector<TableRow> read_whole_rows(const fs::path& file, int decisions)
-{
-    std::error_code ec;
-    if (!fs::exists(file, ec))
-        return {};
-    const std::string text = read_text_file(file);
-    const auto end = text.rfind('\n');
-    if (end == std::string::npos)
-        return {};
-    std::string header = table_header(decisions);
-    std::vector<TableRow> rows;
-    std::size_t pos = 0;
-    int line = 0;
-    const auto k = static_cast<std::size_t>(decisions);
-    while (pos <= end) {
-        const auto eol = text.find('\n', pos);
-        std::string_view l(text.data() + pos, eol - pos);
-        pos = eol + 1;
-        ++line;
-        if (!l.empty() && l.back() == '\r')
-            l.remove_suffix(1);
-        const auto fail = [&](const std::string& why) {
-            throw Error(fmt::format("{}:{}: {}", file.string(), line, why));
-        };
-        if (line == 1) {
-            const std::string_view want(header.data(), header.size() - 2);
-            if (l != want)
-                fail(fmt::format("header: expected \"{}\" ({} decisions), found {}", want, decisions, excerpt(l)));
-            continue;
-        }
-        std::vector<std::string_view> fields;
-        for (std::size_t from = 0;;) {
-            const auto comma = l.find(',', from);
-            fields.push_back(l.substr(from, comma == std::string_view::npos ? std::string_view::npos : comma - from));
-            if (comma == std::string_view::npos)
-                break;
-            from = comma + 1;
-        }
-        if (fields.size() != 2 * k + 2)
-            fail(fmt::format("expected {} fields, found {}", 2 * k + 2, fields.size()));
-        const auto number = [&](std::string_view f, auto& value) {
-            const auto [p, ec] = std::from_chars(f.data(), f.data() + f.size(), value);
-            if (ec != std::errc() || p != f.data() + f.size() || f.empty())
-                fail(fmt::format("not a number: {}", excerpt(f)));
-        };
-        TableRow row;
-        row.actions.resize(k);
-        row.time_left.resize(k);
-        for (std::size_t i = 0; i < k; ++i) {
-            number(fields[i], row.actions[i]);
-            number(fields[k + i], row.time_left[i]);
-        }
-        number(fields[2 * k], row.total_time);
-        number(fields[2 * k + 1], row.accuracy);
-        rows.push_back(std::move(row));
-    }
-    return rows;
-}
-
 PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const fs::path& out, bool force,
                             std::stop_token stop, train::TrainObserver* observer)
 {
+    if (const auto seeds = table_seeds(c); !seeds.empty()) {
+        const Job j = make_job(config_for_seed(c, seeds.front()));
+        PreparedSweep p;
+        p.lock = prepare_folder(c, out, force);
+        save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
+        p.shape = shape_of(j);
+        p.shape.seeds = seeds;
+        p.warm_start_reused = true;
+        for (const auto seed : seeds) { // a warm start per seed, each in its own folder
+            if (stop.stop_requested())
+                return p;
+            const auto one = prepare_sweep(config_for_seed(c, seed), seed_folder(out, seed), false, stop, observer);
+            p.done += one.done;
+            p.warm_start_reused = p.warm_start_reused && one.warm_start_reused;
+        }
+        return p;
+    }
     const Job j = make_job(c); // bad settings fail before the folder is touched
     PreparedSweep p;
     p.lock = prepare_folder(c, out, force);
     save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
     const IntraOpThreads threads(c.sweep.threads_per_task);
-    const SimulationTable table = merge_rows(j, out);
+    const SimulationTable table = merge_rows(shape_of(j), out);
     p.shape = shape_of(j);
     p.done = static_cast<std::int64_t>(table.rows().size());
     const fs::path checkpoint = out / "warm_start.pt";
@@ -468,8 +429,8 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
                 rows.add(std::move(r));
         }
     };
-    keep(read_whole_rows(out / "table.csv", j.decisions));
-    keep(read_whole_rows(file, j.decisions));
+    keep(read_table_file(out / "table.csv", j.decisions, /*growing=*/true).rows);
+    keep(read_table_file(file, j.decisions, /*growing=*/true).rows);
 
     BuildProgress p;
     p.total = static_cast<int>(part_size(rows.sequences(), part, parts));
@@ -487,15 +448,65 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
     return rows;
 }
 
+namespace {
+
+// A replicated folder's table.csv from its seeds' folders (each collected first) and its metadata.
+SimulationTable collect_seeds(const fs::path& out, const config::ExperimentConfig& c)
+{
+    const auto seeds = table_seeds(c);
+    const TableShape shape = table_shape(c);
+    std::vector<SimulationTable> tables;
+    for (const auto seed : seeds) {
+        const fs::path folder = seed_folder(out, seed);
+        tables.push_back(fs::exists(folder / "config.toml") ? merge_rows(shape, folder)
+                                                             : SimulationTable(shape.decisions, shape.num_actions));
+    }
+    std::vector<const SimulationTable*> views;
+    for (const auto& t : tables)
+        views.push_back(&t);
+    SimulationTable merged = merge_seeds(seeds, views);
+    merged.save((out / "table.csv").string());
+    return merged;
+}
+
+} // namespace
+
 SimulationTable collect_table(const fs::path& out, const config::ExperimentConfig& c)
 {
-    return merge_rows(make_job(c), out);
+    if (!table_seeds(c).empty())
+        return collect_seeds(out, c);
+    return merge_rows(table_shape(c), out); // the shape without loading the data
 }
 
 SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& out, bool force,
                             const BuildProgressFn& progress, std::stop_token stop,
                             train::TrainObserver* observer)
 {
+    if (const auto seeds = table_seeds(c); !seeds.empty()) {
+        const Job j = make_job(config_for_seed(c, seeds.front())); // bad settings fail before the folder
+        const FolderLock lock = prepare_folder(c, out, force);
+        save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
+        int before = 0;
+        const int total = static_cast<int>(shape_of(j).sequences * static_cast<std::int64_t>(seeds.size()));
+        for (const auto seed : seeds) {
+            if (stop.stop_requested())
+                break;
+            // Each seed's table exactly as a build of that seed alone, in its own folder.
+            const auto one = build_table(
+                config_for_seed(c, seed), seed_folder(out, seed), false,
+                [&](const BuildProgress& p) {
+                    if (!progress)
+                        return;
+                    BuildProgress all = p;
+                    all.done = before + p.done;
+                    all.total = total;
+                    progress(all);
+                },
+                stop, observer);
+            before += static_cast<int>(one.rows().size());
+        }
+        return collect_seeds(out, c);
+    }
     const auto started = std::chrono::steady_clock::now();
     const Job j = make_job(c); // bad settings fail before the folder is touched
     const FolderLock lock = prepare_folder(c, out, force);
@@ -503,7 +514,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     const fs::path file = out / "table.csv";
     const fs::path checkpoint = out / "warm_start.pt";
     const IntraOpThreads threads(c.sweep.threads_per_task);
-    SimulationTable table = merge_rows(j, out);
+    SimulationTable table = merge_rows(shape_of(j), out);
 
     BuildProgress p;
     p.total = static_cast<int>(table.sequences());
@@ -524,6 +535,58 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     train_missing(j, checkpoint, table, 0, 1, file, p, report, stop, observer); // the whole table is part 0 of 1
     table.save(file.string());
     return table;
+}
+
+fs::path seed_folder(const fs::path& out, std::uint64_t seed)
+{
+    return out / "seeds" / fmt::format("seed-{}", seed);
+}
+
+config::ExperimentConfig config_for_seed(const config::ExperimentConfig& c, std::uint64_t seed)
+{
+    config::ExperimentConfig one = c;
+    one.job.seed = seed;
+    one.sweep.seeds.clear();
+    return one;
+}
+
+std::vector<std::uint64_t> table_seeds(const config::ExperimentConfig& c)
+{
+    if (c.sweep.seeds.size() < 2)
+        return {};
+    return {c.sweep.seeds.begin(), c.sweep.seeds.end()};
+}
+
+std::int64_t build_replicated_part(const config::ExperimentConfig& c, const fs::path& out, int part, int parts,
+                                   const BuildProgressFn& progress, std::stop_token stop,
+                                   train::TrainObserver* observer)
+{
+    const auto seeds = table_seeds(c);
+    if (seeds.empty())
+        throw Error("build_replicated_part: sweep.seeds lists fewer than two seeds");
+    check_part(part, parts);
+    const auto shape = table_shape(c);
+    std::int64_t before = 0; // the part's rows of the seeds already done
+    std::int64_t done = 0;
+    const auto total = static_cast<int>(part_size(shape.sequences, part, parts) * static_cast<std::int64_t>(seeds.size()));
+    for (const auto seed : seeds) {
+        if (stop.stop_requested())
+            break;
+        const auto rows = build_part(
+            config_for_seed(c, seed), seed_folder(out, seed), part, parts,
+            [&](const BuildProgress& p) {
+                if (!progress)
+                    return;
+                BuildProgress all = p;
+                all.done = static_cast<int>(before) + p.done;
+                all.total = total;
+                progress(all);
+            },
+            stop, observer);
+        done += static_cast<std::int64_t>(rows.rows().size());
+        before = done;
+    }
+    return done;
 }
 
 } // namespace rlda::core::sim

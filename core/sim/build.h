@@ -6,6 +6,7 @@
 #include "core/sim/table.h"
 #include "core/util/output_folder.h"
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <functional>
@@ -52,6 +53,13 @@ using BuildProgressFn = std::function<void(const BuildProgress&)>;
 // Rows that a sweep left in out/parts/ (see build_part) count as kept. Training runs with
 // sweep.threads_per_task LibTorch threads, as every sweep task does, so that the rows agree bit for
 // bit however the table was built.
+//
+// Replicated tables: with two or more sweep.seeds the table is built at each seed (job.seed
+// replaced) in a folder of its own, out/seeds/seed-<S>/, exactly as the single-seed table of that
+// seed would be (its rows bit for bit the same), and out/table.csv collects them: one row per
+// sequence that every seed holds, with an accuracy_seed<S> column per seed and their mean as the
+// accuracy (table.h); table.json lists the seeds. Resuming, --force and adding seeds work as for
+// one table; progress counts the rows of every seed.
 SimulationTable build_table(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                             const BuildProgressFn& progress = {}, std::stop_token stop = {},
                             train::TrainObserver* observer = nullptr);
@@ -67,7 +75,10 @@ SimulationTable build_table(const config::ExperimentConfig& c, const std::filesy
 struct TableShape {
     int decisions = 0;
     int num_actions = 0;
-    std::int64_t sequences = 0;
+    std::int64_t sequences = 0;           // of one seed's table
+    std::vector<std::uint64_t> seeds{};   // a replicated table's seeds; empty for one seed
+    // Rows a sweep trains: the sequences at every seed.
+    std::int64_t rows() const { return sequences * static_cast<std::int64_t>(std::max<std::size_t>(1, seeds.size())); }
 };
 
 // The shape of the table these settings build (the model at the dataset kind's sample shape; nothing
@@ -99,6 +110,14 @@ struct PreparedSweep {
 PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                             std::stop_token stop = {}, train::TrainObserver* observer = nullptr);
 
+// The folder of one seed of a replicated table: out/seeds/seed-<S>.
+std::filesystem::path seed_folder(const std::filesystem::path& out, std::uint64_t seed);
+// `c` for one seed of its replicated table: job.seed = `seed`, no sweep.seeds.
+config::ExperimentConfig config_for_seed(const config::ExperimentConfig& c, std::uint64_t seed);
+// The seeds of a replicated table these settings build; empty for a single-seed table (sweep.seeds
+// empty, or one seed, which is then the job's).
+std::vector<std::uint64_t> table_seeds(const config::ExperimentConfig& c);
+
 // Trains the rows of part `part` of `parts` that neither its part file nor table.csv holds, from
 // out/warm_start.pt, appending each to the part file as one write. Takes the part's own lock
 // (parts/part-I-of-N.lock), not the folder's, which the process that prepared the sweep holds: a
@@ -110,14 +129,18 @@ SimulationTable build_part(const config::ExperimentConfig& c, const std::filesys
                            int parts, const BuildProgressFn& progress = {}, std::stop_token stop = {},
                            train::TrainObserver* observer = nullptr);
 
+// A replicated table's part: part `part` of `parts` of every seed's table (build_part in each seed's
+// folder, in the order of the seeds). Progress counts the rows of the part at every seed. Returns
+// the rows of the part now on disk, over all seeds.
+std::int64_t build_replicated_part(const config::ExperimentConfig& c, const std::filesystem::path& out, int part,
+                                   int parts, const BuildProgressFn& progress = {}, std::stop_token stop = {},
+                                   train::TrainObserver* observer = nullptr);
+
 // Merges the whole rows of table.csv and every parts/part-*-of-*.csv (torn last lines ignored) and
-// rewrites table.csv atomically, sorted. A sequence found twice must agree bit for bit, else Error
+// rewrites table.csv atomically, sorted. A replicated table: each seed's folder so, then the
+// replicated table.csv of the sequences every seed holds. A sequence found twice must agree bit for bit, else Error
 // naming both files. Part files are kept (a part still running may go on appending).
 SimulationTable collect_table(const std::filesystem::path& out, const config::ExperimentConfig& c);
 
-// The whole rows of a table or part file, read only (a writer may be appending): a torn last line
-// is ignored; a missing file or one without a whole header has none. Error "file:line: reason"
-// for a header of another k or a malformed whole line.
-std::vector<TableRow> read_whole_rows(const std::filesystem::path& file, int decisions);
 
 } // namespace rlda::core::sim

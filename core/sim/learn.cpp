@@ -63,7 +63,22 @@ const torch::Tensor& ArchitectureCache::layers(const std::vector<int>& prefix)
     return cache_.emplace(prefix, learner_.input(model::summarize(spec), &unknown_)).first->second;
 }
 
-LearnTask learn_task(const OpenedTable& t) { return {&t.table, &t.model, t.actions}; }
+LearnTask learn_task(const OpenedTable& t, RewardDraw reward, std::uint64_t draw_seed)
+{
+    return {&t.table, &t.model, t.actions, reward, draw_seed};
+}
+
+double episode_accuracy(const LearnTask& task, const TableRow& row, std::int64_t episode)
+{
+    if (row.replicates.empty() || task.reward == RewardDraw::Mean)
+        return row.accuracy;
+    // splitmix64 of (seed, episode): a uniform, stateless draw of the replicate.
+    std::uint64_t z = task.draw_seed + 0x9e3779b97f4a7c15ull * (static_cast<std::uint64_t>(episode) + 1);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    z ^= z >> 31;
+    return row.replicates[z % row.replicates.size()];
+}
 
 std::int64_t learn(agent::PolicyLearner& learner, const LearnTask& task, std::int64_t episodes,
                    LearnObserver* observer, std::stop_token stop)
@@ -121,7 +136,7 @@ std::int64_t learn_tables(agent::PolicyLearner& learner, const std::vector<Learn
             prefix.push_back(c.action);
             rec.probabilities.push_back(std::move(c.probabilities));
         }
-        rec.accuracy = table.accuracy(prefix);
+        rec.accuracy = episode_accuracy(tasks[task], table.at(prefix), learner.episode());
         rec.reward = agent::reward(rec.accuracy);
         rec.objective = learner.finish_episode((rec.reward - scales[task].mean) / scales[task].spread);
         rec.episode = learner.episode();
@@ -182,6 +197,31 @@ Evaluation evaluate(agent::PolicyLearner& learner, const LearnTask& task, std::u
     e.random_mean = table.random_mean(10, random_seed);
     e.random_expected = table.expected_random();
     return e;
+}
+
+void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint64_t seed)
+{
+    if (!table.replicated())
+        return;
+    const auto r = accuracies_by_seed(table);
+    const auto b = bootstrap_ranks(r, kResamples, seed);
+    const auto spread = [&](const std::vector<int>& seq) {
+        std::int64_t code = -1;
+        for (std::size_t i = 0; i < table.rows().size(); ++i)
+            if (table.rows()[i].actions == seq)
+                code = static_cast<std::int64_t>(i);
+        if (code < 0)
+            throw Error(fmt::format("{}: no row for {}", table.source(), sequence_string(seq)));
+        const auto s = static_cast<std::size_t>(code);
+        return Evaluation::Spread{b.rank_low[s], b.rank_high[s], b.best_share[s]};
+    };
+    e.replicates = r.replicates();
+    e.greedy_spread = spread(e.greedy);
+    e.optimal_spread = spread(e.optimal_sequence);
+    e.no_adaptation_spread = spread(table.no_adaptation_sequence());
+    e.best_set = static_cast<int>(b.indistinguishable.size());
+    e.greedy_among_best = e.greedy_spread.best_share >= kBestShare;
+    e.reliability = rank_reliability(r, seed);
 }
 
 std::string sequence_string(const std::vector<int>& actions)

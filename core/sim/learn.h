@@ -38,10 +38,17 @@ struct LearnTask {
     const SimulationTable* table = nullptr;
     const model::ModelSpec* model = nullptr;
     model::ActionSpace actions;
+    RewardDraw reward = RewardDraw::Replicate;
+    std::uint64_t draw_seed = 0; // the replicate of episode e: a hash of (draw_seed, e) modulo the seeds
 };
 
 // An opened table as a task: its table, model and actions.
-LearnTask learn_task(const OpenedTable& table);
+LearnTask learn_task(const OpenedTable& table, RewardDraw reward = RewardDraw::Replicate, std::uint64_t draw_seed = 0);
+
+// The accuracy episode `episode` (the policy's counter) earns with `row` of `task`'s table: the
+// row's accuracy, or for a replicated table drawn as task.reward says. A function of the episode, so
+// that a learning run continued from its policy file draws what the unbroken run would have.
+double episode_accuracy(const LearnTask& task, const TableRow& row, std::int64_t episode);
 
 // Algorithm 4: `episodes` episodes of k sampled decisions against `table`, one REINFORCE update
 // each. Stops early when `stop` is requested (between episodes). Returns episodes run. Without an
@@ -75,6 +82,12 @@ Evaluation evaluate(agent::PolicyLearner& learner, const LearnTask& task, std::u
 // The same for a table of the paper's actions.
 Evaluation evaluate(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
                     std::uint64_t random_seed = 0);
+
+// Adds what a replicated table's seeds say to `e` (evaluated on `table`): the rank intervals of the
+// greedy, optimal and no-adaptation sequences over a bootstrap of the seeds, whether the greedy
+// sequence is indistinguishable from the best, and the table's reliability (core/sim/reliability.h).
+// Leaves `e` unchanged for a single-seed table. `seed` seeds the bootstrap.
+void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint64_t seed = 0);
 
 
 } // namespace rlda::core::sim

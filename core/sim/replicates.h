@@ -3,6 +3,7 @@
 // noise: how far one sequence's accuracy moves between replicates, against how far sequences differ.
 #pragma once
 
+#include "core/sim/reliability.h"
 #include "core/sim/table.h"
 #include "core/sim/table_meta.h"
 
@@ -38,12 +39,15 @@ struct ReplicateNoise {
     double rank_correlation = 0.0;
     // In how many replicates the sequence best on average is itself the best (ties count).
     int best_agrees = 0;
-    std::vector<int> best; // the sequence of best mean accuracy over the replicates
+    std::int64_t best_code = 0; // the sequence of best mean accuracy over the replicates (its code)
+    std::vector<int> best;      // and its actions (the table overload)
     // within_sd / across_sd: near 0 a table orders sequences reliably; near 1 or above the order
     // of the top sequences is mostly noise.
     double ratio() const { return across_sd > 0.0 ? within_sd / across_sd : 0.0; }
 };
 // Error when fewer than 2 tables are given, or they differ in shape or are incomplete.
 ReplicateNoise replicate_noise(const std::vector<const SimulationTable*>& tables);
+// The same of a replicated table's seeds (accuracies_by_seed), or of tables made replicates.
+ReplicateNoise replicate_noise(const ReplicateAccuracies& r);
 
 } // namespace rlda::core::sim

@@ -2,11 +2,18 @@
 // (no LibTorch), shared by the engine, the run files, the command line and the workbench.
 #pragma once
 
+#include "core/sim/reliability.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace rlda::core::sim {
+
+// How an episode's accuracy is read from a replicated table (a table of one seed has one accuracy):
+// Replicate, the accuracy at one of its seeds drawn for the episode, so that the expected reward is
+// the mean's and the policy sees the spread the seeds really have; Mean, the mean over the seeds.
+enum class RewardDraw { Replicate, Mean };
 
 struct EpisodeRecord {
     std::int64_t episode = 0; // 1-based, counted over the policy's whole life
@@ -46,6 +53,18 @@ struct Evaluation {
     double no_adaptation = 0.0;
     double random_mean = 0.0;     // mean of 10 random sequences, the paper's baseline
     double random_expected = 0.0; // over all sequences
+
+    // What the table's seeds say (add_seed_statistics, core/sim/learn.h): set for a replicated
+    // table, where `rank` and the accuracies are those of the mean over its seeds.
+    struct Spread {
+        int low = 0, high = 0;   // the 95 % interval of the rank over resamples of the seeds
+        double best_share = 0.0; // the share of resamples in which the sequence is the best
+    };
+    int replicates = 1;
+    Spread greedy_spread, optimal_spread, no_adaptation_spread;
+    int best_set = 0;               // sequences indistinguishable from the best (P(best) >= 5 %)
+    bool greedy_among_best = false; // the greedy sequence is one of them
+    Reliability reliability;        // known() only for a replicated table
 };
 
 std::string sequence_string(const std::vector<int>& actions); // "0 2 3"

@@ -7,6 +7,8 @@
 #include "core/util/csv.h"
 #include "core/util/error.h"
 #include "core/util/excerpt.h"
+#include "core/util/read_file.h"
+#include "core/util/statistics.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -56,50 +58,76 @@ struct Place {
     }
 };
 
-int decisions_from_header(const std::vector<std::string>& header, const Place& at)
+constexpr std::string_view kSeedColumn = "accuracy_seed";
+
+// The paper's columns of k decisions: a1..ak, timeleft1..timeleftk, totaltime, accuracy.
+std::vector<std::string> paper_columns(std::size_t k)
 {
-    const auto expected = [](std::size_t k) {
-        std::vector<std::string> h;
-        for (std::size_t i = 1; i <= k; ++i)
-            h.push_back(fmt::format("a{}", i));
-        for (std::size_t i = 1; i <= k; ++i)
-            h.push_back(fmt::format("timeleft{}", i));
-        h.emplace_back("totaltime");
-        h.emplace_back("accuracy");
-        return h;
-    };
-    const std::size_t k = header.size() >= 4 ? (header.size() - 2) / 2 : 1;
-    const auto want = expected(k);
+    std::vector<std::string> h;
+    for (std::size_t i = 1; i <= k; ++i)
+        h.push_back(fmt::format("a{}", i));
+    for (std::size_t i = 1; i <= k; ++i)
+        h.push_back(fmt::format("timeleft{}", i));
+    h.emplace_back("totaltime");
+    h.emplace_back("accuracy");
+    return h;
+}
+
+// The decisions and the seeds a header names; Error at `at` unless it is the paper's columns,
+// then one accuracy_seed<S> column per seed, each seed once.
+std::pair<int, std::vector<std::uint64_t>> columns_of(const std::vector<std::string>& header, const Place& at)
+{
     std::vector<std::string> got;
     for (const auto& h : header)
         got.emplace_back(trimmed(h));
-    if (got != want)
+    const auto accuracy = std::find(got.begin(), got.end(), "accuracy");
+    const auto paper = static_cast<std::size_t>(accuracy - got.begin()) + 1;
+    const std::size_t k = accuracy != got.end() && paper >= 4 ? (paper - 2) / 2 : (got.size() >= 4 ? (got.size() - 2) / 2 : 1);
+    const auto want = paper_columns(k);
+    if (accuracy == got.end() || !std::equal(want.begin(), want.end(), got.begin(), got.begin() + static_cast<std::ptrdiff_t>(paper)))
         at.fail(fmt::format("header: expected \"{}\" (a1..ak,timeleft1..timeleftk,totaltime,accuracy), "
                             "found {}",
                             fmt::join(want, ","), excerpt(fmt::format("{}", fmt::join(got, ",")))));
-    return static_cast<int>(k);
+    std::vector<std::uint64_t> seeds;
+    for (std::size_t i = paper; i < got.size(); ++i) {
+        std::uint64_t seed = 0;
+        const std::string_view name = got[i];
+        if (!name.starts_with(kSeedColumn) || !parse_whole(name.substr(kSeedColumn.size()), seed))
+            at.fail(fmt::format("header: column {}: expected accuracy_seed<SEED> after accuracy, found {}", i + 1,
+                                excerpt(name)));
+        if (std::find(seeds.begin(), seeds.end(), seed) != seeds.end())
+            at.fail(fmt::format("header: the seed {} has two columns", seed));
+        seeds.push_back(seed);
+    }
+    return {static_cast<int>(k), std::move(seeds)};
 }
 
+// One row's numbers. A replicated row's accuracy must be the mean of its seeds' (as save writes it).
 TableRow parse_row(const std::vector<std::string>& fields, const std::vector<std::string>& header,
-                   std::size_t k, const Place& at)
+                   std::size_t k, std::size_t seeds, const Place& at)
 {
     const auto number = [&](std::size_t i) {
         double v = 0.0;
         if (!parse_whole(fields[i], v) || !std::isfinite(v))
-            at.fail(fmt::format("{}: not a number: {}", header[i], excerpt(fields[i])));
+            at.fail(fmt::format("{}: not a number: {}", trimmed(header[i]), excerpt(fields[i])));
         return v;
     };
     TableRow row;
     for (std::size_t i = 0; i < k; ++i) {
         int a = 0;
         if (!parse_whole(fields[i], a))
-            at.fail(fmt::format("{}: not an integer: {}", header[i], excerpt(fields[i])));
+            at.fail(fmt::format("{}: not an integer: {}", trimmed(header[i]), excerpt(fields[i])));
         row.actions.push_back(a);
     }
     for (std::size_t i = 0; i < k; ++i)
         row.time_left.push_back(number(k + i));
     row.total_time = number(2 * k);
     row.accuracy = number(2 * k + 1);
+    for (std::size_t i = 0; i < seeds; ++i)
+        row.replicates.push_back(number(2 * k + 2 + i));
+    if (seeds > 0 && std::abs(mean_of(row.replicates) - row.accuracy) > 1e-9)
+        at.fail(fmt::format("accuracy: {} is not the mean of the seeds' accuracies ({})", row.accuracy,
+                            mean_of(row.replicates)));
     return row;
 }
 
@@ -123,6 +151,9 @@ std::string row_problem(const TableRow& row, int k, int num_actions)
             return fmt::format("timeleft{}: {} is more than the total time {}", i + 1, row.time_left[i], row.total_time);
     if (!(row.accuracy >= 0.0 && row.accuracy <= 1.0))
         return fmt::format("accuracy: must lie in [0, 1], got {}", row.accuracy);
+    for (const double a : row.replicates)
+        if (!(a >= 0.0 && a <= 1.0))
+            return fmt::format("a seed's accuracy: must lie in [0, 1], got {}", a);
     return {};
 }
 
@@ -153,50 +184,121 @@ SimulationTable::SimulationTable(int decisions, int num_actions)
     slots_.assign(static_cast<std::size_t>(n), -1);
 }
 
+TableFile read_table_file(const std::filesystem::path& file, int decisions, bool growing)
+{
+    TableFile out;
+    const std::string path = file.string();
+    std::error_code ec;
+    if (growing && !std::filesystem::exists(file, ec))
+        return out;
+    std::string text = read_text_file(file);
+    if (growing) {
+        // A writer appends whole lines; what follows the last line break is a line being written.
+        const auto end = text.rfind('\n');
+        text.resize(end == std::string::npos ? 0 : end + 1);
+        if (text.empty())
+            return out;
+    }
+    std::vector<std::string> header;
+    std::size_t seeds = 0;
+    std::size_t begin = 0;
+    for (int number = 1; begin < text.size(); ++number) {
+        const std::size_t eol = std::min(text.find('\n', begin), text.size());
+        std::string line = text.substr(begin, eol - begin);
+        begin = eol + 1;
+        if (!line.empty() && line.back() == '\r')
+            line.pop_back();
+        if (line.empty())
+            continue;
+        const Place at{path, number};
+        std::vector<std::string> fields;
+        try {
+            fields = split_csv_record(line);
+        } catch (const Error& e) {
+            at.fail(e.what());
+        }
+        if (header.empty()) {
+            header = std::move(fields);
+            auto [k, s] = columns_of(header, at);
+            if (decisions > 0 && k != decisions)
+                at.fail(fmt::format("header: a table of {} decisions, expected {}", k, decisions));
+            out.decisions = k;
+            out.seeds = std::move(s);
+            seeds = out.seeds.size();
+            continue;
+        }
+        if (fields.size() != header.size())
+            at.fail(fmt::format("{} fields, the header has {}", fields.size(), header.size()));
+        out.rows.push_back(parse_row(fields, header, static_cast<std::size_t>(out.decisions), seeds, at));
+        out.lines.push_back(number);
+    }
+    if (header.empty() && !growing)
+        throw Error(fmt::format("{}: empty file, expected a header row", path));
+    return out;
+}
+
 SimulationTable SimulationTable::load(const std::string& path, int num_actions)
 {
-    const CsvTable csv = read_csv(path); // field counts per row are checked there, with line numbers
-    const int k = decisions_from_header(csv.header, {path, 1});
-    std::vector<TableRow> parsed;
+    TableFile f = read_table_file(path);
+    const int k = f.decisions;
     int largest = 0;
-    for (std::size_t i = 0; i < csv.rows.size(); ++i) {
-        const Place at{path, csv.row_lines[i]};
-        parsed.push_back(parse_row(csv.rows[i], csv.header, static_cast<std::size_t>(k), at));
+    for (std::size_t i = 0; i < f.rows.size(); ++i) {
+        const Place at{path, f.lines[i]};
         // Without a given count the largest action sizes the table: refused here, at its line, before
         // largest + 1 could overflow or the count be too many to tabulate.
-        for (std::size_t j = 0; j < parsed.back().actions.size(); ++j)
-            if (const int a = parsed.back().actions[j];
+        for (std::size_t j = 0; j < f.rows[i].actions.size(); ++j)
+            if (const int a = f.rows[i].actions[j];
                 num_actions <= 0 && a >= 0 && (a >= kMaxSequences || power(a + 1, k) < 0))
                 at.fail(fmt::format(
                     "a{}: action {} makes {}^{} action sequences, too many to tabulate (at most {})", j + 1,
                     a, std::int64_t{a} + 1, k, kMaxSequences));
-        for (int a : parsed.back().actions)
+        for (int a : f.rows[i].actions)
             largest = std::max(largest, a);
     }
     SimulationTable table(k, num_actions > 0 ? num_actions : largest + 1);
     table.source_ = path;
-    for (std::size_t i = 0; i < parsed.size(); ++i) {
-        const Place at{path, csv.row_lines[i]};
-        if (const std::string why = row_problem(parsed[i], k, table.num_actions_); !why.empty())
+    table.seeds_ = f.seeds;
+    std::vector<std::int64_t> first_line(static_cast<std::size_t>(table.sequences()), -1);
+    for (std::size_t i = 0; i < f.rows.size(); ++i) {
+        const Place at{path, f.lines[i]};
+        if (const std::string why = row_problem(f.rows[i], k, table.num_actions_); !why.empty())
             at.fail(why);
-        if (table.find(parsed[i].actions)) {
-            const auto first =
-                std::find_if(parsed.begin(), parsed.begin() + static_cast<std::ptrdiff_t>(i),
-                             [&](const TableRow& r) { return r.actions == parsed[i].actions; });
-            at.fail(fmt::format("duplicate sequence {} (first on line {})", bracketed(parsed[i].actions),
-                                csv.row_lines[static_cast<std::size_t>(first - parsed.begin())]));
-        }
-        table.add(parsed[i]); // a copy: the search above reads the earlier rows' actions
+        auto& first = first_line[static_cast<std::size_t>(table.code(f.rows[i].actions))];
+        if (first >= 0)
+            at.fail(fmt::format("duplicate sequence {} (first on line {})", bracketed(f.rows[i].actions), first));
+        first = f.lines[i];
+        table.add(std::move(f.rows[i]));
     }
     return table;
 }
 
 void SimulationTable::save(const std::string& path) const
 {
-    std::string text = table_header(decisions_);
+    std::string text = table_header(decisions_, seeds_);
     for (const auto& row : rows_)
         text += table_line(row);
     write_text_atomically(path, text);
+}
+
+void SimulationTable::save_means(const std::string& path) const
+{
+    std::string text = table_header(decisions_);
+    for (TableRow row : rows_) {
+        row.replicates.clear();
+        text += table_line(row);
+    }
+    write_text_atomically(path, text);
+}
+
+void SimulationTable::set_seeds(std::vector<std::uint64_t> seeds)
+{
+    if (!rows_.empty())
+        throw Error("simulation table: the seeds are set before any row is added");
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+        if (std::find(seeds.begin(), seeds.begin() + static_cast<std::ptrdiff_t>(i), seeds[i]) !=
+            seeds.begin() + static_cast<std::ptrdiff_t>(i))
+            throw Error(fmt::format("simulation table: the seed {} is listed twice", seeds[i]));
+    seeds_ = std::move(seeds);
 }
 
 std::int64_t SimulationTable::code(const std::vector<int>& seq) const
@@ -210,6 +312,9 @@ void SimulationTable::add(TableRow row)
 {
     if (const std::string why = row_problem(row, decisions_, num_actions_); !why.empty())
         throw Error(fmt::format("simulation table row {}: {}", bracketed(row.actions), why));
+    if (row.replicates.size() != seeds_.size())
+        throw Error(fmt::format("simulation table row {}: {} seeds' accuracies, the table has {} seeds",
+                                bracketed(row.actions), row.replicates.size(), seeds_.size()));
     const std::int64_t c = code(row.actions);
     if (slots_[static_cast<std::size_t>(c)] >= 0)
         throw Error(fmt::format("simulation table: duplicate sequence {}", bracketed(row.actions)));
@@ -296,14 +401,52 @@ double SimulationTable::expected_random() const
     return sum / static_cast<double>(rows_.size());
 }
 
-std::string table_header(int decisions)
+SimulationTable merge_seeds(const std::vector<std::uint64_t>& seeds, const std::vector<const SimulationTable*>& tables)
 {
-    std::string h;
-    for (int i = 1; i <= decisions; ++i)
-        h += fmt::format("a{},", i);
-    for (int i = 1; i <= decisions; ++i)
-        h += fmt::format("timeleft{},", i);
-    return h + "totaltime,accuracy\r\n";
+    if (tables.empty() || tables.size() != seeds.size())
+        throw Error("replicated table: one table is needed for each seed");
+    const SimulationTable& first = *tables.front();
+    for (const auto* t : tables)
+        if (t->decisions() != first.decisions() || t->num_actions() != first.num_actions() || t->replicated())
+            throw Error(fmt::format("replicated table: {} is not a single-seed table of {} decisions over {} actions",
+                                    t->source(), first.decisions(), first.num_actions()));
+    SimulationTable out(first.decisions(), first.num_actions());
+    out.set_seeds(seeds);
+    for (const TableRow& row : first.rows()) {
+        TableRow merged = row;
+        merged.replicates.clear();
+        std::vector<std::vector<double>> times;
+        bool everywhere = true;
+        for (const auto* t : tables) {
+            const TableRow* r = t->find(row.actions);
+            if (!r) {
+                everywhere = false;
+                break;
+            }
+            merged.replicates.push_back(r->accuracy);
+            times.push_back(r->time_left);
+        }
+        if (!everywhere)
+            continue;
+        merged.accuracy = mean_of(merged.replicates);
+        for (std::size_t d = 0; d < merged.time_left.size(); ++d) {
+            std::vector<double> at;
+            for (const auto& t : times)
+                at.push_back(t[d]);
+            if (std::any_of(at.begin(), at.end(), [&](double v) { return v != at.front(); }))
+                merged.time_left[d] = mean_of(at);
+        }
+        out.add(std::move(merged));
+    }
+    return out;
+}
+
+std::string table_header(int decisions, const std::vector<std::uint64_t>& seeds)
+{
+    std::string h = fmt::format("{}", fmt::join(paper_columns(static_cast<std::size_t>(decisions)), ","));
+    for (const auto seed : seeds)
+        h += fmt::format(",{}{}", kSeedColumn, seed);
+    return h + "\r\n";
 }
 
 std::string table_line(const TableRow& row)
@@ -314,7 +457,10 @@ std::string table_line(const TableRow& row)
         line += fmt::format("{},", a);
     for (double t : row.time_left)
         line += fmt::format("{:.6f},", t);
-    return line + fmt::format("{},{}\r\n", row.total_time, row.accuracy);
+    line += fmt::format("{},{}", row.total_time, row.accuracy);
+    for (double a : row.replicates)
+        line += fmt::format(",{}", a);
+    return line + "\r\n";
 }
 
 std::vector<TableIndexEntry> load_table_index(const std::string& index_csv)

@@ -2,17 +2,22 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <string>
 #include <vector>
 
 namespace rlda::core::sim {
 
-// One trained action sequence: columns a1..ak, timeleft1..timeleftk, totaltime, accuracy.
+// One trained action sequence: columns a1..ak, timeleft1..timeleftk, totaltime, accuracy, and in a
+// replicated table accuracy_seed<S> for each of its seeds.
 struct TableRow {
     std::vector<int> actions;      // 0..n-1 deepen original block i, n = Do Nothing
     std::vector<double> time_left; // seconds left in the budget when decision i+1 was made
     double total_time = 0.0;       // the budget, seconds
-    double accuracy = 0.0;         // final test accuracy, a fraction
+    double accuracy = 0.0;         // final test accuracy, a fraction; a replicated table's: the mean
+    // A replicated table's: the accuracy under each of its seeds(), in that order (their mean is
+    // `accuracy`). Empty in a single-seed table.
+    std::vector<double> replicates;
     bool operator==(const TableRow&) const = default;
 };
 
@@ -24,16 +29,26 @@ public:
     // included); throws Error when either is < 1 or (num_actions)^decisions is too large to tabulate.
     SimulationTable(int decisions, int num_actions);
 
-    // Reads the reference format. `num_actions` = 0 infers it as the largest action + 1, which is
-    // exact for a complete table; a partial table (a killed build) needs it given. Throws Error
-    // "file:line: reason" for a bad header, a non-number, an action out of range, an accuracy
-    // outside [0, 1], a time left beyond the total time or a duplicate sequence.
+    // Reads the reference format, or a replicated table (read_table_file). `num_actions` = 0 infers
+    // it as the largest action + 1, which is exact for a complete table; a partial table (a killed
+    // build) needs it given. Throws Error "file:line: reason" for a bad header, a non-number, an
+    // action out of range, an accuracy outside [0, 1], a time left beyond the total time, a mean
+    // that is not its seeds' or a duplicate sequence.
     static SimulationTable load(const std::string& path, int num_actions = 0);
 
     // Written atomically in lexicographic order, formatted as the reference tables (Python's csv
     // module: CRLF line ends; timeleft with 6 decimals; totaltime and accuracy in their shortest
-    // exact form), so that re-saving a reference table reproduces it byte for byte.
+    // exact form), so that re-saving a reference table reproduces it byte for byte. A replicated
+    // table adds its accuracy_seed<S> columns.
     void save(const std::string& path) const;
+    // The paper's columns alone: a single-seed table as save() writes it, a replicated one's means.
+    void save_means(const std::string& path) const;
+
+    // The seeds of a replicated table, in column order; empty for a single-seed table. Set before
+    // rows are added; every row then carries one accuracy per seed.
+    const std::vector<std::uint64_t>& seeds() const { return seeds_; }
+    void set_seeds(std::vector<std::uint64_t> seeds);
+    bool replicated() const { return !seeds_.empty(); }
 
     int decisions() const { return decisions_; }
     int num_actions() const { return num_actions_; }
@@ -78,12 +93,36 @@ private:
     int num_actions_;
     std::vector<TableRow> rows_;
     std::vector<std::int32_t> slots_; // code -> index in rows_, -1 = absent
+    std::vector<std::uint64_t> seeds_;
     std::string source_ = "simulation table";
 };
 
 // For writers that append a table row by row (the table builder): the same text as save().
-std::string table_header(int decisions);
+std::string table_header(int decisions, const std::vector<std::uint64_t>& seeds = {});
 std::string table_line(const TableRow& row);
+
+// One replicated table of the same table built at `seeds` (`tables[i]` at seeds[i], one shape,
+// complete or not): every sequence all of them hold, with its accuracy at each seed and their mean;
+// its time left is theirs when they agree (the virtual clock), else their mean. Error for tables
+// of other shapes or a seed listed twice.
+SimulationTable merge_seeds(const std::vector<std::uint64_t>& seeds, const std::vector<const SimulationTable*>& tables);
+
+// The rows of a table file as the one parser of the format reads them, before they are checked
+// against each other (SimulationTable::load does that).
+struct TableFile {
+    int decisions = 0;
+    std::vector<std::uint64_t> seeds; // accuracy_seed<S> columns; empty for a single-seed table
+    std::vector<TableRow> rows;       // in file order
+    std::vector<int> lines;           // each row's line, 1-based, for messages
+};
+
+// The one parser of the table format: the header (a1..ak, timeleft1..timeleftk, totaltime,
+// accuracy, then optionally accuracy_seed<S> columns), and each row's numbers, a replicated row's
+// mean checked against its seeds'. `decisions` > 0: the header must have that many. `growing`: the
+// file may be being appended to (a table or sweep part being built): only whole lines count, the
+// text after the last line break is ignored, and a missing file or one without a whole header has
+// no rows. Error "file:line: reason".
+TableFile read_table_file(const std::filesystem::path& file, int decisions = 0, bool growing = false);
 
 // One line of an index of tables (data/paper/tables/index.csv).
 struct TableIndexEntry {

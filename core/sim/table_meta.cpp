@@ -2,10 +2,10 @@
 #include "core/sim/table_meta.h"
 
 #include "core/config/experiment_io.h"
+#include "core/config/limits.h"
 #include "core/config/dataset_shape.h"
 #include "core/model/toml_model.h"
 #include "core/model/zoo.h"
-#include "core/sim/build.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 #include "core/util/excerpt.h"
@@ -218,6 +218,10 @@ TableMeta table_meta(const config::ExperimentConfig& c, const model::ModelSpec& 
     m.widen_factor = c.trainer.widen_factor;
     m.actions = table_actions(m, spec).size();
     m.seed = c.job.seed;
+    if (c.sweep.seeds.size() > 1) { // a replicated table; its first seed is the one a single table has
+        m.seeds.assign(c.sweep.seeds.begin(), c.sweep.seeds.end());
+        m.seed = m.seeds.front();
+    }
     m.rows = power(m.actions, decisions);
     return m;
 }
@@ -269,6 +273,8 @@ std::string table_meta_json(const TableMeta& m)
         j["operations"] = m.operations;
         j["widen_factor"] = m.widen_factor;
     }
+    if (!m.seeds.empty())
+        j["seeds"] = m.seeds;
     return j.dump(2) + "\n";
 }
 
@@ -393,6 +399,15 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
         m.widen_factor = r.number(v, "widen_factor");
         if (!(m.widen_factor > 1.0 && m.widen_factor <= 8.0))
             r.fail("widen_factor", fmt::format("{} is outside (1, 8]", m.widen_factor));
+    }
+    if (const json& v = r.at(j, "seeds", "", false); !v.is_null()) {
+        if (!v.is_array() || v.empty() || v.size() > config::kMaxReplicates)
+            r.fail("seeds", fmt::format("expected a list of 1 to {} seeds", config::kMaxReplicates));
+        for (const auto& s : v) {
+            if (!s.is_number_unsigned() && !(s.is_number_integer() && s.get<std::int64_t>() >= 0))
+                r.fail("seeds", "expected whole numbers >= 0");
+            m.seeds.push_back(s.get<std::uint64_t>());
+        }
     }
     return m;
 }
@@ -531,6 +546,10 @@ OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& aske
     } else if (t.table.decisions() != t.meta.decisions) {
         throw Error(fmt::format("{}: {} decisions, but its metadata ({}) says {}", name, t.table.decisions(),
                                 t.meta.source, t.meta.decisions));
+    } else if ((t.table.replicated() || t.meta.seeds.size() > 1) && t.table.seeds() != t.meta.seeds) {
+        throw Error(fmt::format("{}: columns of the seeds {}, but its metadata ({}) lists {}", name,
+                                fmt::join(t.table.seeds(), ", "), t.meta.source,
+                                t.meta.seeds.empty() ? std::string("none") : fmt::format("{}", fmt::join(t.meta.seeds, ", "))));
     }
     if (!allow_incomplete && static_cast<std::int64_t>(t.table.rows().size()) < t.meta.rows)
         // The rows a sweep's parts hold count too: the same command collects them.
@@ -615,7 +634,7 @@ TableStatus table_status(const fs::path& folder_or_csv)
             if (entry.path().extension() == ".csv")
                 files.push_back(entry.path());
     for (const auto& f : files)
-        for (auto& row : read_whole_rows(f, decisions))
+        for (auto& row : read_table_file(f, decisions, /*growing=*/true).rows)
             rows.try_emplace(row.actions, row);
     s.rows = static_cast<std::int64_t>(rows.size());
     for (const auto& [actions, row] : rows)

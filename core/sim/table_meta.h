@@ -20,9 +20,10 @@ namespace rlda::core::sim {
 //    "dataset": {"kind", "normalization", "train_subset", "test_subset", "random_subset"},
 //    "scenario": {"name", "first_up", "start_time", "events": [{"time", "change"}]},
 //    "budget": 60, "clock": {"kind", "step_cost", "eval_cost"}, "seed": 42,
-//    "operations": ["deepen", "widen"], "widen_factor": 2.0}
-// The last two are written only for tables of more operations than deepening, and read as
-// ["deepen"] and 2.0 when absent, so that every table made before widening reads as it was.
+//    "operations": ["deepen", "widen"], "widen_factor": 2.0, "seeds": [42, 43, 44]}
+// `operations` and `widen_factor` are written only for tables of more operations than deepening,
+// and read as ["deepen"] and 2.0 when absent, so that every table made before widening reads as it
+// was; `seeds` only for a replicated table (one accuracy_seed<S> column each, table.h).
 // `model.toml` embeds a TOML model's text, so the table stays usable when that file moves.
 // Readers refuse a newer version; unknown keys are ignored (additions keep the version).
 struct TableMeta {
@@ -41,6 +42,9 @@ struct TableMeta {
     std::vector<std::string> operations{"deepen"}; // [trainer] operations the actions number
     double widen_factor = 2.0;
     std::uint64_t seed = 0; // the job's seed
+    // A replicated table's seeds, in its columns' order (the first is `seed`); empty for a table of
+    // one seed. Written only when not empty, so single-seed tables read and write as before.
+    std::vector<std::uint64_t> seeds;
     std::int64_t rows = 0;  // a complete table's: actions^decisions
     std::string source;     // where this was read from, for messages ("" when made here)
 

@@ -67,13 +67,34 @@ SweepStatus status(const fs::path& out, const sim::TableShape& shape, int parts)
 {
     if (parts < 1)
         throw Error(fmt::format("{}: a sweep needs at least one part, not {}", out.string(), parts));
+    if (!shape.seeds.empty()) {
+        // A replicated table: part i is part i of every seed's table, each in its own folder.
+        sim::TableShape one = shape;
+        one.seeds.clear();
+        SweepStatus all;
+        for (const auto seed : shape.seeds) {
+            const SweepStatus s = status(sim::seed_folder(out, seed), one, parts);
+            if (all.tasks.empty())
+                all.tasks = s.tasks;
+            else
+                for (std::size_t i = 0; i < s.tasks.size(); ++i) {
+                    all.tasks[i].rows_done += s.tasks[i].rows_done;
+                    all.tasks[i].rows_total += s.tasks[i].rows_total;
+                }
+            all.rows_done += s.rows_done;
+            all.rows_total += s.rows_total;
+        }
+        for (auto& t : all.tasks)
+            t.state = t.rows_done == t.rows_total ? TaskState::Done : TaskState::Pending;
+        return all;
+    }
     SweepStatus s;
     s.rows_total = static_cast<int>(shape.sequences);
     std::set<std::int64_t> codes;
-    for (const auto& r : sim::read_whole_rows(out / "table.csv", shape.decisions))
+    for (const auto& r : sim::read_table_file(out / "table.csv", shape.decisions, /*growing=*/true).rows)
         codes.insert(sim::sequence_code(r.actions, shape.num_actions));
     for (int i = 0; i < parts; ++i)
-        for (const auto& r : sim::read_whole_rows(sim::part_file(out, i, parts), shape.decisions))
+        for (const auto& r : sim::read_table_file(sim::part_file(out, i, parts), shape.decisions, /*growing=*/true).rows)
             codes.insert(sim::sequence_code(r.actions, shape.num_actions));
     for (int i = 0; i < parts; ++i) {
         TaskStatus t;

@@ -213,6 +213,7 @@ SlurmSweep SlurmSweep::submit(const config::ExperimentConfig& c, const fs::path&
     s.decisions_ = shape.decisions;
     s.num_actions_ = shape.num_actions;
     s.sequences_ = shape.sequences;
+    s.seeds_ = shape.seeds;
     const Lock lock(abs_dir);
     for (const char* sub : {"logs", "parts"}) { // a resumed folder's may be files
         std::error_code ec;
@@ -272,6 +273,7 @@ void SlurmSweep::load()
         decisions_ = j.at("decisions").get<int>();
         num_actions_ = j.at("num_actions").get<int>();
         sequences_ = j.at("sequences").get<std::int64_t>();
+        seeds_ = j.value("seeds", std::vector<std::uint64_t>{}); // absent before replicated tables
         jobs_ = j.at("jobs").get<std::vector<std::string>>();
         collected_ = j.at("collected").get<bool>();
         cancelled_ = j.at("cancelled").get<bool>();
@@ -295,12 +297,14 @@ void SlurmSweep::save() const
     nlohmann::json tasks = nlohmann::json::array();
     for (const auto& t : tasks_)
         tasks.push_back({{"job", t.job}, {"attempts", t.attempts}, {"detail", t.detail}});
-    const nlohmann::json j{{"backend", config::to_string(config::SweepBackend::Slurm)}, {"rlda", rlda_},
+    nlohmann::json j{{"backend", config::to_string(config::SweepBackend::Slurm)}, {"rlda", rlda_},
                            {"parts", parts_},        {"max_retries", max_retries_},
                            {"decisions", decisions_}, {"num_actions", num_actions_},
                            {"sequences", sequences_}, {"jobs", jobs_},
                            {"tasks", tasks},          {"collected", collected_},
                            {"cancelled", cancelled_}};
+    if (!seeds_.empty())
+        j["seeds"] = seeds_;
     write_text_atomically(dir_ / state_file, j.dump(2) + "\n");
 }
 
@@ -368,7 +372,7 @@ std::map<std::string, std::string> SlurmSweep::accounting() const
 std::vector<int> SlurmSweep::rows_done() const
 {
     std::vector<int> done;
-    for (const auto& t : status(dir_, sim::TableShape{decisions_, num_actions_, sequences_}, parts_).tasks)
+    for (const auto& t : status(dir_, shape(), parts_).tasks)
         done.push_back(t.rows_done);
     return done;
 }
@@ -378,7 +382,7 @@ SweepStatus SlurmSweep::poll()
     const Lock lock(dir_);
     load();
     SweepStatus st;
-    st.rows_total = static_cast<int>(sequences_);
+    st.rows_total = static_cast<int>(shape().rows());
     st.collected = collected_;
     st.cancelled = cancelled_;
     const auto done = rows_done();
@@ -393,7 +397,8 @@ SweepStatus SlurmSweep::poll()
         ts.part = i;
         ts.id = fmt::format("{}_{}", t.job, i);
         ts.attempts = t.attempts;
-        ts.rows_total = static_cast<int>(sim::part_size(sequences_, i, parts_));
+        ts.rows_total = static_cast<int>(sim::part_size(sequences_, i, parts_) *
+                                         static_cast<std::int64_t>(std::max<std::size_t>(1, seeds_.size())));
         ts.rows_done = std::min(done[static_cast<std::size_t>(i)], ts.rows_total);
         ts.detail = t.detail;
         const auto q = queued.find(ts.id);

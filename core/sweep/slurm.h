@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/config/experiment.h"
+#include "core/sim/build.h"
 #include "core/sweep/status.h"
 
 #include <cstdint>
@@ -69,7 +70,9 @@ private:
     int max_retries_ = 0;
     int decisions_ = 0;
     int num_actions_ = 0;
-    std::int64_t sequences_ = 0;
+    std::int64_t sequences_ = 0;             // of one seed's table
+    std::vector<std::uint64_t> seeds_;      // a replicated table's seeds; empty for one seed
+    sim::TableShape shape() const { return {decisions_, num_actions_, sequences_, seeds_}; }
     std::vector<std::string> jobs_;
     std::vector<Task> tasks_;
     bool collected_ = false;

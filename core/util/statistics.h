@@ -1,9 +1,11 @@
-// Means and variances of a sample: the one place the engine computes them (a table's reward
-// standardisation, the noise of replicate tables, the transfer summary's spread over replicates).
+// Means, variances and rank correlations of a sample: the one place the engine computes them (a
+// table's reward standardisation, the noise and reliability of replicate tables, the transfer
+// summary's spread over replicates).
 #pragma once
 
 #include <cstddef>
 #include <span>
+#include <vector>
 
 namespace rlda::core {
 
@@ -28,5 +30,14 @@ inline double variance_of(std::span<const double> x, std::size_t ddof)
         squares += (v - m) * (v - m);
     return squares / static_cast<double>(x.size() - ddof);
 }
+
+// Ranks 1..n of `x` in increasing order; ties take the mean of the ranks they span.
+std::vector<double> fractional_ranks(std::span<const double> x);
+
+// Pearson's correlation of two samples of one length; 0 when either is constant.
+double pearson(std::span<const double> x, std::span<const double> y);
+
+// Spearman's rank correlation: Pearson's of the fractional ranks (ties handled).
+double spearman(std::span<const double> x, std::span<const double> y);
 
 } // namespace rlda::core

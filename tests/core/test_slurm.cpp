@@ -71,7 +71,7 @@ sweep::SweepStatus follow(sweep::SlurmSweep& job, double seconds)
 // Whole rows in a part or table file (a reader's view while a task writes).
 int rows_in(const fs::path& file)
 {
-    return static_cast<int>(sim::read_whole_rows(file, 2).size());
+    return static_cast<int>(sim::read_table_file(file, 2, /*growing=*/true).rows.size());
 }
 
 // What `squeue -h -j IDS` (active jobs only) prints.

@@ -49,7 +49,7 @@ std::vector<pid_t> part_processes(const std::string& out, const std::string& par
 
 std::size_t whole_rows(const std::filesystem::path& file)
 {
-    return sim::read_whole_rows(file, 2).size();
+    return sim::read_table_file(file, 2, /*growing=*/true).rows.size();
 }
 
 } // namespace
@@ -85,6 +85,48 @@ private Q_SLOTS:
         QVERIFY(sim::build_table(tiny_config(), folder("reference"), false).complete());
         qInfo("16-row build_table: %lld ms", static_cast<long long>(timer.elapsed()));
         reference_ = slurp(folder("reference") / "table.csv");
+    }
+
+    void a_replicated_table_is_the_same_bytes_with_any_number_of_workers()
+    {
+        // 2 seeds x 9 rows (FeedForwardNet2: 2 blocks, 3 actions, 2 decisions), built in-process and by
+        // 1, 2 and 3 worker processes: every table.csv the same bytes, each seed's rows those of a
+        // single-seed build of that seed, and the mean is the seeds' mean.
+        const std::string toml = std::string(tiny_toml) + "[sweep]\nseeds = [5, 6]\n";
+        auto c = config::parse_experiment(toml, "replicated.toml");
+        c.job.model = "FeedForwardNet2";
+        const std::string text = config::to_toml(c);
+        const QString file = dir_.filePath("replicated.toml");
+        std::ofstream(file.toStdString()) << text;
+        const auto in_process = sim::build_table(c, folder("rep-in-process"), false);
+        QVERIFY(in_process.complete());
+        QCOMPARE(in_process.seeds(), (std::vector<std::uint64_t>{5, 6}));
+        QCOMPARE(in_process.sequences(), std::int64_t{9});
+        const std::string bytes = slurp(folder("rep-in-process") / "table.csv");
+        for (const int workers : {1, 2, 3}) {
+            const auto out = dir_.filePath(QStringLiteral("rep-%1").arg(workers));
+            const auto [code, stdout_text, err] =
+                rlda({"simulate", file, "--out", out, "--workers", QString::number(workers)}, 300000);
+            QVERIFY2(code == 0, qPrintable(err));
+            QVERIFY2(stdout_text.contains("rows: 9 (each the mean of 2 seeds)") && stdout_text.contains("reliability: one seed"),
+                     qPrintable(stdout_text));
+            QCOMPARE(slurp(std::filesystem::path(out.toStdString()) / "table.csv"), bytes);
+        }
+        // Seed 6's rows are a single-seed build's at seed 6, bit for bit.
+        auto one = c;
+        one.sweep.seeds.clear();
+        one.job.seed = 6;
+        const auto alone = sim::build_table(one, folder("rep-seed6-alone"), false);
+        QCOMPARE(slurp(sim::seed_folder(folder("rep-in-process"), 6) / "table.csv"),
+                 slurp(folder("rep-seed6-alone") / "table.csv"));
+        for (const auto& row : in_process.rows())
+            QCOMPARE(row.replicates[1], alone.accuracy(row.actions));
+        // The metadata lists the seeds; --replicates 2 from job.seed 5 (seeds 5 and 6) is the same table.
+        QVERIFY(slurp(folder("rep-in-process") / "table.json").find("\"seeds\": [\n    5,\n    6\n  ]") != std::string::npos);
+        const auto [code, o, err] = rlda({"simulate", file, "--set", "sweep.seeds=[]", "--replicates", "2", "--out",
+                                          dir_.filePath("rep-replicates"), "--workers", "1"}, 300000);
+        QVERIFY2(code == 0, qPrintable(err));
+        QCOMPARE(slurp(folder("rep-replicates") / "table.csv"), bytes);
     }
 
     void parts_built_one_by_one_and_collected_equal_a_plain_build()

@@ -1,0 +1,252 @@
+// The reliability of a replicated table: split halves, Spearman-Brown and a bootstrap over seeds.
+#include "core/sim/reliability.h"
+
+#include "core/util/error.h"
+#include "core/util/statistics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+
+namespace rlda::core::sim {
+namespace {
+
+// Splits of replicates 0..n-1 into a first half of n/2 (rounded down) and the rest: every split
+// once (a half and its complement are one split) when there are at most `limit`, else `limit`
+// drawn at random with `rng`.
+std::vector<std::vector<bool>> splits_of(int n, int limit, std::mt19937_64& rng)
+{
+    const int half = n / 2;
+    double count = 1.0; // C(n, half), halved for even n
+    for (int i = 0; i < half; ++i)
+        count = count * (n - i) / (i + 1);
+    if (n % 2 == 0)
+        count /= 2.0;
+    std::vector<std::vector<bool>> out;
+    if (count <= limit) {
+        std::vector<bool> mask(static_cast<std::size_t>(n), false);
+        std::fill(mask.begin(), mask.begin() + half, true);
+        do { // for even n, only the arrangements with replicate 0 in the first half
+            if (n % 2 == 1 || mask[0])
+                out.push_back(mask);
+        } while (std::prev_permutation(mask.begin(), mask.end()));
+        return out;
+    }
+    std::vector<int> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    for (int i = 0; i < limit; ++i) {
+        std::shuffle(order.begin(), order.end(), rng);
+        std::vector<bool> mask(static_cast<std::size_t>(n), false);
+        for (int k = 0; k < half; ++k)
+            mask[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = true;
+        out.push_back(mask);
+    }
+    return out;
+}
+
+// Ranks in a table of these means: 1 + the number of strictly higher means.
+std::vector<int> competition_ranks(const std::vector<double>& means)
+{
+    std::vector<std::size_t> order(means.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return means[a] > means[b]; });
+    std::vector<int> rank(means.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        rank[order[i]] = i > 0 && means[order[i]] == means[order[i - 1]] ? rank[order[i - 1]] : static_cast<int>(i) + 1;
+    return rank;
+}
+
+// The mean over the replicates `take` (indices, repeats allowed) of each sequence.
+std::vector<double> mean_over(const ReplicateAccuracies& r, const std::vector<int>& take)
+{
+    std::vector<double> m(r.sequences(), 0.0);
+    for (const int i : take)
+        for (std::size_t s = 0; s < m.size(); ++s)
+            m[s] += r.accuracy[static_cast<std::size_t>(i)][s];
+    for (double& v : m)
+        v /= static_cast<double>(take.size());
+    return m;
+}
+
+} // namespace
+
+std::vector<double> ReplicateAccuracies::mean() const
+{
+    std::vector<int> all(accuracy.size());
+    std::iota(all.begin(), all.end(), 0);
+    return accuracy.empty() ? std::vector<double>{} : mean_over(*this, all);
+}
+
+std::vector<double> ReplicateAccuracies::sd() const
+{
+    std::vector<double> out(sequences(), 0.0);
+    std::vector<double> one(accuracy.size());
+    for (std::size_t s = 0; s < out.size(); ++s) {
+        for (std::size_t i = 0; i < accuracy.size(); ++i)
+            one[i] = accuracy[i][s];
+        out[s] = std::sqrt(variance_of(one, 1));
+    }
+    return out;
+}
+
+void check_replicates(const ReplicateAccuracies& r)
+{
+    if (r.accuracy.empty())
+        throw Error("replicates: no replicate given");
+    for (const auto& a : r.accuracy)
+        if (a.size() != r.accuracy.front().size())
+            throw Error(fmt::format("replicates: one replicate has {} sequences, another {}", a.size(),
+                                    r.accuracy.front().size()));
+    if (r.sequences() < 2)
+        throw Error("replicates: a ranking needs at least 2 sequences");
+}
+
+ReplicateAccuracies accuracies_by_seed(const SimulationTable& t, std::uint64_t seed)
+{
+    if (!t.complete())
+        throw Error(fmt::format("{}: incomplete ({} of {} rows), so its seeds cannot be compared", t.source(),
+                                t.rows().size(), t.sequences()));
+    ReplicateAccuracies r;
+    r.seeds = t.replicated() ? t.seeds() : std::vector<std::uint64_t>{seed};
+    r.accuracy.assign(r.seeds.size(), std::vector<double>(t.rows().size()));
+    for (std::size_t s = 0; s < t.rows().size(); ++s) {
+        const TableRow& row = t.rows()[s];
+        for (std::size_t i = 0; i < r.seeds.size(); ++i)
+            r.accuracy[i][s] = t.replicated() ? row.replicates[i] : row.accuracy;
+    }
+    return r;
+}
+
+ReplicateAccuracies accuracies_of(const std::vector<const SimulationTable*>& tables,
+                                  const std::vector<std::uint64_t>& seeds)
+{
+    if (tables.empty() || tables.size() != seeds.size())
+        throw Error("replicates: one seed is needed for each table");
+    ReplicateAccuracies r;
+    r.seeds = seeds;
+    const SimulationTable& first = *tables.front();
+    for (const auto* t : tables) {
+        if (t->decisions() != first.decisions() || t->num_actions() != first.num_actions())
+            throw Error(fmt::format("replicates: {} has {} decisions over {} actions, {} has {} over {}", t->source(),
+                                    t->decisions(), t->num_actions(), first.source(), first.decisions(),
+                                    first.num_actions()));
+        if (!t->complete())
+            throw Error(fmt::format("replicates: {} is incomplete ({} of {} rows)", t->source(), t->rows().size(),
+                                    t->sequences()));
+        r.accuracy.emplace_back();
+        for (const auto& row : first.rows())
+            r.accuracy.back().push_back(t->accuracy(row.actions));
+    }
+    return r;
+}
+
+std::string reliability_text(const Reliability& r)
+{
+    if (!r.known())
+        return "reliability: unknown for a table of one seed; build it at several seeds to measure it "
+               "(rlda simulate CONFIG --replicates 3)";
+    const std::string needed = r.seeds_needed ? fmt::format("{} needs {} seed{}", kReliableRho, *r.seeds_needed,
+                                                            *r.seeds_needed == 1 ? "" : "s")
+                                              : fmt::format("no number of seeds reaches {}", kReliableRho);
+    const std::string table = r.single_seed > 0.0 ? fmt::format("{:.2f}", r.table) : std::string("none");
+    return fmt::format("reliability: one seed {:.2f}, the table's {} seeds {} (split halves: rho {:.2f}, {} "
+                       "split{}); {}",
+                       r.single_seed, r.replicates, table, r.split_half, r.splits, r.splits == 1 ? "" : "s", needed);
+}
+
+double stepped_up(double r1, double n) { return n * r1 / (1.0 + (n - 1.0) * r1); }
+
+std::optional<int> seeds_for(double r1, double target)
+{
+    if (!(r1 > 0.0))
+        return std::nullopt;
+    if (r1 >= target)
+        return 1;
+    // n r1 / (1 + (n - 1) r1) >= t  <=>  n >= t (1 - r1) / (r1 (1 - t)).
+    const double n = target * (1.0 - r1) / (r1 * (1.0 - target));
+    if (n > 1e9)
+        return std::nullopt;
+    int seeds = static_cast<int>(std::ceil(n - 1e-9));
+    while (stepped_up(r1, seeds) < target) // rounding at the boundary
+        ++seeds;
+    return seeds;
+}
+
+Reliability rank_reliability(const ReplicateAccuracies& r, std::uint64_t seed)
+{
+    check_replicates(r);
+    Reliability out;
+    out.replicates = r.replicates();
+    if (out.replicates < 2)
+        return out;
+    std::mt19937_64 rng(seed);
+    const auto splits = splits_of(out.replicates, kMaxSplits, rng);
+    double sum = 0.0;
+    for (const auto& split : splits) {
+        std::vector<int> a, b;
+        for (int i = 0; i < out.replicates; ++i)
+            (split[static_cast<std::size_t>(i)] ? a : b).push_back(i);
+        sum += spearman(mean_over(r, a), mean_over(r, b));
+    }
+    out.splits = static_cast<int>(splits.size());
+    out.split_half = sum / static_cast<double>(splits.size());
+    const double m = out.replicates / 2.0; // seeds in a half
+    const double rho = out.split_half;
+    out.single_seed = rho / (m - (m - 1.0) * rho);
+    // Spearman-Brown holds for a positive r1; halves that disagree by chance mean no reliability.
+    out.table = out.single_seed > 0.0 ? stepped_up(out.single_seed, out.replicates) : 0.0;
+    out.seeds_needed = seeds_for(out.single_seed);
+    return out;
+}
+
+Bootstrap bootstrap_ranks(const ReplicateAccuracies& r, int resamples, std::uint64_t seed)
+{
+    check_replicates(r);
+    if (resamples < 1)
+        throw Error(fmt::format("replicates: {} resamples; at least 1", resamples));
+    const std::size_t n = r.sequences();
+    const int reps = r.replicates();
+    // The ranks of every resample are kept for the percentiles: a huge table takes fewer resamples.
+    resamples = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(resamples),
+                                                       std::max<std::size_t>(50, kMaxBootstrapRanks / n)));
+    Bootstrap out;
+    out.resamples = resamples;
+    out.best_share.assign(n, 0.0);
+    out.mean_rank = competition_ranks(r.mean());
+    std::vector<std::vector<int>> ranks(n, std::vector<int>(static_cast<std::size_t>(resamples)));
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> pick(0, reps - 1);
+    std::vector<int> take(static_cast<std::size_t>(reps));
+    for (int b = 0; b < resamples; ++b) {
+        for (int& t : take)
+            t = pick(rng);
+        const auto means = mean_over(r, take);
+        const auto rank = competition_ranks(means);
+        const auto best = static_cast<double>(std::count(rank.begin(), rank.end(), 1));
+        for (std::size_t s = 0; s < n; ++s) {
+            ranks[s][static_cast<std::size_t>(b)] = rank[s];
+            if (rank[s] == 1)
+                out.best_share[s] += 1.0 / best; // ties share the resample
+        }
+    }
+    out.rank_low.resize(n);
+    out.rank_high.resize(n);
+    const auto low = static_cast<std::size_t>(std::floor(0.025 * (resamples - 1)));
+    const auto high = static_cast<std::size_t>(std::ceil(0.975 * (resamples - 1)));
+    for (std::size_t s = 0; s < n; ++s) {
+        out.best_share[s] /= resamples;
+        std::sort(ranks[s].begin(), ranks[s].end());
+        out.rank_low[s] = ranks[s][low];
+        out.rank_high[s] = ranks[s][high];
+        if (out.best_share[s] >= kBestShare)
+            out.indistinguishable.push_back(static_cast<std::int64_t>(s));
+    }
+    std::stable_sort(out.indistinguishable.begin(), out.indistinguishable.end(),
+                     [&](std::int64_t a, std::int64_t b) { return out.best_share[a] > out.best_share[b]; });
+    return out;
+}
+
+} // namespace rlda::core::sim
