@@ -101,7 +101,7 @@ int run_part(const core::config::ExperimentConfig& config, const std::string& ou
                     print_row(p);
             },
             stop);
-        const auto total = sim::part_size(sim::table_shape(config).sequences, part, parts) *
+        const auto total = sim::part_size(sim::table_shape(config), part, parts) *
                            static_cast<std::int64_t>(seeds.size());
         fmt::print("rows: {}/{} over {} seeds\n", done, total, seeds.size());
         return done == total ? 0 : 130;
@@ -118,7 +118,7 @@ int run_part(const core::config::ExperimentConfig& config, const std::string& ou
             std::fflush(stdout);
         },
         stop);
-    const auto total = sim::part_size(rows.sequences(), part, parts);
+    const auto total = sim::part_size(rows.decisions(), rows.num_actions(), part, parts);
     fmt::print("part: {}\nrows: {}/{}\n", sim::part_file(out, part, parts).string(), rows.rows().size(), total);
     return static_cast<std::int64_t>(rows.rows().size()) == total ? 0 : 130;
 }

@@ -194,7 +194,7 @@ void warm_start(const Job& j, const fs::path& checkpoint, const std::stop_token&
 
 // One sequence from the checkpoint to the end of the budget; empty when stopped.
 std::optional<TableRow> branch(const Job& j, const fs::path& checkpoint, const std::vector<int>& seq,
-                               const std::stop_token& stop, train::TrainObserver* observer)
+                               const std::stop_token& stop, train::TrainObserver* observer, std::int64_t& epochs)
 {
     auto clock = train::make_clock(j.c.scheduler);
     train::Scheduler sched(j.c.scheduler.budget, train::allocation_events(j.c.scheduler),
@@ -207,6 +207,7 @@ std::optional<TableRow> branch(const Job& j, const fs::path& checkpoint, const s
     train::Trainer trainer(settings_for(j.c), j.spec, j.data, sched, *clock, agent, &observers);
     trainer.resume_from(checkpoint);
     const train::RunResult r = trainer.run(stop);
+    epochs += trainer.epochs_trained();
     if (r.cancelled)
         return std::nullopt;
     TableRow row;
@@ -244,28 +245,185 @@ private:
 // Trains, in code order, every sequence of part `part` of `parts` that `table` lacks, appending
 // each row to `file` as one line and to `table`, counting it in `p` and reporting; ends early at
 // a stop request. build_table trains part 0 of 1.
-void train_missing(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts,
-                   const fs::path& file, BuildProgress& p, const std::function<void()>& report,
-                   const std::stop_token& stop, train::TrainObserver* observer)
+// Appends finished rows to the part file and the table, counting them and reporting each.
+class RowSink {
+public:
+    RowSink(const Job& j, const fs::path& file, SimulationTable& table, BuildProgress& p,
+            const std::function<void()>& report)
+        : appender_(file, table_header(j.decisions)), table_(table), p_(p), report_(report)
+    {
+    }
+    void add(TableRow row)
+    {
+        appender_.append(table_line(row));
+        table_.add(row);
+        ++p_.done;
+        ++p_.computed;
+        p_.row = std::move(row);
+        const double per_row = Seconds(std::chrono::steady_clock::now() - started_).count() / p_.computed;
+        p_.eta = per_row * (p_.total - p_.done);
+        report_();
+    }
+
+private:
+    LineAppender appender_;
+    SimulationTable& table_;
+    BuildProgress& p_;
+    const std::function<void()>& report_;
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
+// Each sequence of the part that `table` lacks from the warm start to the end of the budget.
+void train_per_sequence(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts,
+                        RowSink& sink, BuildProgress& p, const std::stop_token& stop, train::TrainObserver* observer)
 {
-    const auto rows_started = std::chrono::steady_clock::now();
-    LineAppender appender(file, table_header(j.decisions));
-    for (std::int64_t code = part; code < table.sequences() && !stop.stop_requested(); code += parts) {
+    for (std::int64_t code = 0; code < table.sequences() && !stop.stop_requested(); ++code) {
+        if (!in_part(code, part, parts, j.decisions, j.num_actions))
+            continue;
         const auto seq = sequence_of(code, j.decisions, j.num_actions);
         if (table.find(seq))
             continue;
-        auto row = branch(j, checkpoint, seq, stop, observer);
+        auto row = branch(j, checkpoint, seq, stop, observer, p.epochs);
         if (!row)
             break;
-        appender.append(table_line(*row));
-        table.add(*row);
-        ++p.done;
-        ++p.computed;
-        p.row = std::move(row);
-        const double per_row = Seconds(std::chrono::steady_clock::now() - rows_started).count() / p.computed;
-        p.eta = per_row * (p.total - p.done);
-        report();
+        sink.add(std::move(*row));
     }
+}
+
+// The time left at each decision, as the trainer reports it.
+class TimeLeft final : public train::TrainObserver {
+public:
+    void on_adaptation(const train::AdaptationEvent& e) override { last = e.time_left; }
+    double last = 0.0;
+};
+
+// The part's missing sequences as a tree: depth first from the warm start, the state at each
+// decision taken in memory and every action tried from it (BuildOrder::Tree in build.h).
+class TreeBuilder {
+public:
+    TreeBuilder(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts, RowSink& sink,
+                BuildProgress& p, const std::stop_token& stop, train::TrainObserver* observer)
+        : j_(j), table_(table), part_(part), parts_(parts), sink_(sink), p_(p), stop_(stop),
+          clock_(train::make_clock(j.c.scheduler)),
+          sched_(j.c.scheduler.budget, train::allocation_events(j.c.scheduler), j.c.scheduler.start_time, *clock_),
+          never_consulted_({})
+    {
+        observers_.add(&times_);
+        observers_.add(observer);
+        trainer_ = std::make_unique<train::Trainer>(settings_for(j.c), j.spec, j.data, sched_, *clock_,
+                                                    never_consulted_, &observers_);
+        trainer_->resume_from(checkpoint);
+        epochs_before_ = trainer_->epochs_trained();
+        epochs_at_start_ = p.epochs;
+    }
+
+    void build()
+    {
+        if (missing({})) {
+            if (trainer_->run_to_decision(stop_) == train::Trainer::Pause::Decision)
+                node({}, {});
+            else
+                leaves({}, {});
+        }
+        p_.epochs = epochs_at_start_ + trainer_->epochs_trained() - epochs_before_;
+    }
+
+private:
+    // Whether the part lacks a row under `prefix`.
+    bool missing(const std::vector<int>& prefix) const
+    {
+        std::int64_t first = sequence_code(prefix, j_.num_actions), count = 1;
+        for (std::size_t i = prefix.size(); i < static_cast<std::size_t>(j_.decisions); ++i) {
+            first *= j_.num_actions;
+            count *= j_.num_actions;
+        }
+        for (std::int64_t code = first; code < first + count; ++code)
+            if (in_part(code, part_, parts_, j_.decisions, j_.num_actions) &&
+                !table_.find(sequence_of(code, j_.decisions, j_.num_actions)))
+                return true;
+        return false;
+    }
+
+    // At a pending decision after `prefix`, `times` the time left at each decision so far.
+    void node(const std::vector<int>& prefix, const std::vector<double>& times)
+    {
+        const train::TrainerState here = trainer_->state();
+        bool fresh = true; // the trainer is still at `here`
+        for (int a = 0; a < j_.num_actions && !stop_.stop_requested(); ++a) {
+            std::vector<int> seq = prefix;
+            seq.push_back(a);
+            if (!missing(seq))
+                continue;
+            if (!fresh)
+                trainer_->restore(here);
+            fresh = false;
+            const auto pause = trainer_->decide(a, stop_);
+            if (stop_.stop_requested())
+                return;
+            std::vector<double> at = times;
+            at.push_back(times_.last);
+            if (pause == train::Trainer::Pause::Decision && seq.size() < static_cast<std::size_t>(j_.decisions))
+                node(seq, at);
+            else
+                leaves(seq, at);
+        }
+    }
+
+    // The run ended (or made its last decision) after `prefix`: every sequence under it ends alike.
+    void leaves(const std::vector<int>& prefix, std::vector<double> times)
+    {
+        const train::RunResult r = trainer_->run(stop_);
+        if (r.cancelled)
+            return;
+        // A decision the budget never reached was made with no time left.
+        times.resize(static_cast<std::size_t>(j_.decisions), 0.0);
+        std::int64_t first = sequence_code(prefix, j_.num_actions), count = 1;
+        for (std::size_t i = prefix.size(); i < static_cast<std::size_t>(j_.decisions); ++i) {
+            first *= j_.num_actions;
+            count *= j_.num_actions;
+        }
+        for (std::int64_t code = first; code < first + count; ++code) {
+            auto seq = sequence_of(code, j_.decisions, j_.num_actions);
+            if (!in_part(code, part_, parts_, j_.decisions, j_.num_actions) || table_.find(seq))
+                continue;
+            TableRow row;
+            row.actions = std::move(seq);
+            row.time_left = times;
+            row.total_time = j_.c.scheduler.budget;
+            row.accuracy = r.final_test_acc;
+            p_.epochs = epochs_at_start_ + trainer_->epochs_trained() - epochs_before_;
+            sink_.add(std::move(row));
+        }
+    }
+
+    const Job& j_;
+    SimulationTable& table_;
+    int part_, parts_;
+    RowSink& sink_;
+    BuildProgress& p_;
+    const std::stop_token& stop_;
+    std::unique_ptr<train::Clock> clock_;
+    train::Scheduler sched_;
+    agent::FixedSequenceAgent never_consulted_; // every decision is taken by decide()
+    TimeLeft times_;
+    train::ObserverList observers_;
+    std::unique_ptr<train::Trainer> trainer_;
+    std::int64_t epochs_before_ = 0;
+    std::int64_t epochs_at_start_ = 0;
+};
+
+// Trains every sequence of part `part` of `parts` that `table` lacks, appending each row to `file`
+// as one line and to `table`, counting it in `p` and reporting; ends early at a stop request.
+// build_table trains part 0 of 1.
+void train_missing(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts,
+                   const fs::path& file, BuildProgress& p, const std::function<void()>& report,
+                   const std::stop_token& stop, train::TrainObserver* observer, BuildOrder order)
+{
+    RowSink sink(j, file, table, p, report);
+    if (order == BuildOrder::Tree && tree_buildable(j.c))
+        TreeBuilder(j, checkpoint, table, part, parts, sink, p, stop, observer).build();
+    else
+        train_per_sequence(j, checkpoint, table, part, parts, sink, p, stop, observer);
 }
 
 TableShape shape_of(const Job& j)
@@ -341,11 +499,20 @@ TableShape table_shape(const config::ExperimentConfig& c)
             table_seeds(c)};
 }
 
-std::int64_t part_size(std::int64_t sequences, int part, int parts)
+std::int64_t part_size(int decisions, int num_actions, int part, int parts)
 {
-    if (parts < 1 || part < 0 || part >= parts)
+    if (parts < 1 || part < 0 || part >= parts || decisions < 1 || num_actions < 1)
         return 0;
-    return sequences / parts + (part < sequences % parts ? 1 : 0);
+    const int depth = split_depth(parts, decisions, num_actions);
+    std::int64_t groups = 1, size = 1;
+    for (int i = 0; i < decisions; ++i)
+        (i < depth ? groups : size) *= num_actions;
+    return (groups / parts + (part < groups % parts ? 1 : 0)) * size;
+}
+
+std::int64_t part_size(const TableShape& shape, int part, int parts)
+{
+    return part_size(shape.decisions, shape.num_actions, part, parts);
 }
 
 fs::path part_file(const fs::path& out, int part, int parts)
@@ -425,7 +592,7 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
         for (auto& r : found) {
             const auto code = sequence_code(r.actions, j.num_actions);
             // A row with an action out of range (code -1) is not skipped: add() throws for it.
-            if ((code < 0 || in_part(code, part, parts)) && !rows.find(r.actions))
+            if ((code < 0 || in_part(code, part, parts, j.decisions, j.num_actions)) && !rows.find(r.actions))
                 rows.add(std::move(r));
         }
     };
@@ -433,7 +600,7 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
     keep(read_table_file(file, j.decisions, /*growing=*/true).rows);
 
     BuildProgress p;
-    p.total = static_cast<int>(part_size(rows.sequences(), part, parts));
+    p.total = static_cast<int>(part_size(j.decisions, j.num_actions, part, parts));
     p.done = static_cast<int>(rows.rows().size());
     p.to_compute = p.total - p.done;
     p.warm_start_reused = true;
@@ -444,7 +611,7 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
     };
     report();
 
-    train_missing(j, out / "warm_start.pt", rows, part, parts, file, p, report, stop, observer);
+    train_missing(j, out / "warm_start.pt", rows, part, parts, file, p, report, stop, observer, BuildOrder::Tree);
     return rows;
 }
 
@@ -478,9 +645,15 @@ SimulationTable collect_table(const fs::path& out, const config::ExperimentConfi
     return merge_rows(table_shape(c), out); // the shape without loading the data
 }
 
+bool tree_buildable(const config::ExperimentConfig& c)
+{
+    return c.scheduler.clock == config::ClockKind::Virtual && c.scheduler.events.size() == 1 &&
+           c.scheduler.events.front().change == config::Change::Up;
+}
+
 SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& out, bool force,
                             const BuildProgressFn& progress, std::stop_token stop,
-                            train::TrainObserver* observer)
+                            train::TrainObserver* observer, BuildOrder order)
 {
     if (const auto seeds = table_seeds(c); !seeds.empty()) {
         const Job j = make_job(config_for_seed(c, seeds.front())); // bad settings fail before the folder
@@ -502,7 +675,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
                     all.total = total;
                     progress(all);
                 },
-                stop, observer);
+                stop, observer, order);
             before += static_cast<int>(one.rows().size());
         }
         return collect_seeds(out, c);
@@ -532,7 +705,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     };
     report();
 
-    train_missing(j, checkpoint, table, 0, 1, file, p, report, stop, observer); // the whole table is part 0 of 1
+    train_missing(j, checkpoint, table, 0, 1, file, p, report, stop, observer, order); // the whole table: part 0 of 1
     table.save(file.string());
     return table;
 }
@@ -568,7 +741,7 @@ std::int64_t build_replicated_part(const config::ExperimentConfig& c, const fs::
     const auto shape = table_shape(c);
     std::int64_t before = 0; // the part's rows of the seeds already done
     std::int64_t done = 0;
-    const auto total = static_cast<int>(part_size(shape.sequences, part, parts) * static_cast<std::int64_t>(seeds.size()));
+    const auto total = static_cast<int>(part_size(shape, part, parts) * static_cast<std::int64_t>(seeds.size()));
     for (const auto seed : seeds) {
         if (stop.stop_requested())
             break;

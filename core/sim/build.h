@@ -23,6 +23,7 @@ namespace rlda::core::sim {
 // Reported once when the warm start is ready (`row` empty) and after every row trained.
 struct BuildProgress {
     int done = 0;       // rows in the table, those kept from an earlier build included
+    std::int64_t epochs = 0; // epochs trained by this call after the warm start (what the build cost)
     int total = 0;      // (n+1)^k
     int computed = 0;   // rows trained by this call
     int to_compute = 0; // rows this call set out to train
@@ -33,6 +34,17 @@ struct BuildProgress {
 };
 
 using BuildProgressFn = std::function<void(const BuildProgress&)>;
+
+// How a table's rows are trained from the warm start.
+// - Tree: depth first over the decisions, each prefix trained once: the state at each decision is
+//   held in memory (train::TrainerState) and every action tried from it, so sequences that share
+//   their first j actions share the training up to decision j + 1. Rows are the same bytes as
+//   PerSequence's. Used for settings with the virtual clock and one allocation event (the "up" of
+//   the decisions); other settings are built per sequence.
+// - PerSequence: every sequence from the warm start to the end of the budget, as the original did.
+enum class BuildOrder { Tree, PerSequence };
+// Whether settings can be built as a tree (above).
+bool tree_buildable(const config::ExperimentConfig& c);
 
 // Builds the table of every sequence of k = trainer.max_decisions decisions over the job model's
 // n original blocks + Do Nothing, in lexicographic order. The config's [agent] is not used.
@@ -62,14 +74,14 @@ using BuildProgressFn = std::function<void(const BuildProgress&)>;
 // one table; progress counts the rows of every seed.
 SimulationTable build_table(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                             const BuildProgressFn& progress = {}, std::stop_token stop = {},
-                            train::TrainObserver* observer = nullptr);
+                            train::TrainObserver* observer = nullptr, BuildOrder order = BuildOrder::Tree);
 
 // --- Sweeps: the rows split into parts that separate processes (or cluster jobs) train ----------
 //
 // A sweep folder holds config.toml, table.json, warm_start.pt, table.csv (the rows collected so far, sorted) and
 // parts/part-<i>-of-<N>.csv: the rows part i of N trained, appended one whole line per row. Part i
-// of N is every sequence whose code (its lexicographic index) is i modulo N: sequence_code and
-// in_part in core/sim/sequences.h.
+// of N is whole subtrees, groups of sequences that share their first decisions, dealt round the
+// parts (in_part in core/sim/sequences.h), so that each part is built as a tree too.
 
 // k decisions over n+1 actions: (n+1)^k sequences.
 struct TableShape {
@@ -86,8 +98,9 @@ struct TableShape {
 // Throws Error as build_table does for settings that cannot build a table.
 TableShape table_shape(const config::ExperimentConfig& c);
 
-// The number of sequences in part `part` of `parts`.
-std::int64_t part_size(std::int64_t sequences, int part, int parts);
+// The number of sequences in part `part` of `parts` of a table of `decisions` over `num_actions`.
+std::int64_t part_size(int decisions, int num_actions, int part, int parts);
+std::int64_t part_size(const TableShape& shape, int part, int parts); // of one seed
 
 // out/parts/part-<part>-of-<parts>.csv.
 std::filesystem::path part_file(const std::filesystem::path& out, int part, int parts);

@@ -32,17 +32,38 @@ inline std::vector<int> sequence_of(std::int64_t code, int decisions, int num_ac
     return seq;
 }
 
-// Sweeps split a table into `parts` parts: part i is every code equal to i modulo `parts`, so the
-// parts are equally long (part_size in build.h) and each mixes cheap and costly sequences.
-// Part i's codes are i, i + parts, i + 2 parts, ... Precondition: code >= 0, parts >= 1.
-inline int part_of(std::int64_t code, int parts)
+// Sweeps split a table into `parts` parts of whole subtrees, so that each part is built as a tree
+// (core/sim/build.h): the sequences are grouped by their first d decisions, d the fewest with at
+// least 4 groups a part (every decision when there are not so many), and group g belongs to part g
+// modulo `parts`. Groups are of one size, so parts differ by one group at most. One part (parts =
+// 1) is the whole tree. Preconditions: parts >= 1, decisions >= 1, num_actions >= 1.
+inline int split_depth(int parts, int decisions, int num_actions)
 {
-    return static_cast<int>(code % parts);
+    int depth = 0;
+    std::int64_t groups = 1;
+    while (depth < decisions && groups < 4 * static_cast<std::int64_t>(parts) && parts > 1) {
+        groups *= num_actions;
+        ++depth;
+    }
+    return depth;
 }
 
-inline bool in_part(std::int64_t code, int part, int parts)
+// The group (subtree) of `code` at `depth`: its first `depth` decisions as a code.
+inline std::int64_t group_of(std::int64_t code, int depth, int decisions, int num_actions)
 {
-    return code >= 0 && part_of(code, parts) == part;
+    for (int i = depth; i < decisions; ++i)
+        code /= num_actions;
+    return code;
+}
+
+inline int part_of(std::int64_t code, int parts, int decisions, int num_actions)
+{
+    return static_cast<int>(group_of(code, split_depth(parts, decisions, num_actions), decisions, num_actions) % parts);
+}
+
+inline bool in_part(std::int64_t code, int part, int parts, int decisions, int num_actions)
+{
+    return code >= 0 && part_of(code, parts, decisions, num_actions) == part;
 }
 
 } // namespace rlda::core::sim

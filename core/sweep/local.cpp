@@ -99,14 +99,14 @@ SweepStatus status(const fs::path& out, const sim::TableShape& shape, int parts)
     for (int i = 0; i < parts; ++i) {
         TaskStatus t;
         t.part = i;
-        t.rows_total = static_cast<int>(sim::part_size(shape.sequences, i, parts));
+        t.rows_total = static_cast<int>(sim::part_size(shape, i, parts));
         s.tasks.push_back(t);
     }
     for (const auto code : codes) {
         if (code < 0 || code >= shape.sequences)
             continue;
         ++s.rows_done;
-        ++s.tasks[static_cast<std::size_t>(sim::part_of(code, parts))].rows_done;
+        ++s.tasks[static_cast<std::size_t>(sim::part_of(code, parts, shape.decisions, shape.num_actions))].rows_done;
     }
     for (auto& t : s.tasks)
         t.state = t.rows_done == t.rows_total ? TaskState::Done : TaskState::Pending;

@@ -397,7 +397,7 @@ SweepStatus SlurmSweep::poll()
         ts.part = i;
         ts.id = fmt::format("{}_{}", t.job, i);
         ts.attempts = t.attempts;
-        ts.rows_total = static_cast<int>(sim::part_size(sequences_, i, parts_) *
+        ts.rows_total = static_cast<int>(sim::part_size(shape(), i, parts_) *
                                          static_cast<std::int64_t>(std::max<std::size_t>(1, seeds_.size())));
         ts.rows_done = std::min(done[static_cast<std::size_t>(i)], ts.rows_total);
         ts.detail = t.detail;

@@ -11,6 +11,7 @@
 #include "core/util/error.h"
 #include "core/util/tensor_file.h"
 
+#include <ATen/CPUGeneratorImpl.h>
 #include <torch/cuda.h>
 #include <torch/nn/functional/activation.h>
 #include <torch/nn/functional/loss.h>
@@ -19,6 +20,9 @@
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
+
+#include <mutex>
+#include <optional>
 
 namespace rlda::core::train {
 namespace F = torch::nn::functional;
@@ -44,6 +48,7 @@ torch::Device parse_device(const std::string& name, TrainObserver& obs)
 } // namespace
 
 struct Trainer::Impl {
+    using Pause = Trainer::Pause;
     TrainerSettings s;
     model::ModelSpec base;
     const data::DatasetSplit& data;
@@ -74,6 +79,8 @@ struct Trainer::Impl {
     std::int64_t steps = 0;
     bool checkpoint_saved = false;
     std::vector<EpochMetrics> history;
+    std::optional<int> forced;       // decide(): the action to take instead of asking the agent
+    std::int64_t epochs_trained = 0; // by this trainer, for build costs
 
     Impl(TrainerSettings settings, model::ModelSpec base_spec, const data::DatasetSplit& d, Scheduler& sc,
          Clock& c, agent::Agent& a, TrainObserver* o)
@@ -163,7 +170,7 @@ struct Trainer::Impl {
     {
         const model::ModelSummary before = net->summary();
         const agent::DecisionContext ctx{before, actions, decisions, sched.time_left(), sched.time_budget()};
-        const agent::Decision d = agent.decide(ctx);
+        const agent::Decision d = forced ? agent::Decision{*forced, {}} : agent.decide(ctx);
         if (d.action < 0 || d.action >= ctx.num_actions())
             throw Error(fmt::format("agent {} chose action {}, outside 0..{}", agent.name(), d.action,
                                     ctx.num_actions() - 1));
@@ -287,6 +294,7 @@ struct Trainer::Impl {
                              sched.time_budget()});
         }
         ++epochs_completed;
+        ++epochs_trained;
         EpochMetrics m = measure(lr_used);
         m.train_loss = loss_sum.item<double>() / static_cast<double>(seen);
         m.train_acc = static_cast<double>(correct.item<std::int64_t>()) / static_cast<double>(seen);
@@ -346,6 +354,41 @@ struct Trainer::Impl {
         result.final_model = net->summary();
         obs.on_finished(result);
         return result;
+    }
+
+    bool decision_pending() const { return adapting && decisions < s.trainer.max_decisions; }
+
+    // The loop of run() up to its next consultation: the same checks in the same order.
+    Pause run_to_decision(const std::stop_token& stop)
+    {
+        while (true) {
+            if (stop.stop_requested() || sched.expired())
+                return Pause::Ended;
+            if (decision_pending())
+                return Pause::Decision;
+            const EpochEnd end = train_epoch(stop);
+            if (end == EpochEnd::Cancelled || end == EpochEnd::Expired)
+                return Pause::Ended;
+        }
+    }
+
+    // run()'s consultation with `action` chosen, then its epoch, then on to the next consultation.
+    Pause decide(int action, const std::stop_token& stop)
+    {
+        if (!decision_pending())
+            throw Error("trainer: decide() with no decision pending");
+        forced = action;
+        try {
+            consult();
+        } catch (...) {
+            forced.reset();
+            throw;
+        }
+        forced.reset();
+        const EpochEnd end = train_epoch(stop);
+        if (end == EpochEnd::Cancelled || end == EpochEnd::Expired)
+            return Pause::Ended;
+        return run_to_decision(stop);
     }
 
     void save_checkpoint(const std::filesystem::path& file)
@@ -434,6 +477,95 @@ Trainer::Trainer(TrainerSettings settings, model::ModelSpec base, const data::Da
 Trainer::~Trainer() = default;
 
 void Trainer::resume_from(const std::filesystem::path& checkpoint) { impl_->resume(checkpoint); }
+
+struct TrainerState::Data {
+    model::Net net{nullptr};
+    std::vector<int> deepened, chosen;
+    bool adapting = false;
+    int decisions = 0;
+    double lr = 0.0;
+    int epochs_started = 0, epochs_completed = 0;
+    std::int64_t steps = 0;
+    bool checkpoint_saved = false;
+    std::vector<EpochMetrics> history;
+    ClockState clock;
+    std::size_t reported = 0;
+    torch::Tensor rng; // the CPU generator's state
+};
+
+TrainerState::TrainerState() = default;
+TrainerState::~TrainerState() = default;
+TrainerState::TrainerState(const TrainerState&) = default;
+TrainerState& TrainerState::operator=(const TrainerState&) = default;
+
+Trainer::Pause Trainer::run_to_decision(std::stop_token stop) { return impl_->run_to_decision(stop); }
+
+Trainer::Pause Trainer::decide(int action, std::stop_token stop) { return impl_->decide(action, stop); }
+
+TrainerState Trainer::state() const
+{
+    const Impl& m = *impl_;
+    if (!m.decision_pending())
+        throw Error("trainer: state() with no decision pending");
+    if (m.teacher)
+        throw Error("trainer: state() while distilling after a \"down\": not kept");
+    auto d = std::make_shared<TrainerState::Data>();
+    auto gen = at::detail::getDefaultCPUGenerator();
+    {
+        std::lock_guard<std::mutex> lock(gen.mutex());
+        d->rng = gen.get_state();
+    }
+    d->net = model::clone_net(m.net);
+    {
+        // Taking a state changes nothing: the clone's construction drew from the generator.
+        std::lock_guard<std::mutex> lock(gen.mutex());
+        gen.set_state(d->rng);
+    }
+    d->deepened = m.deepened;
+    d->chosen = m.chosen;
+    d->adapting = m.adapting;
+    d->decisions = m.decisions;
+    d->lr = m.lr;
+    d->epochs_started = m.epochs_started;
+    d->epochs_completed = m.epochs_completed;
+    d->steps = m.steps;
+    d->checkpoint_saved = m.checkpoint_saved;
+    d->history = m.history;
+    d->clock = m.clock.state();
+    d->reported = m.sched.reported();
+    TrainerState out;
+    out.data_ = std::move(d);
+    return out;
+}
+
+void Trainer::restore(const TrainerState& state)
+{
+    if (!state.data_)
+        throw Error("trainer: restore() of an empty state");
+    Impl& m = *impl_;
+    const TrainerState::Data& d = *state.data_;
+    m.net = model::clone_net(d.net); // the same layout (channels-last) and bytes
+    m.deepened = d.deepened;
+    m.chosen = d.chosen;
+    m.adapting = d.adapting;
+    m.decisions = d.decisions;
+    m.epochs_started = d.epochs_started;
+    m.epochs_completed = d.epochs_completed;
+    m.steps = d.steps;
+    m.checkpoint_saved = d.checkpoint_saved;
+    m.history = d.history;
+    m.clock.restore(d.clock);
+    m.sched.restore(d.reported);
+    m.teacher = model::Net(nullptr);
+    m.lr = d.lr;
+    m.make_optimizer(); // replaced at the decision anyway
+    // Last: making the network above drew from the generator.
+    auto gen = at::detail::getDefaultCPUGenerator();
+    std::lock_guard<std::mutex> lock(gen.mutex());
+    gen.set_state(d.rng);
+}
+
+std::int64_t Trainer::epochs_trained() const { return impl_->epochs_trained; }
 
 RunResult Trainer::run(std::stop_token stop) { return impl_->run(stop); }
 

@@ -30,6 +30,22 @@ struct TrainerSettings {
     std::filesystem::path warm_start_checkpoint;
 };
 
+// A run's state at a pending decision, held in memory: the model, the counters, the clock, the
+// scheduler and LibTorch's CPU random generator. No optimizer: a decision always starts a fresh one.
+// sim::build_table builds a table as a tree of these (core/sim/build.h).
+class TrainerState {
+public:
+    struct Data;
+    TrainerState();
+    ~TrainerState();
+    TrainerState(const TrainerState&);
+    TrainerState& operator=(const TrainerState&);
+
+private:
+    friend class Trainer;
+    std::shared_ptr<const Data> data_;
+};
+
 class Trainer {
 public:
     // `data`, `scheduler`, `clock`, `agent` and `observer` must outlive the trainer. The observer's
@@ -49,6 +65,25 @@ public:
 
     // Runs until the budget is spent or `stop` is requested (checked between batches).
     RunResult run(std::stop_token stop = {});
+
+    // Stepping through a run decision by decision, for building a table as a tree. A run so stepped
+    // does what run() does with an agent that chose those actions, bit for bit: the same checks at
+    // the same points of the same loop.
+    enum class Pause {
+        Decision, // the agent is about to be consulted: state() may be taken, decide() must follow
+        Ended,    // the budget is spent, or `stop` was requested: run() ends it (its final report)
+    };
+    // Trains until the next consultation or the end, whichever comes first.
+    Pause run_to_decision(std::stop_token stop = {});
+    // Takes `action` at the pending decision, as if the agent had chosen it, then trains on to the
+    // next consultation or the end. Error when no decision is pending or the action is out of range.
+    Pause decide(int action, std::stop_token stop = {});
+    // The state at a pending decision; Error when none is pending.
+    TrainerState state() const;
+    // Back to a state taken by state() of this trainer (no observer hook runs).
+    void restore(const TrainerState& state);
+    // Epochs trained since construction, resumed and replayed ones not counted (what a build costs).
+    std::int64_t epochs_trained() const;
 
     // The current model (valid after construction), e.g. to save it after the run.
     const model::ModelSpec& model_spec() const;
