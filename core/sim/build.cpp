@@ -194,7 +194,7 @@ void warm_start(const Job& j, const fs::path& checkpoint, const std::stop_token&
 
 // One sequence from the checkpoint to the end of the budget; empty when stopped.
 std::optional<TableRow> branch(const Job& j, const fs::path& checkpoint, const std::vector<int>& seq,
-                               const std::stop_token& stop, train::TrainObserver* observer, std::int64_t& epochs)
+                               const std::stop_token& stop, train::TrainObserver* observer, BuildProgress& p)
 {
     auto clock = train::make_clock(j.c.scheduler);
     train::Scheduler sched(j.c.scheduler.budget, train::allocation_events(j.c.scheduler),
@@ -207,7 +207,10 @@ std::optional<TableRow> branch(const Job& j, const fs::path& checkpoint, const s
     train::Trainer trainer(settings_for(j.c), j.spec, j.data, sched, *clock, agent, &observers);
     trainer.resume_from(checkpoint);
     const train::RunResult r = trainer.run(stop);
-    epochs += trainer.epochs_trained();
+    const auto w = trainer.work();
+    p.epochs += w.epochs;
+    p.steps += w.steps;
+    p.evaluations += w.evaluations;
     if (r.cancelled)
         return std::nullopt;
     TableRow row;
@@ -283,7 +286,7 @@ void train_per_sequence(const Job& j, const fs::path& checkpoint, SimulationTabl
         const auto seq = sequence_of(code, j.decisions, j.num_actions);
         if (table.find(seq))
             continue;
-        auto row = branch(j, checkpoint, seq, stop, observer, p.epochs);
+        auto row = branch(j, checkpoint, seq, stop, observer, p);
         if (!row)
             break;
         sink.add(std::move(*row));
@@ -313,8 +316,17 @@ public:
         trainer_ = std::make_unique<train::Trainer>(settings_for(j.c), j.spec, j.data, sched_, *clock_,
                                                     never_consulted_, &observers_);
         trainer_->resume_from(checkpoint);
-        epochs_before_ = trainer_->epochs_trained();
-        epochs_at_start_ = p.epochs;
+        before_ = trainer_->work();
+        at_start_ = {p.epochs, p.steps, p.evaluations};
+    }
+
+    // The work so far into the progress report.
+    void count_work()
+    {
+        const auto w = trainer_->work();
+        p_.epochs = at_start_.epochs + w.epochs - before_.epochs;
+        p_.steps = at_start_.steps + w.steps - before_.steps;
+        p_.evaluations = at_start_.evaluations + w.evaluations - before_.evaluations;
     }
 
     void build()
@@ -325,7 +337,7 @@ public:
             else
                 leaves({}, {});
         }
-        p_.epochs = epochs_at_start_ + trainer_->epochs_trained() - epochs_before_;
+        count_work();
     }
 
 private:
@@ -391,7 +403,7 @@ private:
             row.time_left = times;
             row.total_time = j_.c.scheduler.budget;
             row.accuracy = r.final_test_acc;
-            p_.epochs = epochs_at_start_ + trainer_->epochs_trained() - epochs_before_;
+            count_work();
             sink_.add(std::move(row));
         }
     }
@@ -408,8 +420,7 @@ private:
     TimeLeft times_;
     train::ObserverList observers_;
     std::unique_ptr<train::Trainer> trainer_;
-    std::int64_t epochs_before_ = 0;
-    std::int64_t epochs_at_start_ = 0;
+    train::Trainer::Work before_, at_start_;
 };
 
 // Trains every sequence of part `part` of `parts` that `table` lacks, appending each row to `file`

@@ -23,7 +23,9 @@ namespace rlda::core::sim {
 // Reported once when the warm start is ready (`row` empty) and after every row trained.
 struct BuildProgress {
     int done = 0;       // rows in the table, those kept from an earlier build included
-    std::int64_t epochs = 0; // epochs trained by this call after the warm start (what the build cost)
+    // What this call trained after the warm start (what the build cost): epochs completed, training
+    // steps, and test evaluations computed.
+    std::int64_t epochs = 0, steps = 0, evaluations = 0;
     int total = 0;      // (n+1)^k
     int computed = 0;   // rows trained by this call
     int to_compute = 0; // rows this call set out to train

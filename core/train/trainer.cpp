@@ -80,7 +80,11 @@ struct Trainer::Impl {
     bool checkpoint_saved = false;
     std::vector<EpochMetrics> history;
     std::optional<int> forced;       // decide(): the action to take instead of asking the agent
-    std::int64_t epochs_trained = 0; // by this trainer, for build costs
+    // Bumped whenever the weights may change (a step, an adaptation, a new network): an evaluation of
+    // unchanged weights (a run's final report right after its last epoch's) is not computed again.
+    std::uint64_t weights_version = 0;
+    std::optional<std::pair<std::uint64_t, double>> last_evaluation;
+    Trainer::Work work; // by this trainer, for build costs
 
     Impl(TrainerSettings settings, model::ModelSpec base_spec, const data::DatasetSplit& d, Scheduler& sc,
          Clock& c, agent::Agent& a, TrainObserver* o)
@@ -135,6 +139,10 @@ struct Trainer::Impl {
 
     double evaluate()
     {
+        if (last_evaluation && last_evaluation->first == weights_version) {
+            clock.on_evaluation(); // it still costs what an evaluation costs on the virtual clock
+            return last_evaluation->second;
+        }
         torch::NoGradGuard no_grad;
         net->eval();
         const std::int64_t n = test.size();
@@ -146,7 +154,10 @@ struct Trainer::Impl {
         }
         net->train();
         clock.on_evaluation();
-        return static_cast<double>(correct.item<std::int64_t>()) / static_cast<double>(n);
+        ++work.evaluations;
+        const double accuracy = static_cast<double>(correct.item<std::int64_t>()) / static_cast<double>(n);
+        last_evaluation = {weights_version, accuracy};
+        return accuracy;
     }
 
     torch::Tensor loss_for(const torch::Tensor& out, const torch::Tensor& x, const torch::Tensor& y)
@@ -179,6 +190,7 @@ struct Trainer::Impl {
         // A widening's copies are drawn from the job's seed and the decision, so a run repeats.
         const model::ActionResult r =
             net->apply(actions, d.action, s.trainer.widen_noise, s.job.seed * 1000003u + chosen.size());
+        ++weights_version;
         if (!r.did_nothing())
             deepened.push_back(d.action);
         chosen.push_back(d.action);
@@ -222,6 +234,7 @@ struct Trainer::Impl {
         teacher = net;
         teacher->eval();
         net = student;
+        ++weights_version;
         net->train();
         distill_weight = s.trainer.distill_weight;
         lr = s.job.lr;
@@ -282,6 +295,8 @@ struct Trainer::Impl {
             const auto loss = loss_for(out, x, y);
             loss.backward();
             opt->step();
+            ++weights_version;
+            ++work.steps;
             clock.on_step();
             ++steps;
             {
@@ -294,7 +309,7 @@ struct Trainer::Impl {
                              sched.time_budget()});
         }
         ++epochs_completed;
-        ++epochs_trained;
+        ++work.epochs;
         EpochMetrics m = measure(lr_used);
         m.train_loss = loss_sum.item<double>() / static_cast<double>(seen);
         m.train_acc = static_cast<double>(correct.item<std::int64_t>()) / static_cast<double>(seen);
@@ -438,6 +453,7 @@ struct Trainer::Impl {
         reader.load_optimizer(*restored_opt, *restored);
 
         net = restored;
+        ++weights_version;
         opt = std::move(restored_opt);
         deepened = m.deepened;
         chosen = m.chosen;
@@ -545,6 +561,7 @@ void Trainer::restore(const TrainerState& state)
     Impl& m = *impl_;
     const TrainerState::Data& d = *state.data_;
     m.net = model::clone_net(d.net); // the same layout (channels-last) and bytes
+    ++m.weights_version;
     m.deepened = d.deepened;
     m.chosen = d.chosen;
     m.adapting = d.adapting;
@@ -565,7 +582,7 @@ void Trainer::restore(const TrainerState& state)
     gen.set_state(d.rng);
 }
 
-std::int64_t Trainer::epochs_trained() const { return impl_->epochs_trained; }
+Trainer::Work Trainer::work() const { return impl_->work; }
 
 RunResult Trainer::run(std::stop_token stop) { return impl_->run(stop); }
 

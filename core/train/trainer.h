@@ -82,8 +82,15 @@ public:
     TrainerState state() const;
     // Back to a state taken by state() of this trainer (no observer hook runs).
     void restore(const TrainerState& state);
-    // Epochs trained since construction, resumed and replayed ones not counted (what a build costs).
-    std::int64_t epochs_trained() const;
+    // What this trainer computed since construction (resumed and replayed work not counted): what
+    // a table's build costs. Epochs completed, training steps (an epoch cut by the budget's end
+    // counts its steps), and test evaluations computed (one of unchanged weights is reused).
+    struct Work {
+        std::int64_t epochs = 0;
+        std::int64_t steps = 0;
+        std::int64_t evaluations = 0;
+    };
+    Work work() const;
 
     // The current model (valid after construction), e.g. to save it after the run.
     const model::ModelSpec& model_spec() const;
