@@ -768,8 +768,14 @@ void MainWindow::openTable(const QString& path)
     };
     tableJob_.startJob(
         // A table folder means its table.csv; its metadata names it, and a partial one still shows.
-        [path] { return core::sim::open_table(path.toStdString(), {}, /*allow_incomplete=*/true); },
-        [this, path](core::sim::OpenedTable t) {
+        [path] {
+            // What its seeds say is computed here, off the GUI thread, with the table.
+            auto t = core::sim::open_table(path.toStdString(), {}, /*allow_incomplete=*/true);
+            auto trust = core::sim::table_trust(t.table);
+            return std::make_pair(std::move(t), std::move(trust));
+        },
+        [this, path](std::pair<core::sim::OpenedTable, core::sim::TableTrust> opened) {
+            auto& [t, trust] = opened;
             const QString name = t.described ? QStringLiteral("%1 %2").arg(QString::fromStdString(t.meta.model),
                                                                             QString::fromStdString(t.meta.scenario))
                                              : QFileInfo(path).completeBaseName();
@@ -778,7 +784,7 @@ void MainWindow::openTable(const QString& path)
                                                           .arg(name)
                                                           .arg(t.table.rows().size())
                                                           .arg(t.table.sequences()),
-                              t.actions);
+                              t.actions, std::move(trust));
             tablePath_ = QString::fromStdString(t.file.string());
             if (learning_->table().isEmpty() || !controller_.isActive())
                 learning_->setTable(tablePath_);

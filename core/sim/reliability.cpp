@@ -249,4 +249,16 @@ Bootstrap bootstrap_ranks(const ReplicateAccuracies& r, int resamples, std::uint
     return out;
 }
 
+TableTrust table_trust(const SimulationTable& t, std::uint64_t seed)
+{
+    TableTrust out;
+    if (!t.replicated() || !t.complete() || t.rows().size() < 2)
+        return out;
+    const auto r = accuracies_by_seed(t);
+    out.reliability = rank_reliability(r, seed);
+    out.bootstrap = bootstrap_ranks(r, kResamples, seed);
+    out.sd = r.sd();
+    return out;
+}
+
 } // namespace rlda::core::sim

@@ -98,4 +98,15 @@ struct Bootstrap {
 // resample is the table itself: one best (and its ties), intervals of width zero.
 Bootstrap bootstrap_ranks(const ReplicateAccuracies& r, int resamples = kResamples, std::uint64_t seed = 0);
 
+// What a table's seeds say, computed once per table (the workbench does it off the GUI thread): its
+// reliability; and for a complete replicated table the bootstrap over its seeds and each row's
+// standard deviation over them (in the order of table.rows()). A single-seed or incomplete table
+// has no bootstrap and no spread.
+struct TableTrust {
+    Reliability reliability;
+    std::optional<Bootstrap> bootstrap;
+    std::vector<double> sd;
+};
+TableTrust table_trust(const SimulationTable& t, std::uint64_t seed = 0);
+
 } // namespace rlda::core::sim

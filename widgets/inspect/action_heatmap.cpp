@@ -94,10 +94,12 @@ ActionHeatmap::ActionHeatmap(QWidget* parent)
 }
 
 void ActionHeatmap::setTable(const core::sim::SimulationTable* table,
-                             const std::optional<core::model::ActionSpace>& actions)
+                             const std::optional<core::model::ActionSpace>& actions,
+                             std::vector<std::vector<int>> bestSet)
 {
     table_ = table;
     actions_ = actions;
+    bestSet_ = std::move(bestSet);
     rowDigits_ = table ? table->decisions() / 2 : 0;
     rebuild();
 }
@@ -270,7 +272,21 @@ void ActionHeatmap::rebuild()
             line->setPen(groupPen);
         }
 
-    if (!t.rows().empty()) {
+    if (!bestSet_.empty()) {
+        // A replicated table: every sequence its seeds cannot tell from the best, alike.
+        for (const auto& seq : bestSet_) {
+            const QPoint c = cellOf(seq);
+            auto* frame = new QCPItemRect(plot_);
+            frame->topLeft->setCoords(c.x() - 0.5, c.y() - 0.5);
+            frame->bottomRight->setCoords(c.x() + 0.5, c.y() + 0.5);
+            frame->setPen(QPen(Qt::black, 1.5, Qt::DashLine));
+            frame->setBrush(Qt::NoBrush);
+            auto* star = new QCPItemText(plot_);
+            star->position->setCoords(c.x(), c.y());
+            star->setText(QStringLiteral("☆"));
+            star->setColor(Qt::black);
+        }
+    } else if (!t.rows().empty()) {
         const QPoint c = cellOf(t.optimal().actions);
         optimalMarker_ = new QCPItemRect(plot_);
         optimalMarker_->topLeft->setCoords(c.x() - 0.5, c.y() - 0.5);
@@ -303,6 +319,14 @@ void ActionHeatmap::setSelected(const std::optional<std::vector<int>>& sequence)
         selectionMarker_->setVisible(true);
     }
     plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+std::vector<QPoint> ActionHeatmap::bestSetCells() const
+{
+    std::vector<QPoint> cells;
+    for (const auto& seq : bestSet_)
+        cells.push_back(cellOf(seq));
+    return cells;
 }
 
 QString ActionHeatmap::exportTo(const QString& path, const ExportSettings& settings)

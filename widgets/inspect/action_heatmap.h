@@ -30,8 +30,14 @@ public:
 
     // The table drawn; nullptr draws none. It must live until the next setTable().
     // `actions`: what the action numbers mean, for the labels; nullopt = the paper's.
+    // `bestSet`: the sequences a replicated table cannot tell from the best (TableTrust's bootstrap),
+    // each marked with a hollow star and a frame instead of the single star of the optimal; empty
+    // for a table of one seed, whose optimal is starred.
     void setTable(const core::sim::SimulationTable* table,
-                  const std::optional<core::model::ActionSpace>& actions = std::nullopt);
+                  const std::optional<core::model::ActionSpace>& actions = std::nullopt,
+                  std::vector<std::vector<int>> bestSet = {});
+    // The cells marked as indistinguishable from the best; empty for a single-seed table.
+    std::vector<QPoint> bestSetCells() const;
     QCustomPlot* plot() const { return plot_; }
 
     QSize cells() const; // columns × rows; empty without a table
@@ -57,6 +63,7 @@ private:
 
     const core::sim::SimulationTable* table_ = nullptr;
     std::optional<core::model::ActionSpace> actions_;
+    std::vector<std::vector<int>> bestSet_;
     int rowDigits_ = 0;
     QCustomPlot* plot_ = nullptr;
     QCPColorMap* map_ = nullptr;

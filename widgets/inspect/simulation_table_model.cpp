@@ -15,11 +15,15 @@ SimulationTableModel::SimulationTableModel(QObject* parent)
 }
 
 void SimulationTableModel::setTable(const core::sim::SimulationTable& table,
-                                    const std::optional<core::model::ActionSpace>& actions)
+                                    const std::optional<core::model::ActionSpace>& actions,
+                                    core::sim::TableTrust trust)
 {
     actions_ = actions;
     beginResetModel();
     table_ = table;
+    trust_ = std::move(trust);
+    if (trust_.bootstrap && trust_.bootstrap->mean_rank.size() != table_->rows().size())
+        trust_ = {}; // another table's: shown without seed columns rather than misaligned
     ranks_.clear();
     optimalRow_ = -1;
     optimal_ = 0.0;
@@ -46,6 +50,7 @@ void SimulationTableModel::clear()
 {
     beginResetModel();
     table_.reset();
+    trust_ = {};
     ranks_.clear();
     optimalRow_ = -1;
     endResetModel();
@@ -58,7 +63,9 @@ int SimulationTableModel::rowCount(const QModelIndex& parent) const
 
 int SimulationTableModel::columnCount(const QModelIndex& parent) const
 {
-    return parent.isValid() || !table_ ? 0 : 2 * decisions() + 4;
+    if (parent.isValid() || !table_)
+        return 0;
+    return 2 * decisions() + 4 + (hasSeedColumns() ? 3 + static_cast<int>(table_->seeds().size()) : 0);
 }
 
 QVariant SimulationTableModel::headerData(int section, Qt::Orientation orientation, int role) const
@@ -79,6 +86,14 @@ QVariant SimulationTableModel::headerData(int section, Qt::Orientation orientati
             return tr("rank");
         if (section == deltaColumn())
             return tr("Δ optimal");
+        if (section == sdColumn())
+            return tr("± sd");
+        if (section == bestShareColumn())
+            return tr("P(best)");
+        if (section == rankIntervalColumn())
+            return tr("rank 95 %");
+        if (hasSeedColumns() && section >= seedColumn(0))
+            return tr("seed %1").arg(table_->seeds()[static_cast<std::size_t>(section - seedColumn(0))]);
     }
     if (role == Qt::ToolTipRole) {
         if (section < k && actions_ && !actions_->deepen_only())
@@ -95,6 +110,18 @@ QVariant SimulationTableModel::headerData(int section, Qt::Orientation orientati
             return tr("1 = best; ties share the best rank");
         if (section == deltaColumn())
             return tr("Accuracy minus the optimal accuracy, in percentage points");
+        if (section == accuracyColumn() && table_->replicated())
+            return tr("The mean accuracy over the table's %1 seeds").arg(table_->seeds().size());
+        if (section == sdColumn())
+            return tr("Standard deviation of the accuracy over the seeds, in percentage points");
+        if (section == bestShareColumn())
+            return tr("In how many resamples of the seeds this sequence is the best (bootstrap); %1 % or "
+                      "more: indistinguishable from the best")
+                .arg(100.0 * core::sim::kBestShare, 0, 'f', 0);
+        if (section == rankIntervalColumn())
+            return tr("Where its rank falls in 95 % of the resamples of the seeds");
+        if (hasSeedColumns() && section >= seedColumn(0))
+            return tr("The accuracy when the table is built at this seed");
     }
     return QAbstractTableModel::headerData(section, orientation, role);
 }
@@ -115,6 +142,8 @@ QVariant SimulationTableModel::data(const QModelIndex& index, int role) const
         return sequenceText(row.actions, actions_);
     case OptimalRole:
         return r == optimalRow_;
+    case BestSetRole:
+        return hasSeedColumns() && trust_.bootstrap->best_share[static_cast<std::size_t>(r)] >= core::sim::kBestShare;
     case Qt::TextAlignmentRole:
         return c == sequenceColumn() ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -157,6 +186,21 @@ QVariant SimulationTableModel::data(const QModelIndex& index, int role) const
         if (d == 0.0)
             return QStringLiteral("0.00");
         return QStringLiteral("−") + QString::number(-100.0 * d, 'f', 2);
+    }
+    if (!hasSeedColumns())
+        return {};
+    const auto i = static_cast<std::size_t>(r);
+    const auto& b = *trust_.bootstrap;
+    if (c == sdColumn())
+        return display ? QVariant(QString::number(100.0 * trust_.sd[i], 'f', 2)) : QVariant(trust_.sd[i]);
+    if (c == bestShareColumn())
+        return display ? QVariant(QStringLiteral("%1 %").arg(100.0 * b.best_share[i], 0, 'f', 0)) : QVariant(b.best_share[i]);
+    if (c == rankIntervalColumn())
+        return display ? QVariant(QStringLiteral("%1–%2").arg(b.rank_low[i]).arg(b.rank_high[i]))
+                       : QVariant(b.rank_low[i] * 1000000 + b.rank_high[i]);
+    if (c >= seedColumn(0)) {
+        const double a = row.replicates[static_cast<std::size_t>(c - seedColumn(0))];
+        return display ? QVariant(percentText(a)) : QVariant(a);
     }
     return {};
 }

@@ -1,8 +1,10 @@
 // SimulationTableModel: a simulation table as an item model, one row per sequence present, with
-// each row's rank and its distance to the optimal accuracy. No widget: views and proxies sit on it.
+// each row's rank and its distance to the optimal accuracy, and for a replicated table what its
+// seeds say of each row (core/sim/reliability.h). No widget: views and proxies sit on it.
 #pragma once
 
 #include "core/model/actions.h"
+#include "core/sim/reliability.h"
 #include "core/sim/table.h"
 
 #include <QAbstractTableModel>
@@ -13,7 +15,9 @@
 namespace rlda::widgets {
 
 // One row per sequence present in the table (a partial table has fewer than sequences()).
-// Columns: a1..ak, sequence, timeleft1..k, accuracy, rank, Δ to optimal.
+// Columns: a1..ak, sequence, timeleft1..k, accuracy (a replicated table's: the mean over its
+// seeds), rank, Δ to optimal; then, for a replicated table with its TableTrust, ± sd, P(best), the
+// rank's 95 % interval over the seeds, and one column per seed.
 class SimulationTableModel : public QAbstractTableModel {
     Q_OBJECT
 public:
@@ -22,13 +26,19 @@ public:
         RowRole,                     // int: index into table().rows() (any column)
         SequenceRole,                // QString "2 0 3" (any column)
         OptimalRole,                 // bool: this row is table().optimal() (any column)
+        BestSetRole,                 // bool: indistinguishable from the best (P(best) >= 5 %; replicated)
     };
 
     explicit SimulationTableModel(QObject* parent = nullptr);
 
     // `actions`: what the action numbers mean, for the sequence column; nullopt = the paper's.
+    // `trust`: what the table's seeds say (core::sim::table_trust), computed by the caller off the
+    // GUI thread; without it a replicated table shows no seed columns.
     void setTable(const core::sim::SimulationTable& table,
-                  const std::optional<core::model::ActionSpace>& actions = std::nullopt);
+                  const std::optional<core::model::ActionSpace>& actions = std::nullopt,
+                  core::sim::TableTrust trust = {});
+    const core::sim::TableTrust& trust() const { return trust_; }
+    bool hasSeedColumns() const { return table_ && table_->replicated() && trust_.bootstrap.has_value(); }
     void clear();
     const std::optional<core::sim::SimulationTable>& table() const { return table_; }
 
@@ -39,6 +49,11 @@ public:
     int accuracyColumn() const { return 2 * decisions() + 1; }
     int rankColumn() const { return 2 * decisions() + 2; }
     int deltaColumn() const { return 2 * decisions() + 3; }
+    // Replicated tables only (hasSeedColumns()); -1 otherwise.
+    int sdColumn() const { return hasSeedColumns() ? 2 * decisions() + 4 : -1; }
+    int bestShareColumn() const { return hasSeedColumns() ? 2 * decisions() + 5 : -1; }
+    int rankIntervalColumn() const { return hasSeedColumns() ? 2 * decisions() + 6 : -1; }
+    int seedColumn(int i) const { return hasSeedColumns() ? 2 * decisions() + 7 + i : -1; }
     int rankOf(int tableRow) const { return ranks_[static_cast<std::size_t>(tableRow)]; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
@@ -50,6 +65,7 @@ private:
     std::optional<core::sim::SimulationTable> table_;
     std::optional<core::model::ActionSpace> actions_;
     std::vector<int> ranks_;
+    core::sim::TableTrust trust_;
     int optimalRow_ = -1;
     double optimal_ = 0.0;
 };

@@ -4,6 +4,7 @@
 
 #include "widgets/inspect/action_heatmap.h"
 #include "widgets/inspect/sequence_filter_proxy.h"
+#include "widgets/inspect/sorted_accuracy_chart.h"
 #include "widgets/inspect/table_text.h"
 
 #include <fmt/format.h>
@@ -15,6 +16,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -72,10 +74,16 @@ TableExplorer::TableExplorer(QWidget* parent)
     view_->horizontalHeader()->setHighlightSections(false);
 
     heatmap_ = new ActionHeatmap(this);
+    sorted_ = new SortedAccuracyChart(this);
+    auto* views = new QTabWidget(this);
+    views->setObjectName(QStringLiteral("tableViews"));
+    views->addTab(heatmap_, tr("Map"));
+    views->addTab(sorted_, tr("Sorted"));
+    views->setTabToolTip(1, tr("Every sequence best to worst; a replicated table's seeds as dots and ± sd bars"));
 
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(view_);
-    split->addWidget(heatmap_);
+    split->addWidget(views);
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 1);
     // The table's size hint is wide; without this the map would get only what is left.
@@ -105,15 +113,16 @@ void TableExplorer::clear()
     model_->clear();
     baselines_->setText(tr("<i>No simulation table</i>"));
     heatmap_->setTable(nullptr);
+    sorted_->setTable(nullptr);
     updateStatus();
 }
 
 void TableExplorer::setTable(const core::sim::SimulationTable& table, const QString& name,
-                             const std::optional<core::model::ActionSpace>& actions)
+                             const std::optional<core::model::ActionSpace>& actions, core::sim::TableTrust trust)
 {
     name_ = name;
     actions_ = actions;
-    model_->setTable(table, actions);
+    model_->setTable(table, actions, std::move(trust));
     view_->sortByColumn(model_->sequenceColumn(), Qt::AscendingOrder);
     // Shown with accuracy, rank and Δ right after the sequence and the time left last: the model
     // keeps the reference file's column order, the eye wants the result next to the sequence.
@@ -122,8 +131,10 @@ void TableExplorer::setTable(const core::sim::SimulationTable& table, const QStr
         std::vector<int> order;
         for (int c = 0; c <= model_->sequenceColumn(); ++c)
             order.push_back(c);
-        for (int c : {model_->accuracyColumn(), model_->rankColumn(), model_->deltaColumn()})
-            order.push_back(c);
+        for (int c : {model_->accuracyColumn(), model_->sdColumn(), model_->rankColumn(), model_->rankIntervalColumn(),
+                      model_->bestShareColumn(), model_->deltaColumn()})
+            if (c >= 0)
+                order.push_back(c);
         for (int i = 0; i < model_->decisions(); ++i)
             order.push_back(model_->timeLeftColumn(i));
         for (int v = 0; v < static_cast<int>(order.size()); ++v)
@@ -169,7 +180,17 @@ void TableExplorer::setTable(const core::sim::SimulationTable& table, const QStr
     parts << tr("random mean of 10: %1").arg(random);
     if (!t.rows().empty())
         parts << tr("expectation%1: %2").arg(t.complete() ? QString() : tr(" (rows present)"), percentText(t.expected_random()));
-    baselines_->setText(parts.join(QStringLiteral(" &nbsp;·&nbsp; ")));
+    QString text = parts.join(QStringLiteral(" &nbsp;·&nbsp; "));
+    // How far the table can be trusted: one line, for one seed too (that it is unknown, and how to know).
+    const auto& trust_ = model_->trust();
+    QString trustLine = QString::fromStdString(core::sim::reliability_text(trust_.reliability)).toHtmlEscaped();
+    if (t.replicated() && !model_->hasSeedColumns())
+        trustLine = tr("accuracies are the means of %1 seeds; their reliability needs the whole table").arg(t.seeds().size());
+    if (trust_.bootstrap)
+        trustLine += tr("; <b>%1</b> sequence%2 indistinguishable from the best (☆, P(best) ≥ 5 %)")
+                         .arg(trust_.bootstrap->indistinguishable.size())
+                         .arg(trust_.bootstrap->indistinguishable.size() == 1 ? QString() : QStringLiteral("s"));
+    baselines_->setText(text + QStringLiteral("<br>") + trustLine);
 
     {
         const QSignalBlocker b1(filterEdit_), b2(minAccuracy_);
@@ -177,7 +198,12 @@ void TableExplorer::setTable(const core::sim::SimulationTable& table, const QStr
         minAccuracy_->setValue(0.0);
     }
     proxy_->setFilter(QString(), 0.0);
-    heatmap_->setTable(&*model_->table(), actions_);
+    std::vector<std::vector<int>> best;
+    if (model_->trust().bootstrap)
+        for (const auto code : model_->trust().bootstrap->indistinguishable)
+            best.push_back(t.rows()[static_cast<std::size_t>(code)].actions);
+    heatmap_->setTable(&*model_->table(), actions_, std::move(best));
+    sorted_->setTable(&*model_->table(), model_->trust().sd);
     onSelectionChanged();
     updateStatus();
 }
@@ -217,6 +243,7 @@ void TableExplorer::updateStatus()
 QString TableExplorer::baselineText() const { return baselines_->text(); }
 
 QCustomPlot* TableExplorer::heatmap() const { return heatmap_->plot(); }
+std::vector<QPoint> TableExplorer::bestSetCells() const { return heatmap_->bestSetCells(); }
 QSize TableExplorer::heatmapSize() const { return heatmap_->cells(); }
 QPoint TableExplorer::cellOf(const std::vector<int>& sequence) const { return heatmap_->cellOf(sequence); }
 std::vector<int> TableExplorer::sequenceAt(QPoint cell) const { return heatmap_->sequenceAt(cell); }

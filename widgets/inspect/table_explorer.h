@@ -26,6 +26,7 @@ namespace rlda::widgets {
 
 class ActionHeatmap;
 class SequenceFilterProxy;
+class SortedAccuracyChart;
 
 class TableExplorer : public QWidget {
     Q_OBJECT
@@ -34,8 +35,12 @@ public:
 
     // `actions`: what the action numbers mean (OpenedTable::actions), for the sequences' text and
     // the heatmap's labels; nullopt = the paper's numbers.
+    // `trust`: what a replicated table's seeds say (core::sim::table_trust), computed off the GUI
+    // thread: the table's seed columns, the heatmap's best set, the sorted chart's error bars and
+    // the reliability line. Without it a replicated table shows its means only.
     void setTable(const core::sim::SimulationTable& table, const QString& name,
-                  const std::optional<core::model::ActionSpace>& actions = std::nullopt);
+                  const std::optional<core::model::ActionSpace>& actions = std::nullopt,
+                  core::sim::TableTrust trust = {});
     void clear();
     const std::optional<core::sim::SimulationTable>& table() const { return model_->table(); }
 
@@ -49,6 +54,9 @@ public:
     QSortFilterProxyModel* proxyModel() const;
     QTableView* tableView() const { return view_; }
     QCustomPlot* heatmap() const;
+    SortedAccuracyChart* sortedChart() const { return sorted_; }
+    // The heatmap's cells of the sequences indistinguishable from the best (replicated tables).
+    std::vector<QPoint> bestSetCells() const;
     QString baselineText() const;
 
     // The heatmap (ActionHeatmap): rows are the first k/2 actions (rounded down), columns the
@@ -92,6 +100,7 @@ private:
     QLabel* status_ = nullptr;
     QTableView* view_ = nullptr;
     ActionHeatmap* heatmap_ = nullptr;
+    SortedAccuracyChart* sorted_ = nullptr;
 };
 
 } // namespace rlda::widgets

@@ -2,12 +2,14 @@
 #include "core/sim/results.h"
 #include "core/sim/table.h"
 #include "tests/widgets/inspect/synthetic_tables.h"
+#include "widgets/inspect/sorted_accuracy_chart.h"
 #include "widgets/inspect/table_explorer.h"
 #include "widgets/qcp.h"
 
 #include <QDir>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTest>
 
@@ -268,6 +270,59 @@ private Q_SLOTS:
             QVERIFY(QTest::qWaitForWindowExposed(&shot));
             shot.heatmap()->replot();
             QVERIFY(shot.grab().save(dir + QStringLiteral("/table_explorer_mixed.png")));
+        }
+    }
+
+    void aReplicatedTableShowsItsSeeds()
+    {
+        // 3 seeds of a 1-decision table over 4 actions: actions 2 and 3 close at the top, 0 and 1
+        // far below. The seeds' columns, the rank intervals, the best set on the map and the error
+        // bars on the sorted chart come from one TableTrust.
+        s::SimulationTable t(1, 4);
+        t.set_seeds({42, 43, 44});
+        const std::vector<std::vector<double>> seeds{{0.50, 0.52, 0.51}, {0.60, 0.61, 0.59}, {0.80, 0.70, 0.75}, {0.74, 0.78, 0.76}};
+        for (int a = 0; a < 4; ++a)
+            t.add({{a}, {5.0}, 10.0, (seeds[a][0] + seeds[a][1] + seeds[a][2]) / 3.0, seeds[a]});
+        TableExplorer w;
+        w.setTable(t, QStringLiteral("replicated"), std::nullopt, s::table_trust(t));
+        auto* m = w.sourceModel();
+        QVERIFY(m->hasSeedColumns());
+        QCOMPARE(m->columnCount(), 2 * 1 + 4 + 3 + 3);
+        QCOMPARE(m->headerData(m->seedColumn(1), Qt::Horizontal).toString(), QStringLiteral("seed 43"));
+        QCOMPARE(m->index(2, m->seedColumn(0)).data(SimulationTableModel::SortRole).toDouble(), 0.80);
+        QCOMPARE(m->index(0, m->sdColumn()).data().toString(), QStringLiteral("1.00"));
+        QCOMPARE(m->headerData(m->bestShareColumn(), Qt::Horizontal).toString(), QStringLiteral("P(best)"));
+        // Sequences 2 and 3 cannot be told apart; 0 and 1 are never the best.
+        QVERIFY(m->index(2, 0).data(SimulationTableModel::BestSetRole).toBool());
+        QVERIFY(m->index(3, 0).data(SimulationTableModel::BestSetRole).toBool());
+        QVERIFY(!m->index(0, 0).data(SimulationTableModel::BestSetRole).toBool());
+        QCOMPARE(m->index(0, m->rankIntervalColumn()).data().toString(), QStringLiteral("4–4"));
+        QCOMPARE(w.bestSetCells().size(), std::size_t{2});
+        QCOMPARE(w.optimalCell(), QPoint(-1, -1)); // no single star
+        QVERIFY(w.sortedChart()->hasErrorBars());
+        QCOMPARE(w.sortedChart()->seedGraphs(), 3);
+        QVERIFY2(w.baselineText().contains(QStringLiteral("reliability: one seed")) &&
+                     w.baselineText().contains(QStringLiteral("<b>2</b> sequences indistinguishable from the best")),
+                 qPrintable(w.baselineText()));
+
+        // One seed: the star, no seed columns, and the line that says how to know.
+        TableExplorer single;
+        single.setTable(s::SimulationTable::load(kEarly), QStringLiteral("convnet2_early"));
+        QVERIFY(!single.sourceModel()->hasSeedColumns());
+        QVERIFY(single.optimalCell() != QPoint(-1, -1));
+        QVERIFY(!single.sortedChart()->hasErrorBars());
+        QVERIFY(single.baselineText().contains(QStringLiteral("reliability: unknown for a table of one seed")));
+
+        const QString dir = qEnvironmentVariable("RLDA_SHOTS");
+        if (!dir.isEmpty()) {
+            QDir().mkpath(dir);
+            w.resize(1300, 520);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QVERIFY(w.grab().save(dir + QStringLiteral("/table_explorer_replicated.png")));
+            w.findChild<QTabWidget*>(QStringLiteral("tableViews"))->setCurrentIndex(1);
+            w.sortedChart()->plot()->replot();
+            QVERIFY(w.grab().save(dir + QStringLiteral("/table_explorer_replicated_sorted.png")));
         }
     }
 

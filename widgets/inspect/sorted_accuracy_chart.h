@@ -1,0 +1,37 @@
+// Every sequence of a simulation table, best to worst: its accuracy, and for a replicated table the
+// spread of its seeds (an error bar of ± one standard deviation and a dot per seed), so that how
+// far apart the top sequences really are shows at a glance. The Tables page's second view.
+#pragma once
+
+#include "core/sim/table.h"
+#include "widgets/plot_export.h"
+
+#include <QWidget>
+
+#include <vector>
+
+class QCustomPlot;
+
+namespace rlda::widgets {
+
+class SortedAccuracyChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit SortedAccuracyChart(QWidget* parent = nullptr);
+
+    // `sd`: each row's standard deviation over the seeds (table.rows() order), empty for none.
+    void setTable(const core::sim::SimulationTable* table, const std::vector<double>& sd = {});
+    QCustomPlot* plot() const { return plot_; }
+    // What is drawn: the graphs (mean, seeds) and whether error bars are.
+    int seedGraphs() const { return seedGraphs_; }
+    bool hasErrorBars() const { return errorBars_; }
+
+    QString exportTo(const QString& path, const ExportSettings& settings = {});
+
+private:
+    QCustomPlot* plot_ = nullptr;
+    int seedGraphs_ = 0;
+    bool errorBars_ = false;
+};
+
+} // namespace rlda::widgets
