@@ -237,7 +237,8 @@ int run_figures(const FiguresOptions& o)
         auto learner = core::agent::PolicyLearner::load(s.policy, print_warning);
         for (auto i : s.tables) {
             const auto& t = index[i];
-            const auto e = core::sim::evaluate(learner, core::sim::learn_task(t), o.seed);
+            auto e = core::sim::evaluate(learner, core::sim::learn_task(t), o.seed);
+            core::sim::add_seed_statistics(e, t.table, o.seed);
             fmt::print("{} {} ({}): greedy {} rank {}/{} accuracy {} optimal {} no_adaptation {} random_mean {}\n",
                        t.meta.model, t.meta.scenario, s.agent, core::sim::sequence_string(e.greedy), e.rank,
                        e.sequences, decimal(e.accuracy), decimal(e.optimal), decimal(e.no_adaptation),

@@ -209,9 +209,7 @@ int run_simulate(const SimulateOptions& o)
         overrides.push_back(fmt::format("sweep.seeds=[{}]", fmt::join(o.seeds, ", ")));
     apply_command_line(config, o.dataset, overrides);
     if (o.replicates > 0) { // from the seed the config (and its --set) ends up with
-        std::vector<std::int64_t> seeds;
-        for (int i = 0; i < o.replicates; ++i)
-            seeds.push_back(static_cast<std::int64_t>(config.job.seed) + i);
+        const auto seeds = core::config::consecutive_seeds(static_cast<std::int64_t>(config.job.seed), o.replicates);
         core::config::apply_override(config, fmt::format("sweep.seeds=[{}]", fmt::join(seeds, ", ")));
     }
     if (!o.backend.empty()) {

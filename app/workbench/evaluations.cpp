@@ -63,9 +63,10 @@ PolicyEvaluation evaluatePolicy(const QString& policy, const QStringList& tables
     const QString agent = QFileInfo(policy).dir().dirName() + QLatin1Char('/') + QFileInfo(policy).fileName();
     for (const QString& path : tables) {
         const auto t = openTable(path, fallbackModel, input, classes);
+        auto e = core::sim::evaluate(learner, core::sim::learn_task(t));
+        core::sim::add_seed_statistics(e, t.table); // a replicated table's rank interval
         out.ranked.push_back(widgets::makeRankedTable(QString::fromStdString(t.meta.model),
-                                                      QString::fromStdString(t.meta.scenario), agent, t.table,
-                                                      core::sim::evaluate(learner, core::sim::learn_task(t))));
+                                                      QString::fromStdString(t.meta.scenario), agent, t.table, e));
     }
     return out;
 }

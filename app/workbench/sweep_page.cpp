@@ -23,6 +23,7 @@
 #include <QSaveFile>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <csignal>
 #include <exception>
 #include <filesystem>
@@ -55,7 +56,7 @@ core::sim::TableShape shapeOf(const QString& folder, const core::config::Experim
 {
     const auto meta = core::sim::find_table_meta(std::filesystem::path(folder.toStdString()) / "table.csv");
     if (meta)
-        return {meta->decisions, meta->actions, meta->rows};
+        return {meta->decisions, meta->actions, meta->rows, meta->seeds};
     return core::sim::table_shape(config);
 }
 
@@ -108,7 +109,12 @@ SweepPage::Reading readSweep(const QString& folder, core::config::SweepBackend b
     try {
         const auto dir = std::filesystem::path(folder.toStdString());
         const bool slurm = backend == core::config::SweepBackend::Slurm && std::filesystem::exists(dir / "sweep.json");
-        r.warmStart = std::filesystem::exists(dir / "warm_start.pt");
+        // A replicated table trains a warm start per seed, each in its seed's folder.
+        r.warmStart = std::filesystem::exists(dir / "warm_start.pt") ||
+                      std::any_of(config.sweep.seeds.begin(), config.sweep.seeds.end(), [&](std::int64_t s) {
+                          return std::filesystem::exists(core::sim::seed_folder(dir, static_cast<std::uint64_t>(s)) /
+                                                         "warm_start.pt");
+                      });
         if (!r.warmStart) {
         } else if (slurm) {
             // poll() takes the sweep's lock: safe beside the rlda process that follows it.
@@ -216,8 +222,11 @@ void SweepPage::writeMarker() const
     file.commit();
 }
 
-bool SweepPage::submit(const core::config::ExperimentConfig& config, core::config::SweepBackend backend, int parts)
+bool SweepPage::submit(core::config::ExperimentConfig config, core::config::SweepBackend backend, int parts)
 {
+    // Seeds on the panel: replicates from job.seed (1 keeps the experiment's own sweep.seeds).
+    if (const int r = panel_->replicates(); r > 1)
+        config.sweep.seeds = core::config::consecutive_seeds(static_cast<std::int64_t>(config.job.seed), r);
     if (isActive()) {
         panel_->setMessage(tr("A sweep is in progress: cancel it first."));
         return false;
@@ -259,7 +268,15 @@ bool SweepPage::submit(const core::config::ExperimentConfig& config, core::confi
                         QStringLiteral("--workers"), QString::number(parts)}))
         return false;
     panel_->setSweep(folder_, backend_);
-    panel_->setMessage(tr("Started: training the warm start, then %1 parts (log: %2.log)").arg(parts).arg(folder_));
+    QStringList seeds;
+    for (const auto s : config.sweep.seeds)
+        seeds << QString::number(s);
+    panel_->setMessage(seeds.size() > 1 ? tr("Started: %1 seeds (%2), each a warm start and then %3 parts (log: %4.log)")
+                                       .arg(seeds.size())
+                                       .arg(seeds.join(QLatin1Char(' ')))
+                                       .arg(parts)
+                                       .arg(folder_)
+                                 : tr("Started: training the warm start, then %1 parts (log: %2.log)").arg(parts).arg(folder_));
     panel_->setActive(true);
     Q_EMIT statusMessage(tr("Sweep started in %1").arg(folder_));
     timer_.start();
@@ -278,6 +295,7 @@ void SweepPage::follow(const Found& found)
     panel_->setSweep(folder_, backend_);
     panel_->setBackend(backend_);
     panel_->setWorkers(parts_);
+    panel_->setReplicates(static_cast<int>(config_.sweep.seeds.size()));
 }
 
 void SweepPage::reattach()

@@ -30,7 +30,8 @@ public:
     void setRunsRoot(const QString& dir) { runsRoot_ = dir; }
     // Starts `rlda simulate` for `config` into a new folder under the runs root; false (with the
     // reason in the panel) when it cannot.
-    bool submit(const core::config::ExperimentConfig& config, core::config::SweepBackend backend, int parts);
+    // The panel's Seeds, when more than 1, replace config's sweep.seeds (job.seed, job.seed + 1, ...).
+    bool submit(core::config::ExperimentConfig config, core::config::SweepBackend backend, int parts);
     // Looks, off the GUI thread, for the newest sweep under the runs root that has not collected
     // its table; reattached() says whether there was one, which is then shown and followed again
     // (a Slurm sweep whose follower is gone gets `rlda sweep wait`).

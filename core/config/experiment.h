@@ -133,6 +133,16 @@ struct SweepConfig {
     bool operator==(const SweepConfig&) const = default;
 };
 
+// R replicates counted from a first seed: first, first + 1, ..., first + R - 1 (rlda simulate
+// --replicates, the Sweeps page's Seeds), the sweep.seeds of a table built R times.
+inline std::vector<std::int64_t> consecutive_seeds(std::int64_t first, int count)
+{
+    std::vector<std::int64_t> seeds;
+    for (int i = 0; i < count; ++i)
+        seeds.push_back(first + i);
+    return seeds;
+}
+
 struct ExperimentConfig {
     std::string name = "experiment";
     JobConfig job;

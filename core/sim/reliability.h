@@ -3,8 +3,9 @@
 //
 // The statistics, stated once (docs/agent.md, *How far a table can be trusted*):
 // - Split-half rank reliability: the seeds are split into two halves; Spearman's rho between the
-//   two halves' mean accuracies, averaged over the splits (all of them up to 200, else 200 drawn
-//   with a seeded generator). Halves of m = R/2 seeds each.
+//   two halves' mean accuracies (ties take their mean rank), averaged over the splits (every split
+//   up to 200 of them, else 200 drawn with a seeded generator). Halves of floor(R/2) and ceil(R/2)
+//   seeds; m = R/2 seeds a half (2.5 for 5 seeds) in the formulas below.
 // - Spearman-Brown: the reliability of a mean of n seeds is n r1 / (1 + (n - 1) r1), r1 that of one
 //   seed. From the halves' rho, r1 = rho / (m - (m - 1) rho); the whole table's (R seeds) is then
 //   the stepped-up 2 rho / (1 + rho). A negative rho (halves that disagree by chance) gives r1 < 0:

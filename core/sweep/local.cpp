@@ -72,6 +72,7 @@ SweepStatus status(const fs::path& out, const sim::TableShape& shape, int parts)
         sim::TableShape one = shape;
         one.seeds.clear();
         SweepStatus all;
+        all.seeds = static_cast<int>(shape.seeds.size());
         for (const auto seed : shape.seeds) {
             const SweepStatus s = status(sim::seed_folder(out, seed), one, parts);
             if (all.tasks.empty())

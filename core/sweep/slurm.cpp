@@ -382,6 +382,7 @@ SweepStatus SlurmSweep::poll()
     const Lock lock(dir_);
     load();
     SweepStatus st;
+    st.seeds = static_cast<int>(std::max<std::size_t>(1, seeds_.size()));
     st.rows_total = static_cast<int>(shape().rows());
     st.collected = collected_;
     st.cancelled = cancelled_;

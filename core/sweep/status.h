@@ -44,7 +44,8 @@ struct TaskStatus {
 struct SweepStatus {
     std::vector<TaskStatus> tasks; // one per part, in part order
     int rows_done = 0;             // summed over the parts
-    int rows_total = 0;            // (n+1)^k
+    int rows_total = 0;            // (n+1)^k, times the seeds
+    int seeds = 1;                 // a replicated table's seeds (sweep.seeds), each a table of rows
     bool collected = false;        // table.csv written from the complete parts
     bool cancelled = false;
     int count(TaskState s) const

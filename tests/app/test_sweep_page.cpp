@@ -10,6 +10,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
@@ -70,6 +71,34 @@ private Q_SLOTS:
         QTRY_VERIFY(!again.isActive());
         app::SweepPage empty;
         QVERIFY(!reattach(empty)); // nothing unfinished under an empty root
+    }
+
+    // Seeds on the panel build a replicated table: each seed's rows, collected into one table whose
+    // accuracy is their mean; the summary counts the rows of every seed.
+    void seeds_on_the_panel_build_a_replicated_table()
+    {
+        QTemporaryDir tmp;
+        app::SweepPage page;
+        page.setRunsRoot(tmp.path());
+        page.panel()->setReplicates(2);
+        QSignalSpy done(&page, &app::SweepPage::finished);
+        auto c = quick();
+        c.job.seed = 7;
+        QVERIFY(page.submit(c, rlda::core::config::SweepBackend::Local, 2));
+        QVERIFY(!page.panel()->findChild<QSpinBox*>(QStringLiteral("sweepSeeds"))->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 240000);
+        const auto table = core::sim::SimulationTable::load((page.folder() + "/table.csv").toStdString());
+        QVERIFY(table.complete());
+        QCOMPARE(table.seeds(), (std::vector<std::uint64_t>{7, 8}));
+        for (const auto& row : table.rows())
+            QCOMPARE(row.replicates.size(), std::size_t{2});
+        const QString summary = page.panel()->summaryText();
+        QVERIFY2(summary.contains(QStringLiteral("32 of 32 rows (2 seeds of 16)")), qPrintable(summary));
+        QTRY_VERIFY(!page.isActive());
+        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            page.resize(900, 300);
+            QVERIFY(page.grab().save(shots + QStringLiteral("/sweeps-replicated.png")));
+        }
     }
 
     void a_slurm_sweep_completes_after_reattaching()

@@ -19,6 +19,16 @@ namespace rlda::widgets {
 
 namespace {
 
+// The no-adaptation sequence of a ranked table: every decision Do Nothing, its largest action.
+std::vector<int> doNothing(const RankedTable& t)
+{
+    int last = 0;
+    for (const auto& r : t.rows)
+        for (int a : r.actions)
+            last = std::max(last, a);
+    return std::vector<int>(t.rows.empty() ? 0 : t.rows.front().actions.size(), last);
+}
+
 QVector<double> toQVector(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
 
 void styleAxes(QCustomPlot& plot, QCPAxisRect* rect, const QString& xTitle, const QString& yTitle)
@@ -263,8 +273,12 @@ void drawAccuracyBars(QCustomPlot& plot, const std::vector<RankedTable>& tables,
     auto* y = rect->axis(QCPAxis::atLeft);
     styleAxes(plot, rect, QStringLiteral("scenario (when the allocation goes up)"),
               QStringLiteral("final test accuracy"));
+    const bool replicated = std::any_of(tables.begin(), tables.end(),
+                                        [](const RankedTable& t) { return t.evaluation.reliability.known(); });
     addPlotTitle(plot, title,
                  tables.empty() ? QStringLiteral("no evaluated tables")
+                 : replicated   ? QStringLiteral("above the greedy bars: rank (1 = best), its 95 % interval over the seeds · "
+                                                 "± sd over the seeds · the axis does not start at 0")
                                 : QStringLiteral("numbers above the greedy bars: its rank among all sequences "
                                                  "(1 = best) · the accuracy axis does not start at 0"));
     auto* legend = addLegendRow(plot, 4);
@@ -308,6 +322,23 @@ void drawAccuracyBars(QCustomPlot& plot, const std::vector<RankedTable>& tables,
         }
         bars->setData(keys, values, true);
         bars->addToLegend(legend);
+        // A replicated table's sequences: ± the spread of their seeds (the random mean has none).
+        if (s < 3) {
+            QVector<double> spread;
+            bool any = false;
+            for (const auto& t : tables) {
+                const auto& e = t.evaluation;
+                const double sd = seedSpread(t, s == 0 ? e.greedy : s == 1 ? e.optimal_sequence : doNothing(t));
+                spread << sd;
+                any = any || sd > 0.0;
+            }
+            if (any) {
+                auto* err = new QCPErrorBars(x, y);
+                err->setDataPlottable(bars);
+                err->setData(spread);
+                err->setPen(QPen(QColor(60, 60, 60, 170)));
+            }
+        }
     }
     // Labels: the scenario, with the model on a second line when several models share the figure.
     for (std::size_t i = 0; i < tables.size(); ++i) {
@@ -340,9 +371,14 @@ void drawAccuracyBars(QCustomPlot& plot, const std::vector<RankedTable>& tables,
         text->setClipAxisRect(rect);
         text->position->setAxes(x, y);
         text->position->setAxisRect(rect);
-        text->position->setCoords(static_cast<double>(i + 1) + greedyKeyOffset, e.accuracy);
+        // Above the error bar of a replicated table, with the rank's 95 % interval over its seeds.
+        text->position->setCoords(static_cast<double>(i + 1) + greedyKeyOffset,
+                                  e.accuracy + seedSpread(tables[i], e.greedy));
         text->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
-        text->setText(narrow ? QString::number(e.rank) : QStringLiteral("rank %1").arg(e.rank));
+        QString rank = narrow ? QString::number(e.rank) : QStringLiteral("rank %1").arg(e.rank);
+        if (e.reliability.known())
+            rank += QStringLiteral("\n(%1–%2)").arg(e.greedy_spread.low).arg(e.greedy_spread.high);
+        text->setText(rank);
         text->setFont(figureFont(plot, narrow ? 9 : 10, true));
         text->setColor(palette::greedy().darker(130));
         text->setPadding(QMargins(0, 0, 0, 2));

@@ -1,6 +1,8 @@
 // Rank charts: bars sorted best to worst, the greedy sequence picked out, baselines as lines.
 #include "widgets/figures/rank_chart.h"
 
+#include "core/util/statistics.h"
+
 #include "widgets/figures/figure_font.h"
 #include "widgets/qcp.h"
 
@@ -99,10 +101,26 @@ std::vector<int> rankOrder(const std::vector<core::sim::TableRow>& rows, const s
 
 QString greedyLabel(const core::sim::Evaluation& e)
 {
-    return QStringLiteral("greedy %1 — rank %2/%3")
-        .arg(QString::fromStdString(core::sim::sequence_string(e.greedy)))
-        .arg(e.rank)
-        .arg(e.sequences);
+    QString label = QStringLiteral("greedy %1 — rank %2/%3")
+                        .arg(QString::fromStdString(core::sim::sequence_string(e.greedy)))
+                        .arg(e.rank)
+                        .arg(e.sequences);
+    if (e.reliability.known())
+        label += QStringLiteral(" (95 %: %1–%2)").arg(e.greedy_spread.low).arg(e.greedy_spread.high);
+    return label;
+}
+
+double seedSpread(const core::sim::TableRow& row)
+{
+    return row.replicates.size() < 2 ? 0.0 : std::sqrt(core::variance_of(row.replicates, 1));
+}
+
+double seedSpread(const RankedTable& table, const std::vector<int>& sequence)
+{
+    for (const auto& row : table.rows)
+        if (row.actions == sequence)
+            return seedSpread(row);
+    return 0.0;
 }
 
 namespace palette {
@@ -206,9 +224,9 @@ RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedT
 
     const std::vector<int> order = rankOrder(table.rows, e.greedy);
     const int n = static_cast<int>(order.size());
-    QVector<double> keys, values;
+    QVector<double> keys, values, spreads;
     int greedyPosition = 0; // 1-based; 0 = not in the table
-    double greedyAccuracy = 0.0;
+    double greedyAccuracy = 0.0, greedySpread = 0.0;
     double lo = 1.0, hi = 0.0;
     for (int i = 0; i < n; ++i) {
         const auto& row = table.rows[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])];
@@ -217,10 +235,12 @@ RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedT
         if (greedyPosition == 0 && !e.greedy.empty() && row.actions == e.greedy) {
             greedyPosition = i + 1;
             greedyAccuracy = row.accuracy;
+            greedySpread = seedSpread(row);
             continue;
         }
         keys << i + 1;
         values << row.accuracy;
+        spreads << seedSpread(row);
     }
     for (double v : {e.optimal, e.no_adaptation, e.random_mean})
         if (v > 0) {
@@ -247,6 +267,22 @@ RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedT
         parts.greedy->setPen(QPen(palette::greedy().darker(130), 1));
         parts.greedy->setBrush(palette::greedy());
         parts.greedy->setData({double(greedyPosition)}, {greedyAccuracy}, true);
+    }
+    // A replicated table: each bar's mean ± the spread of its seeds.
+    const bool replicated = !table.rows.empty() && table.rows.front().replicates.size() >= 2;
+    if (replicated) {
+        const auto bars = [&](QCPBars* on, const QVector<double>& spread, const QString& name) {
+            auto* e = new QCPErrorBars(x, y);
+            e->setName(name);
+            e->setDataPlottable(on);
+            e->setData(spread);
+            e->setPen(QPen(QColor(60, 60, 60, 170)));
+            e->setWhiskerWidth(2.0);
+            return e;
+        };
+        parts.sequencesSpread = bars(parts.sequences, spreads, QStringLiteral("± sd over the seeds"));
+        if (parts.greedy)
+            parts.greedySpread = bars(parts.greedy, {greedySpread}, QStringLiteral("± sd over the seeds (greedy)"));
     }
 
     const double from = 0.5, to = std::max(n, 1) + 0.5;

@@ -13,6 +13,7 @@
 class QCustomPlot;
 class QCPAxisRect;
 class QCPBars;
+class QCPErrorBars;
 class QCPGraph;
 class QCPItemText;
 class QCPLegend;
@@ -41,8 +42,12 @@ RankedTable makeRankedTable(const QString& model, const QString& scenario, const
 // sequence) comes first, so that its position is rank - 1 as SimulationTable::rank() counts ties.
 std::vector<int> rankOrder(const std::vector<core::sim::TableRow>& rows, const std::vector<int>& first = {});
 
-// "greedy 2 0 3 — rank 5/64"
+// "greedy 2 0 3 — rank 5/64", and for a replicated table (add_seed_statistics) " (95 %: 3–9)".
 QString greedyLabel(const core::sim::Evaluation& evaluation);
+// A row's standard deviation over a replicated table's seeds (TableRow::replicates); 0 for one seed.
+double seedSpread(const core::sim::TableRow& row);
+// The same of the row of `sequence` in `table`; 0 when it is missing.
+double seedSpread(const RankedTable& table, const std::vector<int>& sequence);
 
 // The series' colours, shared by every figure so that a baseline looks the same everywhere.
 namespace palette {
@@ -69,6 +74,9 @@ struct RankChartParts {
     QCPAxisRect* rect = nullptr;
     QCPBars* sequences = nullptr; // every sequence but the greedy one; key = position (1 = best)
     QCPBars* greedy = nullptr;    // null when the greedy sequence is not in the table
+    // ± one standard deviation over a replicated table's seeds on every bar; null for one seed.
+    QCPErrorBars* sequencesSpread = nullptr;
+    QCPErrorBars* greedySpread = nullptr;
     QCPGraph* optimal = nullptr;  // horizontal lines across the bars
     QCPGraph* noAdaptation = nullptr;
     QCPGraph* randomMean = nullptr;

@@ -94,7 +94,21 @@ void RankView::rebuild()
         const auto& e = t.evaluation;
         summary_->setItem(r, ScenarioColumn, textItem(t.title()));
         summary_->setItem(r, GreedyColumn, textItem(QString::fromStdString(core::sim::sequence_string(e.greedy))));
-        auto* rank = textItem(QStringLiteral("%1/%2").arg(e.rank).arg(e.sequences));
+        // A replicated table's rank is its mean's; the interval over its seeds goes with it.
+        auto* rank = textItem(e.reliability.known() ? QStringLiteral("%1/%2 (%3–%4)")
+                                                          .arg(e.rank)
+                                                          .arg(e.sequences)
+                                                          .arg(e.greedy_spread.low)
+                                                          .arg(e.greedy_spread.high)
+                                                    : QStringLiteral("%1/%2").arg(e.rank).arg(e.sequences));
+        if (e.reliability.known())
+            rank->setToolTip(tr("Rank of the mean over %1 seeds; 95 % of resamples of the seeds put it in %2–%3. "
+                                "%4 sequences are indistinguishable from the best; the greedy one is %5among them.")
+                                 .arg(e.replicates)
+                                 .arg(e.greedy_spread.low)
+                                 .arg(e.greedy_spread.high)
+                                 .arg(e.best_set)
+                                 .arg(e.greedy_among_best ? QString() : tr("not ")));
         rank->setData(ValueRole, e.rank);
         rank->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         summary_->setItem(r, RankColumn, rank);

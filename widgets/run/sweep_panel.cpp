@@ -1,6 +1,8 @@
 // The sweep panel: a submit row, a summary with a progress bar, one table row per task.
 #include "widgets/run/sweep_panel.h"
 
+#include "core/config/limits.h"
+
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -11,6 +13,8 @@
 #include <QTableWidget>
 #include <QThread>
 #include <QVBoxLayout>
+
+#include <algorithm>
 
 namespace rlda::widgets {
 namespace {
@@ -39,6 +43,13 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     workers_->setRange(1, 4096);
     workers_->setValue(std::max(1, QThread::idealThreadCount()));
     workers_->setToolTip(tr("Parts of the table: worker processes (local) or array tasks (slurm)"));
+    seeds_ = new QSpinBox(this);
+    seeds_->setObjectName(QStringLiteral("sweepSeeds"));
+    seeds_->setRange(1, core::config::kMaxReplicates);
+    seeds_->setValue(1);
+    seeds_->setToolTip(tr("Replicates: build the table at this many seeds (job.seed, job.seed + 1, ...) to learn how "
+                          "noisy it is: each sequence's mean, its spread, and how far the ranking can be trusted. "
+                          "Each seed costs one table; 1 = the experiment's own seeds (sweep.seeds)"));
     submit_ = new QPushButton(tr("Simulate the experiment"), this);
     submit_->setObjectName(QStringLiteral("submitSweep"));
     submit_->setToolTip(tr("Build the experiment's simulation table: every action sequence, from one warm start"));
@@ -49,6 +60,8 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     submitRow->addWidget(backend_);
     submitRow->addWidget(new QLabel(tr("Parts"), this));
     submitRow->addWidget(workers_);
+    submitRow->addWidget(new QLabel(tr("Seeds"), this));
+    submitRow->addWidget(seeds_);
     submitRow->addStretch(1);
     submitRow->addWidget(submit_);
     submitRow->addWidget(cancel_);
@@ -96,6 +109,8 @@ void SweepPanel::setBackend(core::config::SweepBackend backend)
 
 int SweepPanel::workers() const { return workers_->value(); }
 void SweepPanel::setWorkers(int workers) { workers_->setValue(workers); }
+int SweepPanel::replicates() const { return seeds_->value(); }
+void SweepPanel::setReplicates(int replicates) { seeds_->setValue(std::max(1, replicates)); }
 
 void SweepPanel::setSweep(const QString& folder, core::config::SweepBackend backend)
 {
@@ -107,7 +122,7 @@ void SweepPanel::setStatus(const core::sweep::SweepStatus& s)
     using core::sweep::TaskState;
     bar_->setRange(0, std::max(1, s.rows_total));
     bar_->setValue(s.rows_done);
-    summary_->setText(tr("%1 of %2 rows · tasks: %3 pending, %4 running, %5 done, %6 failed%7")
+    summary_->setText(tr("%1 of %2 rows%8 · tasks: %3 pending, %4 running, %5 done, %6 failed%7")
                           .arg(s.rows_done)
                           .arg(s.rows_total)
                           .arg(s.count(TaskState::Pending))
@@ -116,7 +131,9 @@ void SweepPanel::setStatus(const core::sweep::SweepStatus& s)
                           .arg(s.count(TaskState::Failed))
                           .arg(s.collected   ? tr(" · table.csv collected")
                                : s.cancelled ? tr(" · cancelled")
-                                             : QString()));
+                                             : QString())
+                          .arg(s.seeds > 1 ? tr(" (%1 seeds of %2)").arg(s.seeds).arg(s.rows_total / s.seeds)
+                                           : QString()));
     tasks_->setRowCount(static_cast<int>(s.tasks.size()));
     for (int r = 0; r < static_cast<int>(s.tasks.size()); ++r) {
         const auto& t = s.tasks[static_cast<std::size_t>(r)];
@@ -148,6 +165,7 @@ void SweepPanel::setActive(bool active)
     submit_->setEnabled(!active);
     backend_->setEnabled(!active);
     workers_->setEnabled(!active);
+    seeds_->setEnabled(!active);
 }
 
 void SweepPanel::setMessage(const QString& text) { message_->setText(text); }

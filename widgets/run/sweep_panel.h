@@ -29,6 +29,10 @@ public:
     void setBackend(core::config::SweepBackend backend);
     int workers() const; // parts: worker processes or array tasks
     void setWorkers(int workers);
+    // Seeds: the table built at this many seeds from job.seed (sweep.seeds), its noise measured;
+    // 1 = the experiment's own seeds (job.seed alone unless its sweep.seeds lists more).
+    int replicates() const;
+    void setReplicates(int replicates);
 
     // The sweep shown: its folder and backend, and whether one is in progress (enables Cancel).
     void setSweep(const QString& folder, core::config::SweepBackend backend);
@@ -46,6 +50,7 @@ Q_SIGNALS:
 private:
     QComboBox* backend_ = nullptr;
     QSpinBox* workers_ = nullptr;
+    QSpinBox* seeds_ = nullptr;
     QPushButton* submit_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QLabel* folder_ = nullptr;

@@ -137,6 +137,29 @@ private Q_SLOTS:
         QVERIFY(rank && rank->text().contains(QString::number(in.tables[7].evaluation.rank)));
     }
 
+    // Fig. 12 on replicated tables: the greedy, optimal and no-adaptation bars carry ± the sd of
+    // their seeds; the random mean, a mean over sequences, carries none.
+    void accuracyBarsOfReplicatedTables()
+    {
+        std::vector<widgets::RankedTable> tables;
+        for (const auto* s : {"early", "middle", "late"})
+            tables.push_back(test::replicatedReferenceTable("ConvNet2", s, {0, 1, 3}));
+        QCustomPlot plot;
+        widgets::drawAccuracyBars(plot, tables, "t");
+        QCOMPARE(plot.plottableCount(), 7); // 4 series of bars, 3 of error bars
+        int errorBars = 0;
+        for (int i = 0; i < plot.plottableCount(); ++i)
+            if (auto* e = qobject_cast<QCPErrorBars*>(plot.plottable(i))) {
+                ++errorBars;
+                QCOMPARE(e->dataCount(), 3);
+                for (int k = 0; k < 3; ++k)
+                    QVERIFY(std::abs(e->data()->at(k).errorPlus - 0.01) < 1e-9);
+            }
+        QCOMPARE(errorBars, 3);
+        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty())
+            QVERIFY(plot.savePng(shots + QStringLiteral("/fig12_replicated.png"), 900, 420));
+    }
+
     void rollingMeanAndStages()
     {
         const auto m = widgets::rollingMean({1, 2, 3, 4, 5, 6}, 3);

@@ -61,6 +61,44 @@ private Q_SLOTS:
         }
     }
 
+    // A replicated table: every bar carries ± the sd of its seeds, and the label the rank's interval.
+    void aReplicatedTableHasErrorBarsAndARankInterval()
+    {
+        const std::vector<int> greedy{2, 0, 3};
+        const RankedTable t = test::replicatedReferenceTable("ConvNet2", "middle", greedy);
+        QCOMPARE(t.evaluation.replicates, 3);
+        QVERIFY(t.evaluation.reliability.known());
+        QCustomPlot plot;
+        const auto parts = widgets::drawRankChart(plot, t);
+        QVERIFY(parts.sequencesSpread && parts.greedySpread);
+        QCOMPARE(parts.sequencesSpread->dataCount(), 63);
+        QCOMPARE(parts.sequencesSpread->dataPlottable(), parts.sequences);
+        QCOMPARE(parts.greedySpread->dataCount(), 1);
+        // Each bar's error is its row's sd over the seeds: -0.01, 0 and +0.01 make it 0.01.
+        for (int i = 0; i < 63; ++i) {
+            const double err = parts.sequencesSpread->data()->at(i).errorPlus;
+            QVERIFY2(std::abs(err - 0.01) < 1e-9, qPrintable(QString::number(err)));
+        }
+        QCOMPARE(parts.greedySpread->data()->at(0).errorPlus, widgets::seedSpread(t, greedy));
+        const auto& e = t.evaluation;
+        QVERIFY(e.greedy_spread.low <= e.rank && e.rank <= e.greedy_spread.high);
+        QCOMPARE(parts.greedyText->text(), QStringLiteral("greedy 2 0 3 — rank %1/64 (95 %: %2–%3)")
+                                               .arg(e.rank)
+                                               .arg(e.greedy_spread.low)
+                                               .arg(e.greedy_spread.high));
+        // One seed: no error bars, no interval.
+        const RankedTable single = reference(QStringLiteral("convnet2_middle.csv"), "ConvNet2", "middle", greedy);
+        QCustomPlot plain;
+        const auto none = widgets::drawRankChart(plain, single);
+        QVERIFY(!none.sequencesSpread && !none.greedySpread);
+        QVERIFY(!none.greedyText->text().contains(QStringLiteral("95 %")));
+        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            plot.resize(900, 420);
+            plot.replot();
+            QVERIFY(plot.savePng(shots + QStringLiteral("/rank_chart_replicated.png"), 900, 420));
+        }
+    }
+
     void baselinesAtTheirValues()
     {
         const RankedTable t = reference(QStringLiteral("convnet3_early.csv"), "ConvNet3", "early", {2, 0, 3});

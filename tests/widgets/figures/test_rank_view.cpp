@@ -67,6 +67,25 @@ private Q_SLOTS:
         QCOMPARE(spy.at(0).at(0).toInt(), 2);
     }
 
+    // A replicated table's rank cell gives the interval over its seeds beside the rank of the mean.
+    void aReplicatedTableShowsItsRankInterval()
+    {
+        RankView view;
+        const auto replicated = test::replicatedReferenceTable("ConvNet2", "middle", {2, 0, 3});
+        view.setTables({replicated, reference("ConvNet2", "late", {3, 3, 3})});
+        const auto& e = replicated.evaluation;
+        auto* cell = view.summary()->item(0, RankView::RankColumn);
+        QCOMPARE(cell->text(), QStringLiteral("%1/64 (%2–%3)").arg(e.rank).arg(e.greedy_spread.low).arg(e.greedy_spread.high));
+        QCOMPARE(cell->data(RankView::ValueRole).toInt(), e.rank);
+        QVERIFY(cell->toolTip().contains(QStringLiteral("over 3 seeds")));
+        QCOMPARE(view.summary()->item(1, RankView::RankColumn)->text(),
+                 QStringLiteral("%1/64").arg(view.summary()->item(1, RankView::RankColumn)->data(RankView::ValueRole).toInt()));
+        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty()) {
+            view.resize(1000, 700);
+            QVERIFY(view.grab().save(shots + QStringLiteral("/policy_ranks_replicated.png")));
+        }
+    }
+
     void exportAndClear()
     {
         RankView view;
