@@ -83,8 +83,10 @@ void print_evaluation(const core::sim::Evaluation& e, const core::model::ActionS
                    "among them (P(best) {:.0f} %)\n",
                    e.best_set, e.best_set == 1 ? "" : "s", e.greedy_among_best ? "" : "not ",
                    100.0 * e.greedy_spread.best_share);
-        fmt::print("optimal_rank_interval: {}\nno_adaptation_rank_interval: {}\n", interval(e.optimal_spread),
-                   interval(e.no_adaptation_spread));
+        fmt::print("optimal_rank_interval: {} (P(best) {:.0f} %)\nno_adaptation_rank_interval: {}\n",
+                   interval(e.optimal_spread), 100.0 * e.optimal_spread.best_share, interval(e.no_adaptation_spread));
+        fmt::print("random_rank: {:.1f} (expected)\nrandom_expected_sd: {} (over the seeds)\n", e.random_rank,
+                   decimal(e.random_expected_sd));
     }
     fmt::print("{}\n", core::sim::reliability_text(e.reliability));
 }

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <limits>
+#include <numeric>
 
 namespace rlda::core::sim {
 namespace {
@@ -219,6 +220,14 @@ void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint6
     e.greedy_spread = spread(e.greedy);
     e.optimal_spread = spread(e.optimal_sequence);
     e.no_adaptation_spread = spread(table.no_adaptation_sequence());
+    double ranks = 0.0;
+    for (const int rank : b.mean_rank)
+        ranks += rank;
+    e.random_rank = ranks / static_cast<double>(b.mean_rank.size());
+    std::vector<double> seed_means;
+    for (const auto& acc : r.accuracy)
+        seed_means.push_back(std::accumulate(acc.begin(), acc.end(), 0.0) / static_cast<double>(acc.size()));
+    e.random_expected_sd = std::sqrt(variance_of(seed_means, 1));
     e.best_set = static_cast<int>(b.indistinguishable.size());
     e.greedy_among_best = e.greedy_spread.best_share >= kBestShare;
     e.reliability = rank_reliability(r, seed);

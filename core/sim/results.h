@@ -62,6 +62,11 @@ struct Evaluation {
     };
     int replicates = 1;
     Spread greedy_spread, optimal_spread, no_adaptation_spread;
+    // The random baseline under the same statistics: a uniformly random sequence's expected rank in
+    // the mean table ((N + 1) / 2 but for ties), and the sd over the seeds of each seed's
+    // random_expected (its mean accuracy over all sequences).
+    double random_rank = 0.0;
+    double random_expected_sd = 0.0;
     int best_set = 0;               // sequences indistinguishable from the best (P(best) >= 5 %)
     bool greedy_among_best = false; // the greedy sequence is one of them
     Reliability reliability;        // known() only for a replicated table

@@ -91,12 +91,16 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        const auto fashion = rlda::core::fashion_mnist_tables_dir();
+        // The single-seed fixtures: seed 42, and the same tables at seeds 43 and 44.
+        const auto fashion = rlda::core::fashion_mnist_tables_dir().parent_path() / "single-seed";
         run::TransferSettings s;
         for (const auto* model : {"feedforwardnet2", "feedforwardnet3"})
-            for (const auto* scenario : {"early", "middle", "late"})
-                s.tables.push_back(fashion / (std::string(model) + "_" + scenario + ".csv"));
-        s.replicates = rlda::core::sim::expand_tables({(fashion.parent_path() / "replicates").string()});
+            for (const auto* scenario : {"early", "middle", "late"}) {
+                const std::string stem = std::string(model) + "_" + scenario;
+                s.tables.push_back(fashion / (stem + ".csv"));
+                for (const auto* seed : {"43", "44"})
+                    s.replicates.push_back(fashion / (stem + "_seed" + seed + ".csv"));
+            }
         s.held_out = {"FeedForwardNet2"};
         s.episodes = 40;
         s.seeds = {1, 2};

@@ -8,9 +8,11 @@
 #include "core/sim/table.h"
 #include "core/util/error.h"
 #include "core/util/statistics.h"
+#include "tests/common/rlda_cli.h"
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -194,6 +196,74 @@ private Q_SLOTS:
         std::ofstream(path, std::ios::binary) << "a1,timeleft1,totaltime,accuracy,seed42\r\n";
         QVERIFY(error_of([&] { sim::SimulationTable::load(path); })
                     .contains(":1: header: column 5: expected accuracy_seed<SEED> after accuracy"));
+    }
+
+    // An evaluation on a replicated table: identical seeds give a point interval, one best, full
+    // reliability and no spread of the random baseline; the greedy sequence's interval is its rank's.
+    void evaluation_statistics_of_identical_seeds()
+    {
+        const auto base = sim::SimulationTable::load(RLDA_PAPER_DIR "/tables/convnet2_early.csv");
+        const auto t = sim::merge_seeds({1, 2, 3}, {&base, &base, &base});
+        sim::Evaluation e;
+        e.greedy = {0, 1, 3};
+        e.optimal_sequence = t.optimal().actions;
+        sim::add_seed_statistics(e, t);
+        QCOMPARE(e.replicates, 3);
+        QCOMPARE(e.greedy_spread.low, t.rank(e.greedy));
+        QCOMPARE(e.greedy_spread.high, t.rank(e.greedy));
+        QCOMPARE(e.optimal_spread.low, 1);
+        QCOMPARE(e.optimal_spread.best_share, 1.0);
+        QCOMPARE(e.best_set, 1);
+        QCOMPARE(e.greedy_among_best, false);
+        QCOMPARE(e.reliability.table, 1.0);
+        QCOMPARE(e.random_expected_sd, 0.0);
+        double ranks = 0.0;
+        for (const auto& row : t.rows())
+            ranks += t.rank(row.actions);
+        QCOMPARE(e.random_rank, ranks / double(t.rows().size()));
+        // A single-seed table is left as it was.
+        sim::Evaluation single;
+        sim::add_seed_statistics(single, base);
+        QCOMPARE(single.replicates, 1);
+        QVERIFY(!single.reliability.known());
+    }
+
+    // rlda evaluate on a replicated table prints the rank's interval, the best set, the baselines
+    // under the same statistics and the reliability; on a single-seed table, how to measure it.
+    void rlda_evaluate_prints_the_seed_statistics()
+    {
+        QTemporaryDir dir;
+        const std::filesystem::path folder = dir.path().toStdString();
+        const auto base = sim::SimulationTable::load(RLDA_PAPER_DIR "/tables/convnet2_early.csv");
+        std::mt19937_64 rng(5);
+        std::normal_distribution<double> noise(0.0, 0.01);
+        std::vector<sim::SimulationTable> seeds;
+        for (int s = 0; s < 3; ++s) {
+            sim::SimulationTable one(base.decisions(), base.num_actions());
+            for (auto row : base.rows()) {
+                row.accuracy = std::clamp(row.accuracy + noise(rng), 0.0, 1.0);
+                one.add(row);
+            }
+            seeds.push_back(std::move(one));
+        }
+        const auto table = (folder / "replicated.csv").string();
+        sim::merge_seeds({42, 43, 44}, {&seeds[0], &seeds[1], &seeds[2]}).save(table);
+        const auto learned = (folder / "learned").string();
+        auto r = rlda::test::rlda_cli({"learn", "--table", QString::fromStdString(table), "--episodes", "20", "--out",
+                                       QString::fromStdString(learned)});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        r = rlda::test::rlda_cli({"evaluate", "--policy", QString::fromStdString(learned + "/policy.pt"), "--table",
+                                  QString::fromStdString(table)});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        for (const char* line : {"rank_interval: ", "(95 % over resamples of the 3 seeds)", "best_set: ",
+                                 "optimal_rank_interval: ", "no_adaptation_rank_interval: ", "random_rank: ",
+                                 "random_expected_sd: ", "reliability: one seed ", "the table's 3 seeds"})
+            QVERIFY2(r.out.contains(QString::fromLatin1(line)), qPrintable(QStringLiteral("%1 in:\n%2").arg(line, r.out)));
+        r = rlda::test::rlda_cli({"evaluate", "--policy", QString::fromStdString(learned + "/policy.pt"), "--table",
+                                  RLDA_PAPER_DIR "/tables/convnet2_early.csv"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(!r.out.contains(QStringLiteral("rank_interval")));
+        QVERIFY2(r.out.contains(QStringLiteral("reliability: unknown")), qPrintable(r.out));
     }
 
     void the_paper_tables_still_load_byte_for_byte()

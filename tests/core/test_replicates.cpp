@@ -189,12 +189,15 @@ private Q_SLOTS:
     // Replicates are judged with their model and never learned from; the summary gives the spread.
     void transfer_judges_the_replicates_of_the_held_out_model()
     {
-        const fs::path folder = fashion_mnist_tables_dir();
+        // The single-seed tables kept as fixtures: seed 42, and replicates at seeds 43 and 44.
+        const fs::path folder = fashion_mnist_tables_dir().parent_path() / "single-seed";
         run::TransferSettings s;
         for (const auto* name : {"feedforwardnet2", "feedforwardnet3"})
-            for (const auto* scenario : {"early", "middle", "late"})
+            for (const auto* scenario : {"early", "middle", "late"}) {
                 s.tables.push_back(folder / fmt::format("{}_{}.csv", name, scenario));
-        s.replicates = sim::expand_tables({(folder.parent_path() / "replicates").string()});
+                for (const auto* seed : {"43", "44"})
+                    s.replicates.push_back(folder / fmt::format("{}_{}_seed{}.csv", name, scenario, seed));
+            }
         s.held_out = {"FeedForwardNet2"};
         s.episodes = 30;
         s.seeds = {1};
@@ -266,16 +269,42 @@ private Q_SLOTS:
         QVERIFY(own_model);
         QVERIFY(block_counts.size() >= 3);
 
-        // Replicates: each is one of the tables above built at another seed.
-        const fs::path replicates = folder.parent_path() / "replicates" / "index.csv";
-        QVERIFY(fs::exists(replicates));
-        for (const auto& e : sim::load_table_index(replicates.string())) {
+        // FeedForwardNet2 and 3 are replicated tables: at least 3 seeds each, tested on all 10,000
+        // test images, every row's accuracy the mean of its seeds.
+        int replicated = 0;
+        for (const auto& m : metas) {
+            if (m.model != "FeedForwardNet2" && m.model != "FeedForwardNet3")
+                continue;
+            ++replicated;
+            QVERIFY2(m.seeds.size() >= 3, m.source.c_str());
+            QCOMPARE(m.dataset.test_subset, std::int64_t{0});
+            const auto t = sim::open_table(fs::path(m.source).replace_extension(".csv").string());
+            for (const auto& row : t.table.rows()) {
+                QCOMPARE(row.replicates.size(), m.seeds.size());
+                double sum = 0.0;
+                for (double a : row.replicates)
+                    sum += a;
+                QVERIFY(std::abs(row.accuracy - sum / double(row.replicates.size())) < 1e-6);
+            }
+        }
+        QCOMPARE(replicated, 6);
+
+        // The single-seed fixtures: each _seedS table is one of the seed-42 tables built at another seed.
+        const fs::path single = folder.parent_path() / "single-seed" / "index.csv";
+        QVERIFY(fs::exists(single));
+        std::vector<sim::TableMeta> bases, others;
+        for (const auto& e : sim::load_table_index(single.string())) {
             const auto t = sim::open_table(e.file);
             QVERIFY(t.described && t.complete());
-            const auto base = std::find_if(metas.begin(), metas.end(),
-                                           [&](const sim::TableMeta& m) { return sim::replicates_of(m, t.meta); });
-            QVERIFY2(base != metas.end(), e.file.c_str());
-            QVERIFY(base->seed != t.meta.seed);
+            (e.file.find("_seed") == std::string::npos ? bases : others).push_back(t.meta);
+        }
+        QCOMPARE(bases.size(), std::size_t{6});
+        QCOMPARE(others.size(), std::size_t{12});
+        for (const auto& o : others) {
+            const auto base = std::find_if(bases.begin(), bases.end(),
+                                           [&](const sim::TableMeta& m) { return sim::replicates_of(m, o); });
+            QVERIFY2(base != bases.end(), o.source.c_str());
+            QVERIFY(base->seed != o.seed);
         }
     }
 };
