@@ -148,6 +148,10 @@ std::string reliability_text(const Reliability& r)
     if (!r.known())
         return "reliability: unknown for a table of one seed; build it at several seeds to measure it "
                "(rlda simulate CONFIG --replicates 3)";
+    if (r.splits == 0)
+        return fmt::format("reliability: undefined: in every split of the {} seeds a half ranks all the sequences "
+                           "equal, so there is no ranking to reproduce",
+                           r.replicates);
     const std::string needed = r.seeds_needed ? fmt::format("{} needs {} seed{}", kReliableRho, *r.seeds_needed,
                                                             *r.seeds_needed == 1 ? "" : "s")
                                               : fmt::format("no number of seeds reaches {}", kReliableRho);
@@ -185,14 +189,24 @@ Reliability rank_reliability(const ReplicateAccuracies& r, std::uint64_t seed)
     std::mt19937_64 rng(seed);
     const auto splits = splits_of(out.replicates, kMaxSplits, rng);
     double sum = 0.0;
+    const auto tied = [](const std::vector<double>& means) {
+        return std::all_of(means.begin(), means.end(), [&](double m) { return m == means.front(); });
+    };
     for (const auto& split : splits) {
         std::vector<int> a, b;
         for (int i = 0; i < out.replicates; ++i)
             (split[static_cast<std::size_t>(i)] ? a : b).push_back(i);
-        sum += spearman(mean_over(r, a), mean_over(r, b));
+        const auto ma = mean_over(r, a), mb = mean_over(r, b);
+        if (tied(ma) || tied(mb)) {
+            ++out.undefined_splits;
+            continue;
+        }
+        sum += spearman(ma, mb);
+        ++out.splits;
     }
-    out.splits = static_cast<int>(splits.size());
-    out.split_half = sum / static_cast<double>(splits.size());
+    if (out.splits == 0)
+        return out; // nothing to rank: every sequence alike in a half of every split
+    out.split_half = sum / static_cast<double>(out.splits);
     const double m = out.replicates / 2.0; // seeds in a half
     const double rho = out.split_half;
     out.single_seed = rho / (m - (m - 1.0) * rho);

@@ -5,7 +5,8 @@
 // - Split-half rank reliability: the seeds are split into two halves; Spearman's rho between the
 //   two halves' mean accuracies (ties take their mean rank), averaged over the splits (every split
 //   up to 200 of them, else 200 drawn with a seeded generator). Halves of floor(R/2) and ceil(R/2)
-//   seeds; m = R/2 seeds a half (2.5 for 5 seeds) in the formulas below.
+//   seeds; m = R/2 seeds a half (2.5 for 5 seeds) in the formulas below. A split in which a half's
+//   means tie every sequence is left out (rho undefined); if all are, the reliability is undefined.
 // - Spearman-Brown: the reliability of a mean of n seeds is n r1 / (1 + (n - 1) r1), r1 that of one
 //   seed. From the halves' rho, r1 = rho / (m - (m - 1) rho); the whole table's (R seeds) is then
 //   the stepped-up 2 rho / (1 + rho). A negative rho (halves that disagree by chance) gives r1 < 0:
@@ -63,11 +64,14 @@ inline constexpr std::size_t kMaxBootstrapRanks = 20'000'000;
 struct Reliability {
     int replicates = 0;
     int splits = 0;            // split-halves averaged; 0 for a single-seed table (unknown)
+    // Splits left out: a half whose means tie every sequence has no ranking, so Spearman's rho is
+    // undefined. When every split is (all sequences alike), the reliability is undefined: splits 0.
+    int undefined_splits = 0;
     double split_half = 0.0;   // mean Spearman rho between the halves
     double single_seed = 0.0;  // r1: one seed's ranking
     double table = 0.0;        // all R seeds' mean ranking (stepped up); 0 when single_seed <= 0
     std::optional<int> seeds_needed; // for kReliableRho; nullopt: no number of seeds reaches it
-    bool known() const { return splits > 0; }
+    bool known() const { return replicates >= 2; } // a replicated table: measured (or undefined)
 };
 
 // Error as check_replicates. A single replicate gives known() == false. `seed` draws the splits

@@ -266,6 +266,30 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("reliability: unknown")), qPrintable(r.out));
     }
 
+    // Sequences that all tie at every seed have no ranking: the reliability is undefined, said so,
+    // and a split whose half ties is left out of the mean rather than counted as rho = 0.
+    void sequences_that_tie_have_an_undefined_reliability()
+    {
+        sim::ReplicateAccuracies r;
+        r.seeds = {1, 2, 3};
+        r.accuracy = {{1.0, 1.0, 1.0, 1.0}, {1.0, 1.0, 1.0, 1.0}, {1.0, 1.0, 1.0, 1.0}};
+        auto rel = sim::rank_reliability(r);
+        QVERIFY(rel.known());
+        QCOMPARE(rel.splits, 0);
+        QCOMPARE(rel.undefined_splits, 3);
+        QVERIFY(!rel.seeds_needed);
+        QVERIFY2(QString::fromStdString(sim::reliability_text(rel)).startsWith("reliability: undefined: in every split of the 3 seeds"),
+                 sim::reliability_text(rel).c_str());
+        // Seeds 2 and 3 order them alike, seed 1 ties them: the split {1} | {2, 3} has no ranking in
+        // one half and is left out; the other two agree perfectly.
+        r.accuracy[1] = {0.1, 0.2, 0.3, 0.4};
+        r.accuracy[2] = {0.2, 0.3, 0.4, 0.5};
+        rel = sim::rank_reliability(r);
+        QCOMPARE(rel.splits, 2);
+        QCOMPARE(rel.undefined_splits, 1);
+        QCOMPARE(rel.split_half, 1.0);
+    }
+
     void the_paper_tables_still_load_byte_for_byte()
     {
         QTemporaryDir dir;
