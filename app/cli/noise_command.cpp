@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <filesystem>
 #include <memory>
 
 namespace rlda::app {
@@ -41,7 +42,35 @@ void print_group(const core::sim::TableMeta& m, const core::sim::SimulationTable
     fmt::print("{:<18} indistinguishable from the best (P(best) >= 5 %): {}\n", "", fmt::join(set, ", "));
 }
 
-int run_noise(const std::vector<std::string>& args)
+// --export-means FILE: the one replicated table given, as its means in the paper's columns, with its
+// metadata beside it (FILE's .json, the seeds left out): a table the paper's tools read.
+void export_means(const std::vector<core::sim::OpenedTable>& tables, const std::filesystem::path& out)
+{
+    const core::sim::OpenedTable* replicated = nullptr;
+    for (const auto& t : tables)
+        if (t.table.replicated()) {
+            if (replicated)
+                throw core::Error("--export-means: more than one replicated table given; give the one to export");
+            replicated = &t;
+        }
+    if (!replicated)
+        throw core::Error("--export-means: none of the tables given is replicated (it has no accuracy_seed<S> columns)");
+    const auto meta_out = core::sim::meta_file_for(out);
+    for (const auto& f : {out, meta_out})
+        if (std::filesystem::exists(std::filesystem::symlink_status(f)))
+            throw core::Error(fmt::format("--export-means: {} already exists; remove it or name another file", f.string()));
+    replicated->table.save_means(out.string());
+    if (replicated->described) {
+        auto meta = replicated->meta;
+        meta.seeds.clear();
+        meta.source.clear();
+        core::sim::save_table_meta(meta_out, meta);
+    }
+    fmt::print("wrote {} (the means of {} seeds){}\n", out.string(), replicated->table.seeds().size(),
+               replicated->described ? fmt::format(" and {}", meta_out.string()) : std::string());
+}
+
+int run_noise(const std::vector<std::string>& args, const std::string& means)
 {
     std::vector<core::sim::OpenedTable> tables;
     std::vector<core::sim::TableMeta> metas;
@@ -51,6 +80,10 @@ int run_noise(const std::vector<std::string>& args)
             throw core::Error(fmt::format("{}: no metadata ({}), so its replicates cannot be told apart",
                                           file.string(), core::sim::meta_file_for(file).string()));
         metas.push_back(tables.back().meta);
+    }
+    if (!means.empty()) {
+        export_means(tables, means);
+        return 0;
     }
     int shown = 0;
     // A replicated table holds its own replicates.
@@ -94,10 +127,15 @@ std::function<int()> add_noise_command(CLI::App& app)
     auto* cmd = app.add_subcommand("noise", "How much of a table is noise: one sequence's spread over replicate "
                                             "tables (built at other seeds) against the spread across sequences");
     auto tables = std::make_shared<std::vector<std::string>>();
+    auto means = std::make_shared<std::string>();
     cmd->add_option("TABLES", *tables, "Table files, table folders or indexes (index.csv); replicates are grouped "
                                        "by their metadata")
         ->required();
-    return [cmd, tables]() -> int { return cmd->parsed() ? run_noise(*tables) : -1; };
+    cmd->add_option("--export-means", *means,
+                    "Write the replicated table given as its means in the paper's columns (a1..ak, timeleft1..k, "
+                    "totaltime, accuracy) to FILE, with FILE's .json metadata; never over an existing file")
+        ->type_name("FILE");
+    return [cmd, tables, means]() -> int { return cmd->parsed() ? run_noise(*tables, *means) : -1; };
 }
 
 } // namespace rlda::app

@@ -17,6 +17,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
 #include <map>
 #include <set>
 
@@ -228,6 +229,38 @@ private Q_SLOTS:
             QVERIFY2(QString(e.what()).contains("a replicate of none of the tables given"), e.what());
         }
         QVERIFY(!fs::exists(bad));
+    }
+
+    // rlda noise --export-means: a replicated table's means in the paper's columns, described by their
+    // own metadata (no seeds), and never over a file that is there.
+    void the_means_of_a_replicated_table_export_in_the_papers_layout()
+    {
+        const fs::path table = fashion_mnist_tables_dir() / "feedforwardnet2_middle.csv";
+        QTemporaryDir dir;
+        const fs::path out = fs::path(dir.path().toStdString()) / "means.csv";
+        auto r = rlda::test::rlda_cli({"noise", QString::fromStdString(table.string()), "--export-means",
+                                       QString::fromStdString(out.string())});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains("the means of 5 seeds"), qPrintable(r.out));
+        const auto replicated = sim::open_table(table.string());
+        const auto means = sim::open_table(out.string());
+        QVERIFY(means.described && !means.table.replicated() && means.meta.seeds.empty());
+        QCOMPARE(means.meta.model, replicated.meta.model);
+        QCOMPARE(means.table.rows().size(), replicated.table.rows().size());
+        for (const auto& row : replicated.table.rows())
+            QCOMPARE(means.table.accuracy(row.actions), row.accuracy);
+        std::ifstream in(out);
+        std::string header;
+        std::getline(in, header);
+        QVERIFY(header.starts_with("a1,a2,a3,timeleft1,timeleft2,timeleft3,totaltime,accuracy\r"));
+        r = rlda::test::rlda_cli({"noise", QString::fromStdString(table.string()), "--export-means",
+                                  QString::fromStdString(out.string())});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("already exists") && r.err.trimmed().count('\n') == 0, qPrintable(r.err));
+        r = rlda::test::rlda_cli({"noise", QString::fromStdString((fashion_mnist_tables_dir() / "convnet_early.csv").string()),
+                                  "--export-means", QString::fromStdString((fs::path(dir.path().toStdString()) / "x.csv").string())});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("none of the tables given is replicated"), qPrintable(r.err));
     }
 
     void the_shipped_fashion_mnist_tables_load_with_their_metadata()
