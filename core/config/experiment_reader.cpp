@@ -564,8 +564,18 @@ Assignment parse_assignment(const std::string& assignment)
         fail(fmt::format("{}: a value nested deeper than {} levels", key, kMaxTomlDepth));
     } catch (const toml::parse_error& e) {
         const bool bare = std::isalpha(static_cast<unsigned char>(value.front())) != 0;
-        fail(fmt::format("{}: {}{}", key, e.description(),
-                         bare ? fmt::format(" (a string needs double quotes: {}=\"{}\")", key, value) : ""));
+        // A bare word is a string whose quotes the shell took (--set agent.kind="policy" in bash):
+        // read it as one; the key's own reader still checks its type and allowed values.
+        const bool word = std::all_of(value.begin(), value.end(), [](char ch) {
+            return std::isalnum(static_cast<unsigned char>(ch)) != 0 || std::string_view("_-./:+~").find(ch) != std::string_view::npos;
+        });
+        if (word)
+            a.root = toml::parse(tail.empty() ? fmt::format("{} = \"{}\"\n", head, value)
+                                              : fmt::format("[{}]\n{} = \"{}\"\n", head, tail, value),
+                                 std::string_view("--set"));
+        else
+            fail(fmt::format("{}: {}{}", key, e.description(),
+                             bare ? fmt::format(" (a string needs double quotes: {}=\"{}\")", key, value) : ""));
     }
     const toml::table* section = a.root.get_as<toml::table>(head);
     if (a.root.size() != 1 || (!tail.empty() && (!section || section->size() != 1)))

@@ -627,6 +627,22 @@ private Q_SLOTS:
         QVERIFY(d.sweep.backend == SweepBackend::Local);
     }
 
+    // A string whose quotes the shell took (--set agent.kind="policy" in bash) is read as a string;
+    // the key's reader still checks it, and a number or a list keeps its TOML meaning.
+    void a_bare_word_in_an_override_is_a_string()
+    {
+        ExperimentConfig c;
+        apply_overrides(c, {"agent.kind=policy", "agent.policy=runs/learn-quick/policy.pt"});
+        QVERIFY(c.agent.kind == AgentKind::Policy);
+        QCOMPARE(c.agent.policy, std::string("runs/learn-quick/policy.pt"));
+        apply_override(c, "agent.policy=/abs/policy.pt");
+        QCOMPARE(c.agent.policy, std::string("/abs/policy.pt"));
+        apply_override(c, "job.model=FeedForwardNet2");
+        QCOMPARE(c.job.model, std::string("FeedForwardNet2"));
+        QVERIFY(config_error([&] { apply_override(c, "job.lr=fast"); }).startsWith("--set job.lr=fast: job.lr: "));
+        QVERIFY(config_error([&] { apply_override(c, "dataset.kind=foo"); }).contains("unknown value \"foo\""));
+    }
+
     void override_errors_name_the_assignment_data()
     {
         QTest::addColumn<QString>("assignment");
