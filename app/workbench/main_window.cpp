@@ -182,9 +182,12 @@ void MainWindow::buildPages()
     connect(sweeps_, &SweepPage::finished, this, [this](const QString& folder) {
         const QString table = QDir(folder).filePath(QStringLiteral("table.csv"));
         log(tr("Sweep done: %1").arg(table));
+        addRecent(workspace::Recent::Tables, table); // File → Recent tables has it at once
         if (learning_->table().isEmpty())
             learning_->setTable(table);
     });
+    connect(sweeps_->panel(), &widgets::SweepPanel::openTableRequested, this,
+            [this] { openTable(QDir(sweeps_->folder()).filePath(QStringLiteral("table.csv"))); });
     connect(runs_, &widgets::RunBrowser::runOpened, this, &MainWindow::showRun);
     connect(runs_->follower(), &widgets::RunFollower::appended, this, [this](const core::io::RunData& more) {
         training_->appendRun(more); // each view takes only the run it shows

@@ -10,6 +10,8 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QTemporaryDir>
@@ -81,6 +83,9 @@ private Q_SLOTS:
         app::SweepPage page;
         page.setRunsRoot(tmp.path());
         page.panel()->setReplicates(2);
+        auto* open = page.panel()->findChild<QPushButton*>(QStringLiteral("openSweepTable"));
+        QVERIFY(open && !open->isEnabled());
+        QCOMPARE(page.panel()->findChild<QProgressBar*>()->text(), QStringLiteral("no sweep yet"));
         QSignalSpy done(&page, &app::SweepPage::finished);
         auto c = quick();
         c.job.seed = 7;
@@ -95,6 +100,11 @@ private Q_SLOTS:
         const QString summary = page.panel()->summaryText();
         QVERIFY2(summary.contains(QStringLiteral("32 of 32 rows (2 seeds of 16)")), qPrintable(summary));
         QTRY_VERIFY(!page.isActive());
+        // The finished sweep leads to its table.
+        QVERIFY(open->isEnabled());
+        QSignalSpy opened(page.panel(), &widgets::SweepPanel::openTableRequested);
+        open->click();
+        QCOMPARE(opened.count(), 1);
         if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty()) {
             page.resize(900, 300);
             QVERIFY(page.grab().save(shots + QStringLiteral("/sweeps-replicated.png")));

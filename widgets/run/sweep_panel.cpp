@@ -53,6 +53,10 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     submit_ = new QPushButton(tr("Simulate the experiment"), this);
     submit_->setObjectName(QStringLiteral("submitSweep"));
     submit_->setToolTip(tr("Build the experiment's simulation table: every action sequence, from one warm start"));
+    open_ = new QPushButton(tr("Open the table"), this);
+    open_->setObjectName(QStringLiteral("openSweepTable"));
+    open_->setToolTip(tr("Show the finished table on the Tables page (and learn from it on the Learning page)"));
+    open_->setEnabled(false);
     cancel_ = new QPushButton(tr("Cancel sweep"), this);
     cancel_->setObjectName(QStringLiteral("cancelSweep"));
     cancel_->setEnabled(false);
@@ -64,6 +68,7 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     submitRow->addWidget(seeds_);
     submitRow->addStretch(1);
     submitRow->addWidget(submit_);
+    submitRow->addWidget(open_);
     submitRow->addWidget(cancel_);
 
     folder_ = new QLabel(tr("No sweep yet."), this);
@@ -72,7 +77,7 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     bar_ = new QProgressBar(this);
     bar_->setRange(0, 1);
     bar_->setValue(0);
-    bar_->setFormat(tr("%v / %m rows"));
+    bar_->setFormat(tr("no sweep yet"));
     message_ = new QLabel(this);
     message_->setWordWrap(true);
     tasks_ = new QTableWidget(0, ColumnCount, this);
@@ -93,6 +98,7 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
 
     connect(submit_, &QPushButton::clicked, this, [this] { Q_EMIT submitRequested(backend(), workers()); });
     connect(cancel_, &QPushButton::clicked, this, &SweepPanel::cancelRequested);
+    connect(open_, &QPushButton::clicked, this, &SweepPanel::openTableRequested);
 }
 
 core::config::SweepBackend SweepPanel::backend() const
@@ -114,14 +120,17 @@ void SweepPanel::setReplicates(int replicates) { seeds_->setValue(std::max(1, re
 
 void SweepPanel::setSweep(const QString& folder, core::config::SweepBackend backend)
 {
+    open_->setEnabled(false); // until its table is collected
     folder_->setText(tr("Sweep in %1 (%2)").arg(folder, QString::fromStdString(core::config::to_string(backend))));
 }
 
 void SweepPanel::setStatus(const core::sweep::SweepStatus& s)
 {
     using core::sweep::TaskState;
+    bar_->setFormat(tr("%v / %m rows"));
     bar_->setRange(0, std::max(1, s.rows_total));
     bar_->setValue(s.rows_done);
+    open_->setEnabled(s.collected);
     summary_->setText(tr("%1 of %2 rows%8 · tasks: %3 pending, %4 running, %5 done, %6 failed%7")
                           .arg(s.rows_done)
                           .arg(s.rows_total)

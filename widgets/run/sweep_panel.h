@@ -46,6 +46,7 @@ public:
 Q_SIGNALS:
     void submitRequested(core::config::SweepBackend backend, int workers);
     void cancelRequested();
+    void openTableRequested(); // the collected table of the sweep shown
 
 private:
     QComboBox* backend_ = nullptr;
@@ -53,6 +54,7 @@ private:
     QSpinBox* seeds_ = nullptr;
     QPushButton* submit_ = nullptr;
     QPushButton* cancel_ = nullptr;
+    QPushButton* open_ = nullptr;
     QLabel* folder_ = nullptr;
     QLabel* summary_ = nullptr;
     QLabel* message_ = nullptr;
