@@ -19,15 +19,6 @@ namespace rlda::widgets {
 
 namespace {
 
-// The no-adaptation sequence of a ranked table: every decision Do Nothing, its largest action.
-std::vector<int> doNothing(const RankedTable& t)
-{
-    int last = 0;
-    for (const auto& r : t.rows)
-        for (int a : r.actions)
-            last = std::max(last, a);
-    return std::vector<int>(t.rows.empty() ? 0 : t.rows.front().actions.size(), last);
-}
 
 QVector<double> toQVector(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
 
@@ -328,7 +319,7 @@ void drawAccuracyBars(QCustomPlot& plot, const std::vector<RankedTable>& tables,
             bool any = false;
             for (const auto& t : tables) {
                 const auto& e = t.evaluation;
-                const double sd = seedSpread(t, s == 0 ? e.greedy : s == 1 ? e.optimal_sequence : doNothing(t));
+                const double sd = seedSpread(t, s == 0 ? e.greedy : s == 1 ? e.optimal_sequence : t.noAdaptation);
                 spread << sd;
                 any = any || sd > 0.0;
             }

@@ -84,7 +84,7 @@ QString RankedTable::title(bool withAgent) const
 RankedTable makeRankedTable(const QString& model, const QString& scenario, const QString& agent,
                             const core::sim::SimulationTable& table, const core::sim::Evaluation& evaluation)
 {
-    return {model, scenario, agent, table.rows(), evaluation};
+    return {model, scenario, agent, table.rows(), evaluation, table.no_adaptation_sequence()};
 }
 
 std::vector<int> rankOrder(const std::vector<core::sim::TableRow>& rows, const std::vector<int>& first)

@@ -29,6 +29,7 @@ struct RankedTable {
     QString agent;    // where the policy came from (a run folder's name, a policy file); may be empty
     std::vector<core::sim::TableRow> rows;
     core::sim::Evaluation evaluation;
+    std::vector<int> noAdaptation; // the table's every-decision Do Nothing (SimulationTable::no_adaptation_sequence)
 
     // "ConvNet2 early", with " · agent" when asked and the agent is named.
     QString title(bool withAgent = true) const;
