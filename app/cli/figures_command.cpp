@@ -243,7 +243,8 @@ int run_figures(const FiguresOptions& o)
                        t.meta.model, t.meta.scenario, s.agent, core::sim::sequence_string(e.greedy), e.rank,
                        e.sequences, decimal(e.accuracy), decimal(e.optimal), decimal(e.no_adaptation),
                        decimal(e.random_mean));
-            ranked.emplace_back(i, widgets::FigureJob::Table{t.meta.model, t.meta.scenario, s.agent, t.table.rows(), e});
+            ranked.emplace_back(i, widgets::FigureJob::Table{t.meta.model, t.meta.scenario, s.agent, t.table.rows(), e,
+                                                                     t.table.no_adaptation_sequence()});
         }
     }
     std::stable_sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) { return a.first < b.first; });

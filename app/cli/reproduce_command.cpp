@@ -95,8 +95,10 @@ void write_figures(const core::run::ReproduceResult& r, const std::string& out, 
     // Figs. 10-12 as the paper drew them: the curriculum agent on ConvNet2's tables, then ConvNet3's.
     for (const auto& x : r.ranks)
         if (x.trained_on == "curriculum")
-            job.tables.push_back({x.model, x.scenario, x.run, core::sim::open_table(x.table).table.rows(),
-                                  x.evaluation});
+        {
+            const auto t = core::sim::open_table(x.table).table;
+            job.tables.push_back({x.model, x.scenario, x.run, t.rows(), x.evaluation, t.no_adaptation_sequence()});
+        }
     for (const auto& f : widgets::renderFigureJob(job))
         fmt::print("wrote {}\n", f);
 }

@@ -23,7 +23,7 @@ std::vector<std::string> renderFigureJob(const FigureJob& job)
     }
     for (const auto& t : job.tables)
         inputs.tables.push_back({QString::fromStdString(t.model), QString::fromStdString(t.scenario),
-                                 QString::fromStdString(t.agent), t.rows, t.evaluation});
+                                 QString::fromStdString(t.agent), t.rows, t.evaluation, t.no_adaptation});
     inputs.transfers = job.transfers;
     QStringList formats;
     for (const auto& f : job.formats)

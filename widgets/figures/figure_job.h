@@ -19,6 +19,7 @@ struct FigureJob {
         std::string agent; // where the evaluated policy came from
         std::vector<core::sim::TableRow> rows;
         core::sim::Evaluation evaluation;
+        std::vector<int> no_adaptation; // SimulationTable::no_adaptation_sequence (fig. 12's error bar)
     };
     std::vector<std::string> runs; // learning run folders (metrics/episodes.csv): figures 7-9
     std::vector<Table> tables;     // evaluated tables: figures 10-12
