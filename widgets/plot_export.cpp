@@ -1,6 +1,8 @@
-// PNG through QCustomPlot's rasteriser (scaled for the DPI), PDF through its vector path, SVG by
-// painting the plot into a QSvgGenerator; other drawings paint into a QImage, QPdfWriter or QSvgGenerator.
+// Every export lays its figure out at exactly the size asked for and paints it into a QImage (PNG),
+// a QPdfWriter (PDF) or a QSvgGenerator (SVG): one drawing path for plots and other drawings.
 #include "widgets/plot_export.h"
+
+#include "widgets/qcp.h"
 
 #include <QFileInfo>
 #include <QImage>
@@ -9,7 +11,7 @@
 #include <QPainter>
 #include <QPdfWriter>
 #include <QSvgGenerator>
-#include "widgets/qcp.h"
+
 
 namespace rlda::widgets {
 
@@ -54,95 +56,82 @@ QString written(const QString& path, bool ok)
 
 } // namespace
 
-QString exportPlot(QCustomPlot& plot, const QString& path, const ExportSettings& settings)
+namespace {
+
+// The one drawing path of every export: `draw` lays the figure out at settings.size on a PNG
+// (marked with its resolution), a PDF page of that many points or an SVG; `vector` marks PDF and
+// SVG for QCustomPlot (no pixel-snapping, pens that scale).
+using Draw = std::function<void(QCPPainter&, const QSize& size)>;
+
+bool drawOn(QPaintDevice& device, bool vector, const QSize& size, const Draw& draw)
+{
+    QCPPainter painter;
+    if (!painter.begin(&device))
+        return false;
+    painter.setMode(QCPPainter::pmNoCaching);
+    if (vector) {
+        painter.setMode(QCPPainter::pmVectorized);
+        painter.setMode(QCPPainter::pmNonCosmetic);
+    }
+    draw(painter, size);
+    return painter.end();
+}
+
+QString exportDrawing(const QString& path, const ExportSettings& settings, const Draw& draw)
 {
     if (const QString problem = checkRequest(path, settings); !problem.isEmpty())
         return problem;
-    const auto format = exportFormatFor(path);
-
-    const int w = settings.size.width();
-    const int h = settings.size.height();
     bool ok = false;
-    switch (*format) {
-    case ExportFormat::Png:
-        ok = plot.savePng(path, w, h, settings.dpi / 96.0, -1, settings.dpi);
+    switch (*exportFormatFor(path)) {
+    case ExportFormat::Png: {
+        QImage image(settings.size, QImage::Format_ARGB32);
+        image.setDotsPerMeterX(qRound(settings.dpi / 0.0254));
+        image.setDotsPerMeterY(qRound(settings.dpi / 0.0254));
+        image.fill(Qt::white);
+        ok = drawOn(image, false, settings.size, draw) && image.save(path, "PNG");
         break;
-    case ExportFormat::Pdf:
-        ok = plot.savePdf(path, w, h, QCP::epNoCosmetic, QStringLiteral("RLDA Workbench"));
+    }
+    case ExportFormat::Pdf: {
+        QPdfWriter writer(path);
+        writer.setCreator(QStringLiteral("RLDA Workbench"));
+        writer.setResolution(72); // one point a pixel
+        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(settings.size), QPageSize::Point, QString(), QPageSize::ExactMatch),
+                                         QPageLayout::Portrait, QMarginsF()));
+        ok = drawOn(writer, true, settings.size, draw);
         break;
+    }
     case ExportFormat::Svg: {
         QSvgGenerator generator;
         generator.setFileName(path);
-        generator.setSize(QSize(w, h));
-        generator.setViewBox(QRect(0, 0, w, h));
+        generator.setSize(settings.size);
+        generator.setViewBox(QRect(QPoint(0, 0), settings.size));
         generator.setResolution(settings.dpi);
         generator.setTitle(QStringLiteral("RLDA Workbench plot"));
-        QCPPainter painter;
-        ok = painter.begin(&generator);
-        if (ok) {
-            plot.toPainter(&painter, w, h);
-            ok = painter.end();
-        }
+        ok = drawOn(generator, true, settings.size, draw);
         break;
     }
     }
     return written(path, ok);
 }
 
+} // namespace
+
+QString exportPlot(QCustomPlot& plot, const QString& path, const ExportSettings& settings)
+{
+    // toPainter fills the plot's background and lays it out at the size given.
+    return exportDrawing(path, settings,
+                         [&plot](QCPPainter& painter, const QSize& size) { plot.toPainter(&painter, size.width(), size.height()); });
+}
+
 QString exportPainting(const std::function<void(QPainter&, const QSize&)>& paint, const QString& path,
                        const ExportSettings& settings)
 {
-    if (const QString problem = checkRequest(path, settings); !problem.isEmpty())
-        return problem;
-    const QSize size = settings.size;
-    // A vector page (PDF, SVG): white, then the painting, in logical pixels.
-    const auto paintPage = [&](QPaintDevice& device) {
-        QPainter painter;
-        if (!painter.begin(&device))
-            return false;
-        painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-        paint(painter, size);
-        return painter.end();
-    };
-    bool ok = false;
-    switch (*exportFormatFor(path)) {
-    case ExportFormat::Png: {
-        const double scale = settings.dpi / 96.0;
-        QImage image((QSizeF(size) * scale).toSize(), QImage::Format_ARGB32);
-        image.setDotsPerMeterX(qRound(settings.dpi / 0.0254));
-        image.setDotsPerMeterY(qRound(settings.dpi / 0.0254));
-        image.fill(Qt::white);
-        QPainter painter(&image);
+    return exportDrawing(path, settings, [&paint](QCPPainter& painter, const QSize& size) {
         painter.setRenderHint(QPainter::Antialiasing);
         painter.setRenderHint(QPainter::TextAntialiasing);
-        painter.scale(scale, scale);
+        painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
         paint(painter, size);
-        painter.end();
-        ok = image.save(path, "PNG");
-        break;
-    }
-    case ExportFormat::Pdf: {
-        // One point per logical pixel, as exportPlot's PDFs.
-        QPdfWriter writer(path);
-        writer.setCreator(QStringLiteral("RLDA Workbench"));
-        writer.setResolution(72);
-        writer.setPageLayout(QPageLayout(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch),
-                                         QPageLayout::Portrait, QMarginsF()));
-        ok = paintPage(writer);
-        break;
-    }
-    case ExportFormat::Svg: {
-        QSvgGenerator generator;
-        generator.setFileName(path);
-        generator.setSize(size);
-        generator.setViewBox(QRect(QPoint(0, 0), size));
-        generator.setResolution(settings.dpi);
-        generator.setTitle(QStringLiteral("RLDA Workbench plot"));
-        ok = paintPage(generator);
-        break;
-    }
-    }
-    return written(path, ok);
+    });
 }
 
 } // namespace rlda::widgets

@@ -20,9 +20,13 @@ enum class ExportFormat { Png, Pdf, Svg };
 std::optional<ExportFormat> exportFormatFor(const QString& path);
 QStringList exportSuffixes(); // {"png", "pdf", "svg"}
 
+// What a user asks an export for: the figure's size in pixels, exactly (a PNG is size.width() x
+// size.height() pixels, laid out at that size; a PDF page of that many points; an SVG of that
+// size), and the resolution written into the PNG and the SVG, which says how large they print
+// (pixels / dpi inches) and changes no pixel.
 struct ExportSettings {
-    QSize size{800, 500}; // logical size in pixels at 96 DPI (PDF: points)
-    int dpi = 96;         // PNG: pixels = size * dpi / 96; SVG: the resolution it declares
+    QSize size{800, 500};
+    int dpi = 96;
 };
 
 // Writes `plot` to `path` in the format its suffix names. Returns an empty string on success,

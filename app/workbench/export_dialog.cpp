@@ -18,7 +18,9 @@ namespace rlda::app {
 ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent) : QDialog(parent)
 {
     setWindowTitle(tr("Export plot"));
+    setObjectName(QStringLiteral("exportDialog"));
     path_ = new QLineEdit(suggestedPath, this);
+    path_->setObjectName(QStringLiteral("exportPath"));
     path_->setMinimumWidth(360);
     auto* browse = new QPushButton(tr("Browse…"), this);
     auto* pathRow = new QHBoxLayout;
@@ -42,7 +44,13 @@ ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent) : QDia
     width_ = spin(16, 20000, last.size.width(), tr(" px"));
     height_ = spin(16, 20000, last.size.height(), tr(" px"));
     dpi_ = spin(24, 2400, last.dpi, tr(" DPI"));
-    dpi_->setToolTip(tr("PNG: pixels = size × DPI / 96. PDF and SVG stay vector graphics."));
+    width_->setObjectName(QStringLiteral("exportWidth"));
+    height_->setObjectName(QStringLiteral("exportHeight"));
+    dpi_->setObjectName(QStringLiteral("exportDpi"));
+    width_->setToolTip(tr("The image is exactly this many pixels wide (a PDF: this many points)"));
+    height_->setToolTip(tr("The image is exactly this many pixels high (a PDF: this many points)"));
+    dpi_->setToolTip(tr("The resolution written into the PNG and SVG: how large they print (pixels ÷ DPI inches). "
+                        "It changes no pixel."));
     auto* form = new QFormLayout(this);
     form->addRow(tr("File"), pathRow);
     form->addRow(tr("Format"), format_);

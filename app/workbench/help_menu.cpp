@@ -1,6 +1,8 @@
 // The Help menu's three entries.
 #include "app/workbench/help_menu.h"
 
+#include "app/workbench/documentation_window.h"
+
 #include "core/util/data_dir.h"
 
 #include <torch/cuda.h>
@@ -8,7 +10,6 @@
 
 #include <QAction>
 #include <QCoreApplication>
-#include <QDesktopServices>
 #include <QDialog>
 #include <QDialogButtonBox>
 #include <QHeaderView>
@@ -19,7 +20,6 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QTableWidget>
-#include <QUrl>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -144,12 +144,19 @@ HelpMenu::HelpMenu(QMainWindow& window, QMenu& menu) : QObject(&window), window_
 void HelpMenu::openDocumentation()
 {
     // core::documentation_dir() finds it as the tables are found (installed, or the source tree).
+    // It is drawn here (DocumentationWindow), so that no Markdown viewer needs to be installed.
     find_.startJob([] { return QString::fromStdString((core::documentation_dir() / "README.md").string()); },
-                   [this](QString file) {
-                       const bool ok = QDesktopServices::openUrl(QUrl::fromLocalFile(file));
-                       Q_EMIT documentationOpened(file, ok ? QString() : tr("%1: no program to open it with").arg(file));
-                   },
+                   [this](QString file) { documentation()->open(file); },
                    [this](const QString& reason) { Q_EMIT documentationOpened({}, reason); });
+}
+
+DocumentationWindow* HelpMenu::documentation()
+{
+    if (!documentation_) {
+        documentation_ = new DocumentationWindow(&window_);
+        connect(documentation_, &DocumentationWindow::pageShown, this, &HelpMenu::documentationOpened);
+    }
+    return documentation_;
 }
 
 } // namespace rlda::app

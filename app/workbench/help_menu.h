@@ -1,5 +1,5 @@
 // The Help menu: About (versions, licence, whether CUDA is there), Documentation (the shipped
-// README, opened with the desktop's viewer) and Keyboard shortcuts (every action's, read from the
+// README and docs/, drawn in the workbench's own window) and Keyboard shortcuts (every action's, read from the
 // menus, so the list is the real one). No LibTorch header here: the CUDA check is in the .cpp.
 #pragma once
 
@@ -14,6 +14,8 @@ class QMenu;
 class QMessageBox;
 
 namespace rlda::app {
+
+class DocumentationWindow;
 
 // The About box's text (rich text): version, licence, LibTorch, Qt (built with and running), CUDA.
 QString aboutText();
@@ -30,13 +32,15 @@ public:
 
     // Opens the documentation once it is found off the GUI thread; documentationOpened() says how.
     void openDocumentation();
+    DocumentationWindow* documentation(); // made on first use
 
 Q_SIGNALS:
-    // The file opened (or asked of the desktop to open), or empty with `error` saying why not.
+    // The page shown, or `error` saying why not.
     void documentationOpened(const QString& file, const QString& error);
 
 private:
     QMainWindow& window_;
+    DocumentationWindow* documentation_ = nullptr;
     widgets::JobTracker find_{this};
 };
 

@@ -4,6 +4,7 @@
 #include "app/workbench/evaluations.h"
 #include "core/agent/learner_options.h"
 #include "core/sim/table_meta.h"
+#include "widgets/flow_layout.h"
 #include "widgets/plot/learning_view.h"
 
 #include <QComboBox>
@@ -50,10 +51,8 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     auto* modelRow = new QHBoxLayout;
     model_ = new QLineEdit(this);
     model_->setObjectName(QStringLiteral("learnModel"));
-    model_->setToolTip(tr("The table's starting model, from its metadata (table.json); set it only for a table without one"));
     input_ = new QLineEdit(this);
     input_->setObjectName(QStringLiteral("learnInput"));
-    input_->setToolTip(tr("Sample shape of the table's job, CxHxW, from its metadata (the paper's tables: CIFAR-10, 3x32x32)"));
     input_->setMaximumWidth(120);
     modelRow->addWidget(model_, 1);
     modelRow->addWidget(new QLabel(tr("Input"), this));
@@ -61,7 +60,7 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     form->addRow(tr("Model"), modelRow);
     connect(table_, &QLineEdit::editingFinished, this, [this] { setTable(table()); });
 
-    auto* numbers = new QHBoxLayout;
+    auto* numbers = new widgets::FlowLayout; // the numbers and Learn wrap on a narrow window
     episodes_ = new QSpinBox(this);
     episodes_->setObjectName(QStringLiteral("learnEpisodes"));
     episodes_->setRange(1, 10'000'000);
@@ -98,26 +97,19 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     baseline_->setToolTip(tr("Learn from reward minus its moving average (decay); the learner's own when not set "
                              "(original: none, robust: 0.99)"));
     auto label = [this](const QString& text) { return new QLabel(text, this); };
-    numbers->addWidget(label(tr("Episodes")));
-    numbers->addWidget(episodes_);
-    numbers->addWidget(label(tr("Seed")));
-    numbers->addWidget(seed_);
-    numbers->addWidget(label(tr("Temperature")));
-    numbers->addWidget(temperature_);
-    numbers->addWidget(label(tr("decay")));
-    numbers->addWidget(decay_);
-    numbers->addWidget(label(tr("every")));
-    numbers->addWidget(decayEvery_);
-    numbers->addWidget(label(tr("Baseline")));
-    numbers->addWidget(baseline_);
-    numbers->addStretch(1);
+    numbers->addPair(label(tr("Episodes")), episodes_);
+    numbers->addPair(label(tr("Seed")), seed_);
+    numbers->addPair(label(tr("Temperature")), temperature_);
+    numbers->addPair(label(tr("decay")), decay_);
+    numbers->addPair(label(tr("every")), decayEvery_);
+    numbers->addPair(label(tr("Baseline")), baseline_);
     learn_ = new QPushButton(tr("Learn"), this);
     learn_->setObjectName(QStringLiteral("learnButton"));
     numbers->addWidget(learn_);
     form->addRow(QString(), numbers);
     connect(learn_, &QPushButton::clicked, this, &LearningPage::learnRequested);
 
-    auto* agent = new QHBoxLayout;
+    auto* agent = new widgets::FlowLayout;
     encoder_ = new QComboBox(this);
     encoder_->setObjectName(QStringLiteral("learnEncoder"));
     for (const auto& name : core::config::names<core::config::PolicyEncoder>())
@@ -131,11 +123,8 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
         learner_->addItem(QString::fromStdString(name));
     learner_->setToolTip(tr("How rewards become updates: original (the paper's REINFORCE) or robust (reward "
                             "baseline and an entropy bonus; docs/agent.md)"));
-    agent->addWidget(label(tr("Encoder")));
-    agent->addWidget(encoder_);
-    agent->addWidget(label(tr("Learner")));
-    agent->addWidget(learner_);
-    agent->addStretch(1);
+    agent->addPair(label(tr("Encoder")), encoder_);
+    agent->addPair(label(tr("Learner")), learner_);
     form->addRow(tr("Agent"), agent);
 
     greedy_ = new QLabel(tr("No learning run yet."), this);
@@ -148,6 +137,7 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     layout->addWidget(greedy_);
     layout->addWidget(view_, 1);
     setModel(QStringLiteral("ConvNet2"), {3, 32, 32}, 10);
+    showDescribed(false);
 }
 
 QString LearningPage::browse(FileKind kind, const QString& title, const QString& filter)
@@ -167,9 +157,25 @@ void LearningPage::setModel(const QString& model, const core::model::Shape& inpu
 
 void LearningPage::setInput(const QString& shape) { input_->setText(shape); }
 
+void LearningPage::showDescribed(bool described)
+{
+    // A table with metadata names its own model (a zoo name, or a model file's name whose layers
+    // the metadata keeps): the fields show it and are not for editing; without metadata they say
+    // what to assume.
+    for (QLineEdit* field : {model_, input_}) {
+        field->setReadOnly(described);
+        field->setToolTip(described ? tr("From the table's metadata (table.json)")
+                                    : field == model_ ? tr("The table has no metadata: the model it was built from, a zoo "
+                                                           "name or a TOML model file")
+                                                      : tr("The table has no metadata: the sample shape of its job, CxHxW "
+                                                           "(the paper's tables: CIFAR-10, 3x32x32)"));
+    }
+}
+
 void LearningPage::setTable(const QString& path)
 {
     table_->setText(path);
+    showDescribed(false);
     if (path.isEmpty()) {
         identify_.cancel();
         return;
@@ -189,8 +195,10 @@ void LearningPage::setTable(const QString& path)
             return identifyTable(path, model, input, classes);
         },
         [this, path](std::optional<TableIdentity> id) {
-            if (id && table() == path)
+            if (id && table() == path) {
                 setModel(id->model, id->input, id->classes);
+                showDescribed(id->described);
+            }
             Q_EMIT tableIdentified(path);
         });
 }
@@ -218,7 +226,10 @@ core::run::LearnRunSettings LearningPage::settings() const
 {
     core::run::LearnRunSettings s;
     s.stages = {{table().toStdString(), episodes_->value(), temperature_->value()}};
+    // What the fields say is only assumed for a table without metadata: they show the
+    // experiment's model until the table is read, and a model file's name after.
     s.model = model_->text().trimmed().toStdString();
+    s.model_is_fallback = true;
     try {
         s.input = core::model::parse_shape(input_->text().trimmed().toStdString());
     } catch (const std::exception&) {

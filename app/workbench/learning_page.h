@@ -57,6 +57,7 @@ Q_SIGNALS:
 
 private:
     QString browse(FileKind kind, const QString& title, const QString& filter);
+    void showDescribed(bool described); // the model and input fields: the table's, or to assume
 
     widgets::LearningView* view_ = nullptr;
     QLineEdit* table_ = nullptr;

@@ -44,7 +44,8 @@ int main(int argc, char* argv[])
     parser.addPositionalArgument(QStringLiteral("experiment"),
                                  QStringLiteral("Experiment file (TOML) to open; default: the built-in one."),
                                  QStringLiteral("[EXPERIMENT.toml]"));
-    const QCommandLineOption runs(QStringLiteral("runs"), QStringLiteral("Folder new runs go into (default: ./runs)."),
+    const QCommandLineOption runs(QStringLiteral("runs"), QStringLiteral("Folder new runs go into, this time (default: File → Runs folder…, else ./runs in a clone of "
+                                                 "the project, else runs/ in the user's data folder)."),
                                   QStringLiteral("DIR"));
     const QCommandLineOption table(QStringLiteral("table"), QStringLiteral("Simulation table to open."),
                                    QStringLiteral("FILE"));
@@ -115,7 +116,9 @@ int main(int argc, char* argv[])
     rlda::app::MainWindow window;
     // The tour and --screenshot draw the window as it starts, whatever a user left it like.
     if (!parser.isSet(tour) && !parser.isSet(screenshot))
-        window.restoreWorkspace();
+        window.restoreWorkspace(); // the runs folder with it
+    else
+        window.setRunsRoot(rlda::app::workspace::defaultRunsFolder());
     // A run kept going in the background ends with the hidden window's close: the program ends then.
     QObject::connect(&window, &rlda::app::MainWindow::closed, &app, &QCoreApplication::quit, Qt::QueuedConnection);
     if (parser.isSet(runs))

@@ -44,7 +44,9 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QFontMetrics>
+#include <QKeyEvent>
 #include <QKeySequence>
+#include <QApplication>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -53,6 +55,7 @@
 #include <QPlainTextEdit>
 #include <QProcess>
 #include <QScrollArea>
+#include <QScreen>
 #include <QScrollBar>
 #include <QStatusBar>
 #include <QTabWidget>
@@ -87,8 +90,33 @@ core::model::Shape inputOf(const core::config::DatasetConfig& d) { return sample
 
 qint64 classesOf(const core::config::DatasetConfig& d) { return sampleOf(d).classes; }
 
-// The window's size at start and after View -> Reset layout.
+// The window's size at start and after View -> Reset layout, as far as its screen has room.
 constexpr QSize kDefaultSize(1440, 900);
+
+// The default size on the screen the window is on, centred in its free area (no panel under it).
+void placeOnScreen(QWidget& window)
+{
+    const QScreen* screen = window.screen();
+    if (!screen) {
+        window.resize(kDefaultSize);
+        return;
+    }
+    const QRect free = screen->availableGeometry();
+    // Room for a window manager's frame and title bar around the window's own size.
+    const QSize size = kDefaultSize.boundedTo(free.size() - QSize(16, 48)).expandedTo(window.minimumSizeHint());
+    window.resize(size);
+    window.move(free.center() - QPoint(size.width() / 2, size.height() / 2));
+}
+
+// A page in a scroll area: on a small screen the page scrolls instead of widening the window.
+QScrollArea* scrolled(QWidget* page)
+{
+    auto* area = new QScrollArea;
+    area->setWidget(page);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
 
 // The pages as the settings name them (workspace::key::kPage), in Page order: not the tabs'
 // translated titles, so that a page is found again in another language.
@@ -121,9 +149,11 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     buildLogDock();
     buildMenus();
     connectWorker();
-    setRunsRoot(QDir::current().filePath(QStringLiteral("runs")));
+    qApp->installEventFilter(this); // eventFilter: the export shortcut over a text field's own Ctrl+E
+    // A path only: main() and restoreWorkspace() choose the folder the user's runs go into.
+    setRunsRoot(workspace::dataRunsFolder());
     statusBar()->showMessage(tr("Ready"));
-    resize(kDefaultSize);
+    placeOnScreen(*this);
     defaultLayout_ = saveState(workspace::kStateVersion);
     closePrompt_ = [this](const QString& run) {
         const std::unique_ptr<QMessageBox> box(closePromptBox(this, run));
@@ -141,6 +171,22 @@ MainWindow::~MainWindow()
         qWarning("rlda-workbench: a background read is still running after 5 s; not waiting for it");
 }
 
+bool MainWindow::eventFilter(QObject* watched, QEvent* event)
+{
+    // A text field claims Ctrl+E (end of line, as in Emacs) before any shortcut sees it, so that
+    // File → Export plot would do nothing while the Tables filter or a spin box has the focus.
+    // Refusing the claim for this window's fields lets the shortcut go on to the action.
+    if (event->type() == QEvent::ShortcutOverride && exportAction_) {
+        auto* widget = qobject_cast<QWidget*>(watched);
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (widget && widget->window() == this && QKeySequence(key->keyCombination()) == exportAction_->shortcut()) {
+            event->ignore(); // unclaimed: the shortcut map goes on to the action
+            return true;
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
 void MainWindow::buildPages()
 {
     pages_ = new QTabWidget(this);
@@ -154,14 +200,15 @@ void MainWindow::buildPages()
     runs_ = new widgets::RunBrowser(pages_);
     models_ = new ModelsPage(pages_);
     // In Page order.
-    pages_->addTab(training_, tr("Training"));
-    pages_->addTab(architecture_, tr("Architecture"));
-    pages_->addTab(policy_, tr("Policy"));
-    pages_->addTab(learning_, tr("Learning"));
-    pages_->addTab(tables_, tr("Tables"));
-    pages_->addTab(sweeps_, tr("Sweeps"));
-    pages_->addTab(runs_, tr("Runs"));
-    pages_->addTab(models_, tr("Models"));
+    pages_->setUsesScrollButtons(true);
+    pages_->addTab(scrolled(training_), tr("Training"));
+    pages_->addTab(scrolled(architecture_), tr("Architecture"));
+    pages_->addTab(scrolled(policy_), tr("Policy"));
+    pages_->addTab(scrolled(learning_), tr("Learning"));
+    pages_->addTab(scrolled(tables_), tr("Tables"));
+    pages_->addTab(scrolled(sweeps_), tr("Sweeps"));
+    pages_->addTab(scrolled(runs_), tr("Runs"));
+    pages_->addTab(scrolled(models_), tr("Models"));
     setCentralWidget(pages_);
 
     connect(models_, &ModelsPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m); });
@@ -182,9 +229,9 @@ void MainWindow::buildPages()
     connect(sweeps_, &SweepPage::finished, this, [this](const QString& folder) {
         const QString table = QDir(folder).filePath(QStringLiteral("table.csv"));
         log(tr("Sweep done: %1").arg(table));
-        addRecent(workspace::Recent::Tables, table); // File → Recent tables has it at once
-        if (learning_->table().isEmpty())
-            learning_->setTable(table);
+        // The table a user built is what they look at next: on the Tables page, in File → Recent
+        // tables, and on the Learning page (openTable does all three).
+        openTable(table);
     });
     connect(sweeps_->panel(), &widgets::SweepPanel::openTableRequested, this,
             [this] { openTable(QDir(sweeps_->folder()).filePath(QStringLiteral("table.csv"))); });
@@ -266,12 +313,15 @@ void MainWindow::buildMenus()
         if (!dir.isEmpty())
             openRun(dir);
     });
-    file->addAction(tr("Browse runs &under…"), this, [this] {
-        const QString dir = existingFolder(this, FileKind::RunsRoot, tr("Folder of runs"), runsRoot_);
-        if (!dir.isEmpty()) {
-            setRunsRoot(dir);
-            showPage(Page::Runs);
-        }
+    file->addAction(tr("Runs &folder…"), this, [this] {
+        const QString dir = existingFolder(this, FileKind::RunsRoot, tr("Folder new runs go into"), runsRoot_);
+        if (dir.isEmpty())
+            return;
+        setRunsRoot(dir);
+        if (workspace_)
+            workspace::setRunsFolder(dir); // and at the next start
+        statusBar()->showMessage(tr("New runs go into %1").arg(dir));
+        showPage(Page::Runs);
     });
     file->addAction(tr("Open simulation &table…"), this, [this] {
         const QString path = openFileName(this, FileKind::Table, tr("Open simulation table"),
@@ -310,7 +360,8 @@ void MainWindow::buildMenus()
     file->addSeparator();
     buildRecentMenus(*file);
     file->addSeparator();
-    file->addAction(tr("&Export plot…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPlotWithDialog);
+    exportAction_ =
+        file->addAction(tr("&Export plot…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPlotWithDialog);
     file->addAction(tr("Export &all plots and data…"), this, &MainWindow::exportAllWithDialog);
     file->addAction(tr("&Paper figures…"), this, &MainWindow::paperFiguresWithDialog);
     file->addSeparator();
@@ -444,6 +495,7 @@ void MainWindow::restoreWorkspace()
         statusBar()->showMessage(warning);
     }
     const QSettings s;
+    setRunsRoot(workspace::runsFolder());
     if (const QByteArray geometry = s.value(key::kGeometry).toByteArray(); !geometry.isEmpty())
         restoreGeometry(geometry);
     if (const QByteArray state = s.value(key::kState).toByteArray(); !state.isEmpty())
@@ -479,7 +531,7 @@ void MainWindow::resetLayout()
         dock->show();
     if (isMaximized() || isFullScreen())
         showNormal();
-    resize(kDefaultSize);
+    placeOnScreen(*this);
     statusBar()->showMessage(tr("The layout is the one the workbench starts with"));
 }
 

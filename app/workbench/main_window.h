@@ -158,6 +158,7 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override; // Ctrl+E wherever the focus is
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
 
@@ -196,6 +197,7 @@ private:
     ModelsPage* models_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     QAction* pauseAction_ = nullptr;
+    QAction* exportAction_ = nullptr;
     HelpMenu* help_ = nullptr;
     bool workspace_ = false;     // restoreWorkspace() was called
     QByteArray defaultLayout_;   // saveState() once the docks are built, for Reset layout

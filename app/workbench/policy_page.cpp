@@ -5,6 +5,7 @@
 #include "app/workbench/evaluations.h"
 #include "app/workbench/file_dialogs.h"
 #include "core/run/transfer.h"
+#include "widgets/counted.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/figures/transfer_view.h"
 #include "widgets/inspect/decision_view.h"
@@ -94,7 +95,7 @@ void PolicyPage::evaluate(const QString& policy, const QStringList& tables)
                        policy_ = policy;
                        ranks_->setTables(result.ranked);
                        giveRanksTheRoom();
-                       const QString done = tr("%1 evaluated on %n table(s)", nullptr, n).arg(policy);
+                       const QString done = tr("%1 evaluated on %2").arg(policy, widgets::counted(n, tr("table"), tr("tables")));
                        Q_EMIT statusMessage(result.warning.isEmpty() ? done
                                                                      : tr("%1 (warning: %2)").arg(done, result.warning));
                        Q_EMIT evaluated(QString());

@@ -11,6 +11,7 @@
 #include "core/sim/table_meta.h"
 #include "core/sweep/local.h"
 #include "core/sweep/slurm.h"
+#include "widgets/counted.h"
 #include "widgets/run/sweep_panel.h"
 
 #include <QDateTime>
@@ -271,12 +272,13 @@ bool SweepPage::submit(core::config::ExperimentConfig config, core::config::Swee
     QStringList seeds;
     for (const auto s : config.sweep.seeds)
         seeds << QString::number(s);
-    panel_->setMessage(seeds.size() > 1 ? tr("Started: %1 seeds (%2), each a warm start and then %3 parts (log: %4.log)")
+    const QString partCount = widgets::counted(parts, tr("part"), tr("parts"));
+    panel_->setMessage(seeds.size() > 1 ? tr("Started: %1 seeds (%2), each a warm start and then %3 (log: %4.log)")
                                        .arg(seeds.size())
                                        .arg(seeds.join(QLatin1Char(' ')))
-                                       .arg(parts)
+                                       .arg(partCount)
                                        .arg(folder_)
-                                 : tr("Started: training the warm start, then %1 parts (log: %2.log)").arg(parts).arg(folder_));
+                                 : tr("Started: training the warm start, then %1 (log: %2.log)").arg(partCount).arg(folder_));
     panel_->setActive(true);
     Q_EMIT statusMessage(tr("Sweep started in %1").arg(folder_));
     timer_.start();

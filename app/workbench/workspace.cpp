@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 
 #include <memory>
@@ -58,6 +59,27 @@ void addRecent(Recent kind, const QString& path)
 }
 
 void clearRecent(Recent kind) { QSettings().remove(recentKey(kind)); }
+
+QString defaultRunsFolder()
+{
+    const QDir here = QDir::current();
+    if (QFileInfo(here.filePath(QStringLiteral("scripts/run"))).isFile() && QFileInfo::exists(here.filePath(QStringLiteral(".git"))))
+        return here.filePath(QStringLiteral("runs"));
+    return dataRunsFolder();
+}
+
+QString dataRunsFolder()
+{
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath(QStringLiteral("runs"));
+}
+
+QString runsFolder()
+{
+    const QString chosen = QSettings().value(key::kRunsFolder).toString();
+    return chosen.isEmpty() ? defaultRunsFolder() : chosen;
+}
+
+void setRunsFolder(const QString& dir) { QSettings().setValue(key::kRunsFolder, QDir::cleanPath(QDir::current().absoluteFilePath(dir))); }
 
 widgets::ExportSettings exportSettings()
 {

@@ -23,6 +23,7 @@ inline constexpr char kExportSize[] = "plots/exportSize";      // the Export plo
 inline constexpr char kExportDpi[] = "plots/exportDpi";        // and resolution
 inline constexpr char kRecentGroup[] = "recent";               // recent/<kind>: a list, newest first
 inline constexpr char kFolderGroup[] = "folders";              // folders/<dialog>: its last folder
+inline constexpr char kRunsFolder[] = "runs/folder";           // where new runs go (File → Runs folder…)
 } // namespace key
 
 // The version saveState() stamps on the dock layout: a layout of another version is not restored.
@@ -44,6 +45,18 @@ void clearRecent(Recent kind);
 // The Export plot dialog's last size and resolution (the defaults until one was accepted).
 widgets::ExportSettings exportSettings();
 void setExportSettings(const widgets::ExportSettings& settings);
+
+// Where new runs go and the Runs page looks, when nobody said (--runs, File → Runs folder…):
+// <clone>/runs when the workbench starts in the root folder of a clone of this project (it holds
+// scripts/run and .git), as the README's commands expect; otherwise runs/ in the user's data folder
+// (QStandardPaths::AppDataLocation), never the folder it happened to be started in. Reads the disk
+// (two stats): call it before the window shows, not from the event loop.
+QString defaultRunsFolder();
+// runs/ in the user's data folder: the default outside a clone; a path only, nothing is read.
+QString dataRunsFolder();
+// The runs folder chosen with File → Runs folder… (remembered), else defaultRunsFolder().
+QString runsFolder();
+void setRunsFolder(const QString& dir);
 
 // Forgets everything above and the window's layout: rlda-workbench --reset-settings.
 void resetSettings();

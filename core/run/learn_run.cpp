@@ -114,7 +114,8 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     if (settings.checkpoint_every < 1 || settings.report_every < 1)
         throw Error("learn: checkpoint_every and report_every must be positive");
     // Every table before anything is written: a bad file fails without touching `out`.
-    const TableOverrides overrides{settings.model, settings.input, settings.classes};
+    TableOverrides overrides{settings.model, settings.input, settings.classes};
+    overrides.only_without_metadata = settings.model_is_fallback;
     std::vector<OpenedTable> tables;
     for (const auto& s : settings.stages) {
         if (s.episodes < 1)

@@ -34,6 +34,10 @@ struct LearnRunSettings {
     std::string model;                   // zoo name or TOML file; "" = the table's
     std::optional<model::Shape> input;   // nullopt = the table's
     std::optional<std::int64_t> classes; // nullopt = the table's
+    // true: model, input and classes are only what to assume for a table without metadata, and a
+    // table that has it is read as it says (the workbench's Learning page, whose fields start at
+    // the experiment's model before the table is read); false: they override and must agree.
+    bool model_is_fallback = false;
     std::uint64_t seed = 42;         // a new policy's weights and sampling
     std::string from;                // continue this policy file instead (curricula, transfer)
     config::PolicyConfig policy;     // encoder, sizes and rates of a new policy

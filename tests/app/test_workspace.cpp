@@ -520,9 +520,9 @@ private Q_SLOTS:
         QVERIFY(events.open(QIODevice::WriteOnly));
         events.close();
         QSettings().setValue(QLatin1String(app::workspace::key::kPage), QStringLiteral("runs"));
+        app::workspace::setRunsFolder(runs); // File → Runs folder… chose it in an earlier session
 
         MainWindow w;
-        w.setRunsRoot(runs);
         QSignalSpy listed(w.runs(), &widgets::RunBrowser::listed);
         w.restoreWorkspace(); // as the program starts: the Runs page, which lists its root
         QCOMPARE(w.currentPage(), MainWindow::Page::Runs);

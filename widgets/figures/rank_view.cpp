@@ -45,7 +45,7 @@ RankView::RankView(QWidget* parent) : QWidget(parent), title_(QStringLiteral("Ra
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     plot_ = new QCustomPlot(splitter);
-    plot_->setMinimumHeight(240);
+    plot_->setMinimumHeight(160);
     summary_ = new QTableWidget(0, ColumnCount, splitter);
     summary_->setHorizontalHeaderLabels({tr("scenario"), tr("greedy"), tr("rank"), tr("accuracy"), tr("regret"),
                                          tr("optimal"), tr("no adaptation"), tr("random mean")});

@@ -224,7 +224,9 @@ void ActionHeatmap::rebuild()
     plot_->xAxis->setRange(-0.5, cols - 0.5);
     plot_->yAxis->setRange(-0.5, rows - 0.5);
 
-    auto label = [this, m](int code, int digits) {
+    // A cell's actions: side by side for a row, one above the other for a column, so that the
+    // columns' labels never run into each other ("0 0 0 1 0 2" read as one).
+    auto label = [this, m](int code, int digits, QChar separator) {
         QStringList parts;
         std::vector<int> d(static_cast<std::size_t>(digits));
         for (int i = digits; i-- > 0;) {
@@ -233,7 +235,7 @@ void ActionHeatmap::rebuild()
         }
         for (int v : d)
             parts << actionText(v, actions_);
-        return parts.join(QLatin1Char(' '));
+        return parts.join(separator);
     };
     const int colDigits = k - rowDigits_;
     // Past 16 cells a side every label no longer fits: label the group starts, which the group
@@ -241,9 +243,9 @@ void ActionHeatmap::rebuild()
     const int colStep = cols > 16 ? m : 1;
     const int rowStep = rows > 16 ? m : 1;
     for (int c = 0; c < cols; c += colStep)
-        xTicker->addTick(c, label(c, colDigits));
+        xTicker->addTick(c, label(c, colDigits, QLatin1Char('\n')));
     for (int r = 0; r < rows && rowDigits_ > 0; r += rowStep)
-        yTicker->addTick(r, label(r, rowDigits_));
+        yTicker->addTick(r, label(r, rowDigits_, QLatin1Char(' ')));
     plot_->xAxis->setSubTicks(false);
     plot_->yAxis->setSubTicks(false);
     QStringList xNames, yNames;
@@ -331,7 +333,14 @@ std::vector<QPoint> ActionHeatmap::bestSetCells() const
 
 QString ActionHeatmap::exportTo(const QString& path, const ExportSettings& settings)
 {
-    return widgets::exportPlot(*plot_, path, settings);
+    // The user's selected cell is a pointer on screen, not part of the figure.
+    const bool selected = selectionMarker_ && selectionMarker_->visible();
+    if (selected)
+        selectionMarker_->setVisible(false);
+    const QString error = widgets::exportPlot(*plot_, path, settings);
+    if (selected)
+        selectionMarker_->setVisible(true);
+    return error;
 }
 
 } // namespace rlda::widgets

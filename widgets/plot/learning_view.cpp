@@ -1,10 +1,10 @@
 // LearningView: episodes from simulation learning onto one SeriesPlot, rolling means kept here.
 #include "widgets/plot/learning_view.h"
 
+#include "widgets/flow_layout.h"
 #include "widgets/plot/series_plot.h"
 
 #include <QCheckBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -29,7 +29,7 @@ LearningView::LearningView(QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto* bar = new QHBoxLayout;
+    auto* bar = new FlowLayout; // its toggles wrap on a narrow window
     layout->addLayout(bar);
 
     bar->addWidget(new QLabel(tr("Rolling mean over:"), this));
@@ -39,7 +39,6 @@ LearningView::LearningView(QWidget* parent)
     window_->setSuffix(tr(" episodes"));
     window_->setToolTip(tr("The paper plots rolling means over 50 and 75 episodes"));
     bar->addWidget(window_);
-    bar->addSpacing(12);
 
     plot_ = new SeriesPlot(this);
     plot_->setXAxisTitle(tr("episode"));
@@ -82,7 +81,6 @@ LearningView::LearningView(QWidget* parent)
         connect(boxes_[i], &QCheckBox::toggled, this, &LearningView::applyVisibility);
         bar->addWidget(boxes_[i]);
     }
-    bar->addStretch(1);
     auto* fit = new QPushButton(tr("Fit"), this);
     fit->setToolTip(tr("Show all data and follow new data again (also: double-click the plot)"));
     connect(fit, &QPushButton::clicked, this, &LearningView::fitAll);

@@ -4,13 +4,17 @@
 #include "widgets/qcp.h"
 
 namespace rlda::widgets {
+namespace {
+// Entries a legend line holds: few enough that a plot stays narrow enough for a laptop screen.
+constexpr int kPerLine = 3;
+} // namespace
 
 PlotLegend::PlotLegend(QCustomPlot* plot)
     : plot_(plot)
 {
     plot_->setAutoAddPlottableToLegend(false); // show() decides what the legend shows
     plot_->legend->setFillOrder(QCPLegend::foColumnsFirst);
-    plot_->legend->setWrap(6);
+    plot_->legend->setWrap(kPerLine);
     plot_->legend->setBorderPen(Qt::NoPen);
     plot_->legend->setBrush(Qt::NoBrush);
     plot_->axisRect()->insetLayout()->take(plot_->legend);
@@ -71,10 +75,14 @@ void PlotLegend::show(const QList<QCPGraph*>& series)
         for (QCPGraph* g : series)
             g->addToLegend(legend);
     } else {
+        // Each row of keys on lines of its own, kPerLine at most to a line.
         int k = 0;
-        for (int r = 0; r < keys_.size(); ++r)
-            for (int c = 0; c < keys_[r].size(); ++c)
-                legend->addElement(r, c, new QCPPlottableLegendItem(legend, keyGraphs_[k++]));
+        int line = 0;
+        for (const auto& row : std::as_const(keys_)) {
+            for (int c = 0; c < row.size(); ++c)
+                legend->addElement(line + c / kPerLine, c % kPerLine, new QCPPlottableLegendItem(legend, keyGraphs_[k++]));
+            line += (int(row.size()) + kPerLine - 1) / kPerLine;
+        }
     }
     sync();
 }

@@ -81,9 +81,14 @@ void PlotZoomPan::followValues(const QList<QCPAxis*>& axes)
         }
         if (!any)
             continue;
-        double span = total.upper - total.lower;
-        if (span < 1e-12 * std::max(1.0, std::abs(total.upper)))
-            span = std::max(std::abs(total.upper) * 0.1, 1e-9);
+        const double span = total.upper - total.lower;
+        if (span < 1e-12 * std::max(1.0, std::abs(total.upper))) {
+            // A constant (a parameter count, a fixed temperature): ±10 % around it, so that its
+            // ticks are round numbers about it rather than its last digits.
+            const double around = std::abs(total.upper) > 1e-9 ? 0.1 * std::abs(total.upper) : 1.0;
+            ax->setRange(total.upper - around, total.upper + around);
+            continue;
+        }
         ax->setRange(total.lower - 0.06 * span, total.upper + 0.06 * span);
     }
 }

@@ -90,6 +90,7 @@ public:
     double shown(std::size_t i) const { return s_.empty() ? y_[i] : s_[i]; }
     double firstX() const { return x_.front(); }
     double lastX() const { return x_.back(); }
+    std::vector<double> keys() const { return {x_.begin(), x_.end()}; }
     std::vector<double> values() const { return {y_.begin(), y_.end()}; }
     std::vector<double> shownValues() const;
 

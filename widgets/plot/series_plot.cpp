@@ -399,7 +399,7 @@ QString SeriesPlot::exportTo(const QString& path, const ExportSettings& settings
 {
     flush();
     // Decimate for the width of the file, not of the screen, so a large export keeps its detail.
-    const int exportPixels = std::max(50, settings.size.width() * settings.dpi / 96 - 120);
+    const int exportPixels = std::max(50, settings.size.width() - 120);
     for (auto& s : series_)
         updateDisplay(*s, exportPixels);
     crosshair_->hide();
@@ -428,6 +428,12 @@ int SeriesPlot::displayedPointCount(const QString& name) const
 {
     auto* s = find(name);
     return s ? s->displayed : 0;
+}
+
+std::vector<double> SeriesPlot::keys(const QString& name) const
+{
+    auto* s = find(name);
+    return s ? s->data.keys() : std::vector<double>{};
 }
 
 std::vector<double> SeriesPlot::values(const QString& name) const

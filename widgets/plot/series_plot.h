@@ -99,6 +99,7 @@ public:
     // Inspection.
     int pointCount(const QString& name) const;
     int displayedPointCount(const QString& name) const;
+    std::vector<double> keys(const QString& name) const;
     std::vector<double> values(const QString& name) const;
     std::vector<double> smoothedValues(const QString& name) const; // = values() when smoothing is off
     QString valuesAt(double x) const; // the crosshair's text at key x

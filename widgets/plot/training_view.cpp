@@ -2,10 +2,10 @@
 #include "widgets/plot/training_view.h"
 
 #include "widgets/adaptation_text.h"
+#include "widgets/flow_layout.h"
 #include "widgets/plot/series_plot.h"
 
 #include <QCheckBox>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QSpinBox>
@@ -94,18 +94,18 @@ TrainingView::TrainingView(QWidget* parent)
 {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
-    auto* bar = new QHBoxLayout;
+    auto* bar = new FlowLayout; // its toggles wrap on a narrow window
     layout->addLayout(bar);
 
     bar->addWidget(new QLabel(tr("Smoothing:"), this));
     smoothing_ = new QSpinBox(this);
+    smoothing_->setObjectName(QStringLiteral("smoothingSpan"));
     smoothing_->setRange(1, 999);
     smoothing_->setSpecialValueText(tr("off"));
     smoothing_->setSuffix(tr(" epochs"));
     smoothing_->setToolTip(tr("Exponential moving average over about this many epochs (drawn over the faint raw "
                               "values); lr and parameter count are never smoothed"));
     bar->addWidget(smoothing_);
-    bar->addSpacing(12);
 
     plot_ = new SeriesPlot(this);
     plot_->setXAxisTitle(tr("time (s)"));
@@ -124,7 +124,6 @@ TrainingView::TrainingView(QWidget* parent)
             plot_->setAxisColor(QString::fromLatin1(q.axis), q.color.darker(115));
         bar->addWidget(box);
     }
-    bar->addStretch(1);
     auto* fit = new QPushButton(tr("Fit"), this);
     fit->setToolTip(tr("Show all data and follow new data again (also: double-click the plot)"));
     connect(fit, &QPushButton::clicked, this, &TrainingView::fitAll);
@@ -255,6 +254,15 @@ void TrainingView::addAdaptation(const core::train::AdaptationEvent& e)
 {
     addEvent(baseEvents_, e.time, adaptationText(e),
              int(e.did_nothing ? MarkerKind::DidNothing : MarkerKind::Adaptation), 0);
+    addParameterStep(QStringLiteral("params"), e);
+}
+
+void TrainingView::addParameterStep(const QString& series, const core::train::AdaptationEvent& e)
+{
+    // The model grows at the adaptation, not at the next epoch: the epoch's point at the same time
+    // holds the count before it, and this one the count after, so the line steps at the marker.
+    if (!e.did_nothing && e.after.parameters > 0)
+        plot_->append(series, e.time, static_cast<double>(e.after.parameters));
 }
 
 void TrainingView::clear()
@@ -336,8 +344,10 @@ void TrainingView::addOverlay(const QString& runName, const core::io::RunData& r
             events.push_back({r.time, r.change == core::train::Allocation::Up ? tr("up") : tr("down"),
                               int(r.change == core::train::Allocation::Up ? MarkerKind::AllocationUp
                                                                           : MarkerKind::AllocationDown)});
-    for (const auto& e : run.adaptations)
+    for (const auto& e : run.adaptations) {
         events.push_back({e.time, adaptationText(e), int(e.did_nothing ? MarkerKind::DidNothing : MarkerKind::Adaptation)});
+        addParameterStep(prefix + QStringLiteral("params"), e);
+    }
     overlayEvents_.insert(runName, std::move(events));
     restyle();
 }

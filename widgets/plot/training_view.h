@@ -73,6 +73,7 @@ private:
         int kind = 0; // MarkerKind
     };
     void addEvent(std::vector<Event>& into, double x, const QString& label, int kind, int run);
+    void addParameterStep(const QString& series, const rlda::core::train::AdaptationEvent& e);
     void restyle(); // one run or several: series looks, legend, axis colours and markers
     void updateLegend();
 

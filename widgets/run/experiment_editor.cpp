@@ -5,6 +5,7 @@
 #include "core/config/operations.h"
 #include "core/model/zoo.h"
 #include "core/util/atomic_file.h"
+#include "widgets/flow_layout.h"
 #include "widgets/run/allocation_timeline.h"
 
 #include <QCheckBox>
@@ -61,7 +62,8 @@ QFormLayout* newForm(QWidget* parent)
     return form;
 }
 
-// Two group boxes side by side, each with its own form, on one tab page.
+// Two group boxes side by side, each with its own form, on one tab page; one above the other when
+// the dock is too narrow for both.
 struct Page {
     QWidget* page;
     QFormLayout* left;
@@ -71,11 +73,11 @@ struct Page {
 Page twoColumns(const QString& leftTitle, const QString& rightTitle)
 {
     auto* page = new QWidget;
-    auto* row = new QHBoxLayout;
+    auto* row = new FlowLayout(nullptr, FlowLayout::Fill::Rows);
     auto* l = new QGroupBox(leftTitle, page);
     auto* r = new QGroupBox(rightTitle, page);
-    row->addWidget(l, 1);
-    row->addWidget(r, 1);
+    row->addWidget(l);
+    row->addWidget(r);
     auto* v = new QVBoxLayout(page);
     v->addLayout(row);
     v->addStretch(1);
@@ -207,6 +209,7 @@ ExperimentEditor::ExperimentEditor(const core::config::Schema& schema, QWidget* 
 
     tabs_ = new QTabWidget(this);
     tabs_->setObjectName(QStringLiteral("sections"));
+    tabs_->setUsesScrollButtons(true); // a narrow dock scrolls the section tabs
     for (const auto& tab : tabLayouts())
         if (schema_.find_section(tab.section))
             tabs_->addTab(buildTab(tab), translated(tab.title));
@@ -521,6 +524,7 @@ void ExperimentEditor::setConfig(const ExperimentConfig& c)
 {
     config_ = c;
     local_.clear();
+    zooHead_.reset();
     showing_ = true;
     for (const auto& f : fields_) {
         const QSignalBlocker block(f.widget);
@@ -575,8 +579,33 @@ void ExperimentEditor::edited(const QString& key, const QString& localProblem)
         local_.remove(key);
     else
         local_.insert(key, localProblem);
+    if (key == QLatin1String("job.model"))
+        followModelKind();
     revalidate();
     Q_EMIT changed();
+}
+
+// A model file writes its own last block, so the zoo's output heads do not apply to it: choosing
+// one sets the head to "relu" (the file as written), which greys the head out; going back to a zoo
+// model brings back the head it had.
+void ExperimentEditor::followModelKind()
+{
+    const bool file = core::model::is_model_file(config_.job.model);
+    if (file && config_.job.head != core::model::OutputHead::Relu) {
+        zooHead_ = config_.job.head;
+        config_.job.head = core::model::OutputHead::Relu;
+    } else if (!file && zooHead_) {
+        config_.job.head = *zooHead_;
+        zooHead_.reset();
+    } else {
+        return;
+    }
+    if (const Field* f = fieldFor(QStringLiteral("job.head"))) {
+        const QSignalBlocker block(f->widget);
+        showing_ = true;
+        f->show();
+        showing_ = false;
+    }
 }
 
 const ExperimentEditor::Field* ExperimentEditor::fieldFor(const QString& key) const

@@ -11,6 +11,7 @@
 #include <QWidget>
 
 #include <functional>
+#include <optional>
 #include <vector>
 
 class QFormLayout;
@@ -89,6 +90,7 @@ private:
     void revalidate();
     void updateEnabled();
     int blockCount() const; // original blocks of the job's model; -1 when it cannot be loaded
+    void followModelKind(); // the output head when the model becomes a file or a zoo name again
     const Field* fieldFor(const QString& key) const;
 
     core::config::Schema schema_;
@@ -97,7 +99,8 @@ private:
     QHash<QString, QString> local_; // key -> why its text is not a value
     mutable QHash<QString, int> blocks_; // model -> original blocks, -1 unknown; loading a spec is not free
     bool valid_ = true;
-    bool showing_ = false;          // setConfig() filling the widgets: not an edit
+    bool showing_ = false;
+    std::optional<core::model::OutputHead> zooHead_; // the head a zoo model had before a model file was chosen          // setConfig() filling the widgets: not an edit
     QString fileName_;
 
     std::vector<Field> fields_; // the one key -> widget table

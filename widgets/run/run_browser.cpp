@@ -2,6 +2,7 @@
 #include "widgets/run/run_browser.h"
 
 #include "core/config/schema.h"
+#include "widgets/counted.h"
 #include "widgets/run/config_compare_dialog.h"
 
 #include <QComboBox>
@@ -1207,7 +1208,9 @@ void RunBrowser::showSummary(int index)
         row(tr("Series"), names.join(QStringLiteral(", ")));
     }
     if (!run->allocations.empty() || !run->adaptations.empty())
-        row(tr("Events"), tr("%1 allocation, %2 adaptation").arg(run->allocations.size()).arg(run->adaptations.size()));
+        row(tr("Events"), counted(qint64(run->allocations.size()), tr("allocation change"), tr("allocation changes")) +
+                              QStringLiteral(", ") +
+                              counted(qint64(run->adaptations.size()), tr("adaptation"), tr("adaptations")));
     if (run->final_model)
         row(tr("Final model"), tr("%1, %2 parameters")
                                    .arg(qs(run->final_model->name).toHtmlEscaped(),

@@ -2,6 +2,7 @@
 #include "widgets/run/sweep_panel.h"
 
 #include "core/config/limits.h"
+#include "widgets/flow_layout.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>
@@ -34,7 +35,7 @@ QColor stateColor(core::sweep::TaskState s)
 
 SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
 {
-    auto* submitRow = new QHBoxLayout;
+    auto* submitRow = new FlowLayout; // wraps on a narrow window
     backend_ = new QComboBox(this);
     using core::config::SweepBackend;
     backend_->addItem(tr("local: worker processes on this machine"), int(SweepBackend::Local));
@@ -53,20 +54,16 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     submit_ = new QPushButton(tr("Simulate the experiment"), this);
     submit_->setObjectName(QStringLiteral("submitSweep"));
     submit_->setToolTip(tr("Build the experiment's simulation table: every action sequence, from one warm start"));
-    open_ = new QPushButton(tr("Open the table"), this);
+    open_ = new QPushButton(tr("Open in Tables"), this);
     open_->setObjectName(QStringLiteral("openSweepTable"));
     open_->setToolTip(tr("Show the finished table on the Tables page (and learn from it on the Learning page)"));
     open_->setEnabled(false);
     cancel_ = new QPushButton(tr("Cancel sweep"), this);
     cancel_->setObjectName(QStringLiteral("cancelSweep"));
     cancel_->setEnabled(false);
-    submitRow->addWidget(new QLabel(tr("Backend"), this));
-    submitRow->addWidget(backend_);
-    submitRow->addWidget(new QLabel(tr("Parts"), this));
-    submitRow->addWidget(workers_);
-    submitRow->addWidget(new QLabel(tr("Seeds"), this));
-    submitRow->addWidget(seeds_);
-    submitRow->addStretch(1);
+    submitRow->addPair(new QLabel(tr("Backend"), this), backend_);
+    submitRow->addPair(new QLabel(tr("Parts"), this), workers_);
+    submitRow->addPair(new QLabel(tr("Seeds"), this), seeds_);
     submitRow->addWidget(submit_);
     submitRow->addWidget(open_);
     submitRow->addWidget(cancel_);

@@ -87,9 +87,10 @@ private Q_SLOTS:
                 }
             QVERIFY2(!xml.hasError(), qPrintable(name + ": " + xml.errorString()));
             QVERIFY(root);
-            // PNG at 100 DPI: the logical size scaled.
+            // PNG at 100 DPI: exactly the pixels asked for, marked with its resolution.
             const QImage image(base + ".png");
-            QCOMPARE(image.size(), QSize(1250, 729));
+            QCOMPARE(image.size(), QSize(1200, 700));
+            QCOMPARE(qRound(image.dotsPerMeterX() * 0.0254), 100);
         }
     }
 

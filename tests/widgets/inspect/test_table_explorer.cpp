@@ -8,6 +8,8 @@
 
 #include <QDir>
 #include <QSignalSpy>
+#include <QImage>
+#include <QTemporaryDir>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
@@ -157,6 +159,33 @@ private Q_SLOTS:
 
         // And selecting in the table moves the marker on the map.
         w.tableView()->selectRow(0);
+        QCOMPARE(w.selectedCell(), w.cellOf(*w.selectedSequence()));
+
+        // Issue 27: a column's two actions stand one above the other, so that sixteen columns'
+        // labels do not run together into "0 0 0 1 0 2…".
+        auto ticker = qSharedPointerCast<QCPAxisTickerText>(plot->xAxis->ticker());
+        QCOMPARE(ticker->ticks().value(1), QStringLiteral("0\n1"));
+        QCOMPARE(ticker->ticks().value(7), QStringLiteral("1\n3"));
+        // The selected cell is the user's pointer, not part of the figure: an export leaves it out
+        // (its red appears nowhere in the picture) and the screen keeps it.
+        QTemporaryDir tmp;
+        const QString png = tmp.filePath(QStringLiteral("heatmap.png"));
+        const QString error = w.exportHeatmap(png, {QSize(900, 400), 96});
+        QVERIFY2(error.isEmpty(), qPrintable(error));
+        const QImage image(png);
+        QCOMPARE(image.size(), QSize(900, 400));
+        // Viridis has no red; the marker is 0xe02020 (its edges blend, so "red enough" counts).
+        const auto reds = [](const QImage& image) {
+            int red = 0;
+            for (int y = 0; y < image.height(); ++y)
+                for (int x = 0; x < image.width(); ++x) {
+                    const QColor c = image.pixelColor(x, y);
+                    red += c.red() > 180 && c.green() < 90 && c.blue() < 90;
+                }
+            return red;
+        };
+        QCOMPARE(reds(image), 0);
+        QVERIFY(reds(plot->toPixmap(900, 400).toImage()) > 0); // on screen it is drawn
         QCOMPARE(w.selectedCell(), w.cellOf(*w.selectedSequence()));
     }
 

@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using rlda::widgets::SeriesPlot;
@@ -77,6 +78,8 @@ private Q_SLOTS:
     void smoothingSpanAndVisibility();
     void setRunAndOverlay();
     void threeRunsCompared();
+    void the_parameter_line_steps_at_the_adaptation();
+    void a_constant_axis_reads_as_round_numbers();
 };
 
 void TestTrainingView::epochsEventsAndAxes()
@@ -262,6 +265,82 @@ void TestTrainingView::threeRunsCompared()
     QVERIFY(!p->legendLabels().contains(QStringLiteral("fixed-0-1")));
     QCOMPARE(p->markerCount(), 2);
     QVERIFY(!p->markerColors().contains(first));
+}
+
+
+// Issue 27: "deepen 0" at 50 s, and the parameter count steps there, not at the next epoch (62.5 s),
+// live and from a run's files alike.
+void TestTrainingView::the_parameter_line_steps_at_the_adaptation()
+{
+    io::RunData r;
+    r.name = "grown";
+    r.kind = io::RunKind::Training;
+    for (int i = 1; i <= 8; ++i) {
+        const auto m = epoch(i, i <= 4 ? 1000 : 1500); // 50 s is epoch 4's end
+        r.series["params"].push_back({double(i), m.time, double(m.parameters)});
+    }
+    auto deepen = adaptation(50.0, 0, false);
+    deepen.operation = "deepen";
+    deepen.block = 0;
+    deepen.before.parameters = 1000;
+    deepen.after.parameters = 1500;
+    r.adaptations.push_back(deepen);
+    r.adaptations.push_back(adaptation(75.0, 3, true)); // do nothing: no step
+
+    // The count the line shows just after time t: the last point at or before it.
+    const auto shownAfter = [](SeriesPlot* p, double t) {
+        const auto keys = p->keys(QStringLiteral("params"));
+        const auto values = p->values(QStringLiteral("params"));
+        double v = 0.0;
+        for (std::size_t i = 0; i < keys.size() && keys[i] <= t; ++i)
+            v = values[i];
+        return v;
+    };
+    TrainingView fromFiles;
+    fromFiles.setRun(r);
+    QCOMPARE(shownAfter(fromFiles.plot(), 49.9), 1000.0);
+    QCOMPARE(shownAfter(fromFiles.plot(), 50.0), 1500.0); // at the marker
+    QCOMPARE(fromFiles.plot()->markerLabels().count(QStringLiteral("deepen 0")), 1);
+
+    TrainingView live;
+    for (int i = 1; i <= 4; ++i)
+        live.addEpoch(epoch(i, 1000));
+    live.addAdaptation(deepen);
+    for (int i = 5; i <= 8; ++i)
+        live.addEpoch(epoch(i, 1500));
+    live.addAdaptation(r.adaptations.back());
+    QCOMPARE(shownAfter(live.plot(), 50.0), 1500.0);
+    QCOMPARE(live.plot()->keys(QStringLiteral("params")), fromFiles.plot()->keys(QStringLiteral("params")));
+
+    // Compared, the other run's line steps at its own marker too.
+    TrainingView compared;
+    compared.setRuns({r, r});
+    const auto keys = compared.plot()->keys(QStringLiteral("grown (2): params"));
+    QCOMPARE(std::count(keys.begin(), keys.end(), 50.0), 2l);
+}
+
+// Issue 27: a constant parameter count (10,026) gets an axis of round numbers about it, written
+// in full; a constant temperature of 1 an axis about 1, not 0.995 to 1.005.
+void TestTrainingView::a_constant_axis_reads_as_round_numbers()
+{
+    TrainingView v;
+    v.resize(1000, 500);
+    v.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&v));
+    for (int i = 1; i <= 6; ++i)
+        v.addEpoch(epoch(i, 10026));
+    v.fitAll();
+    SeriesPlot* p = v.plot();
+    p->flush();
+    p->plot()->replot();
+    QCPAxis* axis = p->axis(QStringLiteral("parameters"));
+    QVERIFY(axis->range().lower <= 9500 && axis->range().upper >= 10500);
+    const QVector<QString> labels = axis->tickVectorLabels();
+    QVERIFY(!labels.isEmpty());
+    for (const QString& label : labels) {
+        QVERIFY2(!label.contains(QLatin1Char('e')) && !label.contains(QLatin1Char('.')), qPrintable(label));
+        QVERIFY2(label.toInt() % 100 == 0, qPrintable(label)); // round numbers
+    }
 }
 
 QTEST_MAIN(TestTrainingView)

@@ -263,17 +263,31 @@ private Q_SLOTS:
         QVERIFY(changed.count() >= 1);
         QVERIFY(e.config().job.head == OutputHead::Logits);
         QVERIFY(head->isEnabled());
-        // A model file writes its own head: "logits" is flagged there, on the head and the model.
+        // A model file writes its own head (issue 27): choosing one just works, the head shows
+        // "relu" (the file as written) greyed out, and a zoo model again brings "logits" back.
         child<QComboBox>(e, "job.model")->setEditText(QStringLiteral(RLDA_SOURCE_DIR "/config/models/small_convnet.toml"));
-        QVERIFY(!e.isValid());
-        QVERIFY(flagged(head));
-        QVERIFY(flagged(child<QComboBox>(e, "job.model")));
-        QVERIFY(head->isEnabled()); // to undo it
-        head->setCurrentText(QStringLiteral("relu"));
         QVERIFY2(e.isValid(), e.problems().isEmpty() ? "" : e.problems().front().reason.c_str());
+        QVERIFY(e.config().job.head == OutputHead::Relu);
+        QCOMPARE(head->currentText(), QStringLiteral("relu"));
         QVERIFY(!head->isEnabled());
+        QVERIFY(!flagged(head));
         child<QComboBox>(e, "job.model")->setEditText(QStringLiteral("ConvNet3"));
         QVERIFY(head->isEnabled());
+        QVERIFY(e.config().job.head == OutputHead::Logits);
+        QCOMPARE(head->currentText(), QStringLiteral("logits"));
+        // A file that sets "logits" for a model file is flagged, on the head and the model, and the
+        // head stays editable to undo it.
+        {
+            auto c = e.config();
+            c.job.model = RLDA_SOURCE_DIR "/config/models/small_convnet.toml";
+            c.job.head = OutputHead::Logits;
+            ExperimentEditor g;
+            g.setConfig(c);
+            QVERIFY(!g.isValid());
+            QVERIFY(flagged(child<QComboBox>(g, "job.head")));
+            QVERIFY(flagged(child<QComboBox>(g, "job.model")));
+            QVERIFY(child<QComboBox>(g, "job.head")->isEnabled());
+        }
         // Saved and loaded again.
         head->setCurrentText(QStringLiteral("logits"));
         QTemporaryDir tmp;

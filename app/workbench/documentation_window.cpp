@@ -1,0 +1,139 @@
+// DocumentationWindow: Markdown pages read off the GUI thread, drawn by a QTextBrowser.
+#include "app/workbench/documentation_window.h"
+
+#include "core/util/error.h"
+#include "core/util/read_file.h"
+
+#include <QDesktopServices>
+#include <QDir>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QRegularExpression>
+#include <QTextBrowser>
+#include <QTextDocument>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace rlda::app {
+namespace {
+// A documentation page is a few tens of kilobytes; this bounds what a stray link can make us read.
+constexpr std::size_t kMaxPageBytes = 4 * 1024 * 1024;
+} // namespace
+
+DocumentationPage readDocumentationPage(const QString& file, const QString& anchor)
+{
+    DocumentationPage page;
+    page.file = QFileInfo(file).absoluteFilePath();
+    page.anchor = anchor;
+    page.markdown = QString::fromStdString(core::read_text_file(page.file.toStdString(), kMaxPageBytes));
+    const QDir dir = QFileInfo(page.file).dir();
+    // ![text](path): the pictures the page shows, loaded here so that drawing it reads no file.
+    static const QRegularExpression picture(QStringLiteral(R"(!\[[^\]]*\]\(([^)\s]+)\))"));
+    for (auto it = picture.globalMatch(page.markdown); it.hasNext();) {
+        const QString name = it.next().captured(1);
+        if (QUrl(name).scheme().isEmpty()) {
+            QImage image(dir.filePath(name));
+            if (!image.isNull())
+                page.images.append({QUrl(name), image.scaledToWidth(std::min(image.width(), 900), Qt::SmoothTransformation)});
+        }
+    }
+    return page;
+}
+
+DocumentationWindow::DocumentationWindow(QWidget* parent) : QDialog(parent)
+{
+    setObjectName(QStringLiteral("documentationWindow"));
+    setWindowTitle(tr("RLDA Workbench documentation"));
+    browser_ = new QTextBrowser(this);
+    browser_->setObjectName(QStringLiteral("documentationBrowser"));
+    browser_->setOpenLinks(false); // follow(): pages are read off the GUI thread
+    back_ = new QPushButton(tr("Back"), this);
+    back_->setEnabled(false);
+    auto* home = new QPushButton(tr("Contents (README)"), this);
+    where_ = new QLabel(this);
+    where_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auto* bar = new QHBoxLayout;
+    bar->addWidget(back_);
+    bar->addWidget(home);
+    bar->addWidget(where_, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(bar);
+    layout->addWidget(browser_, 1);
+    resize(900, 680);
+
+    connect(browser_, &QTextBrowser::anchorClicked, this, &DocumentationWindow::follow);
+    connect(back_, &QPushButton::clicked, this, [this] {
+        if (history_.isEmpty())
+            return;
+        goingBack_ = true;
+        open(history_.takeLast());
+    });
+    connect(home, &QPushButton::clicked, this, [this] {
+        if (!home_.isEmpty())
+            open(home_);
+    });
+}
+
+void DocumentationWindow::open(const QString& file, const QString& anchor)
+{
+    if (home_.isEmpty())
+        home_ = file; // the first page opened: the README
+    read_.startJob([file, anchor] { return readDocumentationPage(file, anchor); },
+                   [this](DocumentationPage page) { display(page); },
+                   [this, file](const QString& error) {
+                       goingBack_ = false;
+                       where_->setText(error);
+                       Q_EMIT pageShown(file, error);
+                   });
+}
+
+void DocumentationWindow::display(const DocumentationPage& page)
+{
+    if (!file_.isEmpty() && file_ != page.file && !goingBack_)
+        history_ << file_;
+    goingBack_ = false;
+    back_->setEnabled(!history_.isEmpty());
+    file_ = page.file;
+    QTextDocument* doc = browser_->document();
+    doc->clear();
+    doc->setBaseUrl(QUrl::fromLocalFile(page.file));
+    for (const auto& [url, image] : page.images)
+        doc->addResource(QTextDocument::ImageResource, url, image);
+    doc->setMarkdown(page.markdown);
+    if (page.anchor.isEmpty())
+        browser_->moveCursor(QTextCursor::Start);
+    else
+        browser_->scrollToAnchor(page.anchor);
+    where_->setText(page.file);
+    show();
+    raise();
+    Q_EMIT pageShown(page.file, {});
+}
+
+void DocumentationWindow::follow(const QUrl& link)
+{
+    if (link.scheme() == QLatin1String("http") || link.scheme() == QLatin1String("https") ||
+        link.scheme() == QLatin1String("mailto")) {
+        QDesktopServices::openUrl(link);
+        return;
+    }
+    // Within this page: its own headings.
+    if (link.path().isEmpty() && !link.fragment().isEmpty()) {
+        browser_->scrollToAnchor(link.fragment());
+        return;
+    }
+    const QUrl target = QUrl::fromLocalFile(file_).resolved(link);
+    const QString path = target.toLocalFile();
+    if (path.endsWith(QLatin1String(".md"), Qt::CaseInsensitive)) {
+        open(path, target.fragment());
+        return;
+    }
+    // Anything else (a picture, a CSV, a folder): the desktop's own program, if there is one.
+    if (!QDesktopServices::openUrl(target))
+        where_->setText(tr("%1: no program to open it with").arg(path));
+}
+
+} // namespace rlda::app

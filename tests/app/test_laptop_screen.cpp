@@ -1,0 +1,151 @@
+// The workbench on a laptop screen (issue 27): the window's minimum size is at most 1280 x 720,
+// it opens inside the screen it is on, and at 1280 x 720 and 1366 x 768 every control of every
+// page and of the Experiment dock can be scrolled to and lies inside the window: pages reflow
+// (rows of controls wrap) or scroll, none forces the window wider.
+#include "app/workbench/main_window.h"
+#include "widgets/run/experiment_editor.h"
+
+#include <QAbstractButton>
+#include <QAbstractSpinBox>
+#include <QComboBox>
+#include <QDockWidget>
+#include <QLineEdit>
+#include <QScreen>
+#include <QScrollArea>
+#include <QScrollBar>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QtTest/QtTest>
+
+using namespace rlda;
+using app::MainWindow;
+
+namespace {
+
+constexpr MainWindow::Page kPages[] = {MainWindow::Page::Training, MainWindow::Page::Architecture,
+                                       MainWindow::Page::Policy,   MainWindow::Page::Learning,
+                                       MainWindow::Page::Tables,   MainWindow::Page::Sweeps,
+                                       MainWindow::Page::Runs,     MainWindow::Page::Models};
+
+// The controls a user acts on, visible in `area`'s page: buttons, fields, lists of choices.
+QList<QWidget*> controlsOf(QWidget* page)
+{
+    QList<QWidget*> controls;
+    for (QWidget* w : page->findChildren<QWidget*>()) {
+        const bool control = qobject_cast<QAbstractButton*>(w) || qobject_cast<QComboBox*>(w) ||
+                             qobject_cast<QAbstractSpinBox*>(w) ||
+                             (qobject_cast<QLineEdit*>(w) && !qobject_cast<QAbstractSpinBox*>(w->parentWidget()) &&
+                              !qobject_cast<QComboBox*>(w->parentWidget()));
+        // A tab bar's scroll arrows and a scroll bar's buttons belong to their owner.
+        if (control && w->isVisibleTo(page) && !qobject_cast<QTabBar*>(w->parentWidget()) && w->objectName() != "qt_scrollarea_hcontainer")
+            controls << w;
+    }
+    return controls;
+}
+
+// Every control of the scroll area's page: scrolled to, it lies inside the window.
+void checkReachable(MainWindow& w, QScrollArea* area, const QString& where)
+{
+    QVERIFY2(area, qPrintable(where));
+    QCOMPARE(area->horizontalScrollBar()->maximum(), 0); // reflowed, never wider than the window
+    const QList<QWidget*> controls = controlsOf(area->widget());
+    QVERIFY2(!controls.isEmpty() || where == QLatin1String("Architecture"), qPrintable(where));
+    for (QWidget* control : controls) {
+        area->ensureWidgetVisible(control, 0, 0);
+        QCoreApplication::processEvents();
+        const QRect inWindow(control->mapTo(&w, QPoint(0, 0)), control->size());
+        const QString what = QStringLiteral("%1: %2 %3 at %4,%5 %6x%7 outside the window %8x%9")
+                                 .arg(where, QString::fromLatin1(control->metaObject()->className()), control->objectName())
+                                 .arg(inWindow.x())
+                                 .arg(inWindow.y())
+                                 .arg(inWindow.width())
+                                 .arg(inWindow.height())
+                                 .arg(w.width())
+                                 .arg(w.height());
+        QVERIFY2(w.rect().contains(inWindow), qPrintable(what));
+        // And inside its scroll area's view, where a click reaches it.
+        const QRect inView(control->mapTo(area->viewport(), QPoint(0, 0)), control->size());
+        QVERIFY2(area->viewport()->rect().intersects(inView), qPrintable(what));
+    }
+}
+
+QScrollArea* scrollAreaOf(QWidget* page)
+{
+    for (QWidget* p = page->parentWidget(); p; p = p->parentWidget())
+        if (auto* area = qobject_cast<QScrollArea*>(p))
+            return area;
+    return nullptr;
+}
+
+} // namespace
+
+class TestLaptopScreen : public QObject {
+    Q_OBJECT
+
+private Q_SLOTS:
+    void the_minimum_size_fits_a_laptop()
+    {
+        MainWindow w;
+        w.openDefaultExperiment();
+        const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
+        QVERIFY2(minimum.width() <= 1280 && minimum.height() <= 720,
+                 qPrintable(QStringLiteral("%1x%2").arg(minimum.width()).arg(minimum.height())));
+        for (auto* dock : w.findChildren<QDockWidget*>())
+            QVERIFY2(dock->minimumSizeHint().width() <= 480, qPrintable(dock->objectName()));
+    }
+
+    void it_opens_inside_its_screen()
+    {
+        MainWindow w;
+        const QRect free = w.screen()->availableGeometry();
+        QVERIFY2(free.contains(w.geometry()),
+                 qPrintable(QStringLiteral("%1x%2 at %3,%4 on a screen of %5x%6")
+                                .arg(w.width())
+                                .arg(w.height())
+                                .arg(w.x())
+                                .arg(w.y())
+                                .arg(free.width())
+                                .arg(free.height())));
+    }
+
+    void every_control_is_reachable_data()
+    {
+        QTest::addColumn<QSize>("size");
+        QTest::newRow("1280x720") << QSize(1280, 720);
+        QTest::newRow("1366x768") << QSize(1366, 768);
+    }
+
+    void every_control_is_reachable()
+    {
+        QFETCH(QSize, size);
+        MainWindow w;
+        w.openDefaultExperiment();
+        w.resize(size);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        QCOMPARE(w.size(), size);
+        const char* names[] = {"Training", "Architecture", "Policy", "Learning", "Tables", "Sweeps", "Runs", "Models"};
+        for (const auto page : kPages) {
+            w.showPage(page);
+            QCoreApplication::processEvents();
+            QWidget* shown = w.findChild<QTabWidget*>()->currentWidget();
+            checkReachable(w, qobject_cast<QScrollArea*>(shown), QString::fromLatin1(names[int(page)]));
+            if (QTest::currentTestFailed())
+                return;
+        }
+        // The Experiment dock: every section of the form, its controls reachable the same way.
+        auto* editor = w.editor();
+        auto* sections = editor->findChild<QTabWidget*>(QStringLiteral("sections"));
+        QVERIFY(sections->usesScrollButtons());
+        for (int i = 0; i < sections->count(); ++i) {
+            sections->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            checkReachable(w, scrollAreaOf(editor), QStringLiteral("Experiment: ") + sections->tabText(i));
+            if (QTest::currentTestFailed())
+                return;
+        }
+    }
+};
+
+QTEST_MAIN(TestLaptopScreen)
+#include "test_laptop_screen.moc"
