@@ -51,6 +51,7 @@ DocumentationWindow::DocumentationWindow(QWidget* parent) : QDialog(parent)
     browser_->setObjectName(QStringLiteral("documentationBrowser"));
     browser_->setOpenLinks(false); // follow(): pages are read off the GUI thread
     back_ = new QPushButton(tr("Back"), this);
+    back_->setObjectName(QStringLiteral("documentationBack"));
     back_->setEnabled(false);
     auto* home = new QPushButton(tr("Contents (README)"), this);
     where_ = new QLabel(this);

@@ -116,6 +116,7 @@ public:
     // Where new runs go: <root>/<experiment name>-<date>-<time>.
     void setRunsRoot(const QString& dir);
     QString currentRun() const { return currentRun_; } // the run started last
+    QString runsRoot() const { return runsRoot_; } // where new runs go
     // Shows a sweep under the runs root that has not finished, following it again, once it is found
     // off the GUI thread (SweepPage::reattached says whether there was one).
     void reattachSweeps();

@@ -2,6 +2,7 @@
 // page, plot settings, recent files), the File -> Recent menus, each kind of drop and a refused
 // one, the three answers to closing during a run, the Help menu, and rlda-workbench answering
 // --version and --help with no display. Settings live in a throw-away folder, cleared per test.
+#include "app/workbench/documentation_window.h"
 #include "app/workbench/drops.h"
 #include "app/workbench/help_menu.h"
 #include "app/workbench/learning_page.h"
@@ -28,6 +29,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QLabel>
+#include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -38,6 +40,7 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableWidget>
+#include <QTextBrowser>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -478,6 +481,68 @@ private Q_SLOTS:
         QMenu* help = topMenu(w, QStringLiteral("Help"));
         QVERIFY(help);
         QCOMPARE(help->actions().size(), qsizetype(4)); // Documentation, Keyboard shortcuts, a separator, About
+    }
+
+    // Help → Documentation draws the README itself (issue 27: "no program to open it with" on a
+    // machine with no Markdown viewer), and its links to docs/ open in the same window.
+    void the_documentation_renders_without_a_viewer()
+    {
+        QMainWindow window;
+        auto* menu = window.menuBar()->addMenu(QStringLiteral("Help"));
+        app::HelpMenu help(window, *menu);
+        QSignalSpy opened(&help, &app::HelpMenu::documentationOpened);
+        menu->actions().front()->trigger(); // Documentation (F1)
+        QVERIFY(opened.wait(30000));
+        QCOMPARE(opened.at(0).at(1).toString(), QString());
+        const QString readme = QDir::cleanPath(QStringLiteral(RLDA_SOURCE_DIR "/README.md"));
+        QCOMPARE(opened.at(0).at(0).toString(), readme);
+        app::DocumentationWindow* docs = help.documentation();
+        QVERIFY(docs->isVisible());
+        const QString text = docs->browser()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("RLDA Workbench")), qPrintable(text.left(200)));
+        QVERIFY(!text.contains(QStringLiteral("```"))); // drawn, not shown as source
+        // A link to a page of docs/ opens here, and Back returns.
+        docs->open(QStringLiteral(RLDA_SOURCE_DIR "/docs/architecture.md"));
+        QVERIFY(opened.wait(30000));
+        QCOMPARE(opened.last().at(0).toString(), QDir::cleanPath(QStringLiteral(RLDA_SOURCE_DIR "/docs/architecture.md")));
+        QVERIFY(docs->browser()->toPlainText().startsWith(QStringLiteral("Architecture")));
+        auto* back = docs->findChild<QPushButton*>(QStringLiteral("documentationBack"));
+        QVERIFY(back && back->isEnabled());
+        back->click();
+        QVERIFY(opened.wait(30000));
+        QCOMPARE(opened.last().at(0).toString(), readme);
+        // A page that is not there is said, and the window keeps what it showed.
+        docs->open(QStringLiteral(RLDA_SOURCE_DIR "/docs/no-such-page.md"));
+        QVERIFY(opened.wait(30000));
+        QVERIFY(opened.last().at(1).toString().contains(QStringLiteral("no-such-page.md")));
+        QCOMPARE(docs->file(), readme);
+    }
+
+    // Where new runs go (issue 27): ./runs in the root folder of a clone, runs/ in the user's data
+    // folder anywhere else (not the folder the workbench was started in), and the folder chosen
+    // with File → Runs folder… once there is one.
+    void the_runs_folder()
+    {
+        const QString before = QDir::currentPath();
+        QVERIFY(QDir::setCurrent(QStringLiteral(RLDA_SOURCE_DIR)));
+        const bool clone = QFileInfo::exists(QStringLiteral(RLDA_SOURCE_DIR "/.git"));
+        const QString inClone = app::workspace::defaultRunsFolder();
+        QTemporaryDir elsewhere;
+        QVERIFY(QDir::setCurrent(elsewhere.path()));
+        const QString outside = app::workspace::defaultRunsFolder();
+        QVERIFY(QDir::setCurrent(before));
+        if (clone)
+            QCOMPARE(QDir::cleanPath(inClone), QDir::cleanPath(QStringLiteral(RLDA_SOURCE_DIR "/runs")));
+        QCOMPARE(outside, app::workspace::dataRunsFolder());
+        QVERIFY(!outside.startsWith(elsewhere.path()));
+        QVERIFY(outside.endsWith(QStringLiteral("/runs")));
+
+        QTemporaryDir chosen;
+        app::workspace::setRunsFolder(chosen.path());
+        QCOMPARE(app::workspace::runsFolder(), chosen.path());
+        MainWindow w;
+        w.restoreWorkspace();
+        QCOMPARE(w.runsRoot(), chosen.path());
     }
 
     void version_and_help_need_no_display()
