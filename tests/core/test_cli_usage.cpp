@@ -1,8 +1,8 @@
 // rlda as a user meets it before any run: an unknown subcommand is named with its nearest match,
-// at every level (app/cli/unknown_command.h); the bash completion and the man page are generated
+// at every level (app/cli/unknown_command.h, core/util/nearest_name.h); the bash completion and the man page are generated
 // from the command line's own definition (app/cli/completion.h, manpage.h), so they list every
 // subcommand and option rlda parses.
-#include "app/cli/unknown_command.h"
+#include "core/util/nearest_name.h"
 #include "tests/common/rlda_cli.h"
 
 #include <QtTest/QtTest>
@@ -73,7 +73,7 @@ private Q_SLOTS:
 
     void edit_distance_counts_a_swap_as_one()
     {
-        using rlda::app::edit_distance;
+        using rlda::core::edit_distance;
         QCOMPARE(edit_distance("trian", "train"), std::size_t{1});
         QCOMPARE(edit_distance("stauts", "status"), std::size_t{1});
         QCOMPARE(edit_distance("tain", "train"), std::size_t{1});
@@ -82,10 +82,10 @@ private Q_SLOTS:
         QCOMPARE(edit_distance("model", "modle"), std::size_t{1});
         QCOMPARE(edit_distance("kitten", "sitting"), std::size_t{3});
         const std::vector<std::string> names{"train", "simulate", "learn", "sweep", "model"};
-        QCOMPARE(rlda::app::nearest_name("trian", names), std::string("train"));
-        QCOMPARE(rlda::app::nearest_name("sim", names), std::string("simulate")); // begins only one
-        QCOMPARE(rlda::app::nearest_name("xyzzy", names), std::string());
-        QCOMPARE(rlda::app::nearest_name("swep", names), std::string("sweep"));
+        QCOMPARE(rlda::core::nearest_name("trian", names), std::string("train"));
+        QCOMPARE(rlda::core::nearest_name("sim", names), std::string("simulate")); // begins only one
+        QCOMPARE(rlda::core::nearest_name("xyzzy", names), std::string());
+        QCOMPARE(rlda::core::nearest_name("swep", names), std::string("sweep"));
     }
 
     void an_unknown_command_is_named_with_the_nearest_data()
