@@ -106,10 +106,15 @@ public:
                 }
                 const std::string near = nearest_name(key, names);
                 const auto i = std::find(names.begin(), names.end(), near) - names.begin();
-                fail(k.source(), key,
-                     fmt::format("unknown section{} (known: {})",
-                                 near.empty() ? "" : fmt::format("; did you mean {}?", known[static_cast<std::size_t>(i)]),
-                                 fmt::join(known, ", ")));
+                // [train] epochs = 3 is answered for its key: [trainer] has no epochs either.
+                std::string advice = hint_text(key);
+                if (const toml::table* t = v.as_table())
+                    for (const auto& [inner, value] : *t)
+                        if (advice.empty())
+                            advice = hint_text(inner.str());
+                if (advice.empty() && !near.empty())
+                    advice = fmt::format("; did you mean {}?", known[static_cast<std::size_t>(i)]);
+                fail(k.source(), key, fmt::format("unknown section{} (known: {})", advice, fmt::join(known, ", ")));
             }
             const toml::table* t = v.as_table();
             if (!t)
@@ -416,11 +421,17 @@ private:
                 for (const Key* x : schema_->keys_of(name))
                     known.push_back(x->short_name());
                 const std::string near = nearest_key(name, std::string(k.str()));
-                fail(k.source(), key,
-                     fmt::format("unknown key{} (known: {})", near.empty() ? "" : fmt::format("; did you mean {}?", near),
-                                 fmt::join(known, ", ")));
+                const std::string advice = near.empty() ? hint_text(k.str()) : fmt::format("; did you mean {}?", near);
+                fail(k.source(), key, fmt::format("unknown key{} (known: {})", advice, fmt::join(known, ", ")));
             }
         }
+    }
+
+    // "; NOTE: set KEY" for a word of another tool's settings (Schema::hints), else "".
+    std::string hint_text(std::string_view word) const
+    {
+        const Hint* h = schema_->find_hint(word);
+        return h ? fmt::format("; {}: set {}", h->note, h->key) : std::string();
     }
 
     // The key that `section`.`name`, which names none, most likely meant (nearest_name.h): one of

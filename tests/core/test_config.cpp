@@ -282,6 +282,14 @@ private Q_SLOTS:
                                                    "(known: model,";
         QTest::newRow("the first of equal names") << "[dataset]\nseed = 1\n"
                                                   << "x.toml:2:1: dataset.seed: unknown key; did you mean job.seed? (";
+        // Another tool's setting is answered with ours (Schema::hints).
+        QTest::newRow("epochs") << "[job]\nepochs = 3\n"
+                                << "x.toml:2:1: job.epochs: unknown key; a run lasts its time budget in seconds, not "
+                                   "a number of epochs: set scheduler.budget (known: model, ";
+        QTest::newRow("epochs in a section of its own")
+            << "[train]\nepochs = 3\n"
+            << "x.toml:1:2: train: unknown section; a run lasts its time budget in seconds, not a number of "
+               "epochs: set scheduler.budget (known: name, ";
         QTest::newRow("misspelt top-level key") << "nmae = \"x\"\n"
                                                 << "x.toml:1:1: nmae: unknown section; did you mean name? (known: ";
         QTest::newRow("unknown top-level key") << "title = \"x\"\n"
