@@ -50,7 +50,8 @@ std::vector<std::string> long_names(const CLI::App* app)
 std::string unknown_option_message(const CLI::App* at, const std::string& path, const std::string& name,
                                    const std::string& value)
 {
-    const std::string bare = name.substr(name.find_first_not_of('-'));
+    const auto dashes = name.find_first_not_of('-');
+    const std::string bare = dashes == std::string::npos ? std::string() : name.substr(dashes); // "---": ""
     const std::string command = path.empty() ? std::string("rlda") : "rlda " + path;
     const std::string head = fmt::format("unknown option '{}' for '{}'", name, command);
     if (const std::string near = core::nearest_name(bare, long_names(at)); !near.empty())

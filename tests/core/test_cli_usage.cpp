@@ -141,6 +141,8 @@ private Q_SLOTS:
                                        << "unknown option '--chek' for 'rlda model show'; did you mean '--check'?";
         QTest::newRow("nothing near") << QStringList{"train", "x.toml", "--bogus"}
                                       << "unknown option '--bogus' for 'rlda train' (rlda train --help lists them)";
+        QTest::newRow("dashes alone") << QStringList{"train", "x.toml", "---"}
+                                      << "unknown option '---' for 'rlda train' (rlda train --help lists them)";
         QTest::newRow("no --set") << QStringList{"learn", "--epochs", "3"}
                                   << "unknown option '--epochs' for 'rlda learn' (rlda learn --help lists them)";
         QTest::newRow("nested") << QStringList{"sweep", "status", "runs/x", "--bogus"}
