@@ -1,5 +1,6 @@
 // `rlda config keys`: every key of the experiment schema with its type, default, what it allows
-// and its help, as core/config/schema.h declares them; `--original`: the original tool's spellings.
+// and its help, as core/config/schema.h declares them, section by section, every line within 80
+// columns; `--original`: the original tool's spellings.
 // `rlda config examples`: the example experiments shipped with rlda, where this rlda finds them.
 #include "app/cli/commands.h"
 
@@ -18,20 +19,71 @@
 namespace rlda::app {
 namespace {
 
-// Columns separated by two spaces, each as wide as its widest cell; the last one as it is.
-template <std::size_t N> void print_table(const std::vector<std::array<std::string, N>>& rows)
+// Every line of `config keys` fits a terminal of this many columns; a key's text goes under it,
+// indented.
+constexpr std::size_t kColumns = 80;
+constexpr std::size_t kIndent = 4;
+
+// Columns on a terminal: UTF-8 continuation bytes take none.
+std::size_t columns(std::string_view text)
+{
+    return static_cast<std::size_t>(
+        std::count_if(text.begin(), text.end(), [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; }));
+}
+
+// `text` in lines of `kIndent` spaces and words, each within kColumns where its words allow (a word
+// wider than a line stands alone).
+std::vector<std::string> wrap(std::string_view text)
+{
+    const std::string indent(kIndent, ' ');
+    std::vector<std::string> lines;
+    std::string line;
+    std::size_t start = 0;
+    while (start < text.size()) {
+        const auto end = std::min(text.find(' ', start), text.size());
+        const std::string_view word = text.substr(start, end - start);
+        start = end + 1;
+        if (word.empty())
+            continue;
+        if (!line.empty() && columns(line) + 1 + columns(word) > kColumns) {
+            lines.push_back(line);
+            line.clear();
+        }
+        line += line.empty() ? indent + std::string(word) : " " + std::string(word);
+    }
+    if (!line.empty())
+        lines.push_back(line);
+    return lines;
+}
+
+// Each row's cells but the last as columns separated by two spaces, each as wide as its widest
+// cell; the last cell wrapped under them. `sections`: before a row's index, a blank line and this
+// header (none when empty).
+template <std::size_t N>
+void print_rows(const std::vector<std::array<std::string, N>>& rows,
+                const std::vector<std::pair<std::size_t, std::string>>& sections = {})
 {
     std::array<std::size_t, N> width{};
     for (const auto& r : rows)
-        for (std::size_t i = 0; i + 1 < N; ++i)
-            width[i] = std::max(width[i], r[i].size());
-    for (const auto& r : rows) {
+        for (std::size_t i = 0; i + 2 < N; ++i)
+            width[i] = std::max(width[i], columns(r[i]));
+    auto section = sections.begin();
+    for (std::size_t row = 0; row < rows.size(); ++row) {
+        if (section != sections.end() && section->first == row) {
+            fmt::print("\n");
+            if (!section->second.empty())
+                fmt::print("{}\n", section->second);
+            ++section;
+        }
+        const auto& r = rows[row];
         std::string line;
-        for (std::size_t i = 0; i + 1 < N; ++i)
-            line += fmt::format("{:<{}}  ", r[i], width[i]);
-        line += r[N - 1];
+        for (std::size_t i = 0; i + 2 < N; ++i)
+            line += r[i] + std::string(width[i] - columns(r[i]) + 2, ' ');
+        line += r[N - 2];
         line.erase(line.find_last_not_of(' ') + 1); // an empty last cell leaves no trailing spaces
         fmt::print("{}\n", line);
+        for (const auto& l : wrap(r[N - 1]))
+            fmt::print("{}\n", l);
     }
 }
 
@@ -43,14 +95,23 @@ int run_keys(bool original)
         std::vector<std::array<std::string, 3>> rows{{"ORIGINAL", "READ AS", "NOTE"}};
         for (const auto& a : schema.aliases)
             rows.push_back({a.name, a.key.empty() ? "(not used)" : a.key, a.note});
-        print_table(rows);
+        print_rows(rows);
         return 0;
     }
+    // The key's help and what it allows, as the editor's tooltips and config.toml's comments say it.
     const cfg::ExperimentConfig defaults;
-    std::vector<std::array<std::string, 5>> rows{{"KEY", "TYPE", "DEFAULT", "ALLOWED", "HELP"}};
-    for (const auto& k : schema.keys)
-        rows.push_back({k.name, cfg::to_string(k.type), cfg::toml_value(k, defaults), k.allowed(), k.help});
-    print_table(rows);
+    std::vector<std::array<std::string, 4>> rows{{"KEY", "TYPE", "DEFAULT", "WHAT IT DOES; WHAT IT ALLOWS"}};
+    std::vector<std::pair<std::size_t, std::string>> sections;
+    std::string last = "-";
+    for (const auto& k : schema.keys) {
+        if (k.section() != last) {
+            last = k.section();
+            const cfg::Section* s = schema.find_section(last);
+            sections.emplace_back(rows.size(), s ? fmt::format("[{}]  {}", s->name, s->help) : ""); // "": name
+        }
+        rows.push_back({k.name, cfg::to_string(k.type), cfg::toml_value(k, defaults), k.hint()});
+    }
+    print_rows(rows, sections);
     return 0;
 }
 

@@ -16,6 +16,7 @@
 
 #ifdef RLDA_WITH_FIGURES
 #include "core/agent/reinforce.h"
+#include "core/io/run_reader.h"
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
 #include "core/sim/table.h"
@@ -138,6 +139,40 @@ struct Source {
     std::vector<std::size_t> tables;
 };
 
+// For a --run without :TABLES, the tables its policy is ranked on: those of `index` it learned from
+// (its settings event; a relative path as from here), else the one table given; empty, with a
+// warning that says why and what to give, when neither.
+std::vector<std::size_t> implied_tables(const std::string& dir, const std::vector<core::sim::OpenedTable>& index)
+{
+    std::vector<std::size_t> chosen;
+    std::vector<std::string> learned;
+    try {
+        learned = core::io::learned_tables(core::io::read_run(dir));
+    } catch (const core::Error&) {
+        // Not readable as a run: no tables of its own; the run's curves report what is wrong.
+    }
+    std::error_code ec;
+    for (const auto& t : learned) {
+        const auto canonical = fs::weakly_canonical(t, ec);
+        if (ec)
+            continue;
+        for (std::size_t i = 0; i < index.size(); ++i) {
+            const fs::path& file = index[i].file;
+            if ((fs::weakly_canonical(file, ec) == canonical || fs::weakly_canonical(file.parent_path(), ec) == canonical) &&
+                std::find(chosen.begin(), chosen.end(), i) == chosen.end())
+                chosen.push_back(i);
+        }
+    }
+    if (chosen.empty() && index.size() == 1)
+        chosen.push_back(0);
+    if (chosen.empty())
+        print_warning(fmt::format(
+            "--run {}: no rank figures (figs. 10-12) for its policy: it learned from none of the {} --tables; name "
+            "them as --run {}:TABLES (table files, scenarios, models or 'all')",
+            dir, index.size(), dir));
+    return chosen;
+}
+
 int run_figures(const FiguresOptions& o)
 {
     // Everything a user can get wrong is checked before a policy is loaded or a file written.
@@ -193,17 +228,22 @@ int run_figures(const FiguresOptions& o)
         if (!fs::is_regular_file(fs::path(dir) / "metrics" / "episodes.csv", ec))
             throw core::Error(fmt::format("--run {}: {} is not a learning run (no metrics/episodes.csv)", spec, dir));
         job.runs.push_back(dir);
+        Source s;
+        // The name the learning curve carries too: the folder's.
+        const auto folder = fs::absolute(dir, ec).lexically_normal();
+        s.agent = (folder.has_filename() ? folder : folder.parent_path()).filename().string();
+        s.policy = (fs::path(dir) / "policy.pt").string();
         if (!tables.empty()) {
-            Source s;
-            // The name the learning curve carries too: the folder's.
-            const auto folder = fs::absolute(dir, ec).lexically_normal();
-            s.agent = (folder.has_filename() ? folder : folder.parent_path()).filename().string();
-            s.policy = (fs::path(dir) / "policy.pt").string();
             if (!fs::is_regular_file(s.policy, ec))
                 throw core::Error(fmt::format("--run {}: {} not found", spec, s.policy));
             s.tables = select_tables(tables, "--run " + spec, index, o.model);
-            sources.push_back(std::move(s));
+        } else if (!fs::is_regular_file(s.policy, ec)) {
+            print_warning(fmt::format("--run {}: no rank figures (figs. 10-12): {} not found", spec, s.policy));
+        } else {
+            s.tables = implied_tables(dir, index);
         }
+        if (!s.tables.empty())
+            sources.push_back(std::move(s));
     }
     for (const auto& policy : o.policies) {
         std::error_code ec;
@@ -280,7 +320,7 @@ std::function<int()> add_figures_command(CLI::App& app)
     cmd->add_option("--run", o->runs,
                     "Learning run RUN_DIR[:TABLES], repeatable: its curves (metrics/episodes.csv), and its "
                     "policy.pt evaluated on TABLES, a comma-separated list of table files, scenarios, models or "
-                    "'all'");
+                    "'all'; without TABLES, on those of --tables it learned from, else on the one table given");
     cmd->add_option("--policy", o->policies,
                     "A policy evaluated on every table of --model (all tables without it), repeatable");
     cmd->add_option("--model", o->model, "Model whose tables --policy is evaluated on; picks the model of a bare "

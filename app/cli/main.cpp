@@ -63,7 +63,12 @@ int main(int argc, char** argv)
     } catch (const CLI::CallForVersion& e) {
         return app.exit(e);
     } catch (const CLI::ParseError& e) {
-        if (const std::string unknown = rlda::app::unknown_command(app, {argv + 1, argv + argc}); !unknown.empty()) {
+        const std::vector<std::string> args(argv + 1, argv + argc);
+        if (const std::string unknown = rlda::app::unknown_command(app, args); !unknown.empty()) {
+            fmt::print(stderr, "rlda: error: {}\n", unknown);
+            return 2;
+        }
+        if (const std::string unknown = rlda::app::unknown_option(app, args); !unknown.empty()) {
             fmt::print(stderr, "rlda: error: {}\n", unknown);
             return 2;
         }

@@ -1,5 +1,8 @@
-// Unknown subcommands and their nearest match (unknown_command.h).
+// Unknown subcommands and options, and what was most likely meant (unknown_command.h).
 #include "app/cli/unknown_command.h"
+
+#include "core/config/schema.h"
+#include "core/util/nearest_name.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -21,46 +24,84 @@ const CLI::Option* option_named(const CLI::App* app, std::string_view word)
     return nullptr;
 }
 
-} // namespace
-
-std::size_t edit_distance(std::string_view a, std::string_view b)
+// A word that is an option's name: "--out", "-h", "--out=DIR"; not "-", "-1" or "-.5".
+bool option_word(std::string_view word)
 {
-    // d[i][j]: the distance of a's first i letters and b's first j, in three rows.
-    std::vector<std::size_t> before(b.size() + 1), last(b.size() + 1), row(b.size() + 1);
-    for (std::size_t j = 0; j <= b.size(); ++j)
-        last[j] = j;
-    for (std::size_t i = 1; i <= a.size(); ++i) {
-        row[0] = i;
-        for (std::size_t j = 1; j <= b.size(); ++j) {
-            row[j] = std::min({last[j] + 1, row[j - 1] + 1, last[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
-                row[j] = std::min(row[j], before[j - 2] + 1);
-        }
-        std::swap(before, last);
-        std::swap(last, row);
-    }
-    return last[b.size()];
+    return word.size() > 1 && word.front() == '-' && word != "--" &&
+           std::string_view("0123456789.").find(word[1]) == std::string_view::npos;
 }
 
-std::string nearest_name(std::string_view word, const std::vector<std::string>& names)
+// The long names of the options of `app` and of the ancestors it falls through to, without their
+// dashes ("out", "force", "verbose").
+std::vector<std::string> long_names(const CLI::App* app)
 {
-    std::vector<std::string> begun;
-    for (const auto& n : names)
-        if (!word.empty() && n.starts_with(word))
-            begun.push_back(n);
-    if (begun.size() == 1)
-        return begun.front();
-    std::string best;
-    std::size_t best_distance = 0;
-    for (const auto& n : names) {
-        const std::size_t d = edit_distance(word, n);
-        const std::size_t limit = (std::max(word.size(), n.size()) + 2) / 3;
-        if (d <= limit && (best.empty() || d < best_distance)) {
-            best = n;
-            best_distance = d;
+    std::vector<std::string> names;
+    for (; app; app = app->get_fallthrough() ? app->get_parent() : nullptr)
+        for (const CLI::Option* o : app->get_options())
+            for (const std::string& n : o->get_lnames())
+                if (std::find(names.begin(), names.end(), n) == names.end())
+                    names.push_back(n);
+    return names;
+}
+
+// For an unknown option `name` of `at` (its path "train"), given `value` (may be empty): the
+// nearest option, else a setting of the experiment of that name or a hint of the schema where `at`
+// takes --set, else where its options are listed.
+std::string unknown_option_message(const CLI::App* at, const std::string& path, const std::string& name,
+                                   const std::string& value)
+{
+    const auto dashes = name.find_first_not_of('-');
+    const std::string bare = dashes == std::string::npos ? std::string() : name.substr(dashes); // "---": ""
+    const std::string command = path.empty() ? std::string("rlda") : "rlda " + path;
+    const std::string head = fmt::format("unknown option '{}' for '{}'", name, command);
+    if (const std::string near = core::nearest_name(bare, long_names(at)); !near.empty())
+        return fmt::format("{}; did you mean '--{}'?", head, near);
+    if (option_named(at, "--set")) {
+        const auto& schema = core::config::experiment_schema();
+        std::string key = bare;
+        std::replace(key.begin(), key.end(), '-', '_');
+        for (const auto& k : schema.keys)
+            if (k.name == key || k.short_name() == key)
+                return fmt::format("{}; did you mean --set {}={}?", head, k.name, value.empty() ? "VALUE" : value);
+        if (const core::config::Hint* h = schema.find_hint(key))
+            return fmt::format("{}: {}; use --set {}={}", head, h->note, h->key, h->value);
+    }
+    return fmt::format("{} ({} --help lists them)", head, command);
+}
+
+} // namespace
+
+std::string unknown_option(const CLI::App& app, const std::vector<std::string>& args)
+{
+    const CLI::App* at = &app;
+    std::string path; // the subcommands so far, "sweep status"
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& word = args[i];
+        if (word == "--")
+            return {};
+        if (option_word(word)) {
+            const auto eq = word.find('=');
+            if (const CLI::Option* o = option_named(at, word)) {
+                if (o->get_items_expected_max() > 0 && eq == std::string::npos)
+                    ++i; // its value
+                continue;
+            }
+            std::string value;
+            if (eq != std::string::npos)
+                value = word.substr(eq + 1);
+            else if (i + 1 < args.size() && !option_word(args[i + 1]))
+                value = args[i + 1];
+            return unknown_option_message(at, path, word.substr(0, eq), value);
+        }
+        const auto subcommands = at->get_subcommands([](const CLI::App* s) { return !s->get_name().empty(); });
+        const auto known = std::find_if(subcommands.begin(), subcommands.end(),
+                                        [&](const CLI::App* s) { return s->check_name(word); });
+        if (known != subcommands.end()) {
+            at = *known;
+            path += (path.empty() ? "" : " ") + word;
         }
     }
-    return best;
+    return {};
 }
 
 std::string unknown_command(const CLI::App& app, const std::vector<std::string>& args)
@@ -94,7 +135,7 @@ std::string unknown_command(const CLI::App& app, const std::vector<std::string>&
         std::vector<std::string> names;
         for (const CLI::App* s : subcommands)
             names.push_back(s->get_name());
-        const std::string near = nearest_name(word, names);
+        const std::string near = core::nearest_name(word, names);
         if (near.empty())
             return fmt::format("unknown command '{}{}' (commands: {})", path, word, fmt::join(names, ", "));
         return fmt::format("unknown command '{}{}'; did you mean '{}{}'?", path, word, path, near);

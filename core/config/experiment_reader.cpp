@@ -5,6 +5,7 @@
 
 #include "core/util/error.h"
 #include "core/util/excerpt.h"
+#include "core/util/nearest_name.h"
 #include "core/util/toml_parse.h"
 
 #include <fmt/format.h>
@@ -93,12 +94,27 @@ public:
                 continue;
             }
             if (!schema_->find_section(key)) {
+                std::vector<std::string> names; // what `key` may have meant, as written in a file
                 std::vector<std::string> known;
-                for (const Key* top : schema_->keys_of(""))
+                for (const Key* top : schema_->keys_of("")) {
+                    names.push_back(top->name);
                     known.push_back(top->name);
-                for (const auto& section : schema_->sections)
+                }
+                for (const auto& section : schema_->sections) {
+                    names.push_back(section.name);
                     known.push_back(fmt::format("[{}]", section.name));
-                fail(k.source(), key, fmt::format("unknown section (known: {})", fmt::join(known, ", ")));
+                }
+                const std::string near = nearest_name(key, names);
+                const auto i = std::find(names.begin(), names.end(), near) - names.begin();
+                // [train] epochs = 3 is answered for its key: [trainer] has no epochs either.
+                std::string advice = hint_text(key);
+                if (const toml::table* t = v.as_table())
+                    for (const auto& [inner, value] : *t)
+                        if (advice.empty())
+                            advice = hint_text(inner.str());
+                if (advice.empty() && !near.empty())
+                    advice = fmt::format("; did you mean {}?", known[static_cast<std::size_t>(i)]);
+                fail(k.source(), key, fmt::format("unknown section{} (known: {})", advice, fmt::join(known, ", ")));
             }
             const toml::table* t = v.as_table();
             if (!t)
@@ -375,7 +391,10 @@ private:
                 e.change = *c;
                 has_change = true;
             } else {
-                fail(k.source(), f.name, "unknown key (known: time, change)");
+                const std::string near = nearest_name(k.str(), {"time", "change"});
+                fail(k.source(), f.name,
+                     fmt::format("unknown key{} (known: time, change)",
+                                 near.empty() ? "" : fmt::format("; did you mean {}?", near)));
             }
         }
         if (!has_time)
@@ -401,9 +420,43 @@ private:
                 std::vector<std::string> known;
                 for (const Key* x : schema_->keys_of(name))
                     known.push_back(x->short_name());
-                fail(k.source(), key, fmt::format("unknown key (known: {})", fmt::join(known, ", ")));
+                const std::string near = nearest_key(name, std::string(k.str()));
+                const std::string advice = near.empty() ? hint_text(k.str()) : fmt::format("; did you mean {}?", near);
+                fail(k.source(), key, fmt::format("unknown key{} (known: {})", advice, fmt::join(known, ", ")));
             }
         }
+    }
+
+    // "; NOTE: set KEY" for a word of another tool's settings (Schema::hints), else "".
+    std::string hint_text(std::string_view word) const
+    {
+        const Hint* h = schema_->find_hint(word);
+        return h ? fmt::format("; {}: set {}", h->note, h->key) : std::string();
+    }
+
+    // The key that `section`.`name`, which names none, most likely meant (nearest_name.h): one of
+    // its own section, else one of another section whose name is the same or one letter away
+    // (job.budget is scheduler.budget; sweep.nodes is not job.model); "" when none is that near.
+    std::string nearest_key(const std::string& section, const std::string& name) const
+    {
+        std::vector<std::string> own;
+        for (const Key* x : schema_->keys_of(section))
+            own.push_back(x->short_name());
+        if (const std::string near = nearest_name(name, own); !near.empty())
+            return fmt::format("{}.{}", section, near);
+        std::vector<std::string> others;
+        std::vector<std::string> full;
+        for (const Key& x : schema_->keys)
+            if (!x.section().empty() && x.section() != section) {
+                others.push_back(x.short_name());
+                full.push_back(x.name);
+            }
+        const std::string near = nearest_name(name, others);
+        if (near.empty() || edit_distance(name, near) > 1)
+            return {};
+        // The first of equal names: job.seed before agent.seed.
+        const auto at = std::find(others.begin(), others.end(), near);
+        return full[static_cast<std::size_t>(at - others.begin())];
     }
 
     // Reads `f` as `k`, into the setting `k` names; `canonical` is where it is recorded.

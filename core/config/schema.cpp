@@ -344,6 +344,10 @@ Schema make_schema()
     a.push_back({.name = "runner.folder", .key = "name"});
     a.push_back({.name = "runner.agent", .key = "agent.kind",
                  .values = {{"RandomAgent", "random"}, {"Agent", "policy"}, {"SimulationAgent", "simulation"}}});
+
+    // Other tools' settings that are not keys here.
+    s.hints.push_back({.word = "epochs", .key = "scheduler.budget", .value = "SECONDS",
+                       .note = "a run lasts its time budget in seconds, not a number of epochs"});
     return s;
 }
 
@@ -455,6 +459,12 @@ const Alias* Schema::find_alias(std::string_view name) const
 {
     const auto it = std::find_if(aliases.begin(), aliases.end(), [&](const Alias& a) { return a.name == name; });
     return it == aliases.end() ? nullptr : &*it;
+}
+
+const Hint* Schema::find_hint(std::string_view word) const
+{
+    const auto it = std::find_if(hints.begin(), hints.end(), [&](const Hint& h) { return h.word == word; });
+    return it == hints.end() ? nullptr : &*it;
 }
 
 const Section* Schema::find_section(std::string_view name) const

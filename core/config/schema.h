@@ -108,14 +108,26 @@ struct Alias {
     std::vector<std::pair<std::string, std::string>> values{}; // the original's names for a Choice's values
 };
 
+// A setting other tools have that ours does another way: a key of that name in any section, or an
+// option of it on `rlda train` or `simulate`, is answered with the note and the key to set instead
+// ("epochs": a run lasts scheduler.budget seconds).
+struct Hint {
+    std::string word{};  // "epochs", as a key or an option names it
+    std::string key{};   // the setting that does its work here: "scheduler.budget"
+    std::string value{}; // what that key takes, as a placeholder: "SECONDS"
+    std::string note{};  // why the word is not a key: "a run lasts its time budget in seconds, ..."
+};
+
 class Schema {
 public:
     std::vector<Section> sections; // in file order
     std::vector<Key> keys;         // top-level keys first, then section by section
     std::vector<Alias> aliases;
+    std::vector<Hint> hints;
 
     const Key* find(std::string_view name) const;
     const Alias* find_alias(std::string_view name) const;
+    const Hint* find_hint(std::string_view word) const;
     const Section* find_section(std::string_view name) const;
     std::vector<const Key*> keys_of(std::string_view section) const; // "" = the top-level keys
     // Declaration order of a problem's key ("scheduler.events[1].time" counts as

@@ -442,6 +442,23 @@ RunData read_run(const fs::path& dir)
     return run;
 }
 
+std::vector<std::string> learned_tables(const RunData& run)
+{
+    std::vector<std::string> tables;
+    for (const auto& line : run.other_events) {
+        const json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
+        if (!j.is_object() || j.value("type", std::string{}) != "settings" || !j.contains("stages") ||
+            !j.at("stages").is_array())
+            continue;
+        tables.clear(); // the last settings event holds
+        for (const json& stage : j.at("stages"))
+            if (stage.is_object() && stage.contains("table") && stage.at("table").is_string() &&
+                std::find(tables.begin(), tables.end(), stage.at("table").get<std::string>()) == tables.end())
+                tables.push_back(stage.at("table").get<std::string>());
+    }
+    return tables;
+}
+
 std::vector<fs::path> find_runs(const fs::path& root, int depth)
 {
     std::vector<fs::path> runs;

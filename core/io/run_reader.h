@@ -62,6 +62,11 @@ inline constexpr std::uint64_t kMaxRunFileBytes = std::uint64_t{128} << 20;
 // unreadable becomes a `problems` entry, never an exception.
 RunData read_run(const std::filesystem::path& dir);
 
+// The tables a learning run learned from, in stage order, as its "settings" event recorded them:
+// the paths `rlda learn` was given (a file or a table folder; a relative one is relative to where
+// it ran). Empty for another run, or a learning run without that event.
+std::vector<std::string> learned_tables(const RunData& run);
+
 // Run folders under `root` (root itself included), up to `depth` levels down, sorted by path.
 std::vector<std::filesystem::path> find_runs(const std::filesystem::path& root, int depth = 2);
 

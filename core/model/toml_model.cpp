@@ -3,6 +3,7 @@
 
 #include "core/model/limits.h"
 #include "core/util/error.h"
+#include "core/util/nearest_name.h"
 #include "core/util/toml_parse.h"
 
 #include <fmt/format.h>
@@ -36,8 +37,11 @@ public:
     void only_keys(const toml::table& t, const std::string& where, const std::set<std::string>& allowed) const
     {
         for (const auto& [k, v] : t)
-            if (!allowed.contains(std::string(k.str())))
-                fail(k.source(), (where.empty() ? "" : where + ".") + std::string(k.str()), "unknown key");
+            if (!allowed.contains(std::string(k.str()))) {
+                const std::string near = nearest_name(k.str(), {allowed.begin(), allowed.end()});
+                fail(k.source(), (where.empty() ? "" : where + ".") + std::string(k.str()),
+                     near.empty() ? std::string("unknown key") : fmt::format("unknown key; did you mean {}?", near));
+            }
     }
 
     // A whole number within its limit in the table of core/model/limits.h.

@@ -1,5 +1,5 @@
-// `rlda config keys` as a user runs it: one line per key of the schema, with its type, default,
-// what it allows and its help.
+// `rlda config keys` as a user runs it: every key of the schema with its type and default on one
+// line, what it does and allows under it, section by section, every line within 80 columns.
 #include "core/config/schema.h"
 #include "tests/common/rlda_cli.h"
 
@@ -12,13 +12,30 @@ namespace {
 using rlda::test::CliResult;
 using rlda::test::rlda_cli;
 
-// The columns of the line for `key`, split on runs of two or more spaces.
-QStringList columns(const QStringList& lines, const QString& key)
+// One entry of the listing: its first line's columns (split on runs of two or more spaces) and
+// the text indented under it, its lines joined by spaces.
+struct Entry {
+    QStringList columns;
+    QString text;
+};
+
+// The entries of `out` by their first column ("job.lr", and "KEY" for the header); section
+// headers ("[job]  ...") and blank lines are not entries.
+QMap<QString, Entry> entries(const QString& out)
 {
-    for (const auto& line : lines)
-        if (line.startsWith(key + "  "))
-            return line.split(QRegularExpression("\\s{2,}"));
-    return {};
+    QMap<QString, Entry> map;
+    QString last;
+    for (const QString& line : out.split('\n')) {
+        if (line.startsWith("    ")) {
+            Entry& e = map[last];
+            e.text += (e.text.isEmpty() ? "" : " ") + line.trimmed();
+        } else if (!line.isEmpty() && !line.startsWith('[')) {
+            const QStringList columns = line.split(QRegularExpression("\\s{2,}"));
+            last = columns.front();
+            map[last].columns = columns;
+        }
+    }
+    return map;
 }
 
 } // namespace
@@ -32,42 +49,74 @@ private Q_SLOTS:
         const CliResult r = rlda_cli({"config", "keys"});
         QCOMPARE(r.code, 0);
         QVERIFY(r.err.isEmpty());
-        const QStringList lines = r.out.trimmed().split('\n');
-        QVERIFY2(lines[0].startsWith("KEY") && lines[0].contains("TYPE") && lines[0].contains("DEFAULT") &&
-                     lines[0].contains("ALLOWED") && lines[0].contains("HELP"),
-                 qPrintable(lines[0]));
+        const auto map = entries(r.out);
+        QCOMPARE(map["KEY"].columns, (QStringList{"KEY", "TYPE", "DEFAULT"}));
+        QCOMPARE(map["KEY"].text, QString("WHAT IT DOES; WHAT IT ALLOWS"));
         const auto& keys = experiment_schema().keys;
-        QCOMPARE(lines.size(), int(keys.size()) + 1);
-        for (const auto& k : keys)
-            QVERIFY2(!columns(lines, QString::fromStdString(k.name)).isEmpty(), k.name.c_str());
+        QCOMPARE(map.size(), int(keys.size()) + 1);
+        for (const auto& k : keys) {
+            const Entry e = map.value(QString::fromStdString(k.name));
+            QVERIFY2(e.columns.size() == 3 && !e.text.isEmpty(), k.name.c_str());
+        }
+        // Section by section, each under its header.
+        for (const auto& section : experiment_schema().sections)
+            QVERIFY2(r.out.contains(QString("\n\n[%1]  %2\n%1.").arg(QString::fromStdString(section.name),
+                                                                    QString::fromStdString(section.help))),
+                     section.name.c_str());
     }
 
     void keys_shows_type_default_range_choices_and_help()
     {
-        const QStringList lines = rlda_cli({"config", "keys"}).out.trimmed().split('\n');
-        QCOMPARE(columns(lines, "job.lr"),
-                 (QStringList{"job.lr", "number", "0.01", "in (0, 1.8e+19]", "Reset to this after every adaptation"}));
-        QCOMPARE(columns(lines, "job.optimizer"),
-                 (QStringList{"job.optimizer", "choice", "\"adam\"", "\"adam\", \"sgd\"", "Adam, or SGD with momentum"}));
-        QCOMPARE(columns(lines, "job.lr_decay").mid(1, 3), (QStringList{"number", "0.9", "in (0, 1]"}));
-        QCOMPARE(columns(lines, "dataset.shape").mid(1, 3), (QStringList{"integers", "[3, 32, 32]", "3 integers >= 1"}));
-        QCOMPARE(columns(lines, "scheduler.events").mid(1, 2), (QStringList{"events", "[]"}));
-        QCOMPARE(columns(lines, "sweep.backend").mid(1, 3),
-                 (QStringList{"choice", "\"local\"", "\"local\", \"slurm\""}));
-        QCOMPARE(columns(lines, "agent.kind")[3],
-                 QString("\"fixed\", \"random\", \"none\", \"policy\", \"simulation\""));
+        const auto map = entries(rlda_cli({"config", "keys"}).out);
+        QCOMPARE(map["job.lr"].columns, (QStringList{"job.lr", "number", "0.01"}));
+        QCOMPARE(map["job.lr"].text, QString("Reset to this after every adaptation; in (0, 1.8e+19]"));
+        QCOMPARE(map["job.optimizer"].columns, (QStringList{"job.optimizer", "choice", "\"adam\""}));
+        QCOMPARE(map["job.optimizer"].text, QString("Adam, or SGD with momentum; one of \"adam\", \"sgd\""));
+        QCOMPARE(map["job.lr_decay"].columns.mid(1), (QStringList{"number", "0.9"}));
+        QVERIFY(map["job.lr_decay"].text.endsWith("; in (0, 1]"));
+        QCOMPARE(map["dataset.shape"].columns.mid(1), (QStringList{"integers", "[3, 32, 32]"}));
+        QVERIFY(map["dataset.shape"].text.endsWith("; 3 integers >= 1"));
+        QCOMPARE(map["scheduler.events"].columns.mid(1), (QStringList{"events", "[]"}));
+        QCOMPARE(map["sweep.backend"].columns.mid(1), (QStringList{"choice", "\"local\""}));
+        QVERIFY(map["sweep.backend"].text.endsWith("; one of \"local\", \"slurm\""));
+        // A long text is wrapped, and reads back whole.
+        QVERIFY(map["agent.kind"].text.endsWith("; one of \"fixed\", \"random\", \"none\", \"policy\", \"simulation\""));
+        QVERIFY(map["agent.kind"].text.startsWith("fixed: a sequence; random; none: always Do Nothing;"));
+    }
+
+    // Issue 27: lines were about 190 columns wide.
+    void every_line_fits_80_columns_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::newRow("keys") << QStringList{"config", "keys"};
+        QTest::newRow("original") << QStringList{"config", "keys", "--original"};
+    }
+    void every_line_fits_80_columns()
+    {
+        QFETCH(QStringList, args);
+        const CliResult r = rlda_cli(args);
+        QCOMPARE(r.code, 0);
+        const QStringList lines = r.out.split('\n');
+        QVERIFY(lines.size() > 20);
+        for (const QString& line : lines) {
+            QVERIFY2(line.size() <= 80, qPrintable(QString("%1 columns: %2").arg(line.size()).arg(line)));
+            QVERIFY2(!line.endsWith(' '), qPrintable(line));
+        }
     }
 
     void original_lists_the_original_tools_keys()
     {
         const CliResult r = rlda_cli({"config", "keys", "--original"});
         QCOMPARE(r.code, 0);
-        const QStringList lines = r.out.trimmed().split('\n');
-        QCOMPARE(lines.size(), int(experiment_schema().aliases.size()) + 1);
-        QCOMPARE(columns(lines, "scheduler.running_time"), (QStringList{"scheduler.running_time", "scheduler.budget"}));
-        QCOMPARE(columns(lines, "runner.agent"), (QStringList{"runner.agent", "agent.kind"}));
-        QVERIFY(columns(lines, "trainer.weights").value(1) == "(not used)");
-        QVERIFY(columns(lines, "trainer.weights").value(2).startsWith("not used: "));
+        const auto map = entries(r.out);
+        QCOMPARE(map.size(), int(experiment_schema().aliases.size()) + 1);
+        QCOMPARE(map["ORIGINAL"].columns, (QStringList{"ORIGINAL", "READ AS"}));
+        QCOMPARE(map["ORIGINAL"].text, QString("NOTE"));
+        QCOMPARE(map["scheduler.running_time"].columns, (QStringList{"scheduler.running_time", "scheduler.budget"}));
+        QVERIFY(map["scheduler.running_time"].text.isEmpty());
+        QCOMPARE(map["runner.agent"].columns, (QStringList{"runner.agent", "agent.kind"}));
+        QCOMPARE(map["trainer.weights"].columns.value(1), QString("(not used)"));
+        QVERIFY(map["trainer.weights"].text.startsWith("not used: "));
     }
 
     void unknown_subcommand_is_an_argument_error()

@@ -23,9 +23,57 @@ private Q_SLOTS:
         const QStringList lines = r.out.trimmed().split('\n');
         QCOMPARE(lines[0], QString("parameters: 10602"));
         QCOMPARE(lines[1], QString("blocks: 3"));
-        QCOMPARE(lines[2], QString("Conv2d(3, 32, kernel_size=(3, 3), stride=(1, 1))"));
-        QCOMPARE(lines.size(), 12);
+        QCOMPARE(lines[2], QString("input: 3x32x32, 10 classes (assumed, CIFAR-10's; pass --input CxHxW and "
+                                   "--classes N, or --dataset NAME)"));
+        QCOMPARE(lines[3], QString("Conv2d(3, 32, kernel_size=(3, 3), stride=(1, 1))"));
+        QCOMPARE(lines.size(), 13);
         QVERIFY(r.err.isEmpty());
+    }
+
+    // Issue 27: a model file shown without --input counted its parameters at 3x32x32 silently,
+    // against the workbench's count for the same file on Fashion-MNIST. The input line says what
+    // the count is for, and --dataset takes a dataset's shape and classes.
+    void the_input_is_shown_and_a_dataset_gives_it()
+    {
+        const QString file = RLDA_SOURCE_DIR "/config/models/small_convnet.toml";
+        const CliResult fashion = rlda_cli({"model", "show", file, "--dataset", "fashion-mnist"});
+        QCOMPARE(fashion.code, 0);
+        QVERIFY(fashion.err.isEmpty());
+        const CliResult typed = rlda_cli({"model", "show", file, "--input", "1x28x28", "--classes", "10"});
+        QCOMPARE(typed.code, 0);
+        QStringList a = fashion.out.split('\n'), b = typed.out.split('\n');
+        QCOMPARE(a[2], QString("input: 1x28x28, 10 classes (fashion-mnist)"));
+        QCOMPARE(b[2], QString("input: 1x28x28, 10 classes"));
+        a.removeAt(2);
+        b.removeAt(2);
+        QCOMPARE(a, b); // the same model, the same count
+        const CliResult assumed = rlda_cli({"model", "show", file});
+        QVERIFY(assumed.out.split('\n')[2].startsWith("input: 3x32x32, 10 classes (assumed"));
+        QVERIFY(assumed.out.section('\n', 0, 0) != fashion.out.section('\n', 0, 0));
+        QCOMPARE(rlda_cli({"model", "show", "ConvNet2", "--dataset", "cifar10"}).out.split('\n')[2],
+                 QString("input: 3x32x32, 10 classes (cifar10)"));
+        // Half given: the other half is named as assumed.
+        QCOMPARE(rlda_cli({"model", "show", file, "--input", "1x28x28"}).out.split('\n')[2],
+                 QString("input: 1x28x28, 10 classes (classes assumed; pass --classes N)"));
+        QCOMPARE(rlda_cli({"model", "show", file, "--classes", "5"}).out.split('\n')[2],
+                 QString("input: 3x32x32, 5 classes (input assumed, CIFAR-10's; pass --input CxHxW)"));
+    }
+
+    // Issue 27: --check with nothing grown printed max_abs_diff: 0 as if a growth had been checked.
+    void check_without_growth_says_so()
+    {
+        CliResult r = rlda_cli({"model", "show", "ConvNet2", "--check"});
+        QCOMPARE(r.code, 0);
+        QStringList lines = r.out.trimmed().split('\n');
+        QCOMPARE(lines[lines.size() - 2], QString("max_abs_diff: 0"));
+        QCOMPARE(lines.last(), QString("note: no --deepen or --grow was given, so the model was compared with itself "
+                                       "and max_abs_diff is 0 by construction; add one, e.g. --deepen \"0\""));
+        r = rlda_cli({"model", "show", "ConvNet2", "--check", "--deepen", "0"});
+        QCOMPARE(r.code, 0);
+        QVERIFY2(!r.out.contains("note:"), qPrintable(r.out));
+        QVERIFY(r.out.trimmed().split('\n').last().startsWith("max_abs_diff: "));
+        r = rlda_cli({"model", "show", "ConvNet2", "--check", "--grow", "w0"});
+        QVERIFY2(r.code == 0 && !r.out.contains("note:"), qPrintable(r.out));
     }
 
     void check_reports_function_preservation()
@@ -84,6 +132,10 @@ private Q_SLOTS:
         QTest::newRow("unknown option") << QStringList{"model", "show", "ConvNet2", "--depth", "2"} << "--depth";
         QTest::newRow("bad grow") << QStringList{"model", "show", "ConvNet2", "--grow", "w1 q"} << "bad step \"q\"";
         QTest::newRow("widen the head") << QStringList{"model", "show", "ConvNet2", "--grow", "w2"} << "last block of ConvNet2";
+        QTest::newRow("dataset and input") << QStringList{"model", "show", "ConvNet2", "--dataset", "mnist", "--input", "1x28x28"}
+                                           << "--input excludes --dataset";
+        QTest::newRow("synthetic dataset") << QStringList{"model", "show", "ConvNet2", "--dataset", "synthetic"}
+                                           << "--dataset: synthetic not in {cifar10,fashion-mnist,mnist}";
         QTest::newRow("widen a resnet's head") << QStringList{"model", "show", "SmallResNet", "--input", "1x28x28", "--grow", "w3"}
                                                << "last block of SmallResNet";
     }
@@ -178,7 +230,7 @@ private Q_SLOTS:
         const CliResult r = rlda_cli({"model", "show", path, "--classes", "1000000", "--check"});
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("BatchNorm2d(4, eps=1.0, momentum=0.0, affine=True"), qPrintable(r.out));
-        QVERIFY2(r.out.contains("max_abs_diff: 0\n"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("max_abs_diff: 0\nnote: no --deepen or --grow"), qPrintable(r.out));
     }
 
     // Memory is estimated from the spec before LibTorch allocates: a forward too large for this
@@ -220,7 +272,7 @@ private Q_SLOTS:
         f.close();
         const CliResult r = rlda_cli({"model", "show", path});
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains(path + ":6:1: model.layers[0].kernel: unknown key"), qPrintable(r.err));
+        QCOMPARE(r.err, "rlda: error: " + path + ":6:1: model.layers[0].kernel: unknown key; did you mean kernel_size?\n");
         QCOMPARE(r.err.count('\n'), 1);
     }
 };

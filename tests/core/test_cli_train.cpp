@@ -355,6 +355,30 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(out + "/model.pt"));
     }
 
+    // An unknown key is named with the nearest known one, on one line (issue 27).
+    void an_unknown_key_names_the_nearest_one()
+    {
+        QTemporaryDir dir;
+        const QString quick = RLDA_SOURCE_DIR "/config/synthetic-quick.toml";
+        auto r = rlda::test::rlda_cli({"train", quick, "--set", "job.batchsize=64", "--out", dir.filePath("out")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.startsWith("rlda: error: --set job.batchsize=64: job.batchsize: unknown key; did you mean "
+                                  "job.batch_size? (known: model, head, "),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
+        QFile f(dir.filePath("x.toml"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("name = \"x\"\n[schedular]\nbudget = 4.0\n");
+        f.close();
+        r = rlda::test::rlda_cli({"train", dir.filePath("x.toml"), "--out", dir.filePath("out")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.startsWith("rlda: error: " + dir.filePath("x.toml") +
+                                  ":2:2: schedular: unknown section; did you mean [scheduler]? (known: name, [job], "),
+                 qPrintable(r.err));
+        QCOMPARE(r.err.count('\n'), 1);
+        QVERIFY(!QFileInfo::exists(dir.filePath("out")));
+    }
+
     void bad_input_leaves_no_folder()
     {
         QTemporaryDir dir;

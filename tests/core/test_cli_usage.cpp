@@ -1,8 +1,8 @@
 // rlda as a user meets it before any run: an unknown subcommand is named with its nearest match,
-// at every level (app/cli/unknown_command.h); the bash completion and the man page are generated
+// at every level (app/cli/unknown_command.h, core/util/nearest_name.h); the bash completion and the man page are generated
 // from the command line's own definition (app/cli/completion.h, manpage.h), so they list every
 // subcommand and option rlda parses.
-#include "app/cli/unknown_command.h"
+#include "core/util/nearest_name.h"
 #include "tests/common/rlda_cli.h"
 
 #include <QtTest/QtTest>
@@ -73,7 +73,7 @@ private Q_SLOTS:
 
     void edit_distance_counts_a_swap_as_one()
     {
-        using rlda::app::edit_distance;
+        using rlda::core::edit_distance;
         QCOMPARE(edit_distance("trian", "train"), std::size_t{1});
         QCOMPARE(edit_distance("stauts", "status"), std::size_t{1});
         QCOMPARE(edit_distance("tain", "train"), std::size_t{1});
@@ -82,10 +82,10 @@ private Q_SLOTS:
         QCOMPARE(edit_distance("model", "modle"), std::size_t{1});
         QCOMPARE(edit_distance("kitten", "sitting"), std::size_t{3});
         const std::vector<std::string> names{"train", "simulate", "learn", "sweep", "model"};
-        QCOMPARE(rlda::app::nearest_name("trian", names), std::string("train"));
-        QCOMPARE(rlda::app::nearest_name("sim", names), std::string("simulate")); // begins only one
-        QCOMPARE(rlda::app::nearest_name("xyzzy", names), std::string());
-        QCOMPARE(rlda::app::nearest_name("swep", names), std::string("sweep"));
+        QCOMPARE(rlda::core::nearest_name("trian", names), std::string("train"));
+        QCOMPARE(rlda::core::nearest_name("sim", names), std::string("simulate")); // begins only one
+        QCOMPARE(rlda::core::nearest_name("xyzzy", names), std::string());
+        QCOMPARE(rlda::core::nearest_name("swep", names), std::string("sweep"));
     }
 
     void an_unknown_command_is_named_with_the_nearest_data()
@@ -118,8 +118,49 @@ private Q_SLOTS:
         QVERIFY(r.out.isEmpty());
     }
 
-    // A line with every subcommand known keeps CLI11's own message: a missing argument, an
-    // unknown option, a missing subcommand.
+    // An unknown option is named for its command, with what was most likely meant: an option of
+    // the command, a setting through --set, or the schema's hint (issue 27: `rlda train x.toml
+    // --epochs 3` said "The following arguments were not expected: 3 --epochs").
+    void an_unknown_option_is_named_with_what_was_meant_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        const QString epochs = "unknown option '--epochs' for 'rlda train': a run lasts its time budget in seconds, "
+                               "not a number of epochs; use --set scheduler.budget=SECONDS";
+        QTest::newRow("epochs") << QStringList{"train", "x.toml", "--epochs", "3"} << epochs;
+        QTest::newRow("epochs=") << QStringList{"train", "x.toml", "--epochs=3"} << epochs;
+        QTest::newRow("epochs first") << QStringList{"train", "--epochs", "3", "x.toml"} << epochs;
+        QTest::newRow("a setting") << QStringList{"train", "x.toml", "--lr", "0.1"}
+                                   << "unknown option '--lr' for 'rlda train'; did you mean --set job.lr=0.1?";
+        QTest::newRow("a setting with dashes")
+            << QStringList{"simulate", "x.toml", "--batch-size"}
+            << "unknown option '--batch-size' for 'rlda simulate'; did you mean --set job.batch_size=VALUE?";
+        QTest::newRow("an option") << QStringList{"train", "x.toml", "--ot", "runs/x"}
+                                   << "unknown option '--ot' for 'rlda train'; did you mean '--out'?";
+        QTest::newRow("after a value") << QStringList{"model", "show", "ConvNet2", "--deepen", "0", "--chek"}
+                                       << "unknown option '--chek' for 'rlda model show'; did you mean '--check'?";
+        QTest::newRow("nothing near") << QStringList{"train", "x.toml", "--bogus"}
+                                      << "unknown option '--bogus' for 'rlda train' (rlda train --help lists them)";
+        QTest::newRow("dashes alone") << QStringList{"train", "x.toml", "---"}
+                                      << "unknown option '---' for 'rlda train' (rlda train --help lists them)";
+        QTest::newRow("no --set") << QStringList{"learn", "--epochs", "3"}
+                                  << "unknown option '--epochs' for 'rlda learn' (rlda learn --help lists them)";
+        QTest::newRow("nested") << QStringList{"sweep", "status", "runs/x", "--bogus"}
+                                << "unknown option '--bogus' for 'rlda sweep status' (rlda sweep status --help "
+                                   "lists them)";
+    }
+    void an_unknown_option_is_named_with_what_was_meant()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const CliResult r = rlda_cli(args);
+        QCOMPARE(r.err, "rlda: error: " + expected + "\n");
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+    }
+
+    // A line with every subcommand and option known keeps CLI11's own message: a missing argument,
+    // a missing subcommand.
     void other_mistakes_keep_their_own_message()
     {
         CliResult r = rlda_cli({"train"});
@@ -128,9 +169,12 @@ private Q_SLOTS:
         r = rlda_cli({"sweep"});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.startsWith("rlda: error: A subcommand is required"), qPrintable(r.err));
-        r = rlda_cli({"train", "x.toml", "--bogus"});
+        r = rlda_cli({"train", "x.toml", "extra.toml"});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains("--bogus") && !r.err.contains("unknown command"), qPrintable(r.err));
+        QVERIFY2(r.err.contains("extra.toml") && !r.err.contains("unknown"), qPrintable(r.err));
+        // An option's value that starts with a dash is a value.
+        r = rlda_cli({"model", "show", "ConvNet2", "--deepen", "-1"});
+        QVERIFY2(!r.err.contains("unknown option"), qPrintable(r.err));
         // An option's value that looks like a command is a value.
         r = rlda_cli({"model", "show", "trian"});
         QVERIFY2(!r.err.contains("unknown command"), qPrintable(r.err));

@@ -270,10 +270,28 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<QString>("expected");
+        // An unknown name is given with the nearest known one (core/util/nearest_name.h).
         QTest::newRow("unknown section") << "[jobs]\nlr = 1\n"
-                                         << "x.toml:1:2: jobs: unknown section";
+                                         << "x.toml:1:2: jobs: unknown section; did you mean [job]? (known: name, [job], ";
         QTest::newRow("unknown key") << "[job]\nlr = 0.1\nlrr = 1\n"
-                                     << "x.toml:3:1: job.lrr: unknown key (known: model,";
+                                     << "x.toml:3:1: job.lrr: unknown key; did you mean job.lr? (known: model,";
+        QTest::newRow("misspelt key") << "[job]\nbatchsize = 64\n"
+                                      << "x.toml:2:1: job.batchsize: unknown key; did you mean job.batch_size? (known: ";
+        QTest::newRow("key of another section") << "[job]\nbudget = 60\n"
+                                                << "x.toml:2:1: job.budget: unknown key; did you mean scheduler.budget? "
+                                                   "(known: model,";
+        QTest::newRow("the first of equal names") << "[dataset]\nseed = 1\n"
+                                                  << "x.toml:2:1: dataset.seed: unknown key; did you mean job.seed? (";
+        // Another tool's setting is answered with ours (Schema::hints).
+        QTest::newRow("epochs") << "[job]\nepochs = 3\n"
+                                << "x.toml:2:1: job.epochs: unknown key; a run lasts its time budget in seconds, not "
+                                   "a number of epochs: set scheduler.budget (known: model, ";
+        QTest::newRow("epochs in a section of its own")
+            << "[train]\nepochs = 3\n"
+            << "x.toml:1:2: train: unknown section; a run lasts its time budget in seconds, not a number of "
+               "epochs: set scheduler.budget (known: name, ";
+        QTest::newRow("misspelt top-level key") << "nmae = \"x\"\n"
+                                                << "x.toml:1:1: nmae: unknown section; did you mean name? (known: ";
         QTest::newRow("unknown top-level key") << "title = \"x\"\n"
                                                << "x.toml:1:1: title: unknown section";
         QTest::newRow("section not a table") << "job = 3\n"
@@ -308,7 +326,10 @@ private Q_SLOTS:
         QTest::newRow("event without change") << "[scheduler]\nevents = [{ time = 7 }]\n"
                                               << "x.toml:2:11: scheduler.events[0].change: missing";
         QTest::newRow("event key") << "[scheduler]\nevents = [{ time = 7, change = \"up\", gpus = 2 }]\n"
-                                   << "x.toml:2:38: scheduler.events[0].gpus: unknown key";
+                                   << "x.toml:2:38: scheduler.events[0].gpus: unknown key (known: time, change)";
+        QTest::newRow("event key misspelt") << "[scheduler]\nevents = [{ time = 7, chnage = \"up\" }]\n"
+                                            << "x.toml:2:23: scheduler.events[0].chnage: unknown key; did you mean "
+                                               "change? (known: time, change)";
         QTest::newRow("event not a table") << "[scheduler]\nevents = [3]\n"
                                            << "x.toml:2:11: scheduler.events[0]: expected a table";
         QTest::newRow("start_time at budget")
@@ -421,7 +442,7 @@ private Q_SLOTS:
             << "[sweep]\nsbatch_args = [\"-A\", 1]\n"
             << "x.toml:2:22: sweep.sbatch_args[1]: expected a string, got an integer";
         QTest::newRow("sweep unknown key") << "[sweep]\nnodes = 2\n"
-                                           << "x.toml:2:1: sweep.nodes: unknown key (known: backend,";
+                                           << "x.toml:2:1: sweep.nodes: unknown key (known: backend,"; // none near
         QTest::newRow("syntax") << "[job]\nlr = \n"
                                 << "x.toml:2:6: ";
         QTest::newRow("syntax header") << "[job\n"
@@ -653,9 +674,12 @@ private Q_SLOTS:
         QTest::newRow("unquoted string") << "dataset.kind=foo"
                                          << "--set dataset.kind=foo: dataset.kind: ";
         QTest::newRow("unknown key") << "job.foo=1"
-                                     << "--set job.foo=1: job.foo: unknown key";
+                                     << "--set job.foo=1: job.foo: unknown key (known: model, "; // none near
+        QTest::newRow("misspelt key") << "job.batchsize=64"
+                                      << "--set job.batchsize=64: job.batchsize: unknown key; did you mean "
+                                         "job.batch_size? (known: model, ";
         QTest::newRow("unknown section") << "jobs.lr=1"
-                                         << "--set jobs.lr=1: jobs: unknown section";
+                                         << "--set jobs.lr=1: jobs: unknown section; did you mean [job]? (known: ";
         QTest::newRow("wrong type")
             << "job.batch_size=\"64\""
             << "--set job.batch_size=\"64\": job.batch_size: expected an integer, got a string";

@@ -278,6 +278,28 @@ private Q_SLOTS:
         const fs::path u = dir_of(tmp) / "unknown";
         write_text(u / "config.toml", kConfig);
         QCOMPARE(io::read_run(u).kind, io::RunKind::Unknown);
+        QVERIFY(io::learned_tables(io::read_run(u)).empty());
+    }
+
+    // The tables a learning run learned from, as its settings event recorded them (rlda figures
+    // ranks a --run's policy on them).
+    void a_learning_run_names_the_tables_it_learned_from()
+    {
+        QTemporaryDir tmp;
+        const fs::path d = dir_of(tmp) / "curriculum";
+        write_text(d / "metrics/episodes.csv",
+                   "episode,time,objective,accuracy,reward,lr,temperature,actions,probabilities\n");
+        write_text(d / "events.jsonl",
+                   R"({"type":"settings","model":"ConvNet2","stages":[{"table":"t/late.csv","episodes":10},)"
+                   R"({"table":"runs/middle-table","episodes":5},{"table":"t/late.csv","episodes":5}]})"
+                   "\n"
+                   R"({"type":"stage","index":0,"table":"t/late.csv"})"
+                   "\n");
+        QCOMPARE(io::learned_tables(io::read_run(d)),
+                 (std::vector<std::string>{"t/late.csv", "runs/middle-table"}));
+        write_text(d / "events.jsonl", R"({"type":"settings","stages":"t/late.csv"})"
+                                       "\n");
+        QVERIFY(io::learned_tables(io::read_run(d)).empty());
         QCOMPARE(io::to_string(io::RunKind::Unknown), std::string("unknown"));
     }
 

@@ -92,6 +92,41 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(out + "/fig11_ranks_ConvNet3.png"));
     }
 
+    // Issue 27: a --run without :TABLES drew no rank figures, silently. Its policy is ranked on
+    // the tables it learned from, else on the one table given; else a warning says why not.
+    void runWithoutTablesIsRankedWhereItCanBe()
+    {
+        // The run learned on convnet2_early, which is among the --tables.
+        const QString own = dir_.filePath("own");
+        CliResult r = rlda_cli({"figures", "--tables", tables, "--run", run_, "--out", own});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
+        QCOMPARE(r.out.count("(c2_early): greedy"), 1);
+        QVERIFY2(r.out.contains("ConvNet2 early (c2_early): greedy "), qPrintable(r.out));
+        for (const char* name : {"fig07_objective", "fig10_ranks_ConvNet2", "fig12_accuracy"})
+            QVERIFY2(QFile::exists(own + "/" + name + ".png"), name);
+
+        // One table given, not its own: ranked there.
+        const QString one = dir_.filePath("one");
+        r = rlda_cli({"figures", "--tables", tables + "/convnet3_late.csv", "--run", run_, "--out", one});
+        QVERIFY2(r.code == 0 && r.err.isEmpty(), qPrintable(r.err));
+        QVERIFY2(r.out.contains("ConvNet3 late (c2_early): greedy "), qPrintable(r.out));
+        QVERIFY(QFile::exists(one + "/fig10_ranks_ConvNet3.png"));
+
+        // Two tables, neither its own: the curves, and a warning naming what to give.
+        const QString none = dir_.filePath("none");
+        r = rlda_cli({"figures", "--tables", tables + "/convnet3_late.csv", "--tables", tables + "/convnet3_early.csv",
+                      "--run", run_, "--out", none});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.err, "rlda: warning: --run " + run_ + ": no rank figures (figs. 10-12) for its policy: it learned "
+                        "from none of the 2 --tables; name them as --run " + run_ +
+                        ":TABLES (table files, scenarios, models or 'all')\n");
+        QVERIFY(!r.out.contains("greedy"));
+        QVERIFY(QFile::exists(none + "/fig07_objective.png"));
+        QVERIFY(!QFile::exists(none + "/fig10_ranks_ConvNet3.png"));
+        QVERIFY(!QFile::exists(none + "/fig12_accuracy.png"));
+    }
+
     void errorsNameWhatIsWrong_data()
     {
         QTest::addColumn<QStringList>("args");
