@@ -331,9 +331,9 @@ std::function<int()> add_figures_command(CLI::App& app)
         ->check(whole_number(1, kMaxClasses));
     cmd->add_option("--out", o->out, "Folder for the figure files (created if needed)")->required();
     cmd->add_option("--format", o->format, "Formats, comma-separated: png, pdf, svg")->capture_default_str();
-    cmd->add_option("--size", o->size, "Figure size WIDTHxHEIGHT (pixels at 96 DPI; PDF: points)")
+    cmd->add_option("--size", o->size, "Figure size WIDTHxHEIGHT: the PNG's pixels exactly (PDF: points)")
         ->capture_default_str();
-    cmd->add_option("--dpi", o->dpi, "PNG resolution (pixels = size x dpi / 96)")
+    cmd->add_option("--dpi", o->dpi, "Resolution written into the PNG and SVG: how large they print (their pixels are --size)")
         ->capture_default_str()
         ->check(whole_number(24, 1200));
     cmd->add_option("--window", o->window, "Rolling mean of the learning curves, in episodes")

@@ -130,6 +130,7 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     greedy_ = new QLabel(tr("No learning run yet."), this);
     greedy_->setObjectName(QStringLiteral("greedyLabel"));
     greedy_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    greedy_->setWordWrap(true); // a long line would otherwise set the page's minimum width
 
     view_ = new widgets::LearningView(this);
     auto* layout = new QVBoxLayout(this);

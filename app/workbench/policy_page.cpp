@@ -151,7 +151,7 @@ void PolicyPage::giveRanksTheRoom()
 {
     // A grid of rank charts needs most of the height; the decisions keep a strip.
     // Proportions, so that it holds before the page was ever shown (then the height is 0).
-    splitter_->setSizes({1000, 3000});
+    splitter_->setSizes({1000, 4000});
 }
 
 void PolicyPage::evaluateWithDialogs()

@@ -20,8 +20,11 @@
 #include <QImage>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QSpinBox>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest/QtTest>
@@ -151,6 +154,18 @@ private Q_SLOTS:
         QVERIFY(answered);
         QCOMPARE(offered, QSize(1200, 700));
         QCOMPARE(QImage(curve).size(), QSize(1000, 600));
+
+        // At 1366 x 768, with everything the loop filled in (long greedy lines, a sweep folder,
+        // ranks), no page is wider than the window: none scrolls sideways.
+        auto* pages = w.findChild<QTabWidget*>();
+        for (int i = 0; i < pages->count(); ++i) {
+            pages->setCurrentIndex(i);
+            QCoreApplication::processEvents();
+            auto* area = qobject_cast<QScrollArea*>(pages->currentWidget());
+            QVERIFY(area);
+            QVERIFY2(area->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(pages->tabText(i) + QStringLiteral(": %1 px too wide").arg(area->horizontalScrollBar()->maximum())));
+        }
     }
 
 private:

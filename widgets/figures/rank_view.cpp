@@ -37,6 +37,7 @@ QTableWidgetItem* numberItem(double value, int decimals)
 RankView::RankView(QWidget* parent) : QWidget(parent), title_(QStringLiteral("Ranks of the greedy sequences"))
 {
     header_ = new QLabel(this);
+    header_->setWordWrap(true); // never the page's minimum width
     export_ = new QPushButton(tr("Export…"), this);
     export_->setToolTip(tr("Write the chart grid as PNG, PDF or SVG"));
     auto* top = new QHBoxLayout;

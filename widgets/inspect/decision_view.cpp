@@ -100,7 +100,7 @@ DecisionView::DecisionView(QWidget* parent)
 
     plot_ = new QCustomPlot(this);
     plot_->setObjectName(QStringLiteral("decisionPlot"));
-    plot_->setMinimumSize(280, 160);
+    plot_->setMinimumSize(280, 110);
     bars_ = new QCPBars(plot_->xAxis, plot_->yAxis);
     bars_->setName(tr("probability"));
     bars_->setWidth(0.6);

@@ -70,7 +70,9 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
 
     folder_ = new QLabel(tr("No sweep yet."), this);
     folder_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    folder_->setWordWrap(true); // a long folder path wraps rather than widening the page
     summary_ = new QLabel(this);
+    summary_->setWordWrap(true);
     bar_ = new QProgressBar(this);
     bar_->setRange(0, 1);
     bar_->setValue(0);
