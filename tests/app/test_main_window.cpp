@@ -9,6 +9,7 @@
 #include "core/sim/build.h"
 #include "core/run/experiment.h"
 #include "core/util/tensor_file.h"
+#include "tests/common/run_state.h"
 #include "tests/common/old_policy.h"
 #include "tests/common/synthetic_table.h"
 #include "tests/common/tiny_sim.h"
@@ -42,10 +43,6 @@
 using namespace rlda;
 using app::MainWindow;
 using app::RunState;
-
-namespace rlda::app {
-char* toString(RunState s) { return qstrdup(qPrintable(runStateName(s))); }
-} // namespace rlda::app
 
 namespace {
 

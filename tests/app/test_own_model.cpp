@@ -9,6 +9,7 @@
 #include "app/workbench/policy_page.h"
 #include "app/workbench/sweep_page.h"
 #include "app/workbench/workspace.h"
+#include "tests/common/run_state.h"
 #include "tests/common/throwaway_settings.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/inspect/table_explorer.h"
@@ -32,10 +33,6 @@
 using namespace rlda;
 using app::MainWindow;
 using app::RunState;
-
-namespace rlda::app {
-char* toString(RunState s) { return qstrdup(qPrintable(runStateName(s))); }
-} // namespace rlda::app
 
 namespace {
 

@@ -59,6 +59,17 @@ class TestCliUsage : public QObject {
         return r.out.split('\n', Qt::SkipEmptyParts);
     }
 
+    // The data row's args end with exit code 2 and exactly its expected one-line error.
+    static void usage_error_as_expected()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const CliResult r = rlda_cli(args);
+        QCOMPARE(r.err, "rlda: error: " + expected + "\n");
+        QCOMPARE(r.code, 2);
+        QVERIFY(r.out.isEmpty());
+    }
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -108,15 +119,7 @@ private Q_SLOTS:
             << "unknown command 'xyzzy' (commands: config, model, train, simulate, learn, evaluate, figures, "
                "reproduce, transfer, noise, sweep, completion, manpage)";
     }
-    void an_unknown_command_is_named_with_the_nearest()
-    {
-        QFETCH(QStringList, args);
-        QFETCH(QString, expected);
-        const CliResult r = rlda_cli(args);
-        QCOMPARE(r.err, "rlda: error: " + expected + "\n");
-        QCOMPARE(r.code, 2);
-        QVERIFY(r.out.isEmpty());
-    }
+    void an_unknown_command_is_named_with_the_nearest() { usage_error_as_expected(); }
 
     // An unknown option is named for its command, with what was most likely meant: an option of
     // the command, a setting through --set, or the schema's hint (issue 27: `rlda train x.toml
@@ -149,15 +152,7 @@ private Q_SLOTS:
                                 << "unknown option '--bogus' for 'rlda sweep status' (rlda sweep status --help "
                                    "lists them)";
     }
-    void an_unknown_option_is_named_with_what_was_meant()
-    {
-        QFETCH(QStringList, args);
-        QFETCH(QString, expected);
-        const CliResult r = rlda_cli(args);
-        QCOMPARE(r.err, "rlda: error: " + expected + "\n");
-        QCOMPARE(r.code, 2);
-        QVERIFY(r.out.isEmpty());
-    }
+    void an_unknown_option_is_named_with_what_was_meant() { usage_error_as_expected(); }
 
     // A line with every subcommand and option known keeps CLI11's own message: a missing argument,
     // a missing subcommand.

@@ -405,7 +405,7 @@ RankChartParts drawRankChart(QCustomPlot& plot, const RankedTable& table, const 
 }
 
 std::vector<RankChartParts> drawRankGrid(QCustomPlot& plot, const std::vector<RankedTable>& tables,
-                                         const QString& title, int columns)
+                                         const QString& title, int columns, int legendColumns)
 {
     resetPlot(plot);
     std::vector<RankChartParts> all;
@@ -448,14 +448,15 @@ std::vector<RankChartParts> drawRankGrid(QCustomPlot& plot, const std::vector<Ra
     for (int c = count % columns == 0 ? columns : count % columns; c < columns && rows > 1; ++c)
         grid->addElement(rows - 1, c, new QCPLayoutElement(&plot));
 
+    // Two short lines rather than one long one: a title element is at least as wide as its text.
     QString subtitle;
     if (oneAgent && !tables.front().agent.isEmpty())
-        subtitle = QStringLiteral("policy: ") + tables.front().agent + QStringLiteral(" · ");
+        subtitle = QStringLiteral("policy: ") + tables.front().agent + QLatin1Char('\n');
     subtitle += QStringLiteral("bars: every action sequence's final accuracy, best to worst; highlighted: "
                                "the policy's greedy sequence");
     addPlotTitle(plot, title, subtitle);
 
-    auto* legend = addLegendRow(plot, 5);
+    auto* legend = addLegendRow(plot, legendColumns);
     const RankChartParts* withGreedy = &all.front();
     for (const auto& p : all)
         if (p.greedy) {

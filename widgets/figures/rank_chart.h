@@ -94,9 +94,10 @@ RankChartParts drawRankChart(QCustomPlot& plot, QCPAxisRect* rect, const RankedT
 RankChartParts drawRankChart(QCustomPlot& plot, const RankedTable& table, const RankChartOptions& options = {});
 
 // Clears `plot` and draws a grid of charts (`columns` = 0 picks a near-square grid) under a title,
-// with one legend for all below them. Returns the parts of each chart in the order of `tables`.
+// with one legend for all below them, `legendColumns` entries a line (fewer on a narrow screen).
+// Returns the parts of each chart in the order of `tables`.
 std::vector<RankChartParts> drawRankGrid(QCustomPlot& plot, const std::vector<RankedTable>& tables,
-                                         const QString& title, int columns = 0);
+                                         const QString& title, int columns = 0, int legendColumns = 5);
 
 // Helpers every figure shares.
 // Removes every plottable, item and layout element, leaving an empty plot to build on.

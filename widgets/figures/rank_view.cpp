@@ -46,7 +46,8 @@ RankView::RankView(QWidget* parent) : QWidget(parent), title_(QStringLiteral("Ra
 
     auto* splitter = new QSplitter(Qt::Vertical, this);
     plot_ = new QCustomPlot(splitter);
-    plot_->setMinimumHeight(160);
+    // A set minimum, not the layout's: the charts' titles never make the page wider than the window.
+    plot_->setMinimumSize(320, 160);
     summary_ = new QTableWidget(0, ColumnCount, splitter);
     summary_->setHorizontalHeaderLabels({tr("scenario"), tr("greedy"), tr("rank"), tr("accuracy"), tr("regret"),
                                          tr("optimal"), tr("no adaptation"), tr("random mean")});
@@ -86,7 +87,7 @@ void RankView::setTitle(const QString& title)
 void RankView::rebuild()
 {
     // New tables are rare (not a live stream), so the plot is redrawn at once.
-    charts_ = drawRankGrid(*plot_, tables_, title_);
+    charts_ = drawRankGrid(*plot_, tables_, title_, 0, 3); // three legend entries a line fit a laptop
     plot_->replot();
 
     summary_->setRowCount(static_cast<int>(tables_.size()));
