@@ -88,6 +88,7 @@ private Q_SLOTS:
         MainWindow w;
         w.openDefaultExperiment();
         const QSize minimum = w.minimumSizeHint().expandedTo(w.minimumSize());
+        qInfo("the window's minimum size: %dx%d", minimum.width(), minimum.height()); // was 1701x810
         QVERIFY2(minimum.width() <= 1280 && minimum.height() <= 720,
                  qPrintable(QStringLiteral("%1x%2").arg(minimum.width()).arg(minimum.height())));
         for (auto* dock : w.findChildren<QDockWidget*>())
