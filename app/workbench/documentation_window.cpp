@@ -37,7 +37,9 @@ DocumentationPage readDocumentationPage(const QString& file, const QString& anch
         if (QUrl(name).scheme().isEmpty()) {
             QImage image(dir.filePath(name));
             if (!image.isNull())
-                page.images.append({QUrl(name), image.scaledToWidth(std::min(image.width(), 900), Qt::SmoothTransformation)});
+                // Keyed as the document looks it up: resolved against the page's own URL.
+                page.images.append({QUrl::fromLocalFile(page.file).resolved(QUrl(name)),
+                                    image.scaledToWidth(std::min(image.width(), 760), Qt::SmoothTransformation)});
         }
     }
     return page;
@@ -99,11 +101,11 @@ void DocumentationWindow::display(const DocumentationPage& page)
     back_->setEnabled(!history_.isEmpty());
     file_ = page.file;
     QTextDocument* doc = browser_->document();
-    doc->clear();
+    doc->setMarkdown(page.markdown); // which clears the document, its resources with it
     doc->setBaseUrl(QUrl::fromLocalFile(page.file));
+    // Before the first layout asks for them, which would read them here, on the GUI thread.
     for (const auto& [url, image] : page.images)
         doc->addResource(QTextDocument::ImageResource, url, image);
-    doc->setMarkdown(page.markdown);
     if (page.anchor.isEmpty())
         browser_->moveCursor(QTextCursor::Start);
     else

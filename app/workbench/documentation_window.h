@@ -20,8 +20,8 @@ class QTextBrowser;
 
 namespace rlda::app {
 
-// One page as read from disk: its Markdown and the pictures it shows, by the URL the page names
-// them with. A plain value, made on a worker thread.
+// One page as read from disk: its Markdown and the pictures it shows, by their URLs resolved against
+// the page's (as QTextDocument looks a resource up). A plain value, made on a worker thread.
 struct DocumentationPage {
     QString file;     // absolute path of the .md file
     QString markdown; // its text

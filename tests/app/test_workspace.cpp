@@ -41,6 +41,7 @@
 #include <QStatusBar>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTextDocument>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
@@ -501,6 +502,14 @@ private Q_SLOTS:
         const QString text = docs->browser()->toPlainText();
         QVERIFY2(text.contains(QStringLiteral("RLDA Workbench")), qPrintable(text.left(200)));
         QVERIFY(!text.contains(QStringLiteral("```"))); // drawn, not shown as source
+        // Its picture was read with the page, not by the document on the GUI thread: it is there
+        // already, scaled to the window.
+        const QVariant picture = docs->browser()->document()->resource(
+            QTextDocument::ImageResource, QUrl(QStringLiteral("docs/screenshots/03-training.png")));
+        QVERIFY(picture.canConvert<QImage>());
+        QVERIFY(picture.value<QImage>().width() <= 760);
+        docs->resize(900, 680);
+        tests::shot(*docs, QStringLiteral("workspace-documentation"));
         // A link to a page of docs/ opens here, and Back returns.
         docs->open(QStringLiteral(RLDA_SOURCE_DIR "/docs/architecture.md"));
         QVERIFY(opened.wait(30000));
