@@ -1,6 +1,8 @@
 // The job pool behind every JobTracker, and its bounded wait at shutdown.
 #include "widgets/job_tracker.h"
 
+#include "core/util/error_text.h"
+
 #include <QDebug>
 #include <QThread>
 
@@ -24,5 +26,7 @@ QThreadPool& jobPool()
 bool waitForJobs(std::chrono::milliseconds timeout) { return jobPool().waitForDone(int(timeout.count())); }
 
 void logJobFailure(const QString& message) { qWarning().noquote() << message; }
+
+QString jobErrorLine(const std::exception& e) { return QString::fromStdString(core::error_line(e)); }
 
 } // namespace rlda::widgets

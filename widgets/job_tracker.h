@@ -44,6 +44,10 @@ bool waitForJobs(std::chrono::milliseconds timeout);
 // Where a failure goes when its job was started without `fail`.
 void logJobFailure(const QString& message);
 
+// What a failed job says: core::error_line, one line whatever threw (LibTorch's without its
+// backtrace, a message of several lines cut at its first).
+QString jobErrorLine(const std::exception& e);
+
 class JobTracker {
     struct State {
         std::atomic<quint64> latest{0}; // the id of the job whose result is wanted; 0: none
@@ -107,7 +111,7 @@ public:
                 });
                 return;
             } catch (const std::exception& e) {
-                error = QString::fromUtf8(e.what());
+                error = jobErrorLine(e);
             } catch (...) {
                 error = QStringLiteral("a background job failed");
             }

@@ -29,7 +29,8 @@ private Q_SLOTS:
         const auto with = core::io::read_run(adapted.toStdString());
         const auto without = core::io::read_run(baseline.toStdString());
         QVERIFY(!with.adaptations.empty());
-        // Without adaptation every decision is Do Nothing (ConvNet2: action 3).
+        // Without adaptation every decision is Do Nothing (ConvNet2: action 3), and there are some.
+        QVERIFY(!without.adaptations.empty());
         for (const auto& a : without.adaptations)
             QCOMPARE(a.action, 3);
         const double a = *core::io::final_accuracy(with), b = *core::io::final_accuracy(without);

@@ -16,9 +16,12 @@ using rlda::test::CliResult;
 using rlda::test::rlda_cli;
 
 // Every command rlda has, by its path: what the completion and the man page must all hold.
-const QStringList kCommands{"config keys", "config examples", "model show",      "train",     "simulate",
-                            "learn",       "evaluate",        "figures",         "reproduce", "sweep status",
-                            "sweep wait",  "sweep cancel",    "completion bash", "manpage"};
+// Every command a user runs, nested ones as "parent child"; the_command_list_is_every_command
+// checks it against what `rlda --help` lists, so that a new command cannot be left out here.
+const QStringList kCommands{"config keys", "config examples", "model show",   "train",        "simulate",
+                            "learn",       "evaluate",        "figures",      "reproduce",    "transfer",
+                            "noise",       "sweep status",    "sweep wait",   "sweep cancel", "completion bash",
+                            "manpage"};
 
 // Runs `program args` with `input` on stdin; exit code and both streams.
 CliResult run(const QString& program, const QStringList& args, const QByteArray& input = {})
@@ -120,6 +123,39 @@ private Q_SLOTS:
                "reproduce, transfer, noise, sweep, completion, manpage)";
     }
     void an_unknown_command_is_named_with_the_nearest() { usage_error_as_expected(); }
+
+    // The tests that check "every command" (completion, man page) go through kCommands: it is the
+    // list --help gives, each command with subcommands by its own --help.
+    void the_command_list_is_every_command()
+    {
+        const auto subcommands = [](const QStringList& args) {
+            const CliResult help = rlda_cli(args);
+            QStringList names;
+            const int from = help.out.indexOf(QStringLiteral("\nSubcommands:\n"));
+            if (from < 0)
+                return names;
+            for (const QString& line : help.out.mid(from).split('\n').mid(2)) {
+                const auto m = QRegularExpression(QStringLiteral("^  (\\S+)\\s")).match(line);
+                if (!m.hasMatch())
+                    break;
+                names << m.captured(1);
+            }
+            return names;
+        };
+        QStringList every;
+        for (const QString& command : subcommands({"--help"})) {
+            const QStringList nested = subcommands({command, "--help"});
+            if (nested.isEmpty())
+                every << command;
+            for (const QString& sub : nested)
+                every << command + ' ' + sub;
+        }
+        QVERIFY(every.size() >= 16);
+        QStringList listed = kCommands;
+        listed.sort();
+        every.sort();
+        QCOMPARE(listed, every);
+    }
 
     // An unknown option is named for its command, with what was most likely meant: an option of
     // the command, a setting through --set, or the schema's hint (issue 27: `rlda train x.toml

@@ -167,7 +167,8 @@ private Q_SLOTS:
         JobTracker jobs(&r);
         QSignalSpy delivered(&r, &Receiver::delivered);
         QSignalSpy failed(&r, &Receiver::failed);
-        jobs.startJob([]() -> int { throw std::runtime_error("table.csv:3: not a number"); },
+        // A message of several lines, as LibTorch's with its backtrace: the first line only.
+        jobs.startJob([]() -> int { throw std::runtime_error("table.csv:3: not a number\nException raised from f at x.cpp:1\nframe #0"); },
                       [&](int v) { Q_EMIT r.delivered(v); }, [&](const QString& m) { Q_EMIT r.failed(m); });
         QVERIFY(failed.wait(5000));
         QCOMPARE(failed.at(0).at(0).toString(), QStringLiteral("table.csv:3: not a number"));
