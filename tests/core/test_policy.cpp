@@ -56,12 +56,20 @@ private Q_SLOTS:
             QVERIFY(std::abs(x) < 1e-5f);
     }
 
+    // The paper's reward, 100 tan(pi a / 2), by its properties rather than by typing it again: 0 at
+    // no accuracy, 100 at a half, growing ever faster, and tan's reflection tan(pi/2 - t) = 1 / tan t,
+    // so that the rewards of a and 1 - a multiply to 100^2; 100 / sqrt 3 at a third (tan 30°).
     void reward_values()
     {
         QCOMPARE(reward(0.0), 0.0);
         QVERIFY(std::abs(reward(0.5) - 100.0) < 1e-9);
-        QVERIFY(std::abs(reward(0.7194) - 100.0 * std::tan(0.7194 * std::numbers::pi / 2)) < 1e-9);
-        QVERIFY(reward(0.8) > reward(0.7) && reward(0.7) > reward(0.6));
+        QVERIFY(std::abs(reward(1.0 / 3.0) - 100.0 / std::sqrt(3.0)) < 1e-9);
+        for (double a : {0.1, 0.25, 0.4, 0.7194, 0.9})
+            QVERIFY2(std::abs(reward(a) * reward(1.0 - a) - 1e4) < 1e-6, qPrintable(QString::number(a)));
+        for (double a = 0.05; a < 0.9; a += 0.05) {
+            QVERIFY(reward(a + 0.05) > reward(a));                                   // growing
+            QVERIFY(reward(a + 0.05) - reward(a) > reward(a) - reward(a - 0.05) - 1e-12); // ever faster
+        }
     }
 
     void higher_reward_makes_its_action_more_likely()
