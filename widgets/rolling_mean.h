@@ -13,7 +13,7 @@ namespace rlda::widgets {
 // The first window-1 means average the values seen so far, so the curve starts at episode 1.
 class RollingMean {
 public:
-    explicit RollingMean(int window = 75) : window_(window < 1 ? 1 : window), mean_(window_) {}
+    explicit RollingMean(int window = core::kPaperRollingWindow) : window_(window < 1 ? 1 : window), mean_(window_) {}
     double push(double v);
     void setWindow(int window); // recomputes every mean
     void clear();

@@ -5,6 +5,7 @@
 #include "app/cli/numbers.h"
 
 #include "core/util/error.h"
+#include "core/util/rolling_mean.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -43,7 +44,7 @@ struct FiguresOptions {
     std::string format = "png";
     std::string size = "1200x700";
     int dpi = 150;
-    int window = 75;
+    int window = core::kPaperRollingWindow;
     std::uint64_t seed = 0;
 };
 

@@ -15,6 +15,7 @@
 #include "core/sim/table.h"
 #include "core/sim/table_meta.h"
 #include "core/util/error.h"
+#include "core/util/rolling_mean.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -69,7 +70,7 @@ struct LearnOptions : TableOptions {
     std::string out;
     bool force = false;
     std::int64_t checkpoint_every = 5000;
-    std::size_t window = 75; // rolling mean, as the paper's figures
+    std::size_t window = core::kPaperRollingWindow; // rolling mean, as the paper's figures
 };
 
 // The original's sizes and rates, or those of [policy] in an experiment file.

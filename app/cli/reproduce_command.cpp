@@ -39,7 +39,7 @@ struct ReproduceOptions {
 // "run 3/7: scratch-convnet3_early (convnet3_early.csv)" before each run, then rlda learn's lines.
 class ReproduceProgress final : public core::run::ReproduceObserver {
 public:
-    explicit ReproduceProgress(bool tty) : line_(75, tty) {}
+    explicit ReproduceProgress(bool tty) : line_(core::kPaperRollingWindow, tty) {}
 
     void on_run(int index, int count, const core::run::ReproduceRun& run) override
     {

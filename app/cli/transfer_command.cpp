@@ -46,7 +46,7 @@ struct TransferOptions {
 
 class TransferProgress final : public core::run::TransferObserver {
 public:
-    explicit TransferProgress(std::int64_t episodes, bool tty) : line_(75, tty), episodes_(episodes) {}
+    explicit TransferProgress(std::int64_t episodes, bool tty) : line_(core::kPaperRollingWindow, tty), episodes_(episodes) {}
 
     void on_fold(const TransferFold& f) override
     {

@@ -9,6 +9,10 @@
 
 namespace rlda::core {
 
+// The rolling window of the paper's learning curves (figs. 7-9: "a rolling mean over 75
+// episodes"), the default of every learning view, figure and progress line that smooths episodes.
+inline constexpr int kPaperRollingWindow = 75;
+
 // The contract:
 // - add(x) is O(1) amortised; mean() and count() are O(1). Memory: `window` values.
 // - mean() is the mean of the last count() values, count() = min(values added, window): before

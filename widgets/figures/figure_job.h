@@ -6,6 +6,7 @@
 #include "core/run/transfer.h"
 #include "core/sim/results.h"
 #include "core/sim/table.h"
+#include "core/util/rolling_mean.h"
 
 #include <string>
 #include <vector>
@@ -29,7 +30,7 @@ struct FigureJob {
     int width = 1200;
     int height = 700;
     int dpi = 150;
-    int window = 75; // rolling mean of the learning curves, in episodes
+    int window = core::kPaperRollingWindow; // rolling mean of the learning curves, in episodes
 };
 
 // Renders every figure the job allows (see paper_figures.h for the list) and returns the files

@@ -63,7 +63,7 @@ void drawAccuracyBars(QCustomPlot& plot, const std::vector<RankedTable>& tables,
 struct FigureInputs {
     std::vector<LearningCurve> curves;
     std::vector<RankedTable> tables; // grouped by model for figures 10 and 11, in the order given
-    int window = 75;                 // rolling mean of the learning curves (the paper: 50 or 75)
+    int window = core::kPaperRollingWindow; // rolling mean of the learning curves
     std::vector<core::run::TransferSummary> transfers; // a transfer figure each (not the paper's)
 };
 

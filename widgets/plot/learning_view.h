@@ -23,7 +23,7 @@ class SeriesPlot;
 class LearningView : public QWidget {
     Q_OBJECT
 public:
-    static constexpr int kDefaultWindow = 75;
+    static constexpr int kDefaultWindow = core::kPaperRollingWindow;
 
     explicit LearningView(QWidget* parent = nullptr);
 
