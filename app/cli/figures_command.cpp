@@ -148,7 +148,8 @@ std::vector<std::size_t> implied_tables(const std::string& dir, const std::vecto
     std::vector<std::size_t> chosen;
     std::vector<std::string> learned;
     try {
-        learned = core::io::learned_tables(core::io::read_run(dir));
+        if (const auto settings = core::io::learn_settings(core::io::read_run(dir)))
+            learned = settings->tables;
     } catch (const core::Error&) {
         // Not readable as a run: no tables of its own; the run's curves report what is wrong.
     }

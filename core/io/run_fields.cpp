@@ -64,6 +64,8 @@ void config_fields(const RunData& run, RunFields& out)
 // A learning run's settings (its model) and evaluation (rank, accuracy, regret) events.
 void learning_fields(const RunData& run, RunFields& out)
 {
+    if (const auto settings = learn_settings(run); settings && !settings->model.empty() && !out.values.count("job.model"))
+        out.values["job.model"] = {settings->model, std::nullopt};
     std::optional<int> rank;
     for (const auto& line : run.other_events) {
         const json j = json::parse(line, nullptr, false);
@@ -71,9 +73,7 @@ void learning_fields(const RunData& run, RunFields& out)
             continue;
         const std::string type = j.value("type", std::string{});
         try {
-            if (type == "settings" && j.contains("model") && j.at("model").is_string() && !out.values.count("job.model"))
-                out.values["job.model"] = {j.at("model").get<std::string>(), std::nullopt};
-            else if (type == "greedy" && j.contains("rank"))
+            if (type == "greedy" && j.contains("rank"))
                 rank = j.at("rank").get<int>();
             else if (type == "evaluation" && j.contains("evaluation")) {
                 const json& e = j.at("evaluation");

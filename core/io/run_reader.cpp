@@ -442,21 +442,25 @@ RunData read_run(const fs::path& dir)
     return run;
 }
 
-std::vector<std::string> learned_tables(const RunData& run)
+std::optional<LearnSettings> learn_settings(const RunData& run)
 {
-    std::vector<std::string> tables;
+    std::optional<LearnSettings> found;
+    const auto text = [](const json& j, const char* key) {
+        return j.contains(key) && j.at(key).is_string() ? j.at(key).get<std::string>() : std::string();
+    };
     for (const auto& line : run.other_events) {
         const json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
-        if (!j.is_object() || j.value("type", std::string{}) != "settings" || !j.contains("stages") ||
-            !j.at("stages").is_array())
+        if (!j.is_object() || text(j, "type") != "settings")
             continue;
-        tables.clear(); // the last settings event holds
-        for (const json& stage : j.at("stages"))
-            if (stage.is_object() && stage.contains("table") && stage.at("table").is_string() &&
-                std::find(tables.begin(), tables.end(), stage.at("table").get<std::string>()) == tables.end())
-                tables.push_back(stage.at("table").get<std::string>());
+        LearnSettings s{text(j, "model"), text(j, "from"), {}}; // the last settings event holds
+        if (j.contains("stages") && j.at("stages").is_array())
+            for (const json& stage : j.at("stages"))
+                if (const std::string t = stage.is_object() ? text(stage, "table") : std::string();
+                    !t.empty() && std::find(s.tables.begin(), s.tables.end(), t) == s.tables.end())
+                    s.tables.push_back(t);
+        found = std::move(s);
     }
-    return tables;
+    return found;
 }
 
 std::vector<fs::path> find_runs(const fs::path& root, int depth)

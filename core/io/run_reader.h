@@ -62,10 +62,18 @@ inline constexpr std::uint64_t kMaxRunFileBytes = std::uint64_t{128} << 20;
 // unreadable becomes a `problems` entry, never an exception.
 RunData read_run(const std::filesystem::path& dir);
 
-// The tables a learning run learned from, in stage order, as its "settings" event recorded them:
-// the paths `rlda learn` was given (a file or a table folder; a relative one is relative to where
-// it ran). Empty for another run, or a learning run without that event.
-std::vector<std::string> learned_tables(const RunData& run);
+// A learning run's "settings" event (core/run/learn_run.cpp writes it), decoded here once for every
+// reader (run_fields' model column, the Runs page's "continued a policy", rlda figures' tables).
+struct LearnSettings {
+    std::string model; // the starting model's name; "" when not recorded
+    std::string from;  // the policy file it continued; "" for a new policy
+    // The tables it learned from, in stage order, each once: the paths `rlda learn` was given (a
+    // file or a table folder; a relative one is relative to where it ran).
+    std::vector<std::string> tables;
+};
+// The last such event of `run` (a resumed run writes another); nullopt for another run, or a
+// learning run without one. Fields of the wrong type are left empty.
+std::optional<LearnSettings> learn_settings(const RunData& run);
 
 // Run folders under `root` (root itself included), up to `depth` levels down, sorted by path.
 std::vector<std::filesystem::path> find_runs(const std::filesystem::path& root, int depth = 2);

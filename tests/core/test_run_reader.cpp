@@ -278,7 +278,7 @@ private Q_SLOTS:
         const fs::path u = dir_of(tmp) / "unknown";
         write_text(u / "config.toml", kConfig);
         QCOMPARE(io::read_run(u).kind, io::RunKind::Unknown);
-        QVERIFY(io::learned_tables(io::read_run(u)).empty());
+        QVERIFY(!io::learn_settings(io::read_run(u)));
     }
 
     // The tables a learning run learned from, as its settings event recorded them (rlda figures
@@ -295,11 +295,15 @@ private Q_SLOTS:
                    "\n"
                    R"({"type":"stage","index":0,"table":"t/late.csv"})"
                    "\n");
-        QCOMPARE(io::learned_tables(io::read_run(d)),
-                 (std::vector<std::string>{"t/late.csv", "runs/middle-table"}));
-        write_text(d / "events.jsonl", R"({"type":"settings","stages":"t/late.csv"})"
+        const auto settings = io::learn_settings(io::read_run(d));
+        QVERIFY(settings);
+        QCOMPARE(settings->tables, (std::vector<std::string>{"t/late.csv", "runs/middle-table"}));
+        QCOMPARE(settings->model, std::string("ConvNet2"));
+        QCOMPARE(settings->from, std::string()); // a new policy
+        write_text(d / "events.jsonl", R"({"type":"settings","stages":"t/late.csv","from":"p/policy.pt"})"
                                        "\n");
-        QVERIFY(io::learned_tables(io::read_run(d)).empty());
+        QVERIFY(io::learn_settings(io::read_run(d))->tables.empty());
+        QCOMPARE(io::learn_settings(io::read_run(d))->from, std::string("p/policy.pt"));
         QCOMPARE(io::to_string(io::RunKind::Unknown), std::string("unknown"));
     }
 

@@ -17,8 +17,6 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
@@ -129,11 +127,8 @@ QString resultText(const RunData& run)
 // from, else the one whose episode counter did not start at 1 (it counts over the policy's life).
 bool startedFromPolicy(const RunData& run)
 {
-    for (const auto& line : run.other_events) {
-        const QJsonObject o = QJsonDocument::fromJson(QByteArray::fromStdString(line)).object();
-        if (o.value(QStringLiteral("type")).toString() == QStringLiteral("settings"))
-            return !o.value(QStringLiteral("from")).toString().isEmpty();
-    }
+    if (const auto settings = core::io::learn_settings(run))
+        return !settings->from.empty();
     return !run.episodes.empty() && run.episodes.front().episode > 1;
 }
 
