@@ -44,22 +44,14 @@ Qt::Orientations FlowLayout::expandingDirections() const
     return fill_ == Fill::Rows ? Qt::Horizontal : Qt::Orientations();
 }
 
-// The style's spacing between widgets, as QBoxLayout takes it when none is set.
-int FlowLayout::horizontalGap() const
+// The style's spacing between widgets (PM_LayoutHorizontalSpacing or PM_LayoutVerticalSpacing), as
+// QBoxLayout takes it when none is set.
+int FlowLayout::gap(QStyle::PixelMetric metric) const
 {
     if (spacing() >= 0)
         return spacing();
     const QWidget* w = parentWidget();
-    const int gap = w ? w->style()->pixelMetric(QStyle::PM_LayoutHorizontalSpacing, nullptr, w) : -1;
-    return gap >= 0 ? gap : 6;
-}
-
-int FlowLayout::verticalGap() const
-{
-    if (spacing() >= 0)
-        return spacing();
-    const QWidget* w = parentWidget();
-    const int gap = w ? w->style()->pixelMetric(QStyle::PM_LayoutVerticalSpacing, nullptr, w) : -1;
+    const int gap = w ? w->style()->pixelMetric(metric, nullptr, w) : -1;
     return gap >= 0 ? gap : 6;
 }
 
@@ -83,7 +75,7 @@ QSize FlowLayout::sizeHint() const
     for (const QLayoutItem* item : items_)
         if (!item->isEmpty()) {
             const QSize hint = item->sizeHint();
-            width += hint.width() + (n++ ? horizontalGap() : 0);
+            width += hint.width() + (n++ ? gap(QStyle::PM_LayoutHorizontalSpacing) : 0);
             height = std::max(height, hint.height());
         }
     const QMargins m = contentsMargins();
@@ -99,8 +91,8 @@ void FlowLayout::setGeometry(const QRect& rect)
 int FlowLayout::arrange(const QRect& rect, bool apply) const
 {
     const QRect area = rect.marginsRemoved(contentsMargins());
-    const int gapX = horizontalGap();
-    const int gapY = verticalGap();
+    const int gapX = gap(QStyle::PM_LayoutHorizontalSpacing);
+    const int gapY = gap(QStyle::PM_LayoutVerticalSpacing);
     // An item's width on a line: its size hint, or the whole line when that is narrower (never
     // below its minimum).
     const auto widthOf = [&](const QLayoutItem* item) {

@@ -6,6 +6,7 @@
 
 #include <QLayout>
 #include <QList>
+#include <QStyle>
 
 namespace rlda::widgets {
 
@@ -34,8 +35,7 @@ public:
     void setGeometry(const QRect& rect) override;
 
 private:
-    int horizontalGap() const;
-    int verticalGap() const;
+    int gap(QStyle::PixelMetric metric) const;
     int arrange(const QRect& rect, bool apply) const; // the height the items take at rect's width
 
     QList<QLayoutItem*> items_;

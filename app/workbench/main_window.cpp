@@ -149,7 +149,14 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     buildLogDock();
     buildMenus();
     connectWorker();
-    qApp->installEventFilter(this); // eventFilter: the export shortcut over a text field's own Ctrl+E
+    // eventFilter: the export shortcut over a text field's own Ctrl+E, watched on the widget that has
+    // the focus (where Qt sends a shortcut's claim) rather than on every event of the program.
+    connect(qApp, &QApplication::focusChanged, this, [this](QWidget* old, QWidget* now) {
+        if (old)
+            old->removeEventFilter(this);
+        if (now && now->window() == this)
+            now->installEventFilter(this);
+    });
     // A path only: main() and restoreWorkspace() choose the folder the user's runs go into.
     setRunsRoot(workspace::dataRunsFolder());
     statusBar()->showMessage(tr("Ready"));
@@ -177,9 +184,8 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
     // File → Export plot would do nothing while the Tables filter or a spin box has the focus.
     // Refusing the claim for this window's fields lets the shortcut go on to the action.
     if (event->type() == QEvent::ShortcutOverride && exportAction_) {
-        auto* widget = qobject_cast<QWidget*>(watched);
         const auto* key = static_cast<QKeyEvent*>(event);
-        if (widget && widget->window() == this && QKeySequence(key->keyCombination()) == exportAction_->shortcut()) {
+        if (watched->isWidgetType() && QKeySequence(key->keyCombination()) == exportAction_->shortcut()) {
             event->ignore(); // unclaimed: the shortcut map goes on to the action
             return true;
         }

@@ -20,13 +20,13 @@ protected:
         double largest = 0.0;
         for (double t : ticks)
             largest = std::max(largest, std::abs(t));
-        QVector<QString> labels;
-        labels.reserve(ticks.size());
         if (step <= 0.0 || largest >= 1e6 || largest < 1e-3)
             return QCPAxisTicker::createLabelVector(ticks, locale, formatChar, precision);
         int decimals = 0; // the fewest that write the step exactly
-        while (decimals < 6 && std::abs(std::round(step * std::pow(10.0, decimals)) - step * std::pow(10.0, decimals)) > 1e-6)
+        for (double scaled = step; decimals < 6 && std::abs(std::round(scaled) - scaled) > 1e-6; scaled *= 10.0)
             ++decimals;
+        QVector<QString> labels;
+        labels.reserve(ticks.size());
         for (double t : ticks)
             labels << locale.toString(std::abs(t) < step * 1e-9 ? 0.0 : t, 'f', decimals);
         return labels;

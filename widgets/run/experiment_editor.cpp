@@ -525,12 +525,8 @@ void ExperimentEditor::setConfig(const ExperimentConfig& c)
     config_ = c;
     local_.clear();
     zooHead_.reset();
-    showing_ = true;
-    for (const auto& f : fields_) {
-        const QSignalBlocker block(f.widget);
-        f.show();
-    }
-    showing_ = false;
+    for (const auto& f : fields_)
+        showField(f);
     timeline_->update();
     revalidate();
 }
@@ -600,12 +596,17 @@ void ExperimentEditor::followModelKind()
     } else {
         return;
     }
-    if (const Field* f = fieldFor(QStringLiteral("job.head"))) {
-        const QSignalBlocker block(f->widget);
-        showing_ = true;
-        f->show();
-        showing_ = false;
-    }
+    if (const Field* f = fieldFor(QStringLiteral("job.head")))
+        showField(*f);
+}
+
+void ExperimentEditor::showField(const Field& f)
+{
+    // config_ -> widget, not an edit: no signal, and edited() ignores what it would see.
+    const QSignalBlocker block(f.widget);
+    showing_ = true;
+    f.show();
+    showing_ = false;
 }
 
 const ExperimentEditor::Field* ExperimentEditor::fieldFor(const QString& key) const

@@ -91,6 +91,7 @@ private:
     void updateEnabled();
     int blockCount() const; // original blocks of the job's model; -1 when it cannot be loaded
     void followModelKind(); // the output head when the model becomes a file or a zoo name again
+    void showField(const Field& f);
     const Field* fieldFor(const QString& key) const;
 
     core::config::Schema schema_;
