@@ -187,8 +187,7 @@ int run_train(const TrainOptions& o)
     fmt::print("actions: [{}]\nfinal_test_acc: {:.4f}\n", actions_text(c.adapted), c.adapted.final_test_acc);
     if (!c.baseline_ran || c.baseline.cancelled)
         return 130;
-    fmt::print("adaptation: {:.4f} final test accuracy; no adaptation: {:.4f}; difference: {:+.4f}\n",
-               c.adapted.final_test_acc, c.baseline.final_test_acc, c.difference());
+    fmt::print("{}\n", core::run::comparison_line(c));
     return 0;
 }
 

@@ -1,9 +1,10 @@
-// The main window: pages in tabs, the experiment and its run control in a dock, the worker's
-// signals routed to the pages that show them. Panels own their widgets and state; this file only
-// connects them.
+// The main window: the parts made and connected (main_window.h). The pages' signals, the docks'
+// and the menus' actions are routed here to whoever acts on them; opening a file, a table, a run or
+// a policy fills the pages that show it.
 #include "app/workbench/main_window.h"
 
-#include "app/workbench/drops.h"
+#include "app/workbench/close_guard.h"
+#include "app/workbench/drop_receiver.h"
 #include "app/workbench/export_dialog.h"
 #include "app/workbench/file_dialogs.h"
 #include "app/workbench/help_menu.h"
@@ -11,67 +12,53 @@
 #include "app/workbench/models_page.h"
 #include "app/workbench/paper_figures_dialog.h"
 #include "app/workbench/policy_page.h"
+#include "app/workbench/recent_menus.h"
 #include "app/workbench/reproduce_dialog.h"
+#include "app/workbench/run_feed.h"
 #include "app/workbench/sweep_page.h"
-#include "core/config/experiment_io.h"
 #include "core/config/dataset_shape.h"
+#include "core/config/experiment_io.h"
 #include "core/io/run_reader.h"
+#include "core/run/experiment.h"
 #include "core/sim/table.h"
 #include "core/sim/table_meta.h"
-#include "core/run/experiment.h"
 #include "core/util/data_dir.h"
-#include "core/util/error.h"
-#include "widgets/figures/rank_view.h"
+#include "core/util/error_text.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
 #include "widgets/inspect/table_explorer.h"
 #include "widgets/plot/learning_view.h"
-#include "widgets/plot/series_plot.h"
 #include "widgets/plot/training_view.h"
 #include "widgets/run/experiment_editor.h"
 #include "widgets/run/run_browser.h"
 #include "widgets/run/run_control.h"
 #include "widgets/run/sweep_panel.h"
 
-#include <QAction>
+#include <QApplication>
 #include <QCloseEvent>
-#include <QCoreApplication>
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
-#include <QDragEnterEvent>
-#include <QDropEvent>
 #include <QFile>
 #include <QFileInfo>
-#include <QFontMetrics>
 #include <QKeyEvent>
 #include <QKeySequence>
-#include <QApplication>
 #include <QMenuBar>
-#include <QMessageBox>
-#include <QMimeData>
-#include <QPushButton>
-#include <QSettings>
 #include <QPlainTextEdit>
-#include <QProcess>
-#include <QScrollArea>
 #include <QScreen>
+#include <QScrollArea>
 #include <QScrollBar>
+#include <QSettings>
 #include <QStatusBar>
-#include <QTabWidget>
 #include <QTime>
-#include <QTimer>
 #include <QVBoxLayout>
 
 #include <chrono>
 #include <cstdio>
 #include <exception>
-#include <memory>
 
 namespace rlda::app {
 namespace {
-
-using widgets::RunControl;
 
 // The sample shape and class count a config's dataset gives the model: what tables of this job
 // were built with, what a policy for it sees and what its parameters are counted at. The dataset
@@ -108,33 +95,6 @@ void placeOnScreen(QWidget& window)
     window.move(free.center() - QPoint(size.width() / 2, size.height() / 2));
 }
 
-// A page in a scroll area: on a small screen the page scrolls instead of widening the window.
-QScrollArea* scrolled(QWidget* page)
-{
-    auto* area = new QScrollArea;
-    area->setWidget(page);
-    area->setWidgetResizable(true);
-    area->setFrameShape(QFrame::NoFrame);
-    return area;
-}
-
-// The pages as the settings name them (workspace::key::kPage), in Page order: not the tabs'
-// translated titles, so that a page is found again in another language.
-constexpr const char* kPageNames[] = {"training", "architecture", "policy", "learning",
-                                      "tables",   "sweeps",       "runs",   "models"};
-
-// A path as a menu entry: '&' is not a mnemonic in it, and a long one loses its middle.
-QString menuEntry(int index, const QString& path, const QFont& font)
-{
-    QString shown = QFontMetrics(font).elidedText(path, Qt::ElideMiddle, 560);
-    shown.replace(QLatin1Char('&'), QStringLiteral("&&"));
-    // 1 to 9, then 10 with its 0 as the mnemonic, as editors number their recent files.
-    const QString number = index < 9 ? QStringLiteral("&%1").arg(index + 1)
-                                     : index == 9 ? QStringLiteral("1&0") : QString::number(index + 1);
-    return number + QStringLiteral("  ") + shown;
-}
-
-
 } // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
@@ -143,12 +103,13 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     (void)workspace::guardSettingsFile();
     setWindowTitle(tr("RLDA Workbench"));
     setDockOptions(QMainWindow::AnimatedDocks | QMainWindow::AllowTabbedDocks);
-    setAcceptDrops(true);
-    buildPages();
+    pages_ = new PageTabs(this);
+    setCentralWidget(pages_);
+    connectPages();
     buildExperimentDock();
     buildLogDock();
     buildMenus();
-    connectWorker();
+    connectParts();
     // eventFilter: the export shortcut over a text field's own Ctrl+E, watched on the widget that has
     // the focus (where Qt sends a shortcut's claim) rather than on every event of the program.
     connect(qApp, &QApplication::focusChanged, this, [this](QWidget* old, QWidget* now) {
@@ -162,11 +123,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     statusBar()->showMessage(tr("Ready"));
     placeOnScreen(*this);
     defaultLayout_ = saveState(workspace::kStateVersion);
-    closePrompt_ = [this](const QString& run) {
-        const std::unique_ptr<QMessageBox> box(closePromptBox(this, run));
-        box->exec();
-        return closeChoiceOf(*box);
-    };
 }
 
 MainWindow::~MainWindow()
@@ -193,69 +149,57 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
     return QMainWindow::eventFilter(watched, event);
 }
 
-void MainWindow::buildPages()
+void MainWindow::connectPages()
 {
-    pages_ = new QTabWidget(this);
-    pages_->setDocumentMode(true);
-    training_ = new widgets::TrainingView(pages_);
-    architecture_ = new widgets::ArchitectureInspector(pages_);
-    policy_ = new PolicyPage(pages_);
-    learning_ = new LearningPage(pages_);
-    tables_ = new widgets::TableExplorer(pages_);
-    sweeps_ = new SweepPage(pages_);
-    runs_ = new widgets::RunBrowser(pages_);
-    models_ = new ModelsPage(pages_);
-    // In Page order.
-    pages_->setUsesScrollButtons(true);
-    pages_->addTab(scrolled(training_), tr("Training"));
-    pages_->addTab(scrolled(architecture_), tr("Architecture"));
-    pages_->addTab(scrolled(policy_), tr("Policy"));
-    pages_->addTab(scrolled(learning_), tr("Learning"));
-    pages_->addTab(scrolled(tables_), tr("Tables"));
-    pages_->addTab(scrolled(sweeps_), tr("Sweeps"));
-    pages_->addTab(scrolled(runs_), tr("Runs"));
-    pages_->addTab(scrolled(models_), tr("Models"));
-    setCentralWidget(pages_);
-
-    connect(models_, &ModelsPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m); });
-    connect(policy_, &PolicyPage::statusMessage, this, [this](const QString& m) { log(m); });
-    connect(policy_, &PolicyPage::evaluated, this, [this](const QString& error) {
+    auto* models = pages_->models;
+    auto* policy = pages_->policy;
+    auto* sweeps = pages_->sweeps;
+    auto* runs = pages_->runs;
+    connect(models, &ModelsPage::statusMessage, this, [this](const QString& m) { statusBar()->showMessage(m); });
+    connect(policy, &PolicyPage::statusMessage, this, &MainWindow::log);
+    connect(policy, &PolicyPage::evaluated, this, [this, policy](const QString& error) {
         if (error.isEmpty())
-            addRecent(workspace::Recent::Policies, policy_->policy());
+            recent_->add(workspace::Recent::Policies, policy->policy());
     });
-    connect(learning_, &LearningPage::learnRequested, this, &MainWindow::startLearning);
-    connect(sweeps_->panel(), &widgets::SweepPanel::submitRequested, this, [this](core::config::SweepBackend backend, int parts) {
-        if (!editor_->isValid()) {
-            statusBar()->showMessage(tr("Fix the experiment first"));
-            return;
-        }
-        sweeps_->submit(editor_->config(), backend, parts);
-    });
-    connect(sweeps_, &SweepPage::statusMessage, this, &MainWindow::log);
-    connect(sweeps_, &SweepPage::finished, this, [this](const QString& folder) {
+    connect(pages_->learning, &LearningPage::learnRequested, this, &MainWindow::startLearning);
+    connect(sweeps->panel(), &widgets::SweepPanel::submitRequested, this,
+            [this, sweeps](core::config::SweepBackend backend, int parts) {
+                if (!editor_->isValid()) {
+                    statusBar()->showMessage(tr("Fix the experiment first"));
+                    return;
+                }
+                sweeps->submit(editor_->config(), backend, parts);
+            });
+    connect(sweeps, &SweepPage::statusMessage, this, &MainWindow::log);
+    connect(sweeps, &SweepPage::finished, this, [this](const QString& folder) {
         const QString table = QDir(folder).filePath(QStringLiteral("table.csv"));
         log(tr("Sweep done: %1").arg(table));
         // The table a user built is what they look at next: on the Tables page, in File → Recent
         // tables, and on the Learning page (openTable does all three).
         openTable(table);
     });
-    connect(sweeps_->panel(), &widgets::SweepPanel::openTableRequested, this,
-            [this] { openTable(QDir(sweeps_->folder()).filePath(QStringLiteral("table.csv"))); });
-    connect(runs_, &widgets::RunBrowser::runOpened, this, &MainWindow::showRun);
-    connect(runs_->follower(), &widgets::RunFollower::appended, this, [this](const core::io::RunData& more) {
-        training_->appendRun(more); // each view takes only the run it shows
-        learning_->view()->appendRun(more);
+    connect(sweeps->panel(), &widgets::SweepPanel::openTableRequested, this,
+            [this, sweeps] { openTable(QDir(sweeps->folder()).filePath(QStringLiteral("table.csv"))); });
+    connect(runs, &widgets::RunBrowser::runOpened, this, &MainWindow::showRun);
+    connect(runs->follower(), &widgets::RunFollower::appended, this, [this](const core::io::RunData& more) {
+        pages_->training->appendRun(more); // each view takes only the run it shows
+        pages_->learning->view()->appendRun(more);
     });
-    connect(runs_->follower(), &widgets::RunFollower::rewritten, this, &MainWindow::showRun);
-    connect(runs_, &widgets::RunBrowser::tableOpened, this, &MainWindow::openTable);
-    connect(pages_, &QTabWidget::currentChanged, this, [this] {
+    connect(runs->follower(), &widgets::RunFollower::rewritten, this, &MainWindow::showRun);
+    connect(runs, &widgets::RunBrowser::tableOpened, this, &MainWindow::openTable);
+    connect(pages_, &QTabWidget::currentChanged, this, [this, runs] {
         // Only a new runs root moves the Runs page; a folder chosen there stays chosen.
         if (currentPage() == Page::Runs && runsListed_ != runsRoot_) {
             runsListed_ = runsRoot_;
-            runs_->setRoot(runsRoot_);
+            runs->setRoot(runsRoot_);
         }
     });
-    connect(runs_, &widgets::RunBrowser::overlayRequested, this, &MainWindow::overlayRuns);
+    connect(runs, &widgets::RunBrowser::overlayRequested, this, [this](const QList<core::io::RunData>& overlaid) {
+        if (overlaid.isEmpty())
+            return;
+        pages_->training->setRuns(overlaid); // a colour and a legend entry per run, the first included
+        showPage(Page::Training);
+    });
 }
 
 void MainWindow::buildExperimentDock()
@@ -272,7 +216,7 @@ void MainWindow::buildExperimentDock()
     scroll->setWidget(editor_);
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
-    runControl_ = new RunControl(content);
+    runControl_ = new widgets::RunControl(content);
     layout->addWidget(scroll, 1);
     layout->addWidget(runControl_);
     dock->setWidget(content);
@@ -282,10 +226,10 @@ void MainWindow::buildExperimentDock()
     addDockWidget(Qt::LeftDockWidgetArea, dock);
 
     connect(editor_, &widgets::ExperimentEditor::changed, this, &MainWindow::syncModelFromExperiment);
-    connect(runControl_, &RunControl::startRequested, this, &MainWindow::startTraining);
-    connect(runControl_, &RunControl::pauseRequested, &controller_, &RunController::pause);
-    connect(runControl_, &RunControl::resumeRequested, &controller_, &RunController::resume);
-    connect(runControl_, &RunControl::cancelRequested, &controller_, &RunController::cancel);
+    connect(runControl_, &widgets::RunControl::startRequested, this, &MainWindow::startTraining);
+    connect(runControl_, &widgets::RunControl::pauseRequested, &controller_, &RunController::pause);
+    connect(runControl_, &widgets::RunControl::resumeRequested, &controller_, &RunController::resume);
+    connect(runControl_, &widgets::RunControl::cancelRequested, &controller_, &RunController::cancel);
 }
 
 void MainWindow::buildLogDock()
@@ -301,7 +245,7 @@ void MainWindow::buildLogDock()
     resizeDocks({dock}, {110}, Qt::Vertical);
 }
 
-void MainWindow::buildMenus()
+void MainWindow::buildFileMenu()
 {
     auto* file = menuBar()->addMenu(tr("&File"));
     file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, [this] {
@@ -364,7 +308,8 @@ void MainWindow::buildMenus()
     shippedTables(tr("Open the &Fashion-MNIST tables"), QStringLiteral("fashionTablesMenu"), fashionIndexJob_,
                   [] { return (core::fashion_mnist_tables_dir() / "index.csv").string(); }, nullptr);
     file->addSeparator();
-    buildRecentMenus(*file);
+    recent_ = new RecentMenus(*file, this);
+    connect(recent_, &RecentMenus::openRequested, this, &MainWindow::openRecent);
     file->addSeparator();
     exportAction_ =
         file->addAction(tr("&Export plot…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPlotWithDialog);
@@ -372,13 +317,17 @@ void MainWindow::buildMenus()
     file->addAction(tr("&Paper figures…"), this, &MainWindow::paperFiguresWithDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+}
 
+void MainWindow::buildMenus()
+{
+    buildFileMenu();
     auto* run = menuBar()->addMenu(tr("&Run"));
     run->addAction(tr("&Train the experiment"), QKeySequence(Qt::Key_F5), this, &MainWindow::startTraining);
     run->addAction(tr("Train and &compare with no adaptation"), QKeySequence(Qt::CTRL | Qt::Key_F5), this,
                    &MainWindow::startComparison);
     run->addAction(tr("&Learn from the table"), QKeySequence(Qt::Key_F6), this, &MainWindow::startLearning);
-    pauseAction_ = run->addAction(tr("&Pause / resume"), QKeySequence(Qt::Key_F7), this, [this] {
+    run->addAction(tr("&Pause / resume"), QKeySequence(Qt::Key_F7), this, [this] {
         if (controller_.state() == RunState::Paused)
             controller_.resume();
         else
@@ -400,78 +349,13 @@ void MainWindow::buildMenus()
     view->addAction(tr("&Reset layout"), this, &MainWindow::resetLayout);
 
     auto* helpMenu = menuBar()->addMenu(tr("&Help"));
-    help_ = new HelpMenu(*this, *helpMenu);
-    connect(help_, &HelpMenu::documentationOpened, this, [this](const QString& file, const QString& error) {
+    auto* help = new HelpMenu(*this, *helpMenu);
+    connect(help, &HelpMenu::documentationOpened, this, [this](const QString& file, const QString& error) {
         const QString text = error.isEmpty() ? tr("Opened the documentation: %1").arg(file) : error;
         statusBar()->showMessage(text);
         if (!error.isEmpty())
             log(error);
     });
-}
-
-void MainWindow::buildRecentMenus(QMenu& file)
-{
-    for (const workspace::Recent kind : workspace::kRecentKinds) {
-        QMenu* menu = file.addMenu(workspace::recentTitle(kind));
-        menu->setObjectName(QStringLiteral("recent-") + workspace::recentName(kind));
-        recentMenus_[static_cast<std::size_t>(kind)] = menu;
-        // Whether each file is still there is asked each time a list opens, off the GUI thread.
-        connect(menu, &QMenu::aboutToShow, this, &MainWindow::refreshRecentMenus);
-        fillRecentMenu(kind, {}, {});
-    }
-}
-
-void MainWindow::refreshRecentMenus()
-{
-    struct Lists {
-        std::array<QStringList, std::size(workspace::kRecentKinds)> files;
-        std::array<QList<bool>, std::size(workspace::kRecentKinds)> exist;
-    };
-    Lists lists;
-    if (workspace_)
-        for (const workspace::Recent kind : workspace::kRecentKinds)
-            lists.files[static_cast<std::size_t>(kind)] = workspace::recentFiles(kind);
-    recentJob_.startJob(
-        [lists]() mutable {
-            for (std::size_t k = 0; k < lists.files.size(); ++k)
-                for (const QString& f : lists.files[k])
-                    lists.exist[k] << QFileInfo::exists(f);
-            return lists;
-        },
-        [this](Lists checked) {
-            for (const workspace::Recent kind : workspace::kRecentKinds)
-                fillRecentMenu(kind, checked.files[static_cast<std::size_t>(kind)],
-                               checked.exist[static_cast<std::size_t>(kind)]);
-            Q_EMIT recentMenusChecked();
-        });
-}
-
-void MainWindow::fillRecentMenu(workspace::Recent kind, const QStringList& files, const QList<bool>& exist)
-{
-    QMenu* menu = recentMenu(kind);
-    menu->clear();
-    for (int i = 0; i < files.size(); ++i) {
-        const QString path = files[i];
-        QAction* a = menu->addAction(menuEntry(i, path, menu->font()), this, [this, kind, path] { openRecent(kind, path); });
-        a->setData(path);
-        a->setToolTip(path);
-        if (i < exist.size() && !exist[i]) {
-            // Greyed, not dropped: a folder on a disk not mounted now comes back.
-            a->setEnabled(false);
-            a->setText(a->text() + tr("  (not found)"));
-            a->setToolTip(tr("%1: not found").arg(path));
-        }
-    }
-    if (files.isEmpty())
-        menu->addAction(tr("(none yet)"))->setEnabled(false);
-    menu->addSeparator();
-    QAction* clear = menu->addAction(tr("&Clear this list"), this, [this, kind] {
-        workspace::clearRecent(kind);
-        refreshRecentMenus();
-    });
-    clear->setObjectName(QStringLiteral("clearRecent"));
-    clear->setEnabled(workspace_ && !files.isEmpty());
-    menu->menuAction()->setToolTip(tr("The last %1 opened, newest first").arg(workspace::kMaxRecent));
 }
 
 void MainWindow::openRecent(workspace::Recent kind, const QString& path)
@@ -484,18 +368,11 @@ void MainWindow::openRecent(workspace::Recent kind, const QString& path)
     }
 }
 
-void MainWindow::addRecent(workspace::Recent kind, const QString& path)
-{
-    if (!workspace_ || path.isEmpty())
-        return;
-    workspace::addRecent(kind, path);
-    refreshRecentMenus();
-}
-
 void MainWindow::restoreWorkspace()
 {
     namespace key = workspace::key;
     workspace_ = true;
+    recent_->setInUse(true);
     if (const QString warning = workspace::guardSettingsFile(); !warning.isEmpty()) {
         log(warning);
         statusBar()->showMessage(warning);
@@ -506,15 +383,13 @@ void MainWindow::restoreWorkspace()
         restoreGeometry(geometry);
     if (const QByteArray state = s.value(key::kState).toByteArray(); !state.isEmpty())
         restoreState(state, workspace::kStateVersion);
-    const QString page = s.value(key::kPage).toString();
-    for (int i = 0; i < int(std::size(kPageNames)); ++i)
-        if (page == QLatin1String(kPageNames[i]))
-            showPage(static_cast<Page>(i));
+    if (const auto page = PageTabs::fromName(s.value(key::kPage).toString()))
+        showPage(*page);
     if (const int span = s.value(key::kTrainingSmoothing).toInt(); span >= 1)
-        training_->setSmoothingSpan(span);
+        pages_->training->setSmoothingSpan(span);
     if (const int window = s.value(key::kLearningWindow).toInt(); window >= 1)
-        learning_->view()->setWindow(window);
-    refreshRecentMenus();
+        pages_->learning->view()->setWindow(window);
+    recent_->refresh();
 }
 
 void MainWindow::saveWorkspace() const
@@ -525,9 +400,9 @@ void MainWindow::saveWorkspace() const
     QSettings s;
     s.setValue(key::kGeometry, saveGeometry());
     s.setValue(key::kState, saveState(workspace::kStateVersion));
-    s.setValue(key::kPage, QLatin1String(kPageNames[static_cast<int>(currentPage())]));
-    s.setValue(key::kTrainingSmoothing, training_->smoothingSpan());
-    s.setValue(key::kLearningWindow, learning_->view()->window());
+    s.setValue(key::kPage, PageTabs::name(currentPage()));
+    s.setValue(key::kTrainingSmoothing, pages_->training->smoothingSpan());
+    s.setValue(key::kLearningWindow, pages_->learning->view()->window());
 }
 
 void MainWindow::resetLayout()
@@ -541,81 +416,49 @@ void MainWindow::resetLayout()
     statusBar()->showMessage(tr("The layout is the one the workbench starts with"));
 }
 
-void MainWindow::connectWorker()
+void MainWindow::connectParts()
 {
-    Worker* w = controller_.worker();
-    connect(&controller_, &RunController::stateChanged, this, &MainWindow::onStateChanged);
-    connect(w, &Worker::started, this, [this](const core::train::RunStart& s) {
-        architecture_->setInitial(s.model);
-        log(tr("Training %1 in %2").arg(QString::fromStdString(s.model.name), QString::fromStdString(s.run_dir)));
+    feed_ = new RunFeed(controller_, *pages_, *runControl_, this);
+    connect(feed_, &RunFeed::log, this, &MainWindow::log);
+    connect(feed_, &RunFeed::status, statusBar(), [this](const QString& m) { statusBar()->showMessage(m); });
+    connect(feed_, &RunFeed::activeChanged, editor_, [this](bool active) { editor_->setEnabled(!active); });
+    connect(feed_, &RunFeed::ended, this, [this] {
+        if (pages_->runs->root() == runsRoot_)
+            pages_->runs->refresh();
     });
-    connect(w, &Worker::epoch, training_, &widgets::TrainingView::addEpoch);
-    connect(w, &Worker::progress, runControl_, &RunControl::setTrainingProgress);
-    connect(w, &Worker::adaptation, this, [this](const core::train::AdaptationEvent& e) {
-        training_->addAdaptation(e);
-        architecture_->addAdaptation(e);
-        policy_->decisions()->addDecision(e);
-    });
-    connect(w, &Worker::allocation, this, [this](const core::train::AllocationRecord& r) {
-        training_->addAllocation(r);
-        log(tr("t = %1 s: allocation %2: %3")
-                .arg(r.time, 0, 'f', 1)
-                .arg(QString::fromStdString(core::train::to_string(r.change)), QString::fromStdString(r.effect)));
-    });
-    connect(w, &Worker::message, this, &MainWindow::log);
-    connect(w, &Worker::stageStarted, this, [this](const core::run::StageStart& s) {
-        stageFirstEpisode_ = s.first_episode;
-        stageEpisodes_ = s.stage.episodes;
-        learningTable_ = QString::fromStdString(s.stage.table);
-        log(tr("Learning stage %1/%2: %3 for %L4 episodes at temperature %5")
-                .arg(s.index + 1)
-                .arg(s.count)
-                .arg(learningTable_)
-                .arg(s.stage.episodes)
-                .arg(s.temperature));
-    });
-    connect(w, &Worker::episodes, this, [this](const std::vector<core::sim::EpisodeRecord>& batch) {
-        learning_->addEpisodes(batch);
-        if (!batch.empty())
-            runControl_->setLearningProgress(batch.back().episode - stageFirstEpisode_, stageEpisodes_);
-    });
-    connect(w, &Worker::greedy, learning_, &LearningPage::showGreedy);
-    connect(w, &Worker::learningFinished, this, [this](const core::run::LearnRunResult& r) {
-        // The table is read off the GUI thread; a failure reaches the log as a status message.
-        policy_->showRanked(learningTable_, QString::fromStdString(learning_->settings().model),
-                            QFileInfo(currentRun_).fileName(), r.evaluation);
-        log(tr("Learning ended after %L1 episodes: greedy [%2], rank %3/%4")
-                .arg(r.episodes)
-                .arg(QString::fromStdString(core::sim::sequence_string(r.evaluation.greedy)))
-                .arg(r.evaluation.rank)
-                .arg(r.evaluation.sequences));
-    });
-}
 
-void MainWindow::onStateChanged(RunState state, const QString& message)
-{
-    runControl_->setState(state, message); // one enum: app::RunState is RunControl::State
-    const bool active = controller_.isActive();
-    learning_->setRunning(active);
-    editor_->setEnabled(!active);
-    statusBar()->showMessage(message.isEmpty() ? tr("Run %1").arg(runStateName(state))
-                                               : tr("Run %1: %2").arg(runStateName(state), message));
-    if (state == RunState::Failed)
-        log(tr("Run failed: %1").arg(message));
-    if (state == RunState::Finished || state == RunState::Cancelled || state == RunState::Failed) {
-        log(tr("Run %1: %2").arg(runStateName(state), currentRun_));
-        if (runs_->root() == runsRoot_)
-            runs_->refresh();
-        if (comparison_)
-            continueComparison(state);
-        // Closing was answered "keep running": the window closes once the last run has ended.
-        if (closeAfterRun_ && !controller_.isActive() && !comparison_)
-            QTimer::singleShot(0, this, &QWidget::close);
-    }
-}
+    closeGuard_ = new CloseGuard(controller_, *this);
+    connect(closeGuard_, &CloseGuard::saveRequested, this, &MainWindow::saveWorkspace);
+    connect(closeGuard_, &CloseGuard::message, this, &MainWindow::say);
+    connect(closeGuard_, &CloseGuard::keptRunning, this, [this](const QString& text) {
+        log(text);
+        std::fprintf(stderr, "rlda-workbench: %s\n", qPrintable(text));
+        hide();
+    });
 
-void MainWindow::showPage(Page page) { pages_->setCurrentIndex(static_cast<int>(page)); }
-MainWindow::Page MainWindow::currentPage() const { return static_cast<Page>(pages_->currentIndex()); }
+    drops_ = new DropReceiver(*this);
+    connect(drops_, &DropReceiver::status, statusBar(), [this](const QString& m) { statusBar()->showMessage(m); });
+    connect(drops_, &DropReceiver::problem, this, &MainWindow::say);
+    connect(drops_, &DropReceiver::note, this, &MainWindow::log);
+    connect(drops_, &DropReceiver::experimentDropped, this, &MainWindow::openExperiment);
+    connect(drops_, &DropReceiver::modelDropped, this, [this](const QString& model) {
+        showPage(Page::Models);
+        previewModel(model);
+    });
+    connect(drops_, &DropReceiver::tableDropped, this, &MainWindow::openTable);
+    connect(drops_, &DropReceiver::policyDropped, this, &MainWindow::openPolicy);
+    connect(drops_, &DropReceiver::runDropped, this, [this](const QString& run) {
+        showRunInBrowser(run);
+        recent_->add(workspace::Recent::Runs, run);
+    });
+    connect(drops_, &DropReceiver::runsFolderDropped, this, [this](const QString& folder) {
+        runsListed_ = runsRoot_; // showing the page must not move it back to the runs root
+        showPage(Page::Runs);
+        pages_->runs->setRoot(folder);
+        statusBar()->showMessage(tr("Runs under %1").arg(folder));
+    });
+    connect(drops_, &DropReceiver::handled, this, &MainWindow::dropHandled);
+}
 
 void MainWindow::openDefaultExperiment()
 {
@@ -629,7 +472,7 @@ void MainWindow::openDefaultExperiment()
         syncModelFromExperiment();
         log(tr("Opened the default experiment: ConvNet2 on a Fashion-MNIST subset, one more GPU at 20 s"));
     } catch (const std::exception& e) {
-        log(QString::fromUtf8(e.what()));
+        log(QString::fromStdString(core::error_line(e)));
     }
 }
 
@@ -643,7 +486,7 @@ bool MainWindow::openExperiment(const QString& path)
     }
     syncModelFromExperiment();
     log(tr("Opened %1").arg(path));
-    addRecent(workspace::Recent::Experiments, path);
+    recent_->add(workspace::Recent::Experiments, path);
     return true;
 }
 
@@ -660,7 +503,7 @@ void MainWindow::saveExperiment(bool askForName)
         log(error);
     } else {
         statusBar()->showMessage(tr("Saved %1").arg(path));
-        addRecent(workspace::Recent::Experiments, path);
+        recent_->add(workspace::Recent::Experiments, path);
     }
 }
 
@@ -668,11 +511,11 @@ void MainWindow::syncModelFromExperiment()
 {
     const auto c = editor_->config();
     const QString model = QString::fromStdString(c.job.model);
-    if (learning_->table().isEmpty()) // a chosen table names its own model
-        learning_->setModel(model, inputOf(c.dataset), classesOf(c.dataset));
-    policy_->setDefaultModel(model, inputOf(c.dataset), classesOf(c.dataset));
-    if (!c.simulation.table.empty() && learning_->table().isEmpty())
-        learning_->setTable(QString::fromStdString(c.simulation.table));
+    if (pages_->learning->table().isEmpty()) // a chosen table names its own model
+        pages_->learning->setModel(model, inputOf(c.dataset), classesOf(c.dataset));
+    pages_->policy->setDefaultModel(model, inputOf(c.dataset), classesOf(c.dataset));
+    if (!c.simulation.table.empty() && pages_->learning->table().isEmpty())
+        pages_->learning->setTable(QString::fromStdString(c.simulation.table));
     // The Models page (and the status bar's parameter count) follow the experiment's model and
     // input when either changes; a model picked there meanwhile stays until then.
     const QString key = model + QLatin1Char('|') +
@@ -685,17 +528,21 @@ void MainWindow::syncModelFromExperiment()
     }
 }
 
-void MainWindow::reattachSweeps() { sweeps_->reattach(); }
+void MainWindow::reattachSweeps() { pages_->sweeps->reattach(); }
+
+QString MainWindow::currentRun() const { return feed_->currentRun(); }
+
+QString MainWindow::comparisonSummary() const { return feed_->comparisonSummary(); }
 
 void MainWindow::setRunsRoot(const QString& dir)
 {
     runsRoot_ = dir;
-    sweeps_->setRunsRoot(dir);
+    pages_->sweeps->setRunsRoot(dir);
     // Listing reads every run, which takes a while under a folder of long runs: it waits until
     // the Runs page is shown.
     if (currentPage() == Page::Runs) {
         runsListed_ = dir;
-        runs_->setRoot(dir);
+        pages_->runs->setRoot(dir);
     }
 }
 
@@ -723,79 +570,28 @@ bool MainWindow::startTraining()
         statusBar()->showMessage(tr("Fix the experiment first: %1").arg(first));
         return false;
     }
-    const auto config = editor_->config();
-    currentRun_ = newRunFolder(QString::fromStdString(config.name));
-    training_->clear();
-    architecture_->clear();
-    policy_->decisions()->clear();
-    runControl_->reset();
+    const QString folder = newRunFolder(QString::fromStdString(editor_->config().name));
+    feed_->beginTraining(folder);
     showPage(Page::Training);
-    if (!controller_.startTraining(config, currentRun_))
+    if (!controller_.startTraining(editor_->config(), folder))
         return false;
-    runControl_->setState(RunControl::State::Running); // at once; the worker confirms when it starts
+    runControl_->setState(RunState::Running); // at once; the worker confirms when it starts
     return true;
 }
 
 bool MainWindow::startComparison()
 {
-    if (!startTraining())
+    if (controller_.isActive() || !editor_->isValid())
+        return startTraining(); // which says why it cannot start
+    const QString folder = newRunFolder(QString::fromStdString(editor_->config().name));
+    feed_->beginTraining(folder);
+    showPage(Page::Training);
+    if (!controller_.startComparison(editor_->config(), folder))
         return false;
-    comparison_ = PendingComparison{editor_->config(), currentRun_, false};
+    runControl_->setState(RunState::Running);
     log(tr("Comparing: %1 with adaptation, then the same job without it in %2")
-            .arg(currentRun_, QString::fromStdString(core::run::baseline_folder(currentRun_.toStdString()).string())));
+            .arg(folder, QString::fromStdString(core::run::baseline_folder(folder.toStdString()).string())));
     return true;
-}
-
-void MainWindow::continueComparison(RunState state)
-{
-    if (state != RunState::Finished) {
-        log(tr("Comparison stopped: the run did not finish"));
-        comparison_.reset();
-        return;
-    }
-    if (!comparison_->baseline) {
-        comparison_->baseline = true;
-        const QString baseline =
-            QString::fromStdString(core::run::baseline_folder(comparison_->adapted.toStdString()).string());
-        const auto config = core::run::without_adaptation(comparison_->config);
-        // After this state change has reached everyone: the controller starts the next run from Idle.
-        QTimer::singleShot(0, this, [this, config, baseline] {
-            currentRun_ = baseline;
-            training_->clear();
-            runControl_->reset();
-            if (controller_.startTraining(config, baseline))
-                runControl_->setState(RunControl::State::Running);
-            else
-                comparison_.reset();
-        });
-        return;
-    }
-    const QString adapted = comparison_->adapted;
-    comparison_.reset();
-    struct Pair {
-        core::io::RunData with, without;
-    };
-    comparisonJob_.startJob(
-        [adapted] {
-            return Pair{core::io::read_run(adapted.toStdString()),
-                        core::io::read_run(core::run::baseline_folder(adapted.toStdString()))};
-        },
-        [this](Pair runs) {
-            overlayRuns({runs.with, runs.without});
-            const auto a = core::io::final_accuracy(runs.with), b = core::io::final_accuracy(runs.without);
-            if (!a || !b) {
-                log(tr("Comparison: a run of the comparison has no final test accuracy"));
-                return;
-            }
-            comparisonSummary_ = tr("adaptation: %1 final test accuracy; no adaptation: %2; difference: %3%4")
-                                     .arg(*a, 0, 'f', 4)
-                                     .arg(*b, 0, 'f', 4)
-                                     .arg(*a - *b >= 0 ? QStringLiteral("+") : QString())
-                                     .arg(*a - *b, 0, 'f', 4);
-            log(comparisonSummary_);
-            statusBar()->showMessage(comparisonSummary_);
-        },
-        [this](const QString& error) { log(tr("Comparison: %1").arg(error)); });
 }
 
 bool MainWindow::startLearning()
@@ -804,19 +600,17 @@ bool MainWindow::startLearning()
         statusBar()->showMessage(tr("A run is in progress: cancel it first"));
         return false;
     }
-    if (const QString problem = learning_->problem(); !problem.isEmpty()) {
+    if (const QString problem = pages_->learning->problem(); !problem.isEmpty()) {
         statusBar()->showMessage(problem);
         showPage(Page::Learning);
         return false;
     }
-    currentRun_ = newRunFolder(QStringLiteral("learn-%1").arg(QFileInfo(learning_->table()).completeBaseName()));
-    learningRun_ = currentRun_;
-    learning_->clear();
-    runControl_->reset();
+    learningRun_ = newRunFolder(QStringLiteral("learn-%1").arg(QFileInfo(pages_->learning->table()).completeBaseName()));
+    feed_->beginLearning(learningRun_);
     showPage(Page::Learning);
-    if (!controller_.startLearning(learning_->settings(), currentRun_))
+    if (!controller_.startLearning(pages_->learning->settings(), learningRun_))
         return false;
-    runControl_->setState(RunControl::State::Running);
+    runControl_->setState(RunState::Running);
     return true;
 }
 
@@ -840,17 +634,17 @@ void MainWindow::openTable(const QString& path)
             const QString name = t.described ? QStringLiteral("%1 %2").arg(QString::fromStdString(t.meta.model),
                                                                             QString::fromStdString(t.meta.scenario))
                                              : QFileInfo(path).completeBaseName();
-            tables_->setTable(t.table, t.complete() ? name
+            pages_->tables->setTable(t.table, t.complete() ? name
                                                     : tr("%1 (incomplete: %2 of %3 rows)")
                                                           .arg(name)
                                                           .arg(t.table.rows().size())
                                                           .arg(t.table.sequences()),
                               t.actions, std::move(trust));
             tablePath_ = QString::fromStdString(t.file.string());
-            if (learning_->table().isEmpty() || !controller_.isActive())
-                learning_->setTable(tablePath_);
+            if (pages_->learning->table().isEmpty() || !controller_.isActive())
+                pages_->learning->setTable(tablePath_);
             showPage(Page::Tables);
-            addRecent(workspace::Recent::Tables, path);
+            recent_->add(workspace::Recent::Tables, path);
             Q_EMIT tableShown(QString());
         },
         failed);
@@ -861,7 +655,7 @@ void MainWindow::openRun(const QString& dir)
     runJob_.startJob([dir] { return core::io::read_run(dir.toStdString()); },
                      [this, dir](core::io::RunData run) {
                          showRun(run);
-                         addRecent(workspace::Recent::Runs, dir);
+                         recent_->add(workspace::Recent::Runs, dir);
                          Q_EMIT runShown(QString());
                      },
                      [this](const QString& error) {
@@ -874,9 +668,9 @@ void MainWindow::openRun(const QString& dir)
 void MainWindow::previewModel(const QString& nameOrPath, const QString& input, int classes)
 {
     const auto sample = sampleOf(editor_->config().dataset);
-    models_->setInputShape(input.isEmpty() ? QString::fromStdString(core::model::shape_string(sample.input)) : input);
-    models_->setClasses(classes > 0 ? classes : int(sample.classes));
-    models_->showModel(nameOrPath);
+    pages_->models->setInputShape(input.isEmpty() ? QString::fromStdString(core::model::shape_string(sample.input)) : input);
+    pages_->models->setClasses(classes > 0 ? classes : int(sample.classes));
+    pages_->models->showModel(nameOrPath);
 }
 
 void MainWindow::showRun(const core::io::RunData& run)
@@ -884,27 +678,19 @@ void MainWindow::showRun(const core::io::RunData& run)
     for (const auto& p : run.problems)
         log(QString::fromStdString(p));
     if (run.kind == core::io::RunKind::Learning) {
-        learning_->view()->setRun(run);
+        pages_->learning->view()->setRun(run);
         showPage(Page::Learning);
     } else {
-        training_->setRun(run);
+        pages_->training->setRun(run);
         if (!run.adaptations.empty())
-            architecture_->setSteps(run.adaptations.front().before, run.adaptations);
+            pages_->architecture->setSteps(run.adaptations.front().before, run.adaptations);
         else if (run.final_model)
-            architecture_->setSteps(*run.final_model, {});
-        policy_->decisions()->setDecisions(run.adaptations);
+            pages_->architecture->setSteps(*run.final_model, {});
+        pages_->policy->decisions()->setDecisions(run.adaptations);
         showPage(Page::Training);
     }
-    runs_->follower()->follow(run); // a run still being written keeps growing in its page
+    pages_->runs->follower()->follow(run); // a run still being written keeps growing in its page
     statusBar()->showMessage(tr("Opened %1 (read-only)").arg(QString::fromStdString(run.path.string())));
-}
-
-void MainWindow::overlayRuns(const QList<core::io::RunData>& runs)
-{
-    if (runs.isEmpty())
-        return;
-    training_->setRuns(runs); // a colour and a legend entry per run, the first included
-    showPage(Page::Training);
 }
 
 void MainWindow::log(const QString& text)
@@ -912,47 +698,10 @@ void MainWindow::log(const QString& text)
     log_->appendPlainText(QStringLiteral("%1  %2").arg(QTime::currentTime().toString(QStringLiteral("HH:mm:ss")), text));
 }
 
-QString MainWindow::exportPlot(Page page, const QString& path, const widgets::ExportSettings& settings)
+void MainWindow::say(const QString& text)
 {
-    switch (page) {
-    case Page::Training: return training_->plot()->exportTo(path, settings);
-    case Page::Learning: return learning_->view()->plot()->exportTo(path, settings);
-    case Page::Policy:
-        return policy_->ranks()->tables().empty() ? policy_->decisions()->exportPlot(path, settings)
-                                                  : policy_->ranks()->exportTo(path, settings);
-    case Page::Tables: return tables_->exportHeatmap(path, settings);
-    case Page::Architecture: return architecture_->exportGraph(path, settings);
-    case Page::Models: return models_->exportGraph(path, settings);
-    default: return tr("%1: this page has no plot to export").arg(pages_->tabText(static_cast<int>(page)));
-    }
-}
-
-QString MainWindow::exportAll(const QString& dir, const widgets::ExportSettings& settings)
-{
-    if (!QDir().mkpath(dir))
-        return tr("%1: cannot create the folder").arg(dir);
-    const QDir out(dir);
-    struct Item {
-        Page page;
-        QString name;
-    };
-    const Item items[] = {{Page::Training, QStringLiteral("training")},
-                          {Page::Learning, QStringLiteral("learning")},
-                          {Page::Policy, QStringLiteral("policy")},
-                          {Page::Tables, QStringLiteral("table")},
-                          {Page::Architecture, QStringLiteral("architecture")},
-                          {Page::Models, QStringLiteral("model")}};
-    QStringList problems;
-    for (const auto& item : items)
-        for (const QString& suffix : widgets::exportSuffixes())
-            if (const QString e = exportPlot(item.page, out.filePath(item.name + QLatin1Char('.') + suffix), settings);
-                !e.isEmpty())
-                problems << e;
-    for (const auto& [name, plot] : {std::pair{QStringLiteral("training"), training_->plot()},
-                                     std::pair{QStringLiteral("learning"), learning_->view()->plot()}})
-        if (const QString e = plot->exportCsv(out.filePath(name + QStringLiteral(".csv"))); !e.isEmpty())
-            problems << e;
-    return problems.join(QLatin1Char('\n'));
+    statusBar()->showMessage(text);
+    log(text);
 }
 
 void MainWindow::exportPlotWithDialog()
@@ -963,17 +712,17 @@ void MainWindow::exportPlotWithDialog()
         ExportDialog::ask(this, QDir(lastFolder(FileKind::Export, runsRoot_)).filePath(name + QStringLiteral(".png")));
     if (!request)
         return;
-    const QString error = exportPlot(page, request->path, request->settings);
+    const QString error = pages_->exportPlot(page, request->path, request->settings);
     error.isEmpty() ? statusBar()->showMessage(tr("Wrote %1").arg(request->path)) : log(error);
 }
 
 void MainWindow::exportAllWithDialog()
 {
     const QString dir = existingFolder(this, FileKind::Export, tr("Export every plot and its data into"),
-                                       currentRun_.isEmpty() ? runsRoot_ : currentRun_);
+                                       currentRun().isEmpty() ? runsRoot_ : currentRun());
     if (dir.isEmpty())
         return;
-    const QString problems = exportAll(QDir(dir).filePath(QStringLiteral("export")), workspace::exportSettings());
+    const QString problems = pages_->exportAll(QDir(dir).filePath(QStringLiteral("export")), workspace::exportSettings());
     if (!problems.isEmpty())
         log(problems);
     statusBar()->showMessage(tr("Exported the plots and data to %1/export").arg(dir));
@@ -995,11 +744,11 @@ void MainWindow::paperFiguresWithDialog()
 {
     // What is open now is what a user most likely wants drawn: preselected, the rest one click away.
     auto* dialog = paperFiguresDialog();
-    QStringList tables{tablePath_, learning_->table()};
+    QStringList tables{tablePath_, pages_->learning->table()};
     tables.removeAll(QString());
     dialog->addTables(tables);
     QStringList runs;
-    for (const auto& run : runs_->selectedRuns())
+    for (const auto& run : pages_->runs->selectedRuns())
         if (run.kind == core::io::RunKind::Learning)
             runs << QString::fromStdString(run.path.string());
     if (!learningRun_.isEmpty() && QFileInfo::exists(learningRun_ + QStringLiteral("/policy.pt")))
@@ -1029,150 +778,19 @@ void MainWindow::reproduceWithDialog()
     dialog->raise();
 }
 
-QMessageBox* MainWindow::closePromptBox(QWidget* parent, const QString& runFolder)
-{
-    auto* box = new QMessageBox(QMessageBox::Question, tr("A run is in progress"),
-                                tr("A run is writing into %1.").arg(runFolder), QMessageBox::NoButton, parent);
-    box->setObjectName(QStringLiteral("closePrompt"));
-    box->setInformativeText(tr("Cancel it and close: the run stops at its next step, and its folder keeps everything "
-                               "written so far.\n\nKeep it running: the window closes, the run goes on to its end in "
-                               "the background, and then the program exits."));
-    auto* keep = box->addButton(tr("&Keep running in the background"), QMessageBox::AcceptRole);
-    keep->setObjectName(QStringLiteral("keepRunning"));
-    auto* cancel = box->addButton(tr("&Cancel the run and close"), QMessageBox::DestructiveRole);
-    cancel->setObjectName(QStringLiteral("cancelAndClose"));
-    auto* stay = box->addButton(tr("&Stay"), QMessageBox::RejectRole);
-    stay->setObjectName(QStringLiteral("stay"));
-    box->setDefaultButton(cancel); // what closing did before it asked
-    box->setEscapeButton(stay);
-    return box;
-}
-
-MainWindow::CloseChoice MainWindow::closeChoiceOf(const QMessageBox& answered)
-{
-    const QAbstractButton* b = answered.clickedButton();
-    if (b && b->objectName() == QStringLiteral("keepRunning"))
-        return CloseChoice::KeepRunning;
-    if (b && b->objectName() == QStringLiteral("cancelAndClose"))
-        return CloseChoice::CancelAndClose;
-    return CloseChoice::Stay;
-}
-
 void MainWindow::closeEvent(QCloseEvent* event)
 {
-    // The run stops at its next batch or episode, well within this; a step it cannot leave (loading
-    // a dataset, a long evaluation) must not freeze the window.
-    constexpr auto kStopBound = std::chrono::seconds(5);
-    if (closeAfterRun_ && controller_.isActive()) {
-        event->ignore(); // kept running: the close comes when it has ended
-        return;
-    }
-    if (controller_.isActive() && !closeAfterRun_) {
-        switch (closePrompt_ ? closePrompt_(currentRun_) : CloseChoice::CancelAndClose) {
-        case CloseChoice::Stay: event->ignore(); return;
-        case CloseChoice::KeepRunning: {
-            event->ignore();
-            closeAfterRun_ = true;
-            saveWorkspace(); // the layout as it was on screen
-            const QString text = tr("The run goes on in the background into %1; the program exits when it ends")
-                                     .arg(currentRun_);
-            log(text);
-            std::fprintf(stderr, "rlda-workbench: %s\n", qPrintable(text));
-            hide();
-            return;
-        }
-        case CloseChoice::CancelAndClose: break;
-        }
-    }
-    if (controller_.isActive()) {
-        statusBar()->showMessage(tr("Cancelling the run before closing…"));
-        log(tr("Closing: the run is cancelled; its folder keeps everything written so far"));
-    }
-    if (controller_.shutdown(kStopBound)) {
-        if (!closeAfterRun_) // saved already, while it was on screen
-            saveWorkspace();
+    if (closeGuard_->mayClose(currentRun())) {
         event->accept();
         Q_EMIT closed();
-        return;
+    } else {
+        event->ignore();
     }
-    // Nothing is killed: the run stops at its next check and writes its end; the window waits open.
-    event->ignore();
-    const QString text = tr("Closing: the run did not stop within %1 s (it is inside one step); the window "
-                            "closes when it stops, with everything written kept")
-                             .arg(kStopBound.count());
-    statusBar()->showMessage(text);
-    log(text);
-    connect(&controller_, &RunController::stopped, this, &QWidget::close, Qt::SingleShotConnection);
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event)
-{
-    // Anything with URLs is taken, so that what cannot be opened is told why on the drop.
-    if (event->mimeData()->hasUrls())
-        event->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent* event)
-{
-    const QStringList files = droppedFiles(event->mimeData()->urls());
-    event->acceptProposedAction();
-    if (files.isEmpty()) {
-        const QString reason = tr("Only files and folders on this computer can be dropped here");
-        statusBar()->showMessage(reason);
-        Q_EMIT dropHandled(QString(), dropKindName(DropKind::Refused), reason);
-        return;
-    }
-    openDropped(files);
-}
-
-void MainWindow::openDropped(const QStringList& paths)
-{
-    statusBar()->showMessage(tr("Looking at what was dropped…"));
-    dropJob_.startJob(
-        [paths] { return classifyDrops(paths); },
-        [this](std::vector<DropTarget> targets) {
-            for (const DropTarget& t : targets) {
-                switch (t.kind) {
-                case DropKind::Experiment: openExperiment(t.open); break;
-                case DropKind::Model:
-                    showPage(Page::Models);
-                    previewModel(t.open);
-                    break;
-                case DropKind::Table: openTable(t.open); break;
-                case DropKind::TablesFolder:
-                    log(tr("%1: a folder of tables; opening its first, %2").arg(t.path, QFileInfo(t.open).fileName()));
-                    openTable(t.open);
-                    break;
-                case DropKind::Policy: openPolicy(t.open); break;
-                case DropKind::RunFolder:
-                    showRunInBrowser(t.open);
-                    addRecent(workspace::Recent::Runs, t.open);
-                    break;
-                case DropKind::RunsFolder:
-                    runsListed_ = runsRoot_; // showing the page must not move it back to the runs root
-                    showPage(Page::Runs);
-                    runs_->setRoot(t.open);
-                    statusBar()->showMessage(tr("Runs under %1").arg(t.open));
-                    break;
-                case DropKind::Refused:
-                    log(t.reason);
-                    statusBar()->showMessage(t.reason);
-                    break;
-                }
-                Q_EMIT dropHandled(t.path, dropKindName(t.kind), t.reason);
-            }
-        },
-        [this, paths](const QString& error) {
-            log(error);
-            statusBar()->showMessage(error);
-            for (const QString& p : paths)
-                Q_EMIT dropHandled(p, dropKindName(DropKind::Refused), error);
-        });
 }
 
 void MainWindow::openPolicy(const QString& policy)
 {
-    QStringList tables{tablePath_, learning_->table()};
+    QStringList tables{tablePath_, pages_->learning->table()};
     tables.removeAll(QString());
     tables.removeDuplicates();
     if (tables.isEmpty())
@@ -1184,7 +802,7 @@ void MainWindow::openPolicy(const QString& policy)
         return;
     }
     showPage(Page::Policy);
-    policy_->evaluate(policy, tables);
+    pages_->policy->evaluate(policy, tables);
 }
 
 void MainWindow::showRunInBrowser(const QString& dir)
@@ -1193,14 +811,14 @@ void MainWindow::showRunInBrowser(const QString& dir)
     runsListed_ = runsRoot_; // showing the page must not move it back to the runs root
     showPage(Page::Runs);
     connect(
-        runs_, &widgets::RunBrowser::listed, this,
+        pages_->runs, &widgets::RunBrowser::listed, this,
         [this, run] {
-            for (int i = 0; i < runs_->runs().size(); ++i)
-                if (QDir::cleanPath(QString::fromStdString(runs_->runs()[i].path.string())) == run)
-                    runs_->selectRuns({i});
+            for (int i = 0; i < pages_->runs->runs().size(); ++i)
+                if (QDir::cleanPath(QString::fromStdString(pages_->runs->runs()[i].path.string())) == run)
+                    pages_->runs->selectRuns({i});
         },
         Qt::SingleShotConnection);
-    runs_->setRoot(QFileInfo(run).absolutePath());
+    pages_->runs->setRoot(QFileInfo(run).absolutePath());
     statusBar()->showMessage(tr("Run %1, among the runs beside it").arg(run));
 }
 

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/config/experiment.h"
+#include "core/run/experiment.h"
 #include "core/run/learn_run.h"
 #include "core/sim/results.h"
 #include "core/train/events.h"
@@ -27,3 +28,4 @@ Q_DECLARE_METATYPE(rlda::core::train::RunResult)
 Q_DECLARE_METATYPE(rlda::core::run::StageStart)
 Q_DECLARE_METATYPE(rlda::core::sim::Evaluation)
 Q_DECLARE_METATYPE(rlda::core::run::LearnRunResult)
+Q_DECLARE_METATYPE(rlda::core::run::Comparison)

@@ -48,6 +48,7 @@ void registerMetaTypes()
     qRegisterMetaType<std::vector<core::sim::EpisodeRecord>>();
     qRegisterMetaType<core::sim::Evaluation>();
     qRegisterMetaType<core::run::LearnRunResult>();
+    qRegisterMetaType<core::run::Comparison>();
 }
 
 // Runs on the worker thread, inside the engine's loops.
@@ -200,6 +201,17 @@ void Worker::runLearning(const core::run::LearnRunSettings& settings, const QStr
     });
 }
 
+void Worker::runComparison(const core::config::ExperimentConfig& config, const QString& out)
+{
+    guarded([&](WorkerObserver& observer) {
+        const auto c = core::run::run_comparison(config, out.toStdString(), false, &observer, stop_.get_token());
+        const bool cancelled = !c.baseline_ran || c.adapted.cancelled || c.baseline.cancelled;
+        if (!cancelled)
+            Q_EMIT comparisonFinished(c);
+        return cancelled;
+    });
+}
+
 RunController::RunController(QObject* parent) : QObject(parent), worker_(new Worker)
 {
     registerMetaTypes();
@@ -233,21 +245,26 @@ bool RunController::isActive() const
 
 bool RunController::startTraining(const core::config::ExperimentConfig& config, const QString& out)
 {
-    if (isActive() || !thread_.isRunning())
-        return false;
-    state_ = RunState::Running; // at once, so that a second click before the worker starts is refused
-    QMetaObject::invokeMethod(
-        worker_, [w = worker_, config, out] { w->runTraining(config, out); }, Qt::QueuedConnection);
-    return true;
+    return start([config, out](Worker* w) { w->runTraining(config, out); });
 }
 
 bool RunController::startLearning(const core::run::LearnRunSettings& settings, const QString& out)
 {
+    return start([settings, out](Worker* w) { w->runLearning(settings, out); });
+}
+
+bool RunController::startComparison(const core::config::ExperimentConfig& config, const QString& out)
+{
+    return start([config, out](Worker* w) { w->runComparison(config, out); });
+}
+
+bool RunController::start(std::function<void(Worker*)> run)
+{
     if (isActive() || !thread_.isRunning())
         return false;
-    state_ = RunState::Running;
+    state_ = RunState::Running; // at once, so that a second click before the worker starts is refused
     QMetaObject::invokeMethod(
-        worker_, [w = worker_, settings, out] { w->runLearning(settings, out); }, Qt::QueuedConnection);
+        worker_, [w = worker_, run = std::move(run)] { run(w); }, Qt::QueuedConnection);
     return true;
 }
 

@@ -13,6 +13,7 @@
 
 #include <atomic>
 #include <condition_variable>
+#include <functional>
 #include <mutex>
 #include <stop_token>
 #include <vector>
@@ -36,6 +37,9 @@ public:
     // the run folder (created, never overwritten: an existing non-empty folder fails the run).
     void runTraining(const rlda::core::config::ExperimentConfig& config, const QString& out);
     void runLearning(const rlda::core::run::LearnRunSettings& settings, const QString& out);
+    // core::run::run_comparison: `out`, then the same job without adaptation beside it; started()
+    // tells the two runs apart by their folders, comparisonFinished() when both have ended.
+    void runComparison(const rlda::core::config::ExperimentConfig& config, const QString& out);
 
 Q_SIGNALS:
     void stateChanged(rlda::app::RunState state, const QString& message);
@@ -50,6 +54,7 @@ Q_SIGNALS:
     void episodes(const std::vector<rlda::core::sim::EpisodeRecord>& batch); // batched, every 50 ms
     void greedy(qint64 episode, const rlda::core::sim::Evaluation& evaluation);
     void learningFinished(const rlda::core::run::LearnRunResult& result);
+    void comparisonFinished(const rlda::core::run::Comparison& comparison); // not when cancelled
 
 private:
     friend class WorkerObserver;
@@ -81,6 +86,7 @@ public:
     // False (and nothing started) while another run is active.
     bool startTraining(const core::config::ExperimentConfig& config, const QString& out);
     bool startLearning(const core::run::LearnRunSettings& settings, const QString& out);
+    bool startComparison(const core::config::ExperimentConfig& config, const QString& out);
     void pause();
     void resume();
     void cancel();
@@ -96,6 +102,8 @@ Q_SIGNALS:
     void stopped();
 
 private:
+    bool start(std::function<void(Worker*)> run); // queued on the worker's thread; false while one is active
+
     QThread thread_;
     Worker* worker_ = nullptr; // lives in thread_, deleted when it finishes
     RunState state_ = RunState::Idle;

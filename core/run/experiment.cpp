@@ -68,6 +68,12 @@ std::filesystem::path baseline_folder(const std::filesystem::path& out)
     return dir;
 }
 
+std::string comparison_line(const Comparison& c)
+{
+    return fmt::format("adaptation: {:.4f} final test accuracy; no adaptation: {:.4f}; difference: {:+.4f}",
+                       c.adapted.final_test_acc, c.baseline.final_test_acc, c.difference());
+}
+
 Comparison run_comparison(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                           TrainObserver* observer, std::stop_token stop)
 {

@@ -7,6 +7,7 @@
 #include "core/train/events.h"
 
 #include <filesystem>
+#include <string>
 #include <stop_token>
 
 namespace rlda::core::run {
@@ -30,6 +31,10 @@ struct Comparison {
     // Final test accuracy with adaptation minus without (meaningful when baseline_ran).
     double difference() const { return adapted.final_test_acc - baseline.final_test_acc; }
 };
+
+// The comparison in one line, as `rlda train --compare none` prints it and the workbench states it:
+// "adaptation: A final test accuracy; no adaptation: B; difference: +D", four decimals each.
+std::string comparison_line(const Comparison& c);
 
 // The configured experiment with no adaptation: agent.kind "none", the name with "-none" added;
 // everything else (seed, data, clock, events, decisions consulted) the same, so the two runs

@@ -2,6 +2,7 @@
 // adaptation beside it (<run>-none, as `rlda train --compare none` names it), both overlaid, and
 // the difference in final test accuracy stated.
 #include "app/workbench/main_window.h"
+#include "core/config/experiment_io.h"
 #include "core/io/run_reader.h"
 #include "core/run/experiment.h"
 #include "widgets/plot/training_view.h"
@@ -37,6 +38,34 @@ private Q_SLOTS:
         QVERIFY2(w.comparisonSummary().contains(QString::number(a - b, 'f', 4)), qPrintable(w.comparisonSummary()));
         QVERIFY(w.statusBar()->currentMessage().startsWith("adaptation: "));
         QCOMPARE(w.currentPage(), app::MainWindow::Page::Training);
+    }
+
+    // The comparison is core's (core::run::run_comparison on the worker): both folders are checked
+    // before anything trains, so a baseline folder holding someone's files fails the run at once,
+    // naming that folder, and the adapted run is never started.
+    void a_comparison_is_refused_before_training_when_its_baseline_folder_is_taken()
+    {
+        QTemporaryDir tmp;
+        const QString adapted = tmp.filePath(QStringLiteral("run"));
+        const QString baseline = QString::fromStdString(core::run::baseline_folder(adapted.toStdString()).string());
+        QVERIFY(QDir().mkpath(baseline));
+        QFile mine(baseline + QStringLiteral("/notes.txt"));
+        QVERIFY(mine.open(QIODevice::WriteOnly));
+        mine.write("mine\n");
+        mine.close();
+
+        app::RunController controller;
+        QSignalSpy started(controller.worker(), &app::Worker::started);
+        QSignalSpy states(&controller, &app::RunController::stateChanged);
+        const auto config = core::config::load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
+        QVERIFY(controller.startComparison(config, adapted));
+        QTRY_VERIFY_WITH_TIMEOUT(!controller.isActive(), 60000);
+        QCOMPARE(controller.state(), app::RunState::Failed);
+        const QString message = states.constLast().at(1).toString();
+        QVERIFY2(message.contains(QFileInfo(baseline).fileName()), qPrintable(message));
+        QVERIFY(started.isEmpty());
+        QVERIFY(!QFileInfo::exists(adapted));
+        QVERIFY(QFileInfo::exists(baseline + QStringLiteral("/notes.txt")));
     }
 };
 

@@ -1,6 +1,7 @@
 // The assembled workbench: a run started from the window fills every page, its plots export to
 // valid files, a truncated run opens read-only, and closing the window mid-run cancels cleanly.
 #include "app/workbench/learning_page.h"
+#include "app/workbench/close_guard.h"
 #include "app/workbench/main_window.h"
 #include "app/workbench/policy_page.h"
 #include "core/config/experiment_io.h"
@@ -41,6 +42,7 @@
 #include <fstream>
 
 using namespace rlda;
+using app::CloseGuard;
 using app::MainWindow;
 using app::RunState;
 
@@ -144,7 +146,7 @@ private Q_SLOTS:
         QCOMPARE(w.currentRun(), onlyRun(tmp.filePath(QStringLiteral("runs"))));
 
         const QString out = tmp.filePath(QStringLiteral("export"));
-        const QString problems = w.exportAll(out, {QSize(900, 500), 96});
+        const QString problems = w.pages()->exportAll(out, {QSize(900, 500), 96});
         // The learning and policy pages have nothing yet; training, the decisions and the graphs do.
         for (const QString& name : {QStringLiteral("training"), QStringLiteral("policy"),
                                     QStringLiteral("architecture"), QStringLiteral("model")}) {
@@ -153,7 +155,7 @@ private Q_SLOTS:
             QVERIFY2(svgParses(out + "/" + name + ".svg"), qPrintable(problems));
         }
         QVERIFY(QFileInfo(out + "/training.csv").size() > 0);
-        QVERIFY(!w.exportPlot(MainWindow::Page::Runs, out + "/runs.png", {}).isEmpty()); // no plot there
+        QVERIFY(!w.pages()->exportPlot(MainWindow::Page::Runs, out + "/runs.png", {}).isEmpty()); // no plot there
     }
 
     void learning_from_a_table()
@@ -238,7 +240,7 @@ private Q_SLOTS:
             QTRY_VERIFY_WITH_TIMEOUT(epochs.count() >= 2, 60000);
             run = w.currentRun();
             // The close prompt's default answer (tests/app/test_workspace.cpp answers the box itself).
-            w.setClosePrompt([](const QString&) { return MainWindow::CloseChoice::CancelAndClose; });
+            w.closeGuard()->setPrompt([](const QString&) { return CloseGuard::Choice::CancelAndClose; });
             QVERIFY(w.close()); // returns once the worker has stopped
             QVERIFY(!w.controller().isActive());
         }

@@ -155,7 +155,7 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         for (const auto page : {MainWindow::Page::Architecture, MainWindow::Page::Models}) {
             const QString svg = tmp.filePath(QStringLiteral("graph-%1.svg").arg(static_cast<int>(page)));
-            QVERIFY2(w.exportPlot(page, svg, {QSize(600, 900), 96}).isEmpty(), qPrintable(svg));
+            QVERIFY2(w.pages()->exportPlot(page, svg, {QSize(600, 900), 96}).isEmpty(), qPrintable(svg));
             QVERIFY(QFileInfo(svg).size() > 0);
         }
     }

@@ -2,6 +2,7 @@
 // page, plot settings, recent files), the File -> Recent menus, each kind of drop and a refused
 // one, the three answers to closing during a run, the Help menu, and rlda-workbench answering
 // --version and --help with no display. Settings live in a throw-away folder, cleared per test.
+#include "app/workbench/close_guard.h"
 #include "app/workbench/documentation_window.h"
 #include "app/workbench/drops.h"
 #include "app/workbench/help_menu.h"
@@ -9,6 +10,7 @@
 #include "app/workbench/main_window.h"
 #include "app/workbench/models_page.h"
 #include "app/workbench/policy_page.h"
+#include "app/workbench/recent_menus.h"
 #include "app/workbench/workspace.h"
 #include "core/io/run_reader.h"
 #include "core/util/data_dir.h"
@@ -48,7 +50,9 @@
 #include <memory>
 
 using namespace rlda;
+using app::CloseGuard;
 using app::MainWindow;
+using app::RecentMenus;
 using app::RunState;
 using app::workspace::Recent;
 
@@ -95,8 +99,8 @@ QMenu* topMenu(MainWindow& w, const QString& title)
 // The menus are filled by a check off the GUI thread; this waits for it.
 bool recentChecked(MainWindow& w)
 {
-    QSignalSpy checked(&w, &MainWindow::recentMenusChecked);
-    w.refreshRecentMenus();
+    QSignalSpy checked(w.recent(), &RecentMenus::checked);
+    w.recent()->refresh();
     return checked.wait(10000);
 }
 
@@ -199,7 +203,7 @@ private Q_SLOTS:
         QCOMPARE(w.training()->smoothingSpan(), 5);
         QCOMPARE(w.learning()->view()->window(), 30);
         QVERIFY(recentChecked(w));
-        QCOMPARE(entries(w.recentMenu(Recent::Experiments)), QStringList{QFileInfo(kQuick).absoluteFilePath()});
+        QCOMPARE(entries(w.recent()->menu(Recent::Experiments)), QStringList{QFileInfo(kQuick).absoluteFilePath()});
 
         // Every dock has its entry in View, and Reset layout brings a hidden one back.
         QMenu* view = topMenu(w, QStringLiteral("View"));
@@ -229,7 +233,7 @@ private Q_SLOTS:
         MainWindow w;
         w.restoreWorkspace();
         QVERIFY(recentChecked(w));
-        QMenu* menu = w.recentMenu(Recent::Experiments);
+        QMenu* menu = w.recent()->menu(Recent::Experiments);
         QVERIFY(entries(menu).isEmpty());
         QVERIFY(!named(menu, "clearRecent")->isEnabled());
         QStringList files;
@@ -272,16 +276,16 @@ private Q_SLOTS:
         w.openTable(table);
         QVERIFY(shown.wait(30000));
         QVERIFY(recentChecked(w));
-        QCOMPARE(entries(w.recentMenu(Recent::Tables)), QStringList{table});
+        QCOMPARE(entries(w.recent()->menu(Recent::Tables)), QStringList{table});
         QVERIFY(!entries(menu).contains(table));
-        QVERIFY(entries(w.recentMenu(Recent::Policies)).isEmpty());
+        QVERIFY(entries(w.recent()->menu(Recent::Policies)).isEmpty());
 
         // Clear empties that list only.
         named(menu, "clearRecent")->trigger();
         QVERIFY(recentChecked(w));
         QVERIFY(entries(menu).isEmpty());
         QVERIFY(app::workspace::recentFiles(Recent::Experiments).isEmpty());
-        QCOMPARE(entries(w.recentMenu(Recent::Tables)), QStringList{table});
+        QCOMPARE(entries(w.recent()->menu(Recent::Tables)), QStringList{table});
 
         // A window made without the workspace records nothing.
         MainWindow plain;
@@ -390,9 +394,9 @@ private Q_SLOTS:
         const QString run = w.currentRun();
         QSignalSpy closed(&w, &MainWindow::closed);
         int asked = 0;
-        w.setClosePrompt([&asked, run](const QString& folder) {
+        w.closeGuard()->setPrompt([&asked, run](const QString& folder) {
             ++asked;
-            return folder == run ? MainWindow::CloseChoice::Stay : MainWindow::CloseChoice::CancelAndClose;
+            return folder == run ? CloseGuard::Choice::Stay : CloseGuard::Choice::CancelAndClose;
         });
         QVERIFY(!w.close()); // stays
         QCOMPARE(asked, 1);
@@ -401,14 +405,14 @@ private Q_SLOTS:
         QCOMPARE(closed.count(), 0);
 
         // The default prompt, answered as a user would: its default button, which cancels and closes.
-        w.setClosePrompt([&w](const QString& folder) {
-            const std::unique_ptr<QMessageBox> box(MainWindow::closePromptBox(&w, folder));
+        w.closeGuard()->setPrompt([&w](const QString& folder) {
+            const std::unique_ptr<QMessageBox> box(CloseGuard::promptBox(&w, folder));
             QTimer::singleShot(0, box.get(), [b = box.get()] {
                 tests::shot(*b, QStringLiteral("workspace-close-prompt"));
                 b->defaultButton()->click();
             });
             box->exec();
-            return MainWindow::closeChoiceOf(*box);
+            return CloseGuard::choiceOf(*box);
         });
         QVERIFY(w.close()); // returns once the worker has stopped
         QCOMPARE(closed.count(), 1);
@@ -425,7 +429,7 @@ private Q_SLOTS:
         startLongRun(w, tmp.path(), 4.0); // the quick experiment's own budget: it ends soon
         const QString run = w.currentRun();
         QSignalSpy closed(&w, &MainWindow::closed);
-        w.setClosePrompt([](const QString&) { return MainWindow::CloseChoice::KeepRunning; });
+        w.closeGuard()->setPrompt([](const QString&) { return CloseGuard::Choice::KeepRunning; });
         QVERIFY(!w.close());
         QVERIFY(!w.isVisible());
         QVERIFY(w.controller().isActive()); // goes on, hidden
@@ -437,11 +441,11 @@ private Q_SLOTS:
 
     void the_close_prompt_box()
     {
-        const std::unique_ptr<QMessageBox> box(MainWindow::closePromptBox(nullptr, QStringLiteral("runs/x")));
+        const std::unique_ptr<QMessageBox> box(CloseGuard::promptBox(nullptr, QStringLiteral("runs/x")));
         QCOMPARE(box->defaultButton()->objectName(), QStringLiteral("cancelAndClose"));
         QCOMPARE(box->escapeButton()->objectName(), QStringLiteral("stay"));
         QCOMPARE(box->buttons().size(), qsizetype(3));
-        QCOMPARE(MainWindow::closeChoiceOf(*box), MainWindow::CloseChoice::Stay); // not answered
+        QCOMPARE(CloseGuard::choiceOf(*box), CloseGuard::Choice::Stay); // not answered
     }
 
     void help_menu()

@@ -1,0 +1,107 @@
+#include "app/workbench/page_tabs.h"
+
+#include "app/workbench/learning_page.h"
+#include "app/workbench/models_page.h"
+#include "app/workbench/policy_page.h"
+#include "app/workbench/sweep_page.h"
+#include "widgets/figures/rank_view.h"
+#include "widgets/inspect/architecture_inspector.h"
+#include "widgets/inspect/decision_view.h"
+#include "widgets/inspect/table_explorer.h"
+#include "widgets/plot/learning_view.h"
+#include "widgets/plot/series_plot.h"
+#include "widgets/plot/training_view.h"
+#include "widgets/run/run_browser.h"
+
+#include <QDir>
+#include <QScrollArea>
+
+#include <iterator>
+
+namespace rlda::app {
+namespace {
+
+// In Page order.
+constexpr const char* kPageNames[] = {"training", "architecture", "policy", "learning",
+                                      "tables",   "sweeps",       "runs",   "models"};
+
+QScrollArea* scrolled(QWidget* page)
+{
+    auto* area = new QScrollArea;
+    area->setWidget(page);
+    area->setWidgetResizable(true);
+    area->setFrameShape(QFrame::NoFrame);
+    return area;
+}
+
+} // namespace
+
+PageTabs::PageTabs(QWidget* parent)
+    : QTabWidget(parent), training(new widgets::TrainingView), architecture(new widgets::ArchitectureInspector),
+      policy(new PolicyPage), learning(new LearningPage), tables(new widgets::TableExplorer), sweeps(new SweepPage),
+      runs(new widgets::RunBrowser), models(new ModelsPage)
+{
+    setDocumentMode(true);
+    setUsesScrollButtons(true);
+    // In Page order.
+    addTab(scrolled(training), tr("Training"));
+    addTab(scrolled(architecture), tr("Architecture"));
+    addTab(scrolled(policy), tr("Policy"));
+    addTab(scrolled(learning), tr("Learning"));
+    addTab(scrolled(tables), tr("Tables"));
+    addTab(scrolled(sweeps), tr("Sweeps"));
+    addTab(scrolled(runs), tr("Runs"));
+    addTab(scrolled(models), tr("Models"));
+}
+
+QString PageTabs::name(Page page) { return QLatin1String(kPageNames[static_cast<int>(page)]); }
+
+std::optional<Page> PageTabs::fromName(const QString& name)
+{
+    for (int i = 0; i < int(std::size(kPageNames)); ++i)
+        if (name == QLatin1String(kPageNames[i]))
+            return static_cast<Page>(i);
+    return std::nullopt;
+}
+
+QString PageTabs::exportPlot(Page page, const QString& path, const widgets::ExportSettings& settings) const
+{
+    switch (page) {
+    case Page::Training: return training->plot()->exportTo(path, settings);
+    case Page::Learning: return learning->view()->plot()->exportTo(path, settings);
+    case Page::Policy:
+        return policy->ranks()->tables().empty() ? policy->decisions()->exportPlot(path, settings)
+                                                 : policy->ranks()->exportTo(path, settings);
+    case Page::Tables: return tables->exportHeatmap(path, settings);
+    case Page::Architecture: return architecture->exportGraph(path, settings);
+    case Page::Models: return models->exportGraph(path, settings);
+    default: return tr("%1: this page has no plot to export").arg(tabText(static_cast<int>(page)));
+    }
+}
+
+QString PageTabs::exportAll(const QString& dir, const widgets::ExportSettings& settings) const
+{
+    if (!QDir().mkpath(dir))
+        return tr("%1: cannot create the folder").arg(dir);
+    const QDir out(dir);
+    // Each plot under the name of what it shows.
+    const std::pair<Page, QString> plots[] = {{Page::Training, QStringLiteral("training")},
+                                              {Page::Learning, QStringLiteral("learning")},
+                                              {Page::Policy, QStringLiteral("policy")},
+                                              {Page::Tables, QStringLiteral("table")},
+                                              {Page::Architecture, QStringLiteral("architecture")},
+                                              {Page::Models, QStringLiteral("model")}};
+    QStringList problems;
+    for (const auto& [page, name] : plots)
+        for (const QString& suffix : widgets::exportSuffixes())
+            if (const QString e = exportPlot(page, out.filePath(name + QLatin1Char('.') + suffix), settings);
+                !e.isEmpty())
+                problems << e;
+    for (const auto& [name, plot] : {std::pair{QStringLiteral("training"), training->plot()},
+                                     std::pair{QStringLiteral("learning"), learning->view()->plot()}})
+        if (const QString e = plot->exportCsv(out.filePath(name + QStringLiteral(".csv"))); !e.isEmpty())
+            problems << e;
+    return problems.join(QLatin1Char('\n'));
+}
+
+} // namespace rlda::app
