@@ -15,14 +15,13 @@
 #include "app/workbench/recent_menus.h"
 #include "app/workbench/reproduce_dialog.h"
 #include "app/workbench/run_feed.h"
+#include "app/workbench/shipped_tables.h"
 #include "app/workbench/sweep_page.h"
 #include "core/config/dataset_shape.h"
 #include "core/config/experiment_io.h"
 #include "core/io/run_reader.h"
 #include "core/run/experiment.h"
 #include "core/sim/table.h"
-#include "core/sim/table_meta.h"
-#include "core/util/data_dir.h"
 #include "core/util/error_text.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
@@ -151,6 +150,8 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event)
 
 void MainWindow::connectPages()
 {
+    connect(pages_, &PageTabs::exported, statusBar(), [this](const QString& m) { statusBar()->showMessage(m); });
+    connect(pages_, &PageTabs::exportProblems, this, &MainWindow::log);
     auto* models = pages_->models;
     auto* policy = pages_->policy;
     auto* sweeps = pages_->sweeps;
@@ -226,6 +227,8 @@ void MainWindow::buildExperimentDock()
     addDockWidget(Qt::LeftDockWidgetArea, dock);
 
     connect(editor_, &widgets::ExperimentEditor::changed, this, &MainWindow::syncModelFromExperiment);
+    connect(editor_, &widgets::ExperimentEditor::openRequested, this, &MainWindow::openExperimentWithDialog);
+    connect(editor_, &widgets::ExperimentEditor::saveAsRequested, this, [this] { saveExperiment(true); });
     connect(runControl_, &widgets::RunControl::startRequested, this, &MainWindow::startTraining);
     connect(runControl_, &widgets::RunControl::pauseRequested, &controller_, &RunController::pause);
     connect(runControl_, &widgets::RunControl::resumeRequested, &controller_, &RunController::resume);
@@ -248,12 +251,7 @@ void MainWindow::buildLogDock()
 void MainWindow::buildFileMenu()
 {
     auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, [this] {
-        const QString path =
-            openFileName(this, FileKind::Experiment, tr("Open experiment"), tr("Experiments (*.toml);;All files (*)"));
-        if (!path.isEmpty())
-            openExperiment(path);
-    });
+    file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, &MainWindow::openExperimentWithDialog);
     file->addAction(tr("Open the &default experiment"), this, &MainWindow::openDefaultExperiment);
     file->addAction(tr("&Save experiment"), QKeySequence::Save, this, [this] { saveExperiment(false); });
     file->addAction(tr("Save experiment &as…"), QKeySequence::SaveAs, this, [this] { saveExperiment(true); });
@@ -279,41 +277,17 @@ void MainWindow::buildFileMenu()
         if (!path.isEmpty())
             openTable(path);
     });
-    // Tables that ship with the program, the original system's (data/paper/tables) and this
-    // project's Fashion-MNIST ones (data/fashion-mnist/tables): each index is read off the GUI
-    // thread and fills its menu when it answers.
-    const auto shippedTables = [this, file](const QString& title, const QString& name, widgets::JobTracker& job,
-                                            std::string (*index)(), QStringList* paths) {
-        auto* menu = file->addMenu(title);
-        menu->setObjectName(name);
-        menu->setEnabled(false);
-        job.startJob([index] { return core::sim::load_table_index(index()); },
-                     [this, menu, paths](std::vector<core::sim::TableIndexEntry> entries) {
-                         for (const auto& e : entries) {
-                             const QString path = QString::fromStdString(e.file);
-                             if (paths)
-                                 *paths << path;
-                             menu->addAction(tr("%1 %2 (up at %3 s of %4 s)")
-                                                 .arg(QString::fromStdString(e.model), QString::fromStdString(e.scenario))
-                                                 .arg(e.adaptation_start)
-                                                 .arg(e.budget),
-                                             this, [this, path] { openTable(path); });
-                         }
-                         menu->setEnabled(!entries.empty());
-                     },
-                     [menu](const QString& error) { menu->setToolTip(error); });
-    };
-    shippedTables(tr("Open the &paper's tables"), QStringLiteral("paperTablesMenu"), indexJob_,
-                  [] { return (core::paper_tables_dir() / "index.csv").string(); }, &paperTables_);
-    shippedTables(tr("Open the &Fashion-MNIST tables"), QStringLiteral("fashionTablesMenu"), fashionIndexJob_,
-                  [] { return (core::fashion_mnist_tables_dir() / "index.csv").string(); }, nullptr);
+    shipped_ = new ShippedTables(*file, this);
+    connect(shipped_, &ShippedTables::openRequested, this, &MainWindow::openTable);
     file->addSeparator();
     recent_ = new RecentMenus(*file, this);
     connect(recent_, &RecentMenus::openRequested, this, &MainWindow::openRecent);
     file->addSeparator();
     exportAction_ =
-        file->addAction(tr("&Export plot…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportPlotWithDialog);
-    file->addAction(tr("Export &all plots and data…"), this, &MainWindow::exportAllWithDialog);
+        file->addAction(tr("&Export plot…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                        [this] { pages_->exportCurrentWithDialog(runsRoot_); });
+    file->addAction(tr("Export &all plots and data…"), this,
+                    [this] { pages_->exportAllWithDialog(currentRun().isEmpty() ? runsRoot_ : currentRun()); });
     file->addAction(tr("&Paper figures…"), this, &MainWindow::paperFiguresWithDialog);
     file->addSeparator();
     file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
@@ -469,7 +443,6 @@ void MainWindow::openDefaultExperiment()
     }
     try {
         editor_->setConfig(core::config::parse_experiment(file.readAll().toStdString(), "default.toml"));
-        syncModelFromExperiment();
         log(tr("Opened the default experiment: ConvNet2 on a Fashion-MNIST subset, one more GPU at 20 s"));
     } catch (const std::exception& e) {
         log(QString::fromStdString(core::error_line(e)));
@@ -484,10 +457,17 @@ bool MainWindow::openExperiment(const QString& path)
         statusBar()->showMessage(error);
         return false;
     }
-    syncModelFromExperiment();
     log(tr("Opened %1").arg(path));
     recent_->add(workspace::Recent::Experiments, path);
     return true;
+}
+
+void MainWindow::openExperimentWithDialog()
+{
+    const QString path =
+        openFileName(this, FileKind::Experiment, tr("Open experiment"), tr("Experiments (*.toml);;All files (*)"));
+    if (!path.isEmpty())
+        openExperiment(path);
 }
 
 void MainWindow::saveExperiment(bool askForName)
@@ -704,30 +684,6 @@ void MainWindow::say(const QString& text)
     log(text);
 }
 
-void MainWindow::exportPlotWithDialog()
-{
-    const Page page = currentPage();
-    const QString name = pages_->tabText(static_cast<int>(page)).toLower();
-    const auto request =
-        ExportDialog::ask(this, QDir(lastFolder(FileKind::Export, runsRoot_)).filePath(name + QStringLiteral(".png")));
-    if (!request)
-        return;
-    const QString error = pages_->exportPlot(page, request->path, request->settings);
-    error.isEmpty() ? statusBar()->showMessage(tr("Wrote %1").arg(request->path)) : log(error);
-}
-
-void MainWindow::exportAllWithDialog()
-{
-    const QString dir = existingFolder(this, FileKind::Export, tr("Export every plot and its data into"),
-                                       currentRun().isEmpty() ? runsRoot_ : currentRun());
-    if (dir.isEmpty())
-        return;
-    const QString problems = pages_->exportAll(QDir(dir).filePath(QStringLiteral("export")), workspace::exportSettings());
-    if (!problems.isEmpty())
-        log(problems);
-    statusBar()->showMessage(tr("Exported the plots and data to %1/export").arg(dir));
-}
-
 PaperFiguresDialog* MainWindow::paperFiguresDialog()
 {
     if (!paperFigures_) {
@@ -794,7 +750,7 @@ void MainWindow::openPolicy(const QString& policy)
     tables.removeAll(QString());
     tables.removeDuplicates();
     if (tables.isEmpty())
-        tables = paperTables_; // the index the File menu read; empty until it has answered
+        tables = shipped_->paperTables(); // empty until the File menu's index has answered
     if (tables.isEmpty()) {
         const QString reason = tr("%1: open a simulation table first, to evaluate the policy on").arg(policy);
         statusBar()->showMessage(reason);

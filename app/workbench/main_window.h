@@ -34,6 +34,7 @@ class PaperFiguresDialog;
 class RecentMenus;
 class ReproduceDialog;
 class RunFeed;
+class ShippedTables;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -134,9 +135,8 @@ private:
     void say(const QString& text); // the status bar and the log
     QString newRunFolder(const QString& name) const;
     void syncModelFromExperiment();
-    void saveExperiment(bool askForName);
-    void exportPlotWithDialog();
-    void exportAllWithDialog();
+    void openExperimentWithDialog();
+    void saveExperiment(bool askForName); // errors go to the log
 
     RunController controller_;
     PageTabs* pages_ = nullptr;
@@ -148,9 +148,9 @@ private:
     CloseGuard* closeGuard_ = nullptr;
     DropReceiver* drops_ = nullptr;
     RunFeed* feed_ = nullptr;
+    ShippedTables* shipped_ = nullptr;
     bool workspace_ = false;   // restoreWorkspace() was called
     QByteArray defaultLayout_; // saveState() once the docks are built, for Reset layout
-    QStringList paperTables_;  // the shipped tables, from the index the File menu reads
     QString runsRoot_;
     QString runsListed_; // the runs root the Runs page last listed; a folder chosen there stays
     QString modelSynced_; // the experiment model, input, classes and head the Models page last showed
@@ -161,8 +161,6 @@ private:
     // What the window reads itself, off the GUI thread (the pages have their own).
     widgets::JobTracker tableJob_{this};        // openTable
     widgets::JobTracker runJob_{this};          // openRun
-    widgets::JobTracker indexJob_{this};        // the paper's table index, for the File menu
-    widgets::JobTracker fashionIndexJob_{this}; // the Fashion-MNIST tables' index, likewise
 };
 
 } // namespace rlda::app

@@ -1,6 +1,9 @@
 #include "app/workbench/page_tabs.h"
 
+#include "app/workbench/export_dialog.h"
+#include "app/workbench/file_dialogs.h"
 #include "app/workbench/learning_page.h"
+#include "app/workbench/workspace.h"
 #include "app/workbench/models_page.h"
 #include "app/workbench/policy_page.h"
 #include "app/workbench/sweep_page.h"
@@ -102,6 +105,31 @@ QString PageTabs::exportAll(const QString& dir, const widgets::ExportSettings& s
         if (const QString e = plot->exportCsv(out.filePath(name + QStringLiteral(".csv"))); !e.isEmpty())
             problems << e;
     return problems.join(QLatin1Char('\n'));
+}
+
+void PageTabs::exportCurrentWithDialog(const QString& folder)
+{
+    const Page page = currentPage();
+    const QString name = tabText(static_cast<int>(page)).toLower();
+    const auto request =
+        ExportDialog::ask(this, QDir(lastFolder(FileKind::Export, folder)).filePath(name + QStringLiteral(".png")));
+    if (!request)
+        return;
+    if (const QString error = exportPlot(page, request->path, request->settings); !error.isEmpty())
+        Q_EMIT exportProblems(error);
+    else
+        Q_EMIT exported(tr("Wrote %1").arg(request->path));
+}
+
+void PageTabs::exportAllWithDialog(const QString& folder)
+{
+    const QString dir = existingFolder(this, FileKind::Export, tr("Export every plot and its data into"), folder);
+    if (dir.isEmpty())
+        return;
+    if (const QString problems = exportAll(QDir(dir).filePath(QStringLiteral("export")), workspace::exportSettings());
+        !problems.isEmpty())
+        Q_EMIT exportProblems(problems);
+    Q_EMIT exported(tr("Exported the plots and data to %1/export").arg(dir));
 }
 
 } // namespace rlda::app

@@ -43,6 +43,10 @@ public:
     QString exportPlot(Page page, const QString& path, const widgets::ExportSettings& settings) const;
     // Every plot as PNG, PDF and SVG, and the curves' data as CSV, into `dir`: the problems, one a line.
     QString exportAll(const QString& dir, const widgets::ExportSettings& settings) const;
+    // File -> Export plot… (the current page's plot) and Export all plots and data…, asked in a
+    // dialog that starts where the last export went, else in `folder`.
+    void exportCurrentWithDialog(const QString& folder);
+    void exportAllWithDialog(const QString& folder);
 
     widgets::TrainingView* const training;
     widgets::ArchitectureInspector* const architecture;
@@ -52,6 +56,10 @@ public:
     SweepPage* const sweeps;
     widgets::RunBrowser* const runs;
     ModelsPage* const models;
+
+Q_SIGNALS:
+    void exported(const QString& text);         // what was written
+    void exportProblems(const QString& problems); // one a line
 };
 
 } // namespace rlda::app

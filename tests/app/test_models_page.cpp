@@ -2,6 +2,7 @@
 // exports; in the window, the Architecture and Models pages with their graphs, written to
 // $RLDA_SCREENSHOT_DIR/graph-architecture.png and graph-models.png when set (docs/screenshots).
 #include "app/workbench/main_window.h"
+#include "widgets/run/experiment_editor.h"
 #include "app/workbench/models_page.h"
 #include "core/model/zoo.h"
 #include "widgets/inspect/architecture_inspector.h"
@@ -99,6 +100,21 @@ private Q_SLOTS:
         page.setInputShape(QStringLiteral("3x2x2"));
         QVERIFY(!g.summary());
         QVERIFY(g.boxes().empty());
+    }
+
+    // One path for every way an experiment arrives in the editor: a config set in it (as the
+    // editor's own Open… does through File -> Open) moves the Models page to its model.
+    void the_models_page_follows_an_experiment_set_in_the_editor()
+    {
+        MainWindow w;
+        auto c = w.editor()->config();
+        c.job.model = "ConvNet3";
+        w.editor()->setConfig(c);
+        QVERIFY(w.models()->graph()->summary());
+        QCOMPARE(QString::fromStdString(w.models()->graph()->summary()->name), QStringLiteral("ConvNet3"));
+        c.job.model = "ConvNet2";
+        w.editor()->setConfig(c);
+        QCOMPARE(QString::fromStdString(w.models()->graph()->summary()->name), QStringLiteral("ConvNet2"));
     }
 
     void graphs_in_the_window()

@@ -5,6 +5,7 @@
 #include "core/config/operations.h"
 #include "core/model/zoo.h"
 #include "core/util/atomic_file.h"
+#include "core/util/error_text.h"
 #include "widgets/flow_layout.h"
 #include "widgets/run/allocation_timeline.h"
 
@@ -227,20 +228,8 @@ ExperimentEditor::ExperimentEditor(const core::config::Schema& schema, QWidget* 
     layout->addWidget(tabs_);
     layout->addWidget(problemsLabel_);
 
-    connect(open, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getOpenFileName(this, tr("Open experiment"), QFileInfo(fileName_).path(),
-                                                          tr("Experiments (*.toml);;All files (*)"));
-        QString error;
-        if (!path.isEmpty() && !loadFile(path, &error))
-            problemsLabel_->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(error.toHtmlEscaped()));
-    });
-    connect(save, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Save experiment"), fileName_,
-                                                          tr("Experiments (*.toml)"));
-        QString error;
-        if (!path.isEmpty() && !saveFile(path, &error))
-            problemsLabel_->setText(QStringLiteral("<span style='color:#c62828'>%1</span>").arg(error.toHtmlEscaped()));
-    });
+    connect(open, &QPushButton::clicked, this, &ExperimentEditor::openRequested);
+    connect(save, &QPushButton::clicked, this, &ExperimentEditor::saveAsRequested);
 
     setConfig(ExperimentConfig{});
 }
@@ -529,6 +518,7 @@ void ExperimentEditor::setConfig(const ExperimentConfig& c)
         showField(f);
     timeline_->update();
     revalidate();
+    Q_EMIT changed();
 }
 
 bool ExperimentEditor::loadFile(const QString& path, QString* error)
@@ -540,7 +530,7 @@ bool ExperimentEditor::loadFile(const QString& path, QString* error)
         return true;
     } catch (const std::exception& e) {
         if (error)
-            *error = QString::fromUtf8(e.what());
+            *error = QString::fromStdString(core::error_line(e));
         return false;
     }
 }
@@ -562,7 +552,7 @@ bool ExperimentEditor::saveFile(const QString& path, QString* error)
         return true;
     } catch (const std::exception& e) {
         if (error)
-            *error = QString::fromUtf8(e.what());
+            *error = QString::fromStdString(core::error_line(e));
         return false;
     }
 }

@@ -41,7 +41,7 @@ public:
     explicit ExperimentEditor(const core::config::Schema& schema, QWidget* parent = nullptr);
     ~ExperimentEditor() override;
 
-    // Shows `c`; emits validityChanged() when the validity changes, but not changed().
+    // Shows `c`: emits changed(), and validityChanged() when the validity changes.
     void setConfig(const core::config::ExperimentConfig& c);
     core::config::ExperimentConfig config() const { return config_; }
 
@@ -62,8 +62,12 @@ public:
     QWidget* widgetForKey(const QString& key) const;
 
 Q_SIGNALS:
-    void changed(); // after every edit by the user
+    void changed(); // after every edit by the user, and when another experiment is shown
     void validityChanged(bool valid);
+    // The form's own Open… and Save as… buttons: the program opens and saves the one way File ->
+    // Open and File -> Save as do (its dialogs, the log, the recent files).
+    void openRequested();
+    void saveAsRequested();
 
 private:
     using Key = core::config::Key;
