@@ -5,8 +5,7 @@
 
 #include "app/workbench/close_guard.h"
 #include "app/workbench/drop_receiver.h"
-#include "app/workbench/export_dialog.h"
-#include "app/workbench/file_dialogs.h"
+#include "app/workbench/experiment_dock.h"
 #include "app/workbench/help_menu.h"
 #include "app/workbench/learning_page.h"
 #include "app/workbench/models_page.h"
@@ -16,13 +15,11 @@
 #include "app/workbench/reproduce_dialog.h"
 #include "app/workbench/run_feed.h"
 #include "app/workbench/shipped_tables.h"
+#include "app/workbench/shortcut_over_fields.h"
 #include "app/workbench/sweep_page.h"
-#include "core/config/dataset_shape.h"
-#include "core/config/experiment_io.h"
 #include "core/io/run_reader.h"
 #include "core/run/experiment.h"
 #include "core/sim/table.h"
-#include "core/util/error_text.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
 #include "widgets/inspect/table_explorer.h"
@@ -33,68 +30,22 @@
 #include "widgets/run/run_control.h"
 #include "widgets/run/sweep_panel.h"
 
-#include <QApplication>
 #include <QCloseEvent>
 #include <QDateTime>
 #include <QDir>
 #include <QDockWidget>
-#include <QFile>
 #include <QFileInfo>
-#include <QKeyEvent>
 #include <QKeySequence>
 #include <QMenuBar>
 #include <QPlainTextEdit>
-#include <QScreen>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTime>
-#include <QVBoxLayout>
 
 #include <chrono>
 #include <cstdio>
-#include <exception>
 
 namespace rlda::app {
-namespace {
-
-// The sample shape and class count a config's dataset gives the model: what tables of this job
-// were built with, what a policy for it sees and what its parameters are counted at. The dataset
-// config says (core::config::sample_shape); a kind it does not know (the editor marks it) leaves the
-// configured shape, so that a half-edited experiment never throws here.
-core::config::SampleShape sampleOf(const core::config::DatasetConfig& d)
-{
-    try {
-        return core::config::sample_shape(d);
-    } catch (const std::exception&) {
-        return {d.shape, d.classes};
-    }
-}
-
-core::model::Shape inputOf(const core::config::DatasetConfig& d) { return sampleOf(d).input; }
-
-qint64 classesOf(const core::config::DatasetConfig& d) { return sampleOf(d).classes; }
-
-// The window's size at start and after View -> Reset layout, as far as its screen has room.
-constexpr QSize kDefaultSize(1440, 900);
-
-// The default size on the screen the window is on, centred in its free area (no panel under it).
-void placeOnScreen(QWidget& window)
-{
-    const QScreen* screen = window.screen();
-    if (!screen) {
-        window.resize(kDefaultSize);
-        return;
-    }
-    const QRect free = screen->availableGeometry();
-    // Room for a window manager's frame and title bar around the window's own size.
-    const QSize size = kDefaultSize.boundedTo(free.size() - QSize(16, 48)).expandedTo(window.minimumSizeHint());
-    window.resize(size);
-    window.move(free.center() - QPoint(size.width() / 2, size.height() / 2));
-}
-
-} // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
 {
@@ -109,18 +60,10 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     buildLogDock();
     buildMenus();
     connectParts();
-    // eventFilter: the export shortcut over a text field's own Ctrl+E, watched on the widget that has
-    // the focus (where Qt sends a shortcut's claim) rather than on every event of the program.
-    connect(qApp, &QApplication::focusChanged, this, [this](QWidget* old, QWidget* now) {
-        if (old)
-            old->removeEventFilter(this);
-        if (now && now->window() == this)
-            now->installEventFilter(this);
-    });
     // A path only: main() and restoreWorkspace() choose the folder the user's runs go into.
     setRunsRoot(workspace::dataRunsFolder());
     statusBar()->showMessage(tr("Ready"));
-    placeOnScreen(*this);
+    workspace::placeOnScreen(*this);
     defaultLayout_ = saveState(workspace::kStateVersion);
 }
 
@@ -131,21 +74,6 @@ MainWindow::~MainWindow()
     // given a bounded time to end before the program goes on to exit.
     if (!widgets::waitForJobs(std::chrono::seconds(5)))
         qWarning("rlda-workbench: a background read is still running after 5 s; not waiting for it");
-}
-
-bool MainWindow::eventFilter(QObject* watched, QEvent* event)
-{
-    // A text field claims Ctrl+E (end of line, as in Emacs) before any shortcut sees it, so that
-    // File → Export plot would do nothing while the Tables filter or a spin box has the focus.
-    // Refusing the claim for this window's fields lets the shortcut go on to the action.
-    if (event->type() == QEvent::ShortcutOverride && exportAction_) {
-        const auto* key = static_cast<QKeyEvent*>(event);
-        if (watched->isWidgetType() && QKeySequence(key->keyCombination()) == exportAction_->shortcut()) {
-            event->ignore(); // unclaimed: the shortcut map goes on to the action
-            return true;
-        }
-    }
-    return QMainWindow::eventFilter(watched, event);
 }
 
 void MainWindow::connectPages()
@@ -205,30 +133,17 @@ void MainWindow::connectPages()
 
 void MainWindow::buildExperimentDock()
 {
-    auto* dock = new QDockWidget(tr("Experiment"), this);
-    dock->setObjectName(QStringLiteral("experimentDock"));
-    // Closable too: View brings it back (its toggle action is disabled on a dock that cannot close).
-    dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable | QDockWidget::DockWidgetClosable);
-    auto* content = new QWidget(dock);
-    auto* layout = new QVBoxLayout(content);
-    layout->setContentsMargins(4, 4, 4, 4);
-    editor_ = new widgets::ExperimentEditor(content);
-    auto* scroll = new QScrollArea(content);
-    scroll->setWidget(editor_);
-    scroll->setWidgetResizable(true);
-    scroll->setFrameShape(QFrame::NoFrame);
-    runControl_ = new widgets::RunControl(content);
-    layout->addWidget(scroll, 1);
-    layout->addWidget(runControl_);
-    dock->setWidget(content);
-    // Wide enough for the form without a horizontal scroll bar.
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    dock->setMinimumWidth(editor_->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 16);
-    addDockWidget(Qt::LeftDockWidgetArea, dock);
-
-    connect(editor_, &widgets::ExperimentEditor::changed, this, &MainWindow::syncModelFromExperiment);
-    connect(editor_, &widgets::ExperimentEditor::openRequested, this, &MainWindow::openExperimentWithDialog);
-    connect(editor_, &widgets::ExperimentEditor::saveAsRequested, this, [this] { saveExperiment(true); });
+    experiment_ = new ExperimentDock(this);
+    editor_ = experiment_->editor();
+    runControl_ = experiment_->runControl();
+    addDockWidget(Qt::LeftDockWidgetArea, experiment_);
+    connect(experiment_, &ExperimentDock::opened, this, [this](const QString& path) {
+        recent_->add(workspace::Recent::Experiments, path);
+    });
+    connect(experiment_, &ExperimentDock::note, this, &MainWindow::log);
+    connect(experiment_, &ExperimentDock::problem, this, &MainWindow::say);
+    connect(experiment_, &ExperimentDock::status, statusBar(), [this](const QString& m) { statusBar()->showMessage(m); });
+    connect(editor_, &widgets::ExperimentEditor::changed, this, [this] { pages_->followExperiment(editor_->config()); });
     connect(runControl_, &widgets::RunControl::startRequested, this, &MainWindow::startTraining);
     connect(runControl_, &widgets::RunControl::pauseRequested, &controller_, &RunController::pause);
     connect(runControl_, &widgets::RunControl::resumeRequested, &controller_, &RunController::resume);
@@ -251,10 +166,10 @@ void MainWindow::buildLogDock()
 void MainWindow::buildFileMenu()
 {
     auto* file = menuBar()->addMenu(tr("&File"));
-    file->addAction(tr("&Open experiment…"), QKeySequence::Open, this, &MainWindow::openExperimentWithDialog);
+    file->addAction(tr("&Open experiment…"), QKeySequence::Open, experiment_, &ExperimentDock::openWithDialog);
     file->addAction(tr("Open the &default experiment"), this, &MainWindow::openDefaultExperiment);
-    file->addAction(tr("&Save experiment"), QKeySequence::Save, this, [this] { saveExperiment(false); });
-    file->addAction(tr("Save experiment &as…"), QKeySequence::SaveAs, this, [this] { saveExperiment(true); });
+    file->addAction(tr("&Save experiment"), QKeySequence::Save, this, [this] { experiment_->save(false); });
+    file->addAction(tr("Save experiment &as…"), QKeySequence::SaveAs, this, [this] { experiment_->save(true); });
     file->addSeparator();
     file->addAction(tr("Open &run folder…"), this, [this] {
         const QString dir = existingFolder(this, FileKind::RunFolder, tr("Open run folder"), runsRoot_);
@@ -283,9 +198,9 @@ void MainWindow::buildFileMenu()
     recent_ = new RecentMenus(*file, this);
     connect(recent_, &RecentMenus::openRequested, this, &MainWindow::openRecent);
     file->addSeparator();
-    exportAction_ =
-        file->addAction(tr("&Export plot…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
-                        [this] { pages_->exportCurrentWithDialog(runsRoot_); });
+    const QAction* exportPlot = file->addAction(tr("&Export plot…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
+                                                [this] { pages_->exportCurrentWithDialog(runsRoot_); });
+    new ShortcutOverFields(*exportPlot, *this);
     file->addAction(tr("Export &all plots and data…"), this,
                     [this] { pages_->exportAllWithDialog(currentRun().isEmpty() ? runsRoot_ : currentRun()); });
     file->addAction(tr("&Paper figures…"), this, &MainWindow::paperFiguresWithDialog);
@@ -347,22 +262,15 @@ void MainWindow::restoreWorkspace()
     namespace key = workspace::key;
     workspace_ = true;
     recent_->setInUse(true);
-    if (const QString warning = workspace::guardSettingsFile(); !warning.isEmpty()) {
-        log(warning);
-        statusBar()->showMessage(warning);
-    }
+    if (const QString warning = workspace::guardSettingsFile(); !warning.isEmpty())
+        say(warning);
     const QSettings s;
     setRunsRoot(workspace::runsFolder());
     if (const QByteArray geometry = s.value(key::kGeometry).toByteArray(); !geometry.isEmpty())
         restoreGeometry(geometry);
     if (const QByteArray state = s.value(key::kState).toByteArray(); !state.isEmpty())
         restoreState(state, workspace::kStateVersion);
-    if (const auto page = PageTabs::fromName(s.value(key::kPage).toString()))
-        showPage(*page);
-    if (const int span = s.value(key::kTrainingSmoothing).toInt(); span >= 1)
-        pages_->training->setSmoothingSpan(span);
-    if (const int window = s.value(key::kLearningWindow).toInt(); window >= 1)
-        pages_->learning->view()->setWindow(window);
+    pages_->restoreSettings(s);
     recent_->refresh();
 }
 
@@ -374,9 +282,7 @@ void MainWindow::saveWorkspace() const
     QSettings s;
     s.setValue(key::kGeometry, saveGeometry());
     s.setValue(key::kState, saveState(workspace::kStateVersion));
-    s.setValue(key::kPage, PageTabs::name(currentPage()));
-    s.setValue(key::kTrainingSmoothing, pages_->training->smoothingSpan());
-    s.setValue(key::kLearningWindow, pages_->learning->view()->window());
+    pages_->saveSettings(s);
 }
 
 void MainWindow::resetLayout()
@@ -386,7 +292,7 @@ void MainWindow::resetLayout()
         dock->show();
     if (isMaximized() || isFullScreen())
         showNormal();
-    placeOnScreen(*this);
+    workspace::placeOnScreen(*this);
     statusBar()->showMessage(tr("The layout is the one the workbench starts with"));
 }
 
@@ -434,79 +340,9 @@ void MainWindow::connectParts()
     connect(drops_, &DropReceiver::handled, this, &MainWindow::dropHandled);
 }
 
-void MainWindow::openDefaultExperiment()
-{
-    QFile file(QStringLiteral(":/config/default.toml"));
-    if (!file.open(QIODevice::ReadOnly)) {
-        log(tr("The built-in default experiment is missing"));
-        return;
-    }
-    try {
-        editor_->setConfig(core::config::parse_experiment(file.readAll().toStdString(), "default.toml"));
-        log(tr("Opened the default experiment: ConvNet2 on a Fashion-MNIST subset, one more GPU at 20 s"));
-    } catch (const std::exception& e) {
-        log(QString::fromStdString(core::error_line(e)));
-    }
-}
+void MainWindow::openDefaultExperiment() { experiment_->openDefault(); }
 
-bool MainWindow::openExperiment(const QString& path)
-{
-    QString error;
-    if (!editor_->loadFile(path, &error)) {
-        log(error);
-        statusBar()->showMessage(error);
-        return false;
-    }
-    log(tr("Opened %1").arg(path));
-    recent_->add(workspace::Recent::Experiments, path);
-    return true;
-}
-
-void MainWindow::openExperimentWithDialog()
-{
-    const QString path =
-        openFileName(this, FileKind::Experiment, tr("Open experiment"), tr("Experiments (*.toml);;All files (*)"));
-    if (!path.isEmpty())
-        openExperiment(path);
-}
-
-void MainWindow::saveExperiment(bool askForName)
-{
-    QString path = editor_->fileName();
-    if (askForName || path.isEmpty() || path.startsWith(QLatin1Char(':')))
-        path = saveFileName(this, FileKind::Experiment, tr("Save experiment"),
-                            path.isEmpty() ? QStringLiteral("experiment.toml") : path, tr("Experiments (*.toml)"));
-    if (path.isEmpty())
-        return;
-    QString error;
-    if (!editor_->saveFile(path, &error)) {
-        log(error);
-    } else {
-        statusBar()->showMessage(tr("Saved %1").arg(path));
-        recent_->add(workspace::Recent::Experiments, path);
-    }
-}
-
-void MainWindow::syncModelFromExperiment()
-{
-    const auto c = editor_->config();
-    const QString model = QString::fromStdString(c.job.model);
-    if (pages_->learning->table().isEmpty()) // a chosen table names its own model
-        pages_->learning->setModel(model, inputOf(c.dataset), classesOf(c.dataset));
-    pages_->policy->setDefaultModel(model, inputOf(c.dataset), classesOf(c.dataset));
-    if (!c.simulation.table.empty() && pages_->learning->table().isEmpty())
-        pages_->learning->setTable(QString::fromStdString(c.simulation.table));
-    // The Models page (and the status bar's parameter count) follow the experiment's model and
-    // input when either changes; a model picked there meanwhile stays until then.
-    const QString key = model + QLatin1Char('|') +
-                        QString::fromStdString(core::model::shape_string(inputOf(c.dataset))) + QLatin1Char('|') +
-                        QString::number(classesOf(c.dataset)) + QLatin1Char('|') +
-                        QString::fromStdString(core::model::to_string(c.job.head));
-    if (key != modelSynced_) {
-        modelSynced_ = key;
-        previewModel(model);
-    }
-}
+bool MainWindow::openExperiment(const QString& path) { return experiment_->open(path); }
 
 void MainWindow::reattachSweeps() { pages_->sweeps->reattach(); }
 
@@ -596,11 +432,6 @@ bool MainWindow::startLearning()
 
 void MainWindow::openTable(const QString& path)
 {
-    const auto failed = [this](const QString& error) {
-        log(error);
-        statusBar()->showMessage(error);
-        Q_EMIT tableShown(error);
-    };
     tableJob_.startJob(
         // A table folder means its table.csv; its metadata names it, and a partial one still shows.
         [path] {
@@ -610,24 +441,17 @@ void MainWindow::openTable(const QString& path)
             return std::make_pair(std::move(t), std::move(trust));
         },
         [this, path](std::pair<core::sim::OpenedTable, core::sim::TableTrust> opened) {
-            auto& [t, trust] = opened;
-            const QString name = t.described ? QStringLiteral("%1 %2").arg(QString::fromStdString(t.meta.model),
-                                                                            QString::fromStdString(t.meta.scenario))
-                                             : QFileInfo(path).completeBaseName();
-            pages_->tables->setTable(t.table, t.complete() ? name
-                                                    : tr("%1 (incomplete: %2 of %3 rows)")
-                                                          .arg(name)
-                                                          .arg(t.table.rows().size())
-                                                          .arg(t.table.sequences()),
-                              t.actions, std::move(trust));
-            tablePath_ = QString::fromStdString(t.file.string());
+            tablePath_ = QString::fromStdString(opened.first.file.string());
+            pages_->showTable(opened.first, std::move(opened.second), QFileInfo(path).completeBaseName());
             if (pages_->learning->table().isEmpty() || !controller_.isActive())
                 pages_->learning->setTable(tablePath_);
-            showPage(Page::Tables);
             recent_->add(workspace::Recent::Tables, path);
             Q_EMIT tableShown(QString());
         },
-        failed);
+        [this](const QString& error) {
+            say(error);
+            Q_EMIT tableShown(error);
+        });
 }
 
 void MainWindow::openRun(const QString& dir)
@@ -639,36 +463,21 @@ void MainWindow::openRun(const QString& dir)
                          Q_EMIT runShown(QString());
                      },
                      [this](const QString& error) {
-                         log(error);
-                         statusBar()->showMessage(error);
+                         say(error);
                          Q_EMIT runShown(error);
                      });
 }
 
 void MainWindow::previewModel(const QString& nameOrPath, const QString& input, int classes)
 {
-    const auto sample = sampleOf(editor_->config().dataset);
-    pages_->models->setInputShape(input.isEmpty() ? QString::fromStdString(core::model::shape_string(sample.input)) : input);
-    pages_->models->setClasses(classes > 0 ? classes : int(sample.classes));
-    pages_->models->showModel(nameOrPath);
+    pages_->previewModel(nameOrPath, input, classes, editor_->config().dataset);
 }
 
 void MainWindow::showRun(const core::io::RunData& run)
 {
     for (const auto& p : run.problems)
         log(QString::fromStdString(p));
-    if (run.kind == core::io::RunKind::Learning) {
-        pages_->learning->view()->setRun(run);
-        showPage(Page::Learning);
-    } else {
-        pages_->training->setRun(run);
-        if (!run.adaptations.empty())
-            pages_->architecture->setSteps(run.adaptations.front().before, run.adaptations);
-        else if (run.final_model)
-            pages_->architecture->setSteps(*run.final_model, {});
-        pages_->policy->decisions()->setDecisions(run.adaptations);
-        showPage(Page::Training);
-    }
+    pages_->showRun(run);
     pages_->runs->follower()->follow(run); // a run still being written keeps growing in its page
     statusBar()->showMessage(tr("Opened %1 (read-only)").arg(QString::fromStdString(run.path.string())));
 }
@@ -752,9 +561,7 @@ void MainWindow::openPolicy(const QString& policy)
     if (tables.isEmpty())
         tables = shipped_->paperTables(); // empty until the File menu's index has answered
     if (tables.isEmpty()) {
-        const QString reason = tr("%1: open a simulation table first, to evaluate the policy on").arg(policy);
-        statusBar()->showMessage(reason);
-        log(reason);
+        say(tr("%1: open a simulation table first, to evaluate the policy on").arg(policy));
         return;
     }
     showPage(Page::Policy);

@@ -30,6 +30,7 @@ namespace rlda::app {
 
 class CloseGuard;
 class DropReceiver;
+class ExperimentDock;
 class PaperFiguresDialog;
 class RecentMenus;
 class ReproduceDialog;
@@ -120,7 +121,6 @@ Q_SIGNALS:
 
 protected:
     void closeEvent(QCloseEvent* event) override;
-    bool eventFilter(QObject* watched, QEvent* event) override; // Ctrl+E wherever the focus is
 
 private:
     void connectPages();
@@ -134,16 +134,13 @@ private:
     void log(const QString& text);
     void say(const QString& text); // the status bar and the log
     QString newRunFolder(const QString& name) const;
-    void syncModelFromExperiment();
-    void openExperimentWithDialog();
-    void saveExperiment(bool askForName); // errors go to the log
 
     RunController controller_;
     PageTabs* pages_ = nullptr;
-    widgets::ExperimentEditor* editor_ = nullptr;
+    ExperimentDock* experiment_ = nullptr;
+    widgets::ExperimentEditor* editor_ = nullptr; // the dock's
     widgets::RunControl* runControl_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
-    QAction* exportAction_ = nullptr;
     RecentMenus* recent_ = nullptr;
     CloseGuard* closeGuard_ = nullptr;
     DropReceiver* drops_ = nullptr;
@@ -153,7 +150,6 @@ private:
     QByteArray defaultLayout_; // saveState() once the docks are built, for Reset layout
     QString runsRoot_;
     QString runsListed_; // the runs root the Runs page last listed; a folder chosen there stays
-    QString modelSynced_; // the experiment model, input, classes and head the Models page last showed
     QString learningRun_; // the folder of the last learning run started here
     QString tablePath_;   // the table the Tables page shows
     PaperFiguresDialog* paperFigures_ = nullptr;

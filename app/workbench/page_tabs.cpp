@@ -7,6 +7,11 @@
 #include "app/workbench/models_page.h"
 #include "app/workbench/policy_page.h"
 #include "app/workbench/sweep_page.h"
+#include "core/config/dataset_shape.h"
+#include "core/io/run_reader.h"
+#include "core/sim/table.h"
+#include "core/sim/reliability.h"
+#include "core/sim/table_meta.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
@@ -18,7 +23,9 @@
 
 #include <QDir>
 #include <QScrollArea>
+#include <QSettings>
 
+#include <exception>
 #include <iterator>
 
 namespace rlda::app {
@@ -27,6 +34,19 @@ namespace {
 // In Page order.
 constexpr const char* kPageNames[] = {"training", "architecture", "policy", "learning",
                                       "tables",   "sweeps",       "runs",   "models"};
+
+// The sample shape and class count a config's dataset gives the model: what tables of this job
+// were built with, what a policy for it sees and what its parameters are counted at. The dataset
+// config says (core::config::sample_shape); a kind it does not know (the editor marks it) leaves the
+// configured shape, so that a half-edited experiment never throws here.
+core::config::SampleShape sampleOf(const core::config::DatasetConfig& d)
+{
+    try {
+        return core::config::sample_shape(d);
+    } catch (const std::exception&) {
+        return {d.shape, d.classes};
+    }
+}
 
 QScrollArea* scrolled(QWidget* page)
 {
@@ -65,6 +85,83 @@ std::optional<Page> PageTabs::fromName(const QString& name)
         if (name == QLatin1String(kPageNames[i]))
             return static_cast<Page>(i);
     return std::nullopt;
+}
+
+void PageTabs::showRun(const core::io::RunData& run)
+{
+    if (run.kind == core::io::RunKind::Learning) {
+        learning->view()->setRun(run);
+        showPage(Page::Learning);
+        return;
+    }
+    training->setRun(run);
+    if (!run.adaptations.empty())
+        architecture->setSteps(run.adaptations.front().before, run.adaptations);
+    else if (run.final_model)
+        architecture->setSteps(*run.final_model, {});
+    policy->decisions()->setDecisions(run.adaptations);
+    showPage(Page::Training);
+}
+
+void PageTabs::showTable(const core::sim::OpenedTable& t, core::sim::TableTrust trust, const QString& fallbackName)
+{
+    const QString name = t.described ? QStringLiteral("%1 %2").arg(QString::fromStdString(t.meta.model),
+                                                                    QString::fromStdString(t.meta.scenario))
+                                     : fallbackName;
+    tables->setTable(t.table,
+                     t.complete() ? name
+                                  : tr("%1 (incomplete: %2 of %3 rows)")
+                                        .arg(name)
+                                        .arg(t.table.rows().size())
+                                        .arg(t.table.sequences()),
+                     t.actions, std::move(trust));
+    showPage(Page::Tables);
+}
+
+void PageTabs::restoreSettings(const QSettings& s)
+{
+    namespace key = workspace::key;
+    if (const auto page = fromName(s.value(key::kPage).toString()))
+        showPage(*page);
+    if (const int span = s.value(key::kTrainingSmoothing).toInt(); span >= 1)
+        training->setSmoothingSpan(span);
+    if (const int window = s.value(key::kLearningWindow).toInt(); window >= 1)
+        learning->view()->setWindow(window);
+}
+
+void PageTabs::saveSettings(QSettings& s) const
+{
+    namespace key = workspace::key;
+    s.setValue(key::kPage, name(currentPage()));
+    s.setValue(key::kTrainingSmoothing, training->smoothingSpan());
+    s.setValue(key::kLearningWindow, learning->view()->window());
+}
+
+void PageTabs::followExperiment(const core::config::ExperimentConfig& c)
+{
+    const QString model = QString::fromStdString(c.job.model);
+    const auto sample = sampleOf(c.dataset);
+    if (learning->table().isEmpty()) // a chosen table names its own model
+        learning->setModel(model, sample.input, sample.classes);
+    policy->setDefaultModel(model, sample.input, sample.classes);
+    if (!c.simulation.table.empty() && learning->table().isEmpty())
+        learning->setTable(QString::fromStdString(c.simulation.table));
+    const QString key = model + QLatin1Char('|') + QString::fromStdString(core::model::shape_string(sample.input)) +
+                        QLatin1Char('|') + QString::number(sample.classes) + QLatin1Char('|') +
+                        QString::fromStdString(core::model::to_string(c.job.head));
+    if (key != followed_) {
+        followed_ = key;
+        previewModel(model, {}, 0, c.dataset);
+    }
+}
+
+void PageTabs::previewModel(const QString& nameOrPath, const QString& input, int classes,
+                            const core::config::DatasetConfig& dataset)
+{
+    const auto sample = sampleOf(dataset);
+    models->setInputShape(input.isEmpty() ? QString::fromStdString(core::model::shape_string(sample.input)) : input);
+    models->setClasses(classes > 0 ? classes : int(sample.classes));
+    models->showModel(nameOrPath);
 }
 
 QString PageTabs::exportPlot(Page page, const QString& path, const widgets::ExportSettings& settings) const

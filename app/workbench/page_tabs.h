@@ -3,13 +3,23 @@
 // the name the workspace stores, the plot a page shows, and every plot exported at once.
 #pragma once
 
+#include "core/config/experiment.h"
 #include "widgets/plot_export.h"
 
 #include <QString>
 #include <QTabWidget>
 
+class QSettings;
+
 #include <optional>
 
+namespace rlda::core::io {
+struct RunData;
+}
+namespace rlda::core::sim {
+struct OpenedTable;
+struct TableTrust;
+} // namespace rlda::core::sim
 namespace rlda::widgets {
 class ArchitectureInspector;
 class RunBrowser;
@@ -43,6 +53,27 @@ public:
     QString exportPlot(Page page, const QString& path, const widgets::ExportSettings& settings) const;
     // Every plot as PNG, PDF and SVG, and the curves' data as CSV, into `dir`: the problems, one a line.
     QString exportAll(const QString& dir, const widgets::ExportSettings& settings) const;
+    // A run read from its folder, on the Learning page or on the Training, Architecture and Policy
+    // pages, whichever fits its kind; that page is shown.
+    void showRun(const core::io::RunData& run);
+    // A simulation table on the Tables page, named by its metadata (else `fallbackName`), an
+    // incomplete one saying how many rows it has; the page is shown.
+    void showTable(const core::sim::OpenedTable& table, core::sim::TableTrust trust, const QString& fallbackName);
+
+    // The current page and the plots' settings (the training curves' smoothing, the learning
+    // curves' rolling window), read from and written to the workspace (workspace.h).
+    void restoreSettings(const QSettings& settings);
+    void saveSettings(QSettings& settings) const;
+
+    // The pages that follow the experiment in the editor: the Learning page's model (unless a table
+    // names its own) and table, the Policy page's default model, and the Models page, when the
+    // model, its input, classes or head changed (a model picked there meanwhile stays until then).
+    void followExperiment(const core::config::ExperimentConfig& c);
+    // The Models page on a zoo name or TOML model file at `input` (CxHxW) and `classes`, or at what
+    // `dataset` hands a model (core::config::sample_shape) when those are empty and 0.
+    void previewModel(const QString& nameOrPath, const QString& input, int classes,
+                      const core::config::DatasetConfig& dataset);
+
     // File -> Export plot… (the current page's plot) and Export all plots and data…, asked in a
     // dialog that starts where the last export went, else in `folder`.
     void exportCurrentWithDialog(const QString& folder);
@@ -56,6 +87,9 @@ public:
     SweepPage* const sweeps;
     widgets::RunBrowser* const runs;
     ModelsPage* const models;
+
+private:
+    QString followed_; // the experiment's model, input, classes and head the Models page last showed
 
 Q_SIGNALS:
     void exported(const QString& text);         // what was written

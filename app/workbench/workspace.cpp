@@ -4,7 +4,9 @@
 #include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
+#include <QScreen>
 #include <QSettings>
+#include <QWidget>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 
@@ -137,6 +139,21 @@ void resetSettings()
     QSettings s;
     s.clear();
     s.sync();
+}
+
+void placeOnScreen(QWidget& window)
+{
+    constexpr QSize kDefaultSize(1440, 900);
+    const QScreen* screen = window.screen();
+    if (!screen) {
+        window.resize(kDefaultSize);
+        return;
+    }
+    const QRect free = screen->availableGeometry();
+    // Room for a window manager's frame and title bar around the window's own size.
+    const QSize size = kDefaultSize.boundedTo(free.size() - QSize(16, 48)).expandedTo(window.minimumSizeHint());
+    window.resize(size);
+    window.move(free.center() - QPoint(size.width() / 2, size.height() / 2));
 }
 
 } // namespace rlda::app::workspace

@@ -10,6 +10,8 @@
 #include <QString>
 #include <QStringList>
 
+class QWidget;
+
 namespace rlda::app::workspace {
 
 // The keys. A key is written here and nowhere else; code names the constant.
@@ -57,6 +59,10 @@ QString dataRunsFolder();
 // The runs folder chosen with File → Runs folder… (remembered), else defaultRunsFolder().
 QString runsFolder();
 void setRunsFolder(const QString& dir);
+
+// The window's geometry before any is restored, and after View -> Reset layout: 1440x900 as far as
+// its screen has room, centred in the screen's free area (no panel under it).
+void placeOnScreen(QWidget& window);
 
 // Forgets everything above and the window's layout: rlda-workbench --reset-settings.
 void resetSettings();
