@@ -95,8 +95,8 @@ int main(int argc, char** argv)
     try {
         at::set_num_threads(o.threads);
         data::SyntheticOptions d;
-        d.shape = {3, 32, 32};
-        d.classes = 10;
+        d.shape = model::kCifar10Input;
+        d.classes = model::kCifar10Classes;
         d.train_size = o.samples;
         d.test_size = 64;
         const auto data = data::make_synthetic(d);
@@ -108,8 +108,8 @@ int main(int argc, char** argv)
             bare = std::max(bare, python_images_per_s(o, "bare"));
             pipeline = std::max(pipeline, python_images_per_s(o, "pipeline"));
         }
-        fmt::print("bench/epoch: ConvNet2, {} images 3x32x32, batch {}, Adam, {} threads, best of {}\n", o.samples,
-                   o.batch, o.threads, o.repeat);
+        fmt::print("bench/epoch: ConvNet2, {} images {}, batch {}, Adam, {} threads, best of {}\n", o.samples,
+                   model::shape_string(d.shape), o.batch, o.threads, o.repeat);
         fmt::print("  C++ engine (rlda Trainer)    {:8.1f} images/s\n", engine);
         fmt::print("  C++, bare tensor loop        {:8.1f} images/s\n", cpp_bare);
         fmt::print("  Python, bare tensor loop     {:8.1f} images/s\n", bare);

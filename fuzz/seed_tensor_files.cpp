@@ -54,7 +54,7 @@ void write_checkpoint(const fs::path& file, bool adam)
     meta.model_name = base.name;
     meta.input = base.input;
     meta.classes = base.classes;
-    meta.deepened = {1};
+    meta.grown = {1};
     meta.chosen = {1, 2};
     meta.clock = {12.5, 7, 1};
     meta.scheduler_reported = 1;

@@ -8,7 +8,7 @@
 
 #include "core/agent/reinforce.h"
 #include "core/config/experiment_io.h"
-#include "core/config/limits.h"
+#include "core/config/value_limits.h"
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
 #include "core/run/learn_run.h"

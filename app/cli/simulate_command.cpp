@@ -6,7 +6,7 @@
 #include "app/cli/numbers.h"
 
 #include "core/config/experiment_io.h"
-#include "core/config/limits.h"
+#include "core/config/value_limits.h"
 #include "core/sim/build.h"
 #include "core/sim/reliability.h"
 #include "core/sweep/local.h"

@@ -5,7 +5,7 @@
 
 #include "core/config/experiment_io.h"
 #include "core/config/schema.h"
-#include "core/run/experiment.h"
+#include "core/run/experiment_run.h"
 #include "core/util/output_folder.h"
 #include "core/util/error.h"
 #include "core/util/read_file.h"

@@ -7,7 +7,7 @@
 #include "app/cli/numbers.h"
 
 #include "core/config/experiment_io.h"
-#include "core/run/transfer.h"
+#include "core/run/transfer_protocol.h"
 #include "core/sim/table_meta.h"
 #include "core/util/error.h"
 

@@ -48,7 +48,7 @@ TableIdentity identifyTable(const QString& tablePath, const QString& fallbackMod
 widgets::RankedTable rankedTable(const QString& tablePath, const QString& fallbackModel, const QString& agent,
                                  const core::sim::Evaluation& evaluation)
 {
-    const auto t = openTable(tablePath, fallbackModel, {3, 32, 32}, 10);
+    const auto t = openTable(tablePath, fallbackModel, core::model::kCifar10Input, core::model::kCifar10Classes);
     return widgets::makeRankedTable(QString::fromStdString(t.meta.model), QString::fromStdString(t.meta.scenario),
                                     agent, t.table, evaluation);
 }

@@ -24,7 +24,8 @@ struct TableIdentity {
     bool described = false;
 };
 TableIdentity identifyTable(const QString& tablePath, const QString& fallbackModel,
-                            const core::model::Shape& fallbackInput = {3, 32, 32}, qint64 fallbackClasses = 10);
+                            const core::model::Shape& fallbackInput = core::model::kCifar10Input,
+                            qint64 fallbackClasses = core::model::kCifar10Classes);
 
 // A ranked table from an evaluation already made (the end of a learning run). Throws core::Error.
 widgets::RankedTable rankedTable(const QString& tablePath, const QString& fallbackModel, const QString& agent,

@@ -1,6 +1,6 @@
 #include "app/workbench/experiment_dock.h"
 
-#include "app/workbench/file_dialogs.h"
+#include "widgets/file_dialogs.h"
 #include "core/config/experiment_io.h"
 #include "core/util/error_text.h"
 #include "widgets/run/experiment_editor.h"
@@ -69,7 +69,7 @@ bool ExperimentDock::open(const QString& path)
 void ExperimentDock::openWithDialog()
 {
     const QString path =
-        openFileName(this, FileKind::Experiment, tr("Open experiment"), tr("Experiments (*.toml);;All files (*)"));
+        widgets::openFileName(this, widgets::FileKind::Experiment, tr("Open experiment"), tr("Experiments (*.toml);;All files (*)"));
     if (!path.isEmpty())
         open(path);
 }
@@ -78,7 +78,7 @@ void ExperimentDock::save(bool askForName)
 {
     QString path = editor_->fileName();
     if (askForName || path.isEmpty() || path.startsWith(QLatin1Char(':')))
-        path = saveFileName(this, FileKind::Experiment, tr("Save experiment"),
+        path = widgets::saveFileName(this, widgets::FileKind::Experiment, tr("Save experiment"),
                             path.isEmpty() ? QStringLiteral("experiment.toml") : path, tr("Experiments (*.toml)"));
     if (path.isEmpty())
         return;

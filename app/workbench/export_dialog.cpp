@@ -1,7 +1,7 @@
 // The export dialog: a path whose suffix follows the chosen format, a size, and a DPI.
 #include "app/workbench/export_dialog.h"
 
-#include "app/workbench/file_dialogs.h"
+#include "widgets/file_dialogs.h"
 #include "app/workbench/workspace.h"
 
 #include <QComboBox>
@@ -68,7 +68,7 @@ ExportDialog::ExportDialog(const QString& suggestedPath, QWidget* parent) : QDia
 
 void ExportDialog::browse()
 {
-    const QString path = saveFileName(this, FileKind::Export, tr("Export plot"), path_->text(),
+    const QString path = widgets::saveFileName(this, widgets::FileKind::Export, tr("Export plot"), path_->text(),
                                       tr("PNG image (*.png);;PDF document (*.pdf);;SVG drawing (*.svg)"));
     if (!path.isEmpty())
         path_->setText(path);
@@ -99,7 +99,7 @@ std::optional<ExportDialog::Request> ExportDialog::ask(QWidget* parent, const QS
     const Request r = dialog.request();
     // The next export starts where and as this one was made.
     workspace::setExportSettings(r.settings);
-    rememberFolder(FileKind::Export, r.path, false);
+    widgets::rememberFolder(widgets::FileKind::Export, r.path, false);
     return r;
 }
 

@@ -1,7 +1,7 @@
 // The folder field of the workbench's dialogs.
 #include "app/workbench/folder_field.h"
 
-#include "app/workbench/file_dialogs.h"
+#include "widgets/file_dialogs.h"
 
 #include <QHBoxLayout>
 #include <QLineEdit>
@@ -15,7 +15,7 @@ FolderField::FolderField(const QString& title, const QString& objectName, QWidge
     edit_->setObjectName(objectName);
     auto* choose = new QPushButton(tr("Choose…"), this);
     connect(choose, &QPushButton::clicked, this, [this, title] {
-        const QString dir = chooseFolderFrom(this, FileKind::Output, title, folder());
+        const QString dir = widgets::chooseFolderFrom(this, widgets::FileKind::Output, title, folder());
         if (!dir.isEmpty())
             setFolder(dir);
     });

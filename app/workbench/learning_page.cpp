@@ -28,7 +28,7 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
 {
     auto* form = new QFormLayout;
     form->setFieldGrowthPolicy(QFormLayout::ExpandingFieldsGrow);
-    auto fileRow = [this](QLineEdit*& edit, const QString& placeholder, FileKind kind, const QString& title,
+    auto fileRow = [this](QLineEdit*& edit, const QString& placeholder, widgets::FileKind kind, const QString& title,
                           const QString& filter) {
         auto* row = new QHBoxLayout;
         edit = new QLineEdit(this);
@@ -44,9 +44,9 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
         return row;
     };
     form->addRow(tr("Table"), fileRow(table_, tr("simulation table (CSV), e.g. one written by a simulation run"),
-                                      FileKind::Table, tr("Simulation table"), tr("Tables (*.csv);;All files (*)")));
+                                      widgets::FileKind::Table, tr("Simulation table"), tr("Tables (*.csv);;All files (*)")));
     table_->setObjectName(QStringLiteral("learnTable"));
-    form->addRow(tr("Continue policy"), fileRow(from_, tr("empty: a new policy"), FileKind::Policy, tr("Policy file"),
+    form->addRow(tr("Continue policy"), fileRow(from_, tr("empty: a new policy"), widgets::FileKind::Policy, tr("Policy file"),
                                                 tr("Policies (*.pt);;All files (*)")));
     auto* modelRow = new QHBoxLayout;
     model_ = new QLineEdit(this);
@@ -137,13 +137,13 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     layout->addLayout(form);
     layout->addWidget(greedy_);
     layout->addWidget(view_, 1);
-    setModel(QStringLiteral("ConvNet2"), {3, 32, 32}, 10);
+    setModel(QStringLiteral("ConvNet2"), core::model::kCifar10Input, core::model::kCifar10Classes);
     showDescribed(false);
 }
 
-QString LearningPage::browse(FileKind kind, const QString& title, const QString& filter)
+QString LearningPage::browse(widgets::FileKind kind, const QString& title, const QString& filter)
 {
-    return openFileName(this, kind, title, filter);
+    return widgets::openFileName(this, kind, title, filter);
 }
 
 void LearningPage::setModel(const QString& model, const core::model::Shape& input, qint64 classes)
@@ -169,7 +169,9 @@ void LearningPage::showDescribed(bool described)
                                     : field == model_ ? tr("The table has no metadata: the model it was built from, a zoo "
                                                            "name or a TOML model file")
                                                       : tr("The table has no metadata: the sample shape of its job, CxHxW "
-                                                           "(the paper's tables: CIFAR-10, 3x32x32)"));
+                                                           "(the paper's tables: CIFAR-10, %1)")
+                                                            .arg(QString::fromStdString(core::model::shape_string(
+                                                                core::model::kCifar10Input))));
     }
 }
 
@@ -187,7 +189,7 @@ void LearningPage::setTable(const QString& path)
     try {
         input = core::model::parse_shape(input_->text().trimmed().toStdString());
     } catch (const std::exception&) {
-        input = {3, 32, 32};
+        input = core::model::kCifar10Input;
     }
     identify_.startJob(
         [path, model = model_->text(), input, classes = classes_]() -> std::optional<TableIdentity> {

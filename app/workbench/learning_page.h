@@ -2,7 +2,7 @@
 // per-episode objective, accuracy, temperature and lr live, with the greedy sequence's rank.
 #pragma once
 
-#include "app/workbench/file_dialogs.h"
+#include "widgets/file_dialogs.h"
 #include "app/workbench/metatypes.h"
 #include "widgets/job_tracker.h"
 
@@ -35,7 +35,7 @@ public:
     // The tables' starting model and sample shape, from the experiment; a table with an index.csv
     // beside it names its own model.
     void setModel(const QString& model, const core::model::Shape& input, qint64 classes);
-    void setInput(const QString& shape); // "3x32x32"
+    void setInput(const QString& shape); // "CxHxW"
     // The table's own model and input, read from its metadata off the GUI thread, fill the fields
     // when they answer (tableIdentified()).
     void setTable(const QString& path);
@@ -56,7 +56,7 @@ Q_SIGNALS:
     void tableIdentified(const QString& path);
 
 private:
-    QString browse(FileKind kind, const QString& title, const QString& filter);
+    QString browse(widgets::FileKind kind, const QString& title, const QString& filter);
     void showDescribed(bool described); // the model and input fields: the table's, or to assume
 
     widgets::LearningView* view_ = nullptr;

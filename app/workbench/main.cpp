@@ -1,10 +1,8 @@
 // rlda-workbench: reads the command line, starts the Qt application, shows the main window on the
-// default experiment (or the one given) in the workspace it was left in, and runs the screenshot
-// tour when asked. --help, --version and a bad command line are answered before any display is
+// default experiment (or the one given) in the workspace it was left in. --help, --version and a bad command line are answered before any display is
 // needed.
 #include "app/workbench/main_window.h"
 #include "app/workbench/models_page.h"
-#include "app/workbench/tour.h"
 #include "app/workbench/workspace.h"
 
 #include <QApplication>
@@ -72,12 +70,7 @@ int main(int argc, char* argv[])
     QCommandLineOption screenshot(QStringLiteral("screenshot"), QStringLiteral("Save a PNG of the window and exit."),
                                   QStringLiteral("FILE"));
     screenshot.setFlags(QCommandLineOption::HiddenFromHelp);
-    // scripts/screenshots: run the default experiment and a learning run, capture every page.
-    QCommandLineOption tour(QStringLiteral("tour"),
-                            QStringLiteral("Run a short tour and write a screenshot of every panel into DIR."),
-                            QStringLiteral("DIR"));
-    tour.setFlags(QCommandLineOption::HiddenFromHelp);
-    parser.addOptions({runs, table, run, start, resetSettings, model, input, classes, deepen, screenshot, tour});
+    parser.addOptions({runs, table, run, start, resetSettings, model, input, classes, deepen, screenshot});
 
     // --help, --version and a command line that does not parse, with no display to be had, are
     // answered by a QCoreApplication: a QApplication would abort there (exit 134).
@@ -114,8 +107,8 @@ int main(int argc, char* argv[])
     if (parser.isSet(resetSettings))
         rlda::app::workspace::resetSettings();
     rlda::app::MainWindow window;
-    // The tour and --screenshot draw the window as it starts, whatever a user left it like.
-    if (!parser.isSet(tour) && !parser.isSet(screenshot))
+    // --screenshot draws the window as it starts, whatever a user left it like.
+    if (!parser.isSet(screenshot))
         window.restoreWorkspace(); // the runs folder with it
     else
         window.setRunsRoot(rlda::app::workspace::defaultRunsFolder());
@@ -130,7 +123,7 @@ int main(int argc, char* argv[])
         std::fprintf(stderr, "rlda-workbench: %s: cannot open the experiment (see the log)\n",
                      qPrintable(parser.positionalArguments().front()));
     }
-    window.models()->setDeepenActions(parser.value(deepen));
+    window.models()->setGrowthActions(parser.value(deepen));
     // At the experiment's input shape and classes unless --input/--classes say otherwise: the
     // parameter count in the status bar is then the experiment's model's.
     window.previewModel(parser.value(model), parser.isSet(input) ? parser.value(input) : QString(),
@@ -143,11 +136,7 @@ int main(int argc, char* argv[])
     if (parser.isSet(start))
         window.startTraining();
 
-    if (parser.isSet(tour)) {
-        auto* t = new rlda::app::Tour(window, parser.value(tour), parser.value(table), &window);
-        QObject::connect(t, &rlda::app::Tour::finished, &app, [](int code) { QApplication::exit(code); });
-        QTimer::singleShot(300, t, &rlda::app::Tour::start);
-    } else if (parser.isSet(screenshot)) {
+    if (parser.isSet(screenshot)) {
         const QString file = parser.value(screenshot);
         // A short delay lets the first layout pass and paint settle before grabbing.
         QTimer::singleShot(300, &window, [&window, file] {

@@ -18,7 +18,7 @@
 #include "app/workbench/shortcut_over_fields.h"
 #include "app/workbench/sweep_page.h"
 #include "core/io/run_reader.h"
-#include "core/run/experiment.h"
+#include "core/run/experiment_run.h"
 #include "core/sim/table.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
@@ -172,12 +172,12 @@ void MainWindow::buildFileMenu()
     file->addAction(tr("Save experiment &as…"), QKeySequence::SaveAs, this, [this] { experiment_->save(true); });
     file->addSeparator();
     file->addAction(tr("Open &run folder…"), this, [this] {
-        const QString dir = existingFolder(this, FileKind::RunFolder, tr("Open run folder"), runsRoot_);
+        const QString dir = widgets::existingFolder(this, widgets::FileKind::RunFolder, tr("Open run folder"), runsRoot_);
         if (!dir.isEmpty())
             openRun(dir);
     });
     file->addAction(tr("Runs &folder…"), this, [this] {
-        const QString dir = existingFolder(this, FileKind::RunsRoot, tr("Folder new runs go into"), runsRoot_);
+        const QString dir = widgets::existingFolder(this, widgets::FileKind::RunsRoot, tr("Folder new runs go into"), runsRoot_);
         if (dir.isEmpty())
             return;
         setRunsRoot(dir);
@@ -187,7 +187,7 @@ void MainWindow::buildFileMenu()
         showPage(Page::Runs);
     });
     file->addAction(tr("Open simulation &table…"), this, [this] {
-        const QString path = openFileName(this, FileKind::Table, tr("Open simulation table"),
+        const QString path = widgets::openFileName(this, widgets::FileKind::Table, tr("Open simulation table"),
                                           tr("Simulation tables (*.csv);;All files (*)"));
         if (!path.isEmpty())
             openTable(path);

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/config/experiment.h"
-#include "core/run/experiment.h"
+#include "core/run/experiment_run.h"
 #include "core/run/learn_run.h"
 #include "core/sim/results.h"
 #include "core/train/events.h"

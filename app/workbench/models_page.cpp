@@ -1,7 +1,7 @@
 // The Models page: the zoo, a model file or a deepened preview of either, as a summary of blocks.
 #include "app/workbench/models_page.h"
 
-#include "app/workbench/file_dialogs.h"
+#include "widgets/file_dialogs.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
@@ -40,7 +40,7 @@ QString errorText(const std::exception& e)
 ModelsPage::~ModelsPage()
 {
     inputEdit_->disconnect(this);
-    deepenEdit_->disconnect(this);
+    growthEdit_->disconnect(this);
 }
 
 ModelsPage::ModelsPage(QWidget* parent) : QWidget(parent)
@@ -82,7 +82,7 @@ QToolBar* ModelsPage::buildToolBar()
     open->setToolTip(tr("Show a TOML model file"));
     bar->addSeparator();
 
-    inputEdit_ = new QLineEdit(QStringLiteral("3x32x32"), bar);
+    inputEdit_ = new QLineEdit(QString::fromStdString(core::model::shape_string(core::model::kCifar10Input)), bar);
     inputEdit_->setObjectName(QStringLiteral("inputEdit"));
     inputEdit_->setToolTip(tr("Input shape of one sample: CxHxW, or F for flat features"));
     inputEdit_->setMaximumWidth(110);
@@ -92,13 +92,13 @@ QToolBar* ModelsPage::buildToolBar()
     classesSpin_->setRange(1, 100000);
     classesSpin_->setValue(10);
 
-    deepenEdit_ = new QLineEdit(bar);
-    deepenEdit_->setObjectName(QStringLiteral("deepenEdit"));
-    deepenEdit_->setPlaceholderText(tr("e.g. 0 w1"));
-    deepenEdit_->setToolTip(tr("Growth in order: a block index (or d0) deepens that original block, w1 widens "
+    growthEdit_ = new QLineEdit(bar);
+    growthEdit_->setObjectName(QStringLiteral("deepenEdit"));
+    growthEdit_->setPlaceholderText(tr("e.g. 0 w1"));
+    growthEdit_->setToolTip(tr("Growth in order: a block index (or d0) deepens that original block, w1 widens "
                                "block 1 twice as wide; previews the grown model"));
-    deepenEdit_->setClearButtonEnabled(true);
-    deepenEdit_->setMaximumWidth(160);
+    growthEdit_->setClearButtonEnabled(true);
+    growthEdit_->setMaximumWidth(160);
 
     auto label = [bar](const QString& text) {
         auto* l = new QLabel(text, bar);
@@ -110,11 +110,11 @@ QToolBar* ModelsPage::buildToolBar()
     bar->addWidget(label(tr("Classes")));
     bar->addWidget(classesSpin_);
     bar->addWidget(label(tr("Grow")));
-    bar->addWidget(deepenEdit_);
+    bar->addWidget(growthEdit_);
 
     // editingFinished rather than textChanged: half-typed shapes would flash errors on every key.
     connect(inputEdit_, &QLineEdit::editingFinished, this, &ModelsPage::refresh);
-    connect(deepenEdit_, &QLineEdit::editingFinished, this, &ModelsPage::refresh);
+    connect(growthEdit_, &QLineEdit::editingFinished, this, &ModelsPage::refresh);
     connect(classesSpin_, &QSpinBox::valueChanged, this, &ModelsPage::refresh);
     return bar;
 }
@@ -134,9 +134,9 @@ void ModelsPage::showModel(const QString& nameOrPath)
     refresh();
 }
 
-void ModelsPage::setDeepenActions(const QString& actions)
+void ModelsPage::setGrowthActions(const QString& actions)
 {
-    deepenEdit_->setText(actions);
+    growthEdit_->setText(actions);
     refresh();
 }
 
@@ -156,7 +156,7 @@ void ModelsPage::setClasses(int classes)
 void ModelsPage::openModelFile()
 {
     const QString path =
-        openFileName(this, FileKind::Model, tr("Open model file"), tr("TOML model files (*.toml);;All files (*)"));
+        widgets::openFileName(this, widgets::FileKind::Model, tr("Open model file"), tr("TOML model files (*.toml);;All files (*)"));
     if (!path.isEmpty())
         showModel(path);
 }
@@ -165,7 +165,7 @@ void ModelsPage::refresh()
 {
     if (source_.isEmpty())
         return;
-    for (auto* edit : {inputEdit_, deepenEdit_})
+    for (auto* edit : {inputEdit_, growthEdit_})
         edit->setStyleSheet(QString());
     const QString name = QFileInfo::exists(source_) ? QFileInfo(source_).fileName() : source_;
 
@@ -187,7 +187,7 @@ void ModelsPage::refresh()
     }
 
     try {
-        const std::vector<m::Action> actions = m::parse_growth(deepenEdit_->text().toStdString());
+        const std::vector<m::Action> actions = m::parse_growth(growthEdit_->text().toStdString());
         m::apply_growth(*spec, actions); // on our own copy: the spec is rebuilt on every refresh
         const m::ModelSummary summary = m::summarize(*spec);
         modelPanel_->setSummary(summary);
@@ -196,13 +196,13 @@ void ModelsPage::refresh()
             Q_EMIT statusMessage(tr("%1: %2 parameters").arg(name, modelPanel_->formatCount(summary.parameters)));
         else
             Q_EMIT statusMessage(tr("%1 grown by [%2]: %3 parameters (+%4)")
-                                         .arg(name, deepenEdit_->text().simplified(),
+                                         .arg(name, growthEdit_->text().simplified(),
                                               modelPanel_->formatCount(summary.parameters),
                                               modelPanel_->formatCount(summary.parameters - base.parameters)));
     } catch (const std::exception& e) {
         modelPanel_->setSummary(base);
         graph_->setSummary(base);
-        reportError(deepenEdit_, tr("%1 (showing %2 as it is)").arg(errorText(e), name));
+        reportError(growthEdit_, tr("%1 (showing %2 as it is)").arg(errorText(e), name));
     }
 }
 

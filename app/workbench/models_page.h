@@ -29,7 +29,7 @@ public:
 
     // A zoo name or the path of a TOML model file; errors go to statusMessage().
     void showModel(const QString& nameOrPath);
-    void setDeepenActions(const QString& actions);
+    void setGrowthActions(const QString& actions);
     void setInputShape(const QString& shape);
     void setClasses(int classes);
 
@@ -52,7 +52,7 @@ private:
     widgets::ModelGraph* graph_ = nullptr;
     QLineEdit* inputEdit_ = nullptr;
     QSpinBox* classesSpin_ = nullptr;
-    QLineEdit* deepenEdit_ = nullptr;
+    QLineEdit* growthEdit_ = nullptr;
     QString source_; // what load_model() gets: a zoo name or a file path
 };
 

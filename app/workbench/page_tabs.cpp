@@ -1,7 +1,7 @@
 #include "app/workbench/page_tabs.h"
 
 #include "app/workbench/export_dialog.h"
-#include "app/workbench/file_dialogs.h"
+#include "widgets/file_dialogs.h"
 #include "app/workbench/learning_page.h"
 #include "app/workbench/workspace.h"
 #include "app/workbench/models_page.h"
@@ -209,7 +209,7 @@ void PageTabs::exportCurrentWithDialog(const QString& folder)
     const Page page = currentPage();
     const QString name = tabText(static_cast<int>(page)).toLower();
     const auto request =
-        ExportDialog::ask(this, QDir(lastFolder(FileKind::Export, folder)).filePath(name + QStringLiteral(".png")));
+        ExportDialog::ask(this, QDir(widgets::lastFolder(widgets::FileKind::Export, folder)).filePath(name + QStringLiteral(".png")));
     if (!request)
         return;
     if (const QString error = exportPlot(page, request->path, request->settings); !error.isEmpty())
@@ -220,7 +220,7 @@ void PageTabs::exportCurrentWithDialog(const QString& folder)
 
 void PageTabs::exportAllWithDialog(const QString& folder)
 {
-    const QString dir = existingFolder(this, FileKind::Export, tr("Export every plot and its data into"), folder);
+    const QString dir = widgets::existingFolder(this, widgets::FileKind::Export, tr("Export every plot and its data into"), folder);
     if (dir.isEmpty())
         return;
     if (const QString problems = exportAll(QDir(dir).filePath(QStringLiteral("export")), workspace::exportSettings());

@@ -1,7 +1,7 @@
 // The Paper figures dialog: three checkable lists, an output folder, and `rlda figures` behind it.
 #include "app/workbench/paper_figures_dialog.h"
 
-#include "app/workbench/file_dialogs.h"
+#include "widgets/file_dialogs.h"
 #include "app/workbench/folder_field.h"
 #include "app/workbench/rlda_process.h"
 #include "core/sim/table.h"
@@ -60,12 +60,12 @@ PaperFiguresDialog::PaperFiguresDialog(QWidget* parent) : QDialog(parent)
 
     auto* addTables = new QPushButton(tr("Add tables…"), this);
     connect(addTables, &QPushButton::clicked, this, [this] {
-        this->addTables(openFileNames(this, FileKind::Table, tr("Simulation tables or an index"),
+        this->addTables(widgets::openFileNames(this, widgets::FileKind::Table, tr("Simulation tables or an index"),
                                       tr("Tables (*.csv);;All files (*)")));
     });
     auto* addFolder = new QPushButton(tr("Add a table folder…"), this);
     connect(addFolder, &QPushButton::clicked, this, [this] {
-        const QString dir = existingFolder(this, FileKind::Table, tr("A table folder or a folder with index.csv"));
+        const QString dir = widgets::existingFolder(this, widgets::FileKind::Table, tr("A table folder or a folder with index.csv"));
         if (!dir.isEmpty())
             this->addTables({dir});
     });
@@ -74,13 +74,13 @@ PaperFiguresDialog::PaperFiguresDialog(QWidget* parent) : QDialog(parent)
     connect(addPaper, &QPushButton::clicked, this, &PaperFiguresDialog::addPaperTables);
     auto* addRun = new QPushButton(tr("Add a learning run…"), this);
     connect(addRun, &QPushButton::clicked, this, [this] {
-        const QString dir = existingFolder(this, FileKind::RunFolder, tr("A learning run folder"));
+        const QString dir = widgets::existingFolder(this, widgets::FileKind::RunFolder, tr("A learning run folder"));
         if (!dir.isEmpty())
             addRuns({dir});
     });
     auto* addPolicy = new QPushButton(tr("Add a policy…"), this);
     connect(addPolicy, &QPushButton::clicked, this, [this] {
-        addPolicies(openFileNames(this, FileKind::Policy, tr("Policies"), tr("Policies (*.pt);;All files (*)")));
+        addPolicies(widgets::openFileNames(this, widgets::FileKind::Policy, tr("Policies"), tr("Policies (*.pt);;All files (*)")));
     });
 
     auto* lists = new QHBoxLayout;
@@ -258,7 +258,6 @@ bool PaperFiguresDialog::draw()
     return process_->start(args);
 }
 
-bool PaperFiguresDialog::isDrawing() const { return process_->isRunning(); }
 QString PaperFiguresDialog::status() const { return status_->text(); }
 
 void PaperFiguresDialog::onLine(const QString& text)

@@ -3,8 +3,8 @@
 #include "app/workbench/policy_page.h"
 
 #include "app/workbench/evaluations.h"
-#include "app/workbench/file_dialogs.h"
-#include "core/run/transfer.h"
+#include "widgets/file_dialogs.h"
+#include "core/run/transfer_protocol.h"
 #include "widgets/counted.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/figures/transfer_view.h"
@@ -61,7 +61,7 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
     transferLayout->addWidget(transfer_, 1);
     lowerTabs_->addTab(transferTab, tr("Transfer"));
     connect(openTransferButton, &QPushButton::clicked, this, [this] {
-        const QString folder = existingFolder(this, FileKind::RunFolder, tr("Transfer run folder"));
+        const QString folder = widgets::existingFolder(this, widgets::FileKind::RunFolder, tr("Transfer run folder"));
         if (!folder.isEmpty())
             openTransfer(folder);
     });
@@ -157,10 +157,10 @@ void PolicyPage::giveRanksTheRoom()
 void PolicyPage::evaluateWithDialogs()
 {
     const QString policy =
-        openFileName(this, FileKind::Policy, tr("Policy to evaluate"), tr("Policies (*.pt);;All files (*)"));
+        widgets::openFileName(this, widgets::FileKind::Policy, tr("Policy to evaluate"), tr("Policies (*.pt);;All files (*)"));
     if (policy.isEmpty())
         return;
-    const QStringList tables = openFileNames(this, FileKind::Table, tr("Tables to evaluate it on"),
+    const QStringList tables = widgets::openFileNames(this, widgets::FileKind::Table, tr("Tables to evaluate it on"),
                                              tr("Simulation tables (*.csv);;All files (*)"));
     if (!tables.isEmpty())
         evaluate(policy, tables);

@@ -64,8 +64,8 @@ private:
     widgets::TransferView* transfer_ = nullptr;
     QString policy_;
     QString model_ = QStringLiteral("ConvNet2");
-    core::model::Shape input_{3, 32, 32};
-    qint64 classes_ = 10;
+    core::model::Shape input_ = core::model::kCifar10Input;
+    qint64 classes_ = core::model::kCifar10Classes;
     widgets::JobTracker jobs_{this};     // the latest evaluation asked for
     widgets::JobTracker transfers_{this}; // the latest transfer run asked for
 };

@@ -24,7 +24,6 @@ public:
     bool isRunning() const;
     // SIGTERM: the long commands stop between episodes or rows and keep what they wrote.
     void stop();
-    QString commandLine() const { return commandLine_; }
 
 Q_SIGNALS:
     // Each line of its standard output and error, in order, without the line end.

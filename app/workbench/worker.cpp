@@ -2,7 +2,7 @@
 // thinned to what a screen can show (every 50 ms), epochs and adaptations always go through.
 #include "app/workbench/worker.h"
 
-#include "core/run/experiment.h"
+#include "core/run/experiment_run.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
 
@@ -19,19 +19,7 @@ constexpr auto kEmitInterval = std::chrono::milliseconds(50);
 
 } // namespace
 
-QString runStateName(RunState state)
-{
-    switch (state) {
-    case RunState::Idle: return QStringLiteral("idle");
-    case RunState::Running: return QStringLiteral("running");
-    case RunState::Paused: return QStringLiteral("paused");
-    case RunState::Cancelling: return QStringLiteral("cancelling");
-    case RunState::Finished: return QStringLiteral("finished");
-    case RunState::Cancelled: return QStringLiteral("cancelled");
-    case RunState::Failed: return QStringLiteral("failed");
-    }
-    return {};
-}
+QString runStateName(RunState state) { return widgets::RunControl::stateName(state).toLower(); }
 
 void registerMetaTypes()
 {
@@ -238,10 +226,7 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Wor
 
 RunController::~RunController() { shutdown(); }
 
-bool RunController::isActive() const
-{
-    return state_ == RunState::Running || state_ == RunState::Paused || state_ == RunState::Cancelling;
-}
+bool RunController::isActive() const { return widgets::RunControl::isActive(state_); }
 
 bool RunController::startTraining(const core::config::ExperimentConfig& config, const QString& out)
 {

@@ -20,7 +20,7 @@
 
 namespace rlda::app {
 
-QString runStateName(RunState state);
+QString runStateName(RunState state); // RunControl::stateName in lower case: "finished"
 
 class Worker : public QObject {
     Q_OBJECT

@@ -5,6 +5,7 @@
 // memory and written back by Qt; nothing here waits on the files a list names).
 #pragma once
 
+#include "widgets/file_dialogs.h"
 #include "widgets/plot_export.h"
 
 #include <QString>
@@ -14,7 +15,8 @@ class QWidget;
 
 namespace rlda::app::workspace {
 
-// The keys. A key is written here and nowhere else; code names the constant.
+// The keys, every one of them. A key is written here and nowhere else, except the two that a widget
+// reads and writes itself, declared beside it and named here; code names the constant.
 namespace key {
 inline constexpr char kGeometry[] = "window/geometry";         // QMainWindow::saveGeometry
 inline constexpr char kState[] = "window/state";               // QMainWindow::saveState: the docks
@@ -24,7 +26,7 @@ inline constexpr char kLearningWindow[] = "plots/learningWindow";       // Learn
 inline constexpr char kExportSize[] = "plots/exportSize";      // the Export plot dialog's size
 inline constexpr char kExportDpi[] = "plots/exportDpi";        // and resolution
 inline constexpr char kRecentGroup[] = "recent";               // recent/<kind>: a list, newest first
-inline constexpr char kFolderGroup[] = "folders";              // folders/<dialog>: its last folder
+// folders/<kind>: each file dialog's last folder, widgets::kFolderSettingsGroup (widgets/file_dialogs.h)
 inline constexpr char kRunsFolder[] = "runs/folder";           // where new runs go (File → Runs folder…)
 } // namespace key
 

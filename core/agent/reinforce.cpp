@@ -3,7 +3,7 @@
 
 #include "core/agent/tensor_shapes.h"
 #include "core/util/atomic_file.h"
-#include "core/config/limits.h"
+#include "core/config/value_limits.h"
 #include "core/config/schema.h"
 #include "core/util/checked.h"
 #include "core/util/error.h"

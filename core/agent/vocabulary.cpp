@@ -84,11 +84,11 @@ Vocabulary Vocabulary::from_zoo(int depth, const model::Shape& input, std::int64
     std::vector<model::ModelSpec> models;
     for (const auto& name : model::original_zoo_names()) {
         models.push_back(model::zoo_model(name));
-        if (input != model::Shape{3, 32, 32} || classes != 10) {
+        if (input != model::kCifar10Input || classes != model::kCifar10Classes) {
             try {
                 models.push_back(model::zoo_model(name, input, classes));
             } catch (const ModelError&) {
-                // a zoo model that cannot take this input contributes its 3x32x32 strings only
+                // a zoo model that cannot take this input contributes its strings at CIFAR-10's input only
             }
         }
     }

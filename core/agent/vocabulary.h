@@ -30,9 +30,10 @@ public:
     static Vocabulary from_models(const std::vector<model::ModelSpec>& models, int depth,
                                   const std::vector<model::Operation>& ops = {model::Operation::Deepen},
                                   double widen_factor = 2.0);
-    // The zoo at the original's input (3x32x32, 10 classes) and `input`/`classes` if different,
+    // The zoo at the original's input (model::kCifar10Input, kCifar10Classes) and `input`/`classes` if different,
     // with deepenings up to `depth`: the original's vocab = "models".
-    static Vocabulary from_zoo(int depth = 3, const model::Shape& input = {3, 32, 32}, std::int64_t classes = 10,
+    static Vocabulary from_zoo(int depth = 3, const model::Shape& input = model::kCifar10Input,
+                               std::int64_t classes = model::kCifar10Classes,
                                const std::vector<model::Operation>& ops = {model::Operation::Deepen},
                                double widen_factor = 2.0);
 

@@ -13,7 +13,7 @@ SampleShape sample_shape(const DatasetConfig& c)
     case DatasetKind::Synthetic:
         return {c.shape, c.classes};
     case DatasetKind::Cifar10:
-        return {{3, 32, 32}, 10};
+        return {model::kCifar10Input, model::kCifar10Classes};
     case DatasetKind::FashionMnist:
     case DatasetKind::Mnist:
         return {{1, 28, 28}, 10};

@@ -15,7 +15,7 @@ struct SampleShape {
     bool operator==(const SampleShape&) const = default;
 };
 
-// The sample shape and class count of a configured dataset: CIFAR-10 3x32x32, MNIST and
+// The sample shape and class count of a configured dataset: CIFAR-10 model::kCifar10Input, MNIST and
 // Fashion-MNIST 1x28x28 (10 classes each), synthetic data as configured.
 SampleShape sample_shape(const DatasetConfig& c);
 

@@ -34,8 +34,8 @@ struct DatasetConfig {
     std::int64_t test_subset = 0;
     bool random_subset = false;      // false: the first N samples
     // synthetic only
-    std::vector<std::int64_t> shape{3, 32, 32};
-    std::int64_t classes = 10;
+    std::vector<std::int64_t> shape = model::kCifar10Input;
+    std::int64_t classes = model::kCifar10Classes;
     std::int64_t train_size = 512;
     std::int64_t test_size = 256;
     double noise = 1.0;

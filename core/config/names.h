@@ -3,6 +3,8 @@
 // write. experiment.h includes it.
 #pragma once
 
+#include "core/data/normalization.h"
+
 #include <optional>
 #include <string>
 #include <string_view>
@@ -16,7 +18,7 @@ namespace rlda::core::config {
 // and code switches on them.
 enum class Optimizer { Adam, Sgd };
 enum class DatasetKind { Synthetic, Cifar10, FashionMnist, Mnist };
-enum class Normalization { Half, Dataset, None }; // mean 0.5, std 0.5 per channel; the dataset's own; none
+using data::Normalization; // named "half", "dataset", "none"
 enum class ClockKind { Virtual, Wall };
 // None: always Do Nothing; Simulation: every action sequence in turn (a simulation-table run,
 // the original's SimulationAgent)

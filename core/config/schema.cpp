@@ -1,7 +1,7 @@
 // The experiment schema's one table of keys, and the per-key checks and TOML values it drives.
 #include "core/config/schema.h"
 
-#include "core/config/limits.h"
+#include "core/config/value_limits.h"
 #include "core/model/limits.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
@@ -525,7 +525,7 @@ template <> const std::vector<std::pair<DatasetKind, std::string>>& name_table<D
 template <> const std::vector<std::pair<Normalization, std::string>>& name_table<Normalization>()
 {
     static const std::vector<std::pair<Normalization, std::string>> t{
-        {Normalization::Half, "half"}, {Normalization::Dataset, "dataset"}, {Normalization::None, "none"}};
+        {Normalization::Half, "half"}, {Normalization::PerDataset, "dataset"}, {Normalization::None, "none"}};
     return t;
 }
 

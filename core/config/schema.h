@@ -151,7 +151,7 @@ std::vector<Problem> check_keys(const ExperimentConfig& c, const Schema& schema)
 // holds one of them (core/util/output_folder.h).
 std::vector<std::string> input_paths(const ExperimentConfig& c, const Schema& schema = experiment_schema());
 
-// The value of `key` in `c`, in TOML syntax on one line (`0.01`, `"adam"`, `[3, 32, 32]`, `[]`),
+// The value of `key` in `c`, in TOML syntax on one line (`0.01`, `"adam"`, `[1, 28, 28]`, `[]`),
 // read back exactly by the reader; doubles are written shortest, bit for bit.
 std::string toml_value(const Key& key, const ExperimentConfig& c);
 

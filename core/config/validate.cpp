@@ -3,7 +3,7 @@
 
 #include "core/config/operations.h"
 #include "core/config/dataset_shape.h"
-#include "core/config/limits.h"
+#include "core/config/value_limits.h"
 #include "core/config/schema.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"

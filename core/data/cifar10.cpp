@@ -19,7 +19,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::int64_t kImageBytes = 3 * 32 * 32;
+constexpr std::int64_t kChannels = 3, kRows = 32, kColumns = 32; // stored channel by channel, row by row
+constexpr std::int64_t kImageBytes = kChannels * kRows * kColumns;
 constexpr std::int64_t kRecordBytes = 1 + kImageBytes;
 
 const std::vector<std::string>& file_names()
@@ -90,7 +91,7 @@ RawImages read_cifar10_batch(const std::string& path)
         throw DataError(fmt::format("{}: bad label {} in record {} (CIFAR-10 labels are 0..9)", path,
                                     labels[i].item<std::int64_t>(), i));
     }
-    return {records.slice(1, 1).contiguous().view({n, 3, 32, 32}), std::move(labels)};
+    return {records.slice(1, 1).contiguous().view({n, kChannels, kRows, kColumns}), std::move(labels)};
 }
 
 DatasetSplit load_cifar10(const std::string& dir, const LoadOptions& options)

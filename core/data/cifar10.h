@@ -7,7 +7,7 @@
 
 namespace rlda::core::data {
 
-// One batch file: records of 1 label byte and a 3x32x32 image stored channel by channel.
+// One batch file: records of 1 label byte and an image (model::kCifar10Input) stored channel by channel.
 // Any whole number of records is accepted; throws DataError naming the file when it is
 // missing, empty, not a whole number of records, or holds a label above 9.
 RawImages read_cifar10_batch(const std::string& path);

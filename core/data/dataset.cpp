@@ -102,29 +102,6 @@ RawImages select(RawImages raw, std::int64_t count, const LoadOptions& o, std::u
 
 } // namespace
 
-std::string_view normalization_name(Normalization n)
-{
-    switch (n) {
-    case Normalization::Half:
-        return "half";
-    case Normalization::PerDataset:
-        return "per-dataset";
-    case Normalization::None:
-        return "none";
-    }
-    return "half";
-}
-
-std::optional<Normalization> parse_normalization(std::string_view name)
-{
-    for (auto n : {Normalization::Half, Normalization::PerDataset, Normalization::None})
-        if (normalization_name(n) == name)
-            return n;
-    if (name == "dataset") // the spelling experiment configs use
-        return Normalization::PerDataset;
-    return std::nullopt;
-}
-
 model::Shape Dataset::shape() const
 {
     if (!images.defined())

@@ -1,6 +1,7 @@
 // Datasets held in memory as whole tensors: value types, normalisation, subsets and batches.
 #pragma once
 
+#include "core/data/normalization.h"
 #include "core/model/layer.h"
 
 #include <torch/types.h>
@@ -13,16 +14,6 @@
 
 namespace rlda::core::data {
 
-// How 8-bit pixels become the network's input.
-enum class Normalization {
-    Half,       // (x/255 - 0.5) / 0.5 per channel: the original system's transform
-    PerDataset, // (x/255 - mean) / std per channel, mean and std of the training images
-    None,       // x/255
-};
-
-// "half", "per-dataset" (or "dataset"), "none": the names configs and the command line use.
-std::string_view normalization_name(Normalization n);
-std::optional<Normalization> parse_normalization(std::string_view name);
 
 struct LoadOptions {
     Normalization normalization = Normalization::Half;

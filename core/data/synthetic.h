@@ -12,8 +12,8 @@ namespace rlda::core::data {
 // globally can still tell them apart. A sample is its class prototype plus pixel noise,
 // scaled to about unit variance. Classes are balanced and shuffled.
 struct SyntheticOptions {
-    model::Shape shape{3, 32, 32}; // {C, H, W}
-    std::int64_t classes = 10;
+    model::Shape shape = model::kCifar10Input; // {C, H, W}
+    std::int64_t classes = model::kCifar10Classes;
     std::int64_t train_size = 2000;
     std::int64_t test_size = 500;
     std::uint64_t seed = 0;

@@ -273,12 +273,8 @@ model::ModelSummary summary_from_json(const json& j)
 
 train::Allocation allocation_from(const std::string& text)
 {
-    if (text == "up")
-        return train::Allocation::Up;
-    if (text == "down")
-        return train::Allocation::Down;
-    if (text == "same")
-        return train::Allocation::Same;
+    if (const auto a = train::allocation_from_string(text))
+        return *a;
     throw Error(fmt::format("unknown change {}", excerpt(text)));
 }
 
@@ -306,7 +302,7 @@ void read_event(const json& j, const std::string& text, RunData& run)
         run.adaptations.push_back(std::move(e));
     } else if (type == "allocation") {
         run.allocations.push_back(
-            {j.value("time", 0.0), allocation_from(j.value("change", std::string{"same"})), j.value("effect", std::string{})});
+            {j.value("time", 0.0), allocation_from(j.value("change", train::to_string(train::Allocation::Same))), j.value("effect", std::string{})});
     } else if (type == "message") {
         run.messages.push_back(j.value("text", std::string{}));
     } else if (type == "final") {

@@ -71,6 +71,11 @@ using Layer = std::variant<Conv2d, BatchNorm2d, ReLU, Tanh, Sigmoid, AvgPool2d, 
 // Shape of one sample (no batch dimension): {C, H, W} for images, {F} for flat features.
 using Shape = std::vector<std::int64_t>;
 
+// CIFAR-10's sample, 3 channels of 32x32 pixels in 10 classes: the input of the original system's
+// models, tables and policies, and so the default wherever an input or a class count is not given.
+inline const Shape kCifar10Input{3, 32, 32};
+inline constexpr std::int64_t kCifar10Classes = 10;
+
 // The layer exactly as PyTorch 1.13 prints it, e.g. "Conv2d(3, 32, kernel_size=(3, 3), stride=(1, 1))".
 std::string pytorch_string(const Layer& layer);
 
@@ -90,7 +95,7 @@ bool is_module(const Layer& layer);
 // Shape of the output for one sample; throws ModelError naming the layer when the input does not fit.
 Shape output_shape(const Layer& layer, const Shape& input);
 
-std::string shape_string(const Shape& shape); // "3x32x32"
+std::string shape_string(const Shape& shape); // "CxHxW", e.g. "1x28x28"
 
 // Python's repr() of a float: 1e-05, 0.1, 2.0. Exposed for tests.
 std::string python_float_repr(double value);

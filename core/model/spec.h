@@ -49,8 +49,8 @@ struct Node {
 
 struct ModelSpec {
     std::string name;
-    Shape input{3, 32, 32};
-    std::int64_t classes = 10;
+    Shape input = kCifar10Input;
+    std::int64_t classes = kCifar10Classes;
     Node root = Node::sequence({}); // always a Sequence
     bool operator==(const ModelSpec&) const = default;
 };
@@ -202,7 +202,7 @@ std::vector<ActionResult> apply_growth(ModelSpec& spec, const std::vector<Action
 
 // Parses "0 2 1" (spaces or commas) into actions; throws ModelError naming the bad token.
 std::vector<int> parse_actions(const std::string& text);
-// Parses "3x32x32" (or "1x28x28", "784"); throws ModelError naming the bad value.
+// Parses "CxHxW" ("1x28x28") or "F" ("784"); throws ModelError naming the bad value.
 Shape parse_shape(const std::string& text);
 
 } // namespace rlda::core::model

@@ -29,8 +29,8 @@ struct LearnStage {
 struct LearnRunSettings {
     std::vector<LearnStage> stages;
     // Each table's starting model, input and classes come from its metadata (table_meta.h); these
-    // only override, and must then agree with it. A table without metadata takes them, or ConvNet2,
-    // 3x32x32 and 10 classes.
+    // only override, and must then agree with it. A table without metadata takes them, or ConvNet2
+    // at CIFAR-10's input (model::kCifar10Input, kCifar10Classes).
     std::string model;                   // zoo name or TOML file; "" = the table's
     std::optional<model::Shape> input;   // nullopt = the table's
     std::optional<std::int64_t> classes; // nullopt = the table's

@@ -1,6 +1,6 @@
 // Reading, checking, querying and writing simulation tables in the reference CSV format.
 #include "core/sim/table.h"
-#include "core/config/limits.h"
+#include "core/config/value_limits.h"
 #include "core/sim/sequences.h"
 
 #include "core/util/atomic_file.h"

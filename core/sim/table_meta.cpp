@@ -2,7 +2,7 @@
 #include "core/sim/table_meta.h"
 
 #include "core/config/experiment_io.h"
-#include "core/config/limits.h"
+#include "core/config/value_limits.h"
 #include "core/config/dataset_shape.h"
 #include "core/model/toml_model.h"
 #include "core/model/zoo.h"
@@ -433,8 +433,8 @@ TableMeta meta_from_index(const TableIndexEntry& e, const std::string& source)
     TableMeta m;
     m.source = source;
     m.model = e.model;
-    m.input = {3, 32, 32};
-    m.classes = 10;
+    m.input = model::kCifar10Input;
+    m.classes = model::kCifar10Classes;
     m.dataset.kind = config::DatasetKind::Cifar10;
     m.scenario = e.scenario;
     m.scheduler.budget = e.budget;
@@ -526,8 +526,8 @@ OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& aske
         }
     } else {
         t.meta.model = o.model.empty() ? "ConvNet2" : o.model;
-        t.meta.input = o.input.value_or(model::Shape{3, 32, 32});
-        t.meta.classes = o.classes.value_or(10);
+        t.meta.input = o.input.value_or(model::kCifar10Input);
+        t.meta.classes = o.classes.value_or(model::kCifar10Classes);
         t.model = model::load_model(t.meta.model, t.meta.input, t.meta.classes);
         t.meta.actions = model::original_block_count(t.model) + 1;
         t.meta.scenario = t.file.stem().string();

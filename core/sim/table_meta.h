@@ -31,8 +31,8 @@ struct TableMeta {
     std::string model;         // a zoo name, or a TOML model's name
     std::string model_toml;    // a TOML model's text; empty for a zoo model
     std::string head = "relu"; // the output head the model was built with
-    model::Shape input{3, 32, 32};
-    std::int64_t classes = 10;
+    model::Shape input = model::kCifar10Input;
+    std::int64_t classes = model::kCifar10Classes;
     // Where the samples came from: kind, normalization and subsets (the path is not kept).
     config::DatasetConfig dataset;
     std::string scenario;              // a name for the allocation scenario: "early", or the experiment's
@@ -68,7 +68,7 @@ TableMeta load_table_meta(const std::filesystem::path& file);
 std::filesystem::path meta_file_for(const std::filesystem::path& table_csv);
 
 // A paper table's metadata from its line in an index (index.csv: file, model, scenario,
-// adaptation_start_s, budget_s, sequences): CIFAR-10, 3x32x32, 10 classes, the wall clock.
+// adaptation_start_s, budget_s, sequences): CIFAR-10 (model::kCifar10Input), the wall clock.
 TableMeta meta_from_index(const TableIndexEntry& entry, const std::string& source);
 
 // The table's metadata: X.json beside it, else its line in an index.csv of its folder, else (a
@@ -110,7 +110,7 @@ struct OpenedTable {
 std::filesystem::path table_file(const std::filesystem::path& folder_or_csv);
 
 // Opens a table with its metadata and its model. Without metadata the overrides (or ConvNet2,
-// 3x32x32, 10 classes) are assumed and `described` is false. Errors, each one line:
+// model::kCifar10Input and kCifar10Classes) are assumed and `described` is false. Errors, each one line:
 // - an override that does not match the metadata, naming both ("--model ConvNet3 does not match
 //   table T, which was built from ConvNet2");
 // - unless `allow_incomplete`, a table with fewer rows than it should have: "table T is

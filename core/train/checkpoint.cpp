@@ -36,12 +36,6 @@ auto guarded(const std::filesystem::path& file, std::string_view what, F&& f) ->
     }
 }
 
-torch::Tensor ints(const std::vector<int>& v)
-{
-    std::vector<std::int64_t> w(v.begin(), v.end());
-    return torch::tensor(w, torch::kLong);
-}
-
 std::vector<int> to_ints(const torch::Tensor& t)
 {
     std::vector<int> v;
@@ -116,7 +110,7 @@ void save_checkpoint(const std::filesystem::path& file, const CheckpointMeta& m,
     f.set("meta/model_name", m.model_name);
     f.set("meta/input", std::vector<std::int64_t>(m.input.begin(), m.input.end()));
     f.set("meta/classes", m.classes);
-    f.set("meta/deepened", std::vector<std::int64_t>(m.deepened.begin(), m.deepened.end()));
+    f.set("meta/deepened", std::vector<std::int64_t>(m.grown.begin(), m.grown.end()));
     f.set("meta/chosen", std::vector<std::int64_t>(m.chosen.begin(), m.chosen.end()));
     f.set("meta/operations", m.operations);
     f.set("clock/seconds", m.clock.seconds);
@@ -203,14 +197,14 @@ CheckpointReader::CheckpointReader(TensorFile file) : file_(file.label()), tenso
         throw Error(fmt::format("{}: meta/input: not a sample shape", f.label()));
     m.input.assign(input.begin(), input.end());
     m.classes = count(f, "meta/classes");
-    m.deepened = actions(f, "meta/deepened");
+    m.grown = actions(f, "meta/deepened");
     m.chosen = actions(f, "meta/chosen");
     if (f.has("meta/operations"))
         m.operations = f.string("meta/operations");
     // Each deepening adds tensors to the model: a list longer than the model's tensors is not its own.
-    if (m.deepened.size() > f.names("model/").size())
-        throw Error(fmt::format("{}: meta/deepened lists {} deepenings for a model of {} tensors", f.label(),
-                                m.deepened.size(), f.names("model/").size()));
+    if (m.grown.size() > f.names("model/").size())
+        throw Error(fmt::format("{}: meta/deepened lists {} growth actions for a model of {} tensors", f.label(),
+                                m.grown.size(), f.names("model/").size()));
     m.clock.seconds = f.real("clock/seconds");
     if (!(m.clock.seconds >= 0.0))
         throw Error(fmt::format("{}: clock/seconds: must be >= 0, got {}", f.label(), m.clock.seconds));
@@ -290,7 +284,7 @@ CheckpointReader::CheckpointReader(const std::filesystem::path& file, const Warn
         const auto input = tensor("meta/input").to(torch::kLong).contiguous();
         m.input.assign(input.data_ptr<std::int64_t>(), input.data_ptr<std::int64_t>() + input.numel());
         m.classes = tensor("meta/classes").item<std::int64_t>();
-        m.deepened = to_ints(tensor("meta/deepened"));
+        m.grown = to_ints(tensor("meta/deepened"));
         m.chosen = to_ints(tensor("meta/chosen"));
 
         if (version_ == 1) {

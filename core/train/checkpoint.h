@@ -44,7 +44,9 @@ struct CheckpointMeta {
     std::string model_name; // the job's starting model, checked against the job that resumes
     model::Shape input;
     std::int64_t classes = 0;
-    std::vector<int> deepened; // actions applied and not undone: the model is the base changed by these
+    // Growth actions (deepenings, widenings) applied and not undone: the model is the base changed by
+    // these. The file keeps them under meta/deepened, its first name, so every checkpoint written loads.
+    std::vector<int> grown;
     // The operations those actions number (core/model/actions.h), comma-separated, "deepen" in
     // checkpoints from before widening.
     std::string operations = "deepen";
@@ -74,7 +76,7 @@ public:
     explicit CheckpointReader(TensorFile file); // version 3, already verified
     int version() const { return version_; }
     const CheckpointMeta& meta() const { return meta_; }
-    // `net` must have the checkpoint's architecture (the base deepened by meta().deepened).
+    // `net` must have the checkpoint's architecture (the base grown by meta().grown).
     void load_model(model::NetImpl& net);
     // `opt` must be a fresh optimizer of the job's kind over `net`'s parameters.
     void load_optimizer(torch::optim::Optimizer& opt, model::NetImpl& net);

@@ -1,6 +1,7 @@
 // Allocation events reported once each, against either clock.
 #include "core/train/scheduler.h"
 
+#include "core/config/names.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>
@@ -12,14 +13,19 @@ namespace rlda::core::train {
 std::string to_string(Allocation a)
 {
     switch (a) {
-    case Allocation::Up:
-        return "up";
-    case Allocation::Down:
-        return "down";
-    case Allocation::Same:
-        break;
+    case Allocation::Up: return config::to_string(config::Change::Up);
+    case Allocation::Down: return config::to_string(config::Change::Down);
+    case Allocation::Same: break;
     }
     return "same";
+}
+
+std::optional<Allocation> allocation_from_string(std::string_view text)
+{
+    for (const Allocation a : {Allocation::Same, Allocation::Up, Allocation::Down})
+        if (to_string(a) == text)
+            return a;
+    return std::nullopt;
 }
 
 Scheduler::Scheduler(double budget, std::vector<AllocationEvent> events, double start_time, Clock& clock)

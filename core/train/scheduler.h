@@ -3,13 +3,17 @@
 
 #include "core/train/clock.h"
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rlda::core::train {
 
+// Up and Down are the config's Change (named there: "up", "down"); Same, nothing happened.
 enum class Allocation { Same, Up, Down };
 std::string to_string(Allocation a);
+std::optional<Allocation> allocation_from_string(std::string_view text); // to_string's inverse
 
 struct AllocationEvent {
     double time = 0.0; // seconds since the job started

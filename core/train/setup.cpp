@@ -21,23 +21,6 @@
 
 namespace rlda::core::train {
 
-namespace {
-
-data::Normalization normalization(config::Normalization n)
-{
-    switch (n) {
-    case config::Normalization::Half:
-        return data::Normalization::Half;
-    case config::Normalization::Dataset:
-        return data::Normalization::PerDataset;
-    case config::Normalization::None:
-        return data::Normalization::None;
-    }
-    throw Error("dataset.normalization: unknown normalization");
-}
-
-} // namespace
-
 data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t seed)
 {
     if (c.kind == config::DatasetKind::Synthetic) {
@@ -59,7 +42,7 @@ data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t se
         return data::make_synthetic(o);
     }
     data::LoadOptions o;
-    o.normalization = normalization(c.normalization);
+    o.normalization = c.normalization;
     o.train_subset = c.train_subset;
     o.test_subset = c.test_subset;
     o.random_subset = c.random_subset;

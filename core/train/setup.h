@@ -1,5 +1,5 @@
 // The pieces of a run built from its config: dataset, agent, clock, allocation events and the
-// job's model. core/run/experiment.h puts them together into a run folder.
+// job's model. core/run/experiment_run.h puts them together into a run folder.
 #pragma once
 
 #include "core/agent/agent.h"

@@ -67,7 +67,7 @@ struct Trainer::Impl {
     double lr = 0.0;
 
     model::ActionSpace actions;  // what the agent chooses among: [trainer] operations on base's blocks
-    std::vector<int> deepened; // actions applied and not undone: the current spec is base + these
+    std::vector<int> grown; // actions applied and not undone: the current spec is base + these
     std::vector<int> chosen;   // every action the agent chose
     bool adapting = false;
     int decisions = 0;
@@ -192,7 +192,7 @@ struct Trainer::Impl {
             net->apply(actions, d.action, s.trainer.widen_noise, s.job.seed * 1000003u + chosen.size());
         ++weights_version;
         if (!r.did_nothing())
-            deepened.push_back(d.action);
+            grown.push_back(d.action);
         chosen.push_back(d.action);
 
         AdaptationEvent e;
@@ -217,14 +217,14 @@ struct Trainer::Impl {
         obs.on_adaptation(e);
     }
 
-    std::string undo_last_deepening()
+    std::string undo_last_growth()
     {
-        if (deepened.empty())
+        if (grown.empty())
             return "nothing to undo: the model has not been deepened or widened";
         const std::int64_t larger = net->parameter_count();
-        deepened.pop_back();
+        grown.pop_back();
         model::ModelSpec smaller = base;
-        for (int a : deepened)
+        for (int a : grown)
             model::apply_action(smaller, actions, a);
         model::Net student(smaller);
         place(student);
@@ -257,7 +257,7 @@ struct Trainer::Impl {
                                      s.trainer.max_decisions);
         } else {
             adapting = false;
-            rec.effect = undo_last_deepening();
+            rec.effect = undo_last_growth();
         }
         if (!checkpoint_saved && !s.warm_start_checkpoint.empty()) {
             save_checkpoint(s.warm_start_checkpoint);
@@ -412,7 +412,7 @@ struct Trainer::Impl {
         m.model_name = base.name;
         m.input = base.input;
         m.classes = base.classes;
-        m.deepened = deepened;
+        m.grown = grown;
         m.operations = operations_text();
         m.chosen = chosen;
         m.clock = clock.state();
@@ -443,8 +443,8 @@ struct Trainer::Impl {
                                     "(trainer.operations)",
                                     file.string(), m.operations, operations_text()));
         model::ModelSpec spec = base;
-        for (int action : m.deepened)
-            guarded_deepen(file, spec, action);
+        for (int action : m.grown)
+            guarded_grow(file, spec, action);
         model::Net restored(spec);
         place(restored);
         reader.load_model(*restored);
@@ -455,7 +455,7 @@ struct Trainer::Impl {
         net = restored;
         ++weights_version;
         opt = std::move(restored_opt);
-        deepened = m.deepened;
+        grown = m.grown;
         chosen = m.chosen;
         clock.restore(m.clock);
         sched.restore(static_cast<std::size_t>(m.scheduler_reported));
@@ -474,7 +474,7 @@ struct Trainer::Impl {
 
     std::string operations_text() const { return fmt::format("{}", fmt::join(model::operation_strings(actions.operations()), ",")); }
 
-    void guarded_deepen(const std::filesystem::path& file, model::ModelSpec& spec, int action) const
+    void guarded_grow(const std::filesystem::path& file, model::ModelSpec& spec, int action) const
     {
         try {
             model::apply_action(spec, actions, action);
@@ -496,7 +496,7 @@ void Trainer::resume_from(const std::filesystem::path& checkpoint) { impl_->resu
 
 struct TrainerState::Data {
     model::Net net{nullptr};
-    std::vector<int> deepened, chosen;
+    std::vector<int> grown, chosen;
     bool adapting = false;
     int decisions = 0;
     double lr = 0.0;
@@ -537,7 +537,7 @@ TrainerState Trainer::state() const
         std::lock_guard<std::mutex> lock(gen.mutex());
         gen.set_state(d->rng);
     }
-    d->deepened = m.deepened;
+    d->grown = m.grown;
     d->chosen = m.chosen;
     d->adapting = m.adapting;
     d->decisions = m.decisions;
@@ -562,7 +562,7 @@ void Trainer::restore(const TrainerState& state)
     const TrainerState::Data& d = *state.data_;
     m.net = model::clone_net(d.net); // the same layout (channels-last) and bytes
     ++m.weights_version;
-    m.deepened = d.deepened;
+    m.grown = d.grown;
     m.chosen = d.chosen;
     m.adapting = d.adapting;
     m.decisions = d.decisions;

@@ -4,7 +4,7 @@
 #include "app/workbench/main_window.h"
 #include "core/config/experiment_io.h"
 #include "core/io/run_reader.h"
-#include "core/run/experiment.h"
+#include "core/run/experiment_run.h"
 #include "widgets/plot/training_view.h"
 
 #include <QStatusBar>

@@ -8,7 +8,7 @@
 #include "core/io/run_reader.h"
 #include "core/model/zoo.h"
 #include "core/sim/build.h"
-#include "core/run/experiment.h"
+#include "core/run/experiment_run.h"
 #include "core/util/tensor_file.h"
 #include "tests/common/run_state.h"
 #include "tests/common/old_policy.h"

@@ -78,7 +78,7 @@ private Q_SLOTS:
         page.setInputShape(QStringLiteral("3x32x32"));
         QCOMPARE(g.boxes()[1].rows.front().shape, QStringLiteral("32x30x30"));
 
-        page.setDeepenActions(QStringLiteral("0 2"));
+        page.setGrowthActions(QStringLiteral("0 2"));
         QCOMPARE(count(g, Kind::Added), 2);
         QCOMPARE(g.summary()->parameters, page.findChild<rlda::widgets::ModelPanel*>()->summary()->parameters);
 
@@ -93,7 +93,7 @@ private Q_SLOTS:
 
         // Actions that do not apply leave the model undeepened, as the table does.
         QSignalSpy status(&page, &ModelsPage::statusMessage);
-        page.setDeepenActions(QStringLiteral("7"));
+        page.setGrowthActions(QStringLiteral("7"));
         QCOMPARE(count(g, Kind::Added), 0);
         QVERIFY(!status.isEmpty());
         // A model that does not load clears the graph.
@@ -145,7 +145,7 @@ private Q_SLOTS:
         shoot(w, QStringLiteral("graph-architecture.png"));
 
         w.previewModel(QStringLiteral("ConvNet2"), QStringLiteral("1x28x28"), 10);
-        w.models()->setDeepenActions(QStringLiteral("0 2"));
+        w.models()->setGrowthActions(QStringLiteral("0 2"));
         w.showPage(MainWindow::Page::Models);
         QCOMPARE(w.models()->graph()->boxes()[1].rows.front().shape, QStringLiteral("32x26x26"));
         QCOMPARE(count(*w.models()->graph(), Kind::Added), 2);
@@ -153,12 +153,12 @@ private Q_SLOTS:
 
         // Widening and residual insertion preview the same way: "w1" widens block 1 to 64 channels,
         // and deepening a stage of SmallResNet adds a residual block with its identity skip.
-        w.models()->setDeepenActions(QStringLiteral("w1 0"));
+        w.models()->setGrowthActions(QStringLiteral("w1 0"));
         QCOMPARE(w.models()->graph()->boxes()[4].rows.front().shape, QStringLiteral("64x11x11")); // input, block 0, added, pool, block 1
         QCOMPARE(count(*w.models()->graph(), Kind::Added), 1);
         shoot(w, QStringLiteral("graph-models-widened.png"));
         w.previewModel(QStringLiteral("SmallResNet"), QStringLiteral("1x28x28"), 10);
-        w.models()->setDeepenActions(QStringLiteral("2 w2"));
+        w.models()->setGrowthActions(QStringLiteral("2 w2"));
         const auto& boxes = w.models()->graph()->boxes();
         QCOMPARE(count(*w.models()->graph(), Kind::Added), 1);
         const auto added = std::find_if(boxes.begin(), boxes.end(), [](const auto& b) { return b.kind == Kind::Added; });

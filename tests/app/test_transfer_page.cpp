@@ -2,7 +2,7 @@
 // shown as the table the command line prints and its figure; a folder that is not one is named in
 // one line. Written to $RLDA_SCREENSHOT_DIR/policy-transfer.png when set (docs/screenshots).
 #include "app/workbench/policy_page.h"
-#include "core/run/transfer.h"
+#include "core/run/transfer_protocol.h"
 #include "core/sim/table_meta.h"
 #include "core/util/data_dir.h"
 #include "widgets/figures/transfer_view.h"

@@ -308,7 +308,7 @@ private Q_SLOTS:
                                      << "x.toml:2:10: scheduler.budget: must be in (0, 1000000000], got 0";
         QTest::newRow("negative budget") << "[scheduler]\nbudget = -5.5\n"
                                          << "x.toml:2:10: scheduler.budget: must be in (0, 1000000000], got -5.5";
-        // A budget beyond the longest job (core/config/limits.h), as a table's total time is.
+        // A budget beyond the longest job (core/config/value_limits.h), as a table's total time is.
         QTest::newRow("budget of centuries") << "[scheduler]\nbudget = 1e12\n"
                                              << "x.toml:2:10: scheduler.budget: must be in (0, 1000000000], got 1000000000000";
         QTest::newRow("event past budget")

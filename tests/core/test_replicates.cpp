@@ -4,7 +4,7 @@
 #include "core/config/experiment.h"
 #include "core/model/spec.h"
 #include "core/model/zoo.h"
-#include "core/run/transfer.h"
+#include "core/run/transfer_protocol.h"
 #include "core/sim/replicates.h"
 #include "core/sim/table.h"
 #include "core/sim/table_meta.h"

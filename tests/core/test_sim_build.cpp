@@ -2,7 +2,7 @@
 // reruns, resuming an interrupted build, refusing a folder of other settings, `rlda simulate`.
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
-#include "core/run/experiment.h"
+#include "core/run/experiment_run.h"
 #include "core/util/error.h"
 #include "tests/common/tiny_sim.h"
 

@@ -5,7 +5,7 @@
 #include "core/io/run_folder.h"
 #include "core/model/zoo.h"
 #include "core/train/checkpoint.h"
-#include "core/run/experiment.h"
+#include "core/run/experiment_run.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
 
@@ -158,7 +158,7 @@ void write_positional_checkpoint(const std::string& file, model::Net& net, torch
     a.write("meta/model_name", c10::IValue(m.model_name));
     a.write("meta/input", torch::tensor(m.input, torch::kLong));
     a.write("meta/classes", torch::tensor(m.classes, torch::kLong));
-    a.write("meta/deepened", positional_ints(m.deepened));
+    a.write("meta/deepened", positional_ints(m.grown));
     a.write("meta/chosen", positional_ints(m.chosen));
     a.write("meta/clock", torch::tensor({m.clock.seconds}, torch::kFloat64));
     a.write("meta/clock_counts", torch::tensor({static_cast<std::int64_t>(m.clock.steps),
@@ -191,7 +191,7 @@ void write_named_checkpoint(const std::string& file, model::Net& net, const torc
     a.write("meta/model_name", c10::IValue(m.model_name));
     a.write("meta/input", torch::tensor(m.input, torch::kLong));
     a.write("meta/classes", torch::tensor(m.classes, torch::kLong));
-    a.write("meta/deepened", positional_ints(m.deepened));
+    a.write("meta/deepened", positional_ints(m.grown));
     a.write("meta/chosen", positional_ints(m.chosen));
     a.write("clock/seconds", c10::IValue(m.clock.seconds));
     a.write("clock/steps", c10::IValue(static_cast<std::int64_t>(m.clock.steps)));
@@ -277,7 +277,7 @@ struct MidRun {
         meta.model_name = base.name;
         meta.input = base.input;
         meta.classes = base.classes;
-        meta.deepened = {1};
+        meta.grown = {1};
         meta.chosen = {1, 3};
         meta.clock = {21.0, 19, 2};
         meta.scheduler_reported = 1;
@@ -328,7 +328,7 @@ void compare_meta(const CheckpointMeta& got, const CheckpointMeta& want)
     QCOMPARE(got.model_name, want.model_name);
     QCOMPARE(got.input, want.input);
     QCOMPARE(got.classes, want.classes);
-    QCOMPARE(got.deepened, want.deepened);
+    QCOMPARE(got.grown, want.grown);
     QCOMPARE(got.chosen, want.chosen);
     QCOMPARE(got.clock.seconds, want.clock.seconds);
     QCOMPARE(got.clock.steps, want.clock.steps);

@@ -1,7 +1,7 @@
 // The transfer protocol on the paper's tables: leave ConvNet3 out, learn on ConvNet2's five tables,
 // judge on ConvNet3's five, beside the references the issue names (random 32.5, the hindsight-best
 // fixed sequence (0 0 0) at 13.4); the files it leaves read back; bad settings are refused.
-#include "core/run/transfer.h"
+#include "core/run/transfer_protocol.h"
 #include "core/sim/learn.h"
 #include "core/sim/table_meta.h"
 #include "core/util/data_dir.h"

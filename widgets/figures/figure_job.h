@@ -3,7 +3,7 @@
 // that `rlda` shares with rlda_core, so this header names no Qt and no LibTorch type.
 #pragma once
 
-#include "core/run/transfer.h"
+#include "core/run/transfer_protocol.h"
 #include "core/sim/results.h"
 #include "core/sim/table.h"
 #include "core/util/rolling_mean.h"

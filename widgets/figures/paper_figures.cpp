@@ -173,7 +173,7 @@ void drawLearningCurves(QCustomPlot& plot, const std::vector<LearningCurve>& cur
     for (std::size_t i = 0; i < curves.size(); ++i) {
         const auto& c = curves[i];
         const auto& values = metricValues(c, metric);
-        const auto means = rollingMean(values, window);
+        const auto means = rollingMeans(values, window);
         const QColor color = palette::run(static_cast<int>(i));
         if (raw) {
             auto* g = new QCPGraph(x, y);
@@ -228,8 +228,8 @@ void drawRunComparison(QCustomPlot& plot, const std::vector<LearningCurve>& curv
     for (std::size_t i = 0; i < curves.size(); ++i) {
         const auto& c = curves[i];
         const QColor color = palette::run(static_cast<int>(i));
-        const auto o = rollingMean(c.objective, window);
-        const auto a = rollingMean(c.accuracy, window);
+        const auto o = rollingMeans(c.objective, window);
+        const auto a = rollingMeans(c.accuracy, window);
         auto* go = new QCPGraph(top->axis(QCPAxis::atBottom), top->axis(QCPAxis::atLeft));
         go->setPen(QPen(color, 2));
         go->setData(toQVector(c.episode), toQVector(o), true);

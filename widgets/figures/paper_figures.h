@@ -19,10 +19,10 @@
 // Figures 7-9 need learning curves and 10-12 evaluated tables; a figure without inputs is skipped.
 #pragma once
 
-#include "core/run/transfer.h"
+#include "core/run/transfer_protocol.h"
 #include "widgets/figures/rank_chart.h"
 #include "widgets/plot_export.h"
-#include "widgets/rolling_mean.h"
+#include "widgets/rolling_series.h"
 
 #include <QString>
 #include <QStringList>

@@ -1,9 +1,9 @@
 // RankView: a chart grid and a summary table built from the same RankedTable values.
 #include "widgets/figures/rank_view.h"
 
+#include "widgets/file_dialogs.h"
 #include "widgets/qcp.h"
 
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -137,8 +137,8 @@ QString RankView::exportTo(const QString& path, const ExportSettings& settings)
 
 void RankView::exportWithDialog()
 {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export rank charts"), QStringLiteral("ranks.png"),
-                                                      tr("Images (*.png *.pdf *.svg)"));
+    const QString path = saveFileName(this, FileKind::Export, tr("Export rank charts"), QStringLiteral("ranks.png"),
+                                      tr("Images (*.png *.pdf *.svg)"));
     if (path.isEmpty())
         return;
     if (const QString error = exportTo(path); !error.isEmpty())

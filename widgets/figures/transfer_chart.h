@@ -3,7 +3,7 @@
 // sequence chosen in hindsight. `rlda transfer` writes it; the Policy page shows it.
 #pragma once
 
-#include "core/run/transfer.h"
+#include "core/run/transfer_protocol.h"
 
 #include <QString>
 

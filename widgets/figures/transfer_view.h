@@ -2,7 +2,7 @@
 // and the figure it writes, from core::run::summarize_transfer.
 #pragma once
 
-#include "core/run/transfer.h"
+#include "core/run/transfer_protocol.h"
 
 #include <QWidget>
 

@@ -43,7 +43,6 @@ public:
     const std::optional<core::sim::SimulationTable>& table() const { return table_; }
 
     int decisions() const { return table_ ? table_->decisions() : 0; }
-    int actionColumn(int i) const { return i; }
     int sequenceColumn() const { return decisions(); }
     int timeLeftColumn(int i) const { return decisions() + 1 + i; }
     int accuracyColumn() const { return 2 * decisions() + 1; }
@@ -54,7 +53,6 @@ public:
     int bestShareColumn() const { return hasSeedColumns() ? 2 * decisions() + 5 : -1; }
     int rankIntervalColumn() const { return hasSeedColumns() ? 2 * decisions() + 6 : -1; }
     int seedColumn(int i) const { return hasSeedColumns() ? 2 * decisions() + 7 + i : -1; }
-    int rankOf(int tableRow) const { return ranks_[static_cast<std::size_t>(tableRow)]; }
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;

@@ -4,7 +4,7 @@
 
 #include "core/io/run_reader.h"
 #include "core/sim/results.h"
-#include "widgets/rolling_mean.h"
+#include "widgets/rolling_series.h"
 
 #include <QString>
 #include <QWidget>
@@ -52,8 +52,8 @@ private:
     SeriesPlot* plot_ = nullptr;
     QSpinBox* window_ = nullptr;
     std::array<QCheckBox*, 5> boxes_{}; // raw, objective, accuracy, temperature, lr
-    RollingMean objective_{kDefaultWindow};
-    RollingMean accuracy_{kDefaultWindow};
+    RollingSeries objective_{kDefaultWindow};
+    RollingSeries accuracy_{kDefaultWindow};
     std::vector<double> episodes_; // the x of every mean
     std::filesystem::path runPath_; // setRun()'s folder
 };

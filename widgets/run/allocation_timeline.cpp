@@ -1,6 +1,8 @@
 // The scheduler's allocation events on the budget's time axis, edited with the mouse and keyboard.
 #include "widgets/run/allocation_timeline.h"
 
+#include "core/config/names.h"
+
 #include <QContextMenuEvent>
 #include <QHelpEvent>
 #include <QKeyEvent>
@@ -23,6 +25,9 @@ constexpr double kMarker = 12.0; // triangle width and height
 constexpr double kTop = 6.0;
 
 QString seconds(double t) { return QString::number(t, 'g', 6) + QStringLiteral(" s"); }
+
+QString changeName(Change c) { return QString::fromStdString(core::config::to_string(c)); } // "up", "down"
+
 
 // 1, 2 or 5 times a power of ten, so that about `count` ticks cover `range`.
 double niceStep(double range, int count)
@@ -332,14 +337,13 @@ void AllocationTimeline::contextMenuEvent(QContextMenuEvent* e)
     QMenu menu(this);
     if (i >= 0) {
         setSelectedEvent(i);
-        menu.addAction(tr("Flip to \"%1\"").arg(events_[std::size_t(i)].change == Change::Up ? QStringLiteral("down")
-                                                                                             : QStringLiteral("up")),
-                       this, [this, i] { flipEvent(i); });
+        const Change flipped = events_[std::size_t(i)].change == Change::Up ? Change::Down : Change::Up;
+        menu.addAction(tr("Flip to \"%1\"").arg(changeName(flipped)), this, [this, i] { flipEvent(i); });
         menu.addAction(tr("Delete"), this, [this, i] { removeEvent(i); });
     } else {
-        menu.addAction(tr("Add \"up\" at %1").arg(seconds(snapped(t))), this, [this, t] { addEvent(t, Change::Up); });
-        menu.addAction(tr("Add \"down\" at %1").arg(seconds(snapped(t))), this,
-                       [this, t] { addEvent(t, Change::Down); });
+        for (const Change c : {Change::Up, Change::Down})
+            menu.addAction(tr("Add \"%1\" at %2").arg(changeName(c), seconds(snapped(t))), this,
+                           [this, t, c] { addEvent(t, c); });
     }
     menu.exec(e->globalPos());
 }
@@ -352,8 +356,7 @@ bool AllocationTimeline::event(QEvent* e)
         if (i >= 0) {
             const auto& ev = events_[std::size_t(i)];
             QString text = tr("%1 at %2 (event %3)")
-                               .arg(ev.change == Change::Up ? QStringLiteral("up") : QStringLiteral("down"),
-                                    seconds(ev.time))
+                               .arg(changeName(ev.change), seconds(ev.time))
                                .arg(i + 1);
             if (problems_.contains(i))
                 text += QStringLiteral("\n") + problems_.value(i);

@@ -6,13 +6,13 @@
 #include "core/model/zoo.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error_text.h"
+#include "widgets/file_dialogs.h"
 #include "widgets/flow_layout.h"
 #include "widgets/run/allocation_timeline.h"
 
 #include <QCheckBox>
 #include <QCoreApplication>
 #include <QComboBox>
-#include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -139,6 +139,7 @@ struct Look {
     const char* placeholder = nullptr;
     const char* browse = nullptr; // the file dialog's title; nullptr = no button
     const char* filter = nullptr; // files; nullptr with `browse` = a folder
+    FileKind kind = FileKind::Model; // whose remembered folder the dialog starts in, with `browse`
     const char* zeroText = nullptr; // a count whose 0 means "all"
     QChar separator = QLatin1Char(' '); // an integer list as text
     const char* notAList = QT_TRANSLATE_NOOP("ExperimentEditor", "\"%1\" is not a list of integers");
@@ -150,18 +151,21 @@ Look lookOf(const std::string& key)
     if (key == "job.model") {
         l.browse = QT_TRANSLATE_NOOP("ExperimentEditor", "Choose a TOML model file");
         l.filter = QT_TRANSLATE_NOOP("ExperimentEditor", "Models (*.toml);;All files (*)");
+        l.kind = FileKind::Model;
     } else if (key == "dataset.path") {
         l.placeholder = QT_TRANSLATE_NOOP("ExperimentEditor", "default location");
         l.browse = QT_TRANSLATE_NOOP("ExperimentEditor", "Choose the data folder");
+        l.kind = FileKind::DataFolder;
     } else if (key == "agent.policy") {
         l.browse = QT_TRANSLATE_NOOP("ExperimentEditor", "Choose a policy file");
         l.filter = QT_TRANSLATE_NOOP("ExperimentEditor", "Policies (*.pt);;All files (*)");
+        l.kind = FileKind::Policy;
     } else if (key == "dataset.train_subset" || key == "dataset.test_subset") {
         l.zeroText = QT_TRANSLATE_NOOP("ExperimentEditor", "all");
     } else if (key == "dataset.shape") {
-        l.placeholder = "3x32x32";
+        l.placeholder = "CxHxW";
         l.separator = QLatin1Char('x');
-        l.notAList = QT_TRANSLATE_NOOP("ExperimentEditor", "\"%1\" is not a shape such as 3x32x32");
+        l.notAList = QT_TRANSLATE_NOOP("ExperimentEditor", "\"%1\" is not a shape CxHxW (channels x height x width)");
     } else if (key == "agent.sequence") {
         l.placeholder = QT_TRANSLATE_NOOP("ExperimentEditor", "e.g. 0 2 3");
         l.notAList = QT_TRANSLATE_NOOP("ExperimentEditor", "\"%1\" is not a list of action numbers");
@@ -346,7 +350,7 @@ void ExperimentEditor::field(QFormLayout* form, const Key& key)
                     row = e;
                 }
                 if (look.browse)
-                    row = withBrowse(row, translated(look.browse), translated(look.filter), look.filter == nullptr);
+                    row = withBrowse(row, look.kind, translated(look.browse), translated(look.filter), look.filter == nullptr);
             } else if constexpr (std::is_same_v<T, bool>) {
                 auto* c = new QCheckBox(label);
                 add(nullptr, {}, key, c, hint, [this, c, b] { c->setChecked(b.get(config_)); });
@@ -479,7 +483,8 @@ void ExperimentEditor::field(QFormLayout* form, const Key& key)
 }
 
 // A field with a "…" button beside it; the file or folder chosen replaces the field's text.
-QWidget* ExperimentEditor::withBrowse(QWidget* field, const QString& title, const QString& filter, bool folder)
+QWidget* ExperimentEditor::withBrowse(QWidget* field, FileKind kind, const QString& title, const QString& filter,
+                                      bool folder)
 {
     auto* row = new QWidget;
     auto* h = new QHBoxLayout(row);
@@ -491,10 +496,10 @@ QWidget* ExperimentEditor::withBrowse(QWidget* field, const QString& title, cons
     button->setObjectName(field->objectName() + QStringLiteral(".browse"));
     h->addWidget(field, 1);
     h->addWidget(button);
-    connect(button, &QToolButton::clicked, this, [this, field, title, filter, folder] {
-        const QString start = QFileInfo(fileName_).path();
-        const QString path = folder ? QFileDialog::getExistingDirectory(this, title, start)
-                                    : QFileDialog::getOpenFileName(this, title, start, filter);
+    connect(button, &QToolButton::clicked, this, [this, field, kind, title, filter, folder] {
+        // Where this kind was last chosen, else beside the experiment's file.
+        const QString start = fileName_.isEmpty() ? QString() : QFileInfo(fileName_).path();
+        const QString path = folder ? existingFolder(this, kind, title, start) : openFileName(this, kind, title, filter, start);
         if (path.isEmpty())
             return;
         if (auto* e = qobject_cast<QLineEdit*>(field)) {
@@ -624,7 +629,7 @@ int ExperimentEditor::blockCount() const
         if (!core::model::is_zoo_name(config_.job.model) && p.is_relative() && !config_.source.empty())
             p = std::filesystem::path(config_.source).parent_path() / p;
         int n = -1;
-        for (const core::model::Shape& shape : {config_.dataset.shape, core::model::Shape{3, 32, 32},
+        for (const core::model::Shape& shape : {config_.dataset.shape, core::model::kCifar10Input,
                                                 core::model::Shape{1, 28, 28}}) {
             try {
                 n = core::model::original_block_count(core::model::load_model(p.string(), shape));

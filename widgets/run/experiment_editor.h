@@ -4,6 +4,7 @@
 #include "core/config/experiment.h"
 #include "core/config/schema.h"
 #include "core/config/validate.h"
+#include "widgets/file_dialogs.h"
 
 #include <QHash>
 #include <QList>
@@ -87,7 +88,7 @@ private:
     void field(QFormLayout* form, const Key& key); // the widget `key`'s declaration asks for
     QWidget* add(QFormLayout* form, const QString& label, const Key& key, QWidget* widget, const QString& hint,
                  std::function<void()> show);
-    QWidget* withBrowse(QWidget* field, const QString& title, const QString& filter, bool folder);
+    QWidget* withBrowse(QWidget* field, FileKind kind, const QString& title, const QString& filter, bool folder);
 
     // Called by every widget after it changed the config (or failed to parse, `local` reason).
     void edited(const QString& key, const QString& localProblem = {});

@@ -5,7 +5,7 @@
 #include "core/io/run_notes.h"
 #include "core/io/run_reader.h"
 #include "core/sim/table_meta.h"
-#include "core/sim/transfer.h"
+#include "core/sim/transfer_metrics.h"
 #include "widgets/job_tracker.h"
 #include "widgets/run/run_follower.h"
 

@@ -169,11 +169,11 @@ void RunControl::setState(State state, const QString& message)
 
 void RunControl::updateButtons()
 {
-    const bool active = state_ == State::Running || state_ == State::Paused;
-    start_->setEnabled(state_ == State::Idle || state_ == State::Finished || state_ == State::Cancelled ||
-                       state_ == State::Failed);
-    pause_->setEnabled(active);
-    cancel_->setEnabled(active);
+    // A run being cancelled takes no more clicks; one that has ended makes room for the next.
+    const bool steerable = isActive(state_) && state_ != State::Cancelling;
+    start_->setEnabled(!isActive(state_));
+    pause_->setEnabled(steerable);
+    cancel_->setEnabled(steerable);
     const bool paused = state_ == State::Paused;
     pause_->setText(paused ? tr("Resume") : tr("Pause"));
     pause_->setIcon(style()->standardIcon(paused ? QStyle::SP_MediaPlay : QStyle::SP_MediaPause));

@@ -26,7 +26,9 @@ public:
     explicit RunControl(QWidget* parent = nullptr);
 
     State state() const { return state_; }
-    static QString stateName(State s);
+    static QString stateName(State s); // "Running", ...: the one name of each state, shown and logged
+    // A run is in progress: Running, Paused or Cancelling (it has not ended yet).
+    static bool isActive(State s) { return s == State::Running || s == State::Paused || s == State::Cancelling; }
     double fraction() const { return fraction_; } // of the budget or of the episodes, 0..1
 
     // Wall seconds for the ETA; tests replace it with a clock they drive.

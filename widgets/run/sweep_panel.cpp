@@ -1,7 +1,7 @@
 // The sweep panel: a submit row, a summary with a progress bar, one table row per task.
 #include "widgets/run/sweep_panel.h"
 
-#include "core/config/limits.h"
+#include "core/config/value_limits.h"
 #include "widgets/flow_layout.h"
 
 #include <QComboBox>

@@ -124,7 +124,7 @@ private Q_SLOTS:
         widgets::drawLearningCurves(plot, in.curves, widgets::CurveMetric::Accuracy, 50, "t");
         QCOMPARE(plot.graphCount(), 4); // every episode + rolling mean, per run
         QCOMPARE(plot.graph(1)->data()->size(), 600);
-        QCOMPARE(plot.graph(1)->data()->at(599)->value, widgets::rollingMean(in.curves[0].accuracy, 50)[599]);
+        QCOMPARE(plot.graph(1)->data()->at(599)->value, widgets::rollingMeans(in.curves[0].accuracy, 50)[599]);
         QCOMPARE(plot.itemCount(), 1); // the curriculum run's stage line
 
         widgets::drawAccuracyBars(plot, in.tables, "t");
@@ -163,9 +163,9 @@ private Q_SLOTS:
 
     void rollingMeanAndStages()
     {
-        const auto m = widgets::rollingMean({1, 2, 3, 4, 5, 6}, 3);
+        const auto m = widgets::rollingMeans({1, 2, 3, 4, 5, 6}, 3);
         QCOMPARE(m, (std::vector<double>{1, 1.5, 2, 3, 4, 5}));
-        QCOMPARE(widgets::rollingMean({}, 75).size(), std::size_t(0));
+        QCOMPARE(widgets::rollingMeans({}, 75).size(), std::size_t(0));
         QCOMPARE(widgets::stageStarts(curve("c", 10, 6)), std::vector<double>{6});
     }
 

@@ -10,7 +10,7 @@
 #include <cmath>
 
 using rlda::widgets::LearningView;
-using rlda::widgets::RollingMean;
+using rlda::widgets::RollingSeries;
 namespace sim = rlda::core::sim;
 
 namespace {
@@ -85,7 +85,7 @@ void TestLearningView::windowChangeRecomputes()
 
 void TestLearningView::rollingMeanStaysExactOverLongRuns()
 {
-    RollingMean r(50);
+    RollingSeries r(50);
     std::vector<double> values;
     std::uint64_t state = 12345; // seeded LCG: deterministic
     for (int i = 0; i < 20000; ++i) {

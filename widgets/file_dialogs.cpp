@@ -1,14 +1,12 @@
 // The file dialogs, each kind remembering its folder.
-#include "app/workbench/file_dialogs.h"
-
-#include "app/workbench/workspace.h"
+#include "widgets/file_dialogs.h"
 
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QSettings>
 
-namespace rlda::app {
+namespace rlda::widgets {
 namespace {
 
 QString kindName(FileKind kind)
@@ -20,6 +18,7 @@ QString kindName(FileKind kind)
     case FileKind::RunFolder: return QStringLiteral("runFolder");
     case FileKind::RunsRoot: return QStringLiteral("runsRoot");
     case FileKind::Model: return QStringLiteral("model");
+    case FileKind::DataFolder: return QStringLiteral("dataFolder");
     case FileKind::Export: return QStringLiteral("export");
     case FileKind::Output: return QStringLiteral("output");
     }
@@ -28,7 +27,7 @@ QString kindName(FileKind kind)
 
 QString folderKey(FileKind kind)
 {
-    return QLatin1String(workspace::key::kFolderGroup) + QLatin1Char('/') + kindName(kind);
+    return QLatin1String(kFolderSettingsGroup) + QLatin1Char('/') + kindName(kind);
 }
 
 } // namespace
@@ -89,4 +88,4 @@ QString chooseFolderFrom(QWidget* parent, FileKind kind, const QString& title, c
     return dir;
 }
 
-} // namespace rlda::app
+} // namespace rlda::widgets

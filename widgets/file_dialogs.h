@@ -1,5 +1,5 @@
 // Every file dialog of the workbench goes through these: each kind of dialog starts in the folder
-// it was last left in (QSettings, workspace::key::kFolderGroup), else in the fallback given.
+// it was last left in (QSettings, under kFolderSettingsGroup), else in the fallback given.
 // GUI thread; modal, so only interactive code calls them.
 #pragma once
 
@@ -8,7 +8,11 @@
 
 class QWidget;
 
-namespace rlda::app {
+namespace rlda::widgets {
+
+// The settings group of the remembered folders, folders/<kind>: named in the workspace's list of
+// keys (app/workbench/workspace.h), declared here with the one code that reads and writes it.
+inline constexpr char kFolderSettingsGroup[] = "folders";
 
 // One remembered folder per kind of thing asked for.
 enum class FileKind {
@@ -18,6 +22,7 @@ enum class FileKind {
     RunFolder,   // a run folder to open: remembered as its parent, the folder of runs
     RunsRoot,    // a folder of runs to browse
     Model,       // TOML model files
+    DataFolder,  // a dataset's folder
     Export,      // exported plots and data
     Output,      // folders that runs and figures are written into
 };
@@ -41,4 +46,4 @@ QString existingFolder(QWidget* parent, FileKind kind, const QString& title, con
 // A folder field's Choose…: starts in `current` (the field's text) when it is not empty.
 QString chooseFolderFrom(QWidget* parent, FileKind kind, const QString& title, const QString& current);
 
-} // namespace rlda::app
+} // namespace rlda::widgets

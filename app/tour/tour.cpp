@@ -1,6 +1,6 @@
 // The tour is a chain of steps driven by the worker's state changes; each screenshot is taken
 // after the event loop has had time to replot.
-#include "app/workbench/tour.h"
+#include "app/tour/tour.h"
 
 #include "app/workbench/learning_page.h"
 #include "app/workbench/main_window.h"
@@ -115,7 +115,7 @@ void Tour::learn()
 {
     auto* page = window_.learning();
     page->setTable(table_);
-    page->setInput(QStringLiteral("3x32x32")); // simulation tables of CIFAR-10 jobs, as the reference's
+    page->setInput(QString::fromStdString(core::model::shape_string(core::model::kCifar10Input))); // the paper's tables
     page->setEpisodes(30000);
     auto* live = new QObject(this);
     connect(window_.controller().worker(), &Worker::greedy, live, [this, live](qint64 episode) {
@@ -137,7 +137,7 @@ void Tour::learn()
                     tables << QString::fromStdString(e.file);
         if (tables.isEmpty())
             tables << table_;
-        window_.policy()->setDefaultModel(model, {3, 32, 32}, 10);
+        window_.policy()->setDefaultModel(model, core::model::kCifar10Input, core::model::kCifar10Classes);
         // Evaluated off the GUI thread: the shot waits for the ranks.
         connect(window_.policy(), &PolicyPage::evaluated, this, [this](const QString& e) {
             if (!e.isEmpty())

@@ -1,6 +1,6 @@
 // A run from its config into a run folder: the trainer's pieces (core/train/setup.h), the trainer,
 // and io::RunFolder as one of its observers.
-#include "core/run/experiment.h"
+#include "core/run/experiment_run.h"
 
 #include "core/config/experiment_io.h"
 #include "core/config/schema.h"

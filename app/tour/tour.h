@@ -1,4 +1,4 @@
-// The screenshot tour (rlda-workbench --tour DIR, run by scripts/screenshots): trains the open
+// The screenshot tour (rlda-tour DIR, run by scripts/screenshots): trains the open
 // experiment, learns from a table, judges the learned policy on the tables beside it, trains again
 // with that policy as the agent, compares the runs, draws the paper's figures, reproduces the paper
 // quickly, and saves a screenshot of every page and of both dialogs in a real run state.

@@ -1,5 +1,5 @@
 // Leave one model out, learn on the rest, judge on the one left out.
-#include "core/run/transfer.h"
+#include "core/run/transfer_protocol.h"
 
 #include "core/agent/reinforce.h"
 #include "core/sim/learn.h"

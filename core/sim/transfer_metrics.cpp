@@ -1,5 +1,5 @@
 // Transfer metrics: jumpstart and time to threshold of a transferred policy against a fresh one.
-#include "core/sim/transfer.h"
+#include "core/sim/transfer_metrics.h"
 
 #include "core/util/rolling_mean.h"
 

@@ -9,11 +9,11 @@
 
 namespace rlda::widgets {
 
-// A rolling mean kept incrementally: O(1) per value, recomputed whole only when the window changes.
+// A series and its rolling means, kept incrementally: O(1) per value, recomputed whole only when the window changes.
 // The first window-1 means average the values seen so far, so the curve starts at episode 1.
-class RollingMean {
+class RollingSeries {
 public:
-    explicit RollingMean(int window = core::kPaperRollingWindow) : window_(window < 1 ? 1 : window), mean_(window_) {}
+    explicit RollingSeries(int window = core::kPaperRollingWindow) : window_(window < 1 ? 1 : window), mean_(window_) {}
     double push(double v);
     void setWindow(int window); // recomputes every mean
     void clear();
@@ -28,7 +28,7 @@ private:
     std::vector<double> means_;
 };
 
-// The means RollingMean gives for `values`, at once.
-std::vector<double> rollingMean(const std::vector<double>& values, int window);
+// The rolling means RollingSeries gives for `values`, at once.
+std::vector<double> rollingMeans(const std::vector<double>& values, int window);
 
 } // namespace rlda::widgets

@@ -1,12 +1,12 @@
-// RollingMean: the values and means of a series, each mean core::RollingMean's.
-#include "widgets/rolling_mean.h"
+// RollingSeries: the values and means of a series, each mean core::RollingMean's.
+#include "widgets/rolling_series.h"
 
 #include <algorithm>
 #include <cstddef>
 
 namespace rlda::widgets {
 
-double RollingMean::push(double v)
+double RollingSeries::push(double v)
 {
     values_.push_back(v);
     mean_.add(v);
@@ -14,7 +14,7 @@ double RollingMean::push(double v)
     return means_.back();
 }
 
-void RollingMean::setWindow(int window)
+void RollingSeries::setWindow(int window)
 {
     window_ = std::max(1, window);
     std::vector<double> values;
@@ -27,16 +27,16 @@ void RollingMean::setWindow(int window)
         push(v);
 }
 
-void RollingMean::clear()
+void RollingSeries::clear()
 {
     values_.clear();
     means_.clear();
     mean_.reset();
 }
 
-std::vector<double> rollingMean(const std::vector<double>& values, int window)
+std::vector<double> rollingMeans(const std::vector<double>& values, int window)
 {
-    RollingMean r(window);
+    RollingSeries r(window);
     for (double v : values)
         r.push(v);
     return r.means();
