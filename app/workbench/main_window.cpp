@@ -203,7 +203,7 @@ void MainWindow::buildPages()
     learning_ = new LearningPage(pages_);
     tables_ = new widgets::TableExplorer(pages_);
     sweeps_ = new SweepPage(pages_);
-    runs_ = new widgets::RunBrowser(pages_);
+    runs_ = new widgets::RunBrowser(QLatin1String(workspace::key::kRunColumns), pages_);
     models_ = new ModelsPage(pages_);
     // In Page order.
     pages_->setUsesScrollButtons(true);
