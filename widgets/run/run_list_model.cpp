@@ -20,6 +20,8 @@ RunListModel::RunListModel(RunColumns* columns, QObject* parent)
 {
     connect(columns_, &RunColumns::extrasChanged, this, [this] {
         beginResetModel();
+        for (int row = 0; row < runs_.size(); ++row)
+            cells_[row] = cellsOf(row);
         endResetModel();
     });
 }
@@ -36,9 +38,7 @@ QVariant RunListModel::data(const QModelIndex& index, int role) const
     if (!checkIndex(index, CheckIndexOption::IndexIsValid) ||
         (role != Qt::DisplayRole && role != Qt::ToolTipRole && role != Qt::ForegroundRole && role != SortRole))
         return {};
-    const int c = index.column();
-    const QString id = c < RunColumns::BuiltIns ? RunColumns::builtInId(c) : columns_->extras().at(c - RunColumns::BuiltIns);
-    const auto cell = RunColumns::cell(id, runs_[index.row()], facts_[index.row()], root_);
+    const auto& cell = cells_[index.row()][index.column()];
     switch (role) {
     case Qt::DisplayRole:
         return cell.text;
@@ -85,6 +85,7 @@ RunListModel::Merge RunListModel::setListing(const QString& root, QList<RunRead>
             beginRemoveRows({}, first + 1, end);
             runs_.erase(runs_.begin() + first + 1, runs_.begin() + end + 1);
             facts_.erase(facts_.begin() + first + 1, facts_.begin() + end + 1);
+            cells_.erase(cells_.begin() + first + 1, cells_.begin() + end + 1);
             endRemoveRows();
         }
         end = first - 1;
@@ -116,6 +117,9 @@ RunListModel::Merge RunListModel::setListing(const QString& root, QList<RunRead>
         root_ = root;
         runs_ = std::move(runs);
         facts_ = std::move(facts);
+        cells_.clear();
+        for (int row = 0; row < runs_.size(); ++row)
+            cells_.push_back(cellsOf(row));
         endResetModel();
         return m;
     }
@@ -137,6 +141,7 @@ RunListModel::Merge RunListModel::setListing(const QString& root, QList<RunRead>
         for (int j = i; j <= last; ++j) {
             runs_.insert(j, std::move(reads[j].run));
             facts_.insert(j, std::move(reads[j].facts));
+            cells_.insert(j, cellsOf(j));
             m.changed << j;
         }
         endInsertRows();
@@ -178,6 +183,20 @@ int RunListModel::rowOf(const std::filesystem::path& run) const
     return -1;
 }
 
-void RunListModel::rowChanged(int row) { Q_EMIT dataChanged(index(row, 0), index(row, columnCount() - 1)); }
+QList<RunColumns::Cell> RunListModel::cellsOf(int row) const
+{
+    QList<RunColumns::Cell> cells;
+    for (int c = 0; c < columnCount(); ++c)
+        cells << RunColumns::cell(c < RunColumns::BuiltIns ? RunColumns::builtInId(c)
+                                                           : columns_->extras().at(c - RunColumns::BuiltIns),
+                                  runs_[row], facts_[row], root_);
+    return cells;
+}
+
+void RunListModel::rowChanged(int row)
+{
+    cells_[row] = cellsOf(row);
+    Q_EMIT dataChanged(index(row, 0), index(row, columnCount() - 1));
+}
 
 } // namespace rlda::widgets

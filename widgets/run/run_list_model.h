@@ -1,14 +1,13 @@
 // The Runs page's runs as a table model: a row per run folder listed, a column per column shown.
 #pragma once
 
+#include "widgets/run/run_columns.h"
 #include "widgets/run/run_listing.h"
 
 #include <QAbstractTableModel>
 #include <QList>
 
 namespace rlda::widgets {
-
-class RunColumns;
 
 // Rows are the runs in listing order (find_runs' sorted paths): a view sorts and filters through a
 // proxy (RunSortFilter). Columns are RunColumns': the five built-in ones, then the extras shown.
@@ -47,12 +46,15 @@ public:
     int rowOf(const std::filesystem::path& run) const; // -1 when not listed
 
 private:
-    void rowChanged(int row);
+    void rowChanged(int row); // its cells made again, then signalled
+    QList<RunColumns::Cell> cellsOf(int row) const;
 
     RunColumns* columns_;
     QString root_;
     QList<core::io::RunData> runs_;
     QList<RunFacts> facts_; // one per run
+    // Each row's cells, made when the row is set: a view asks for them at every paint and sort.
+    QList<QList<RunColumns::Cell>> cells_;
 };
 
 } // namespace rlda::widgets
