@@ -62,7 +62,7 @@ QScrollArea* scrolled(QWidget* page)
 PageTabs::PageTabs(QWidget* parent)
     : QTabWidget(parent), training(new widgets::TrainingView), architecture(new widgets::ArchitectureInspector),
       policy(new PolicyPage), learning(new LearningPage), tables(new widgets::TableExplorer), sweeps(new SweepPage),
-      runs(new widgets::RunBrowser), models(new ModelsPage)
+      runs(new widgets::RunBrowser(QLatin1String(workspace::key::kRunColumns))), models(new ModelsPage)
 {
     setDocumentMode(true);
     setUsesScrollButtons(true);

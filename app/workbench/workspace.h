@@ -28,6 +28,7 @@ inline constexpr char kExportDpi[] = "plots/exportDpi";        // and resolution
 inline constexpr char kRecentGroup[] = "recent";               // recent/<kind>: a list, newest first
 // folders/<kind>: each file dialog's last folder, widgets::kFolderSettingsGroup (widgets/file_dialogs.h)
 inline constexpr char kRunsFolder[] = "runs/folder";           // where new runs go (File → Runs folder…)
+inline constexpr char kRunColumns[] = "runBrowser/columns";    // the Runs page's columns shown, in order
 } // namespace key
 
 // The version saveState() stamps on the dock layout: a layout of another version is not restored.

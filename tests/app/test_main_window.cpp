@@ -78,10 +78,10 @@ int runIndex(widgets::RunBrowser& b, const QString& name)
 
 QString runCell(widgets::RunBrowser& b, const QString& name, int column)
 {
-    auto* t = b.findChild<QTableWidget*>(QStringLiteral("runTable"));
-    for (int r = 0; r < t->rowCount(); ++r)
-        if (t->item(r, 0)->text() == name)
-            return t->item(r, column)->text();
+    const auto* m = b.findChild<QTableView*>(QStringLiteral("runTable"))->model();
+    for (int r = 0; r < m->rowCount(); ++r)
+        if (m->index(r, 0).data().toString() == name)
+            return m->index(r, column).data().toString();
     return {};
 }
 

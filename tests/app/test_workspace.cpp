@@ -605,9 +605,9 @@ private Q_SLOTS:
         w.restoreWorkspace(); // as the program starts: the Runs page, which lists its root
         QCOMPARE(w.currentPage(), MainWindow::Page::Runs);
         QVERIFY(listed.wait(30000));
-        auto* table = w.runs()->findChild<QTableWidget*>(QStringLiteral("runTable"));
+        auto* table = w.runs()->findChild<QTableView*>(QStringLiteral("runTable"));
         QVERIFY(table);
-        QCOMPARE(table->rowCount(), 1);
+        QCOMPARE(table->model()->rowCount(), 1);
         // Selected, it says why its settings are missing.
         table->selectRow(0);
         const auto* summary = w.runs()->findChild<QLabel*>(QStringLiteral("summaryLabel"));

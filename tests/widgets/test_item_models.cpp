@@ -17,6 +17,7 @@
 #include "widgets/inspect/table_explorer.h"
 #include "widgets/model_panel.h"
 #include "widgets/run/run_browser.h"
+#include "widgets/run/run_list_model.h"
 #include "widgets/run/sweep_panel.h"
 #include "widgets/zoo_panel.h"
 
@@ -295,7 +296,8 @@ private Q_SLOTS:
         // tests/fixtures/run-folders: a finished training run (one allocation, two adaptations)
         // and a killed one whose cut lines the reader lists as problems.
         RunBrowser b;
-        const auto runs = watch(modelOf<QTableWidget>(b, "runTable"));
+        const auto runs = watch(modelOf<QTableView>(b, "runTable"));
+        const auto runModel = watch(b.findChild<rlda::widgets::RunListModel*>(QStringLiteral("runModel")));
         const auto problems = watch(modelOf<QListWidget>(b, "problemList"));
         const auto adaptations = watch(modelOf<QTableWidget>(b, "adaptationTable"));
         QSignalSpy listed(&b, &RunBrowser::listed);

@@ -2,6 +2,8 @@
 // simulation-table folders by their rows and best sequence, opened in the Tables page.
 #include "widgets/run/run_browser.h"
 #include "widgets/run/config_compare_dialog.h"
+#include "widgets/run/run_notes_panel.h"
+#include "widgets/run/run_transfer_box.h"
 
 #include "core/sim/build.h"
 #include "shots.h"
@@ -37,6 +39,8 @@
 using rlda::core::io::RunData;
 using rlda::core::io::RunKind;
 using rlda::widgets::RunBrowser;
+using rlda::widgets::RunColumns;
+using rlda::widgets::RunNotesPanel;
 
 namespace {
 
@@ -125,6 +129,25 @@ bool list(RunBrowser& b, const QString& root)
 }
 
 using rlda::tests::cell;
+using rlda::tests::runColumns;
+using rlda::tests::runModel;
+using rlda::tests::runTable;
+using rlda::tests::shownCell;
+
+// The columns these tests show are remembered under a key of their own.
+const QString kColumnsKey = QStringLiteral("tests/runBrowser/columns");
+
+rlda::widgets::RunTransferBox* transferBox(RunBrowser& b)
+{
+    return b.findChild<rlda::widgets::RunTransferBox*>(QStringLiteral("transferBox"));
+}
+
+RunNotesPanel* notesPanel(RunBrowser& b) { return b.findChild<RunNotesPanel*>(QStringLiteral("notesPanel")); }
+
+// Types into the filter, as the user does.
+void setFilter(RunBrowser& b, const QString& text) { b.findChild<QLineEdit*>(QStringLiteral("filterEdit"))->setText(text); }
+
+int visibleRows(RunBrowser& b) { return runTable(b)->model()->rowCount(); }
 
 } // namespace
 
@@ -138,7 +161,7 @@ private Q_SLOTS:
     void initTestCase()
     {
         QStandardPaths::setTestModeEnabled(true); // the columns are remembered in a throw-away place
-        QSettings().remove(QLatin1String(RunBrowser::kColumnsSettingsKey));
+        QSettings().remove(kColumnsKey);
         QVERIFY(tmp_.isValid());
         QVERIFY(tables_.isValid());
         // What rlda simulate writes (config.toml, table.json, table.csv, warm_start.pt), 16 rows.
@@ -176,7 +199,7 @@ private Q_SLOTS:
         RunBrowser b;
         QVERIFY(list(b, tmp_.path()));
         QCOMPARE(b.runs().size(), 4);
-        QCOMPARE(b.findChild<QTableWidget*>(QStringLiteral("runTable"))->rowCount(), 4);
+        QCOMPARE(runTable(b)->model()->rowCount(), 4);
         QCOMPARE(cell(b, "convnet2-fixed", 1), QStringLiteral("training"));
         QCOMPARE(cell(b, "convnet2-fixed", 2), QStringLiteral("acc 0.810"));
         QCOMPARE(cell(b, "convnet2-fixed", 3), QStringLiteral("finished"));
@@ -227,7 +250,7 @@ private Q_SLOTS:
         QCOMPARE(runs[1].name, std::string("convnet2-killed"));
         // Two training runs: no transfer metrics.
         QVERIFY(!b.findChild<QGroupBox*>(QStringLiteral("transferBox"))->isVisibleTo(&b));
-        QVERIFY(!b.transferMetrics());
+        QVERIFY(!transferBox(b)->metrics());
     }
 
     void transfer()
@@ -241,7 +264,7 @@ private Q_SLOTS:
         QCOMPARE(b.findChild<QComboBox*>(QStringLiteral("transferRun"))->currentText(), QStringLiteral("transfer"));
         b.findChild<QSpinBox*>(QStringLiteral("transferWindow"))->setValue(10);
         b.findChild<QDoubleSpinBox*>(QStringLiteral("transferThreshold"))->setValue(0.8);
-        const auto m = b.transferMetrics();
+        const auto m = transferBox(b)->metrics();
         QVERIFY(m);
         QCOMPARE(m->window, std::size_t(10));
         // Expected from the curves: first 10 means and the episode where the 10-window mean >= 0.8.
@@ -270,7 +293,7 @@ private Q_SLOTS:
 
         // A threshold nobody reaches.
         b.findChild<QDoubleSpinBox*>(QStringLiteral("transferThreshold"))->setValue(0.95);
-        QVERIFY(!b.transferMetrics()->transfer_episodes);
+        QVERIFY(!transferBox(b)->metrics()->transfer_episodes);
         QVERIFY(b.findChild<QLabel*>(QStringLiteral("transferResult"))->text().contains(QStringLiteral("never")));
     }
 
@@ -278,8 +301,8 @@ private Q_SLOTS:
     {
         RunBrowser b;
         // The run table's model stays consistent while table rows are listed, refilled and reopened.
-        QAbstractItemModelTester tester(b.findChild<QTableWidget*>(QStringLiteral("runTable"))->model(),
-                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(runTable(b)->model(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester source(runModel(b), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(list(b, tables_.path()));
         QCOMPARE(b.runs().size(), 4);
         const auto best = rlda::core::sim::SimulationTable::load(tables_.filePath("tiny-table/table.csv").toStdString()).optimal();
@@ -296,11 +319,11 @@ private Q_SLOTS:
         QCOMPARE(cell(b, "bare", 2), bestText);
 
         const int index = indexOf(b, "tiny-table");
-        const auto status = b.tableStatus(index);
+        const auto status = runModel(b)->tableStatus(index);
         QVERIFY(status && status->complete());
         QCOMPARE(status->rows, std::int64_t(16));
-        QCOMPARE(RunBrowser::tableStatusText(*status), QStringLiteral("16/16 rows"));
-        QVERIFY(!b.tableStatus(-1));
+        QCOMPARE(rlda::widgets::tableStatusText(*status), QStringLiteral("16/16 rows"));
+        QVERIFY(!runModel(b)->tableStatus(-1));
 
         // Open: the Tables page gets the table; the Training page gets nothing.
         QSignalSpy tables(&b, &RunBrowser::tableOpened);
@@ -354,13 +377,13 @@ private Q_SLOTS:
         trainingRun(dir.filePath("b"), 0.85, true, "name = \"b\"\n[job]\nlr = 0.1\nseed = 10\n");
         trainingRun(dir.filePath("c"), 0.1, true, "name = \"c\"\n[job]\nlr = 0.001\nseed = 100\n"
                                                    "[agent]\nkind = \"random\"\n");
-        RunBrowser b;
+        RunBrowser b(kColumnsKey);
         QVERIFY(list(b, dir.path()));
-        QCOMPARE(b.columns(), RunBrowser::defaultColumns());
-        auto* t = b.findChild<QTableWidget*>(QStringLiteral("runTable"));
+        QCOMPARE(runColumns(b)->shown(), RunColumns::defaults());
+        auto* t = runTable(b);
 
         // From the header's menu: the seed, in its [job] submenu.
-        std::unique_ptr<QMenu> menu(b.columnMenu(nullptr));
+        std::unique_ptr<QMenu> menu(runColumns(b)->menu(nullptr));
         QAction* seed = nullptr;
         for (QMenu* sub : menu->findChildren<QMenu*>())
             for (QAction* a : sub->actions())
@@ -369,12 +392,12 @@ private Q_SLOTS:
         QVERIFY(seed);
         QVERIFY(!seed->isChecked());
         seed->setChecked(true);
-        QVERIFY(b.columns().contains(QStringLiteral("job.seed")));
-        b.setColumns(b.columns() << QStringLiteral("final_accuracy") << QStringLiteral("agent.kind"));
-        const int cSeed = b.tableColumn(QStringLiteral("job.seed"));
-        const int cAcc = b.tableColumn(QStringLiteral("final_accuracy"));
-        QCOMPARE(t->horizontalHeaderItem(cSeed)->text(), QStringLiteral("job.seed"));
-        QCOMPARE(t->horizontalHeaderItem(cAcc)->text(), QStringLiteral("final accuracy"));
+        QVERIFY(runColumns(b)->shown().contains(QStringLiteral("job.seed")));
+        runColumns(b)->setShown(runColumns(b)->shown() << QStringLiteral("final_accuracy") << QStringLiteral("agent.kind"));
+        const int cSeed = runColumns(b)->modelColumn(QStringLiteral("job.seed"));
+        const int cAcc = runColumns(b)->modelColumn(QStringLiteral("final_accuracy"));
+        QCOMPARE(t->model()->headerData(cSeed, Qt::Horizontal).toString(), QStringLiteral("job.seed"));
+        QCOMPARE(t->model()->headerData(cAcc, Qt::Horizontal).toString(), QStringLiteral("final accuracy"));
         QCOMPARE(cell(b, "a", cSeed), QStringLiteral("9"));
         QCOMPARE(cell(b, "c", cAcc), QStringLiteral("0.1"));
         QCOMPARE(cell(b, "c", cAcc + 1), QStringLiteral("random"));
@@ -382,35 +405,35 @@ private Q_SLOTS:
 
         // Numbers sort as numbers: 9 < 10 < 100, which text would put 10, 100, 9.
         t->sortByColumn(cSeed, Qt::AscendingOrder);
-        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("a"));
-        QCOMPARE(t->item(2, 0)->text(), QStringLiteral("c"));
+        QCOMPARE(shownCell(b, 0, 0), QStringLiteral("a"));
+        QCOMPARE(shownCell(b, 2, 0), QStringLiteral("c"));
         t->sortByColumn(cAcc, Qt::DescendingOrder);
-        QCOMPARE(t->item(0, 0)->text(), QStringLiteral("a"));
-        QCOMPARE(t->item(1, 0)->text(), QStringLiteral("b"));
+        QCOMPARE(shownCell(b, 0, 0), QStringLiteral("a"));
+        QCOMPARE(shownCell(b, 1, 0), QStringLiteral("b"));
 
         // The filter: any visible column, case-insensitive; a hidden column's text does not count.
-        b.setFilterText(QStringLiteral("RANDOM"));
-        QCOMPARE(b.visibleRowCount(), 1);
+        setFilter(b, QStringLiteral("RANDOM"));
+        QCOMPARE(visibleRows(b), 1);
         QCOMPARE(b.findChild<QLabel*>(QStringLiteral("filterCount"))->text(), QStringLiteral("1 of 3 runs"));
-        QVERIFY(!t->isRowHidden(t->findItems(QStringLiteral("c"), Qt::MatchExactly).front()->row()));
-        b.setFilterText(QStringLiteral("0.85"));
-        QCOMPARE(b.visibleRowCount(), 1);
-        b.setColumns(b.columns().mid(0, cAcc)); // hides final accuracy and agent.kind
-        QCOMPARE(b.visibleRowCount(), 1);       // "acc 0.850" in Result still
-        b.setFilterText(QStringLiteral("random"));
-        QCOMPARE(b.visibleRowCount(), 0);
-        b.setFilterText(QString());
-        QCOMPARE(b.visibleRowCount(), 3);
+        QCOMPARE(shownCell(b, 0, 0), QStringLiteral("c"));
+        setFilter(b, QStringLiteral("0.85"));
+        QCOMPARE(visibleRows(b), 1);
+        runColumns(b)->setShown(runColumns(b)->shown().mid(0, cAcc)); // hides final accuracy and agent.kind
+        QCOMPARE(visibleRows(b), 1);       // "acc 0.850" in Result still
+        setFilter(b, QStringLiteral("random"));
+        QCOMPARE(visibleRows(b), 0);
+        setFilter(b, QString());
+        QCOMPARE(visibleRows(b), 3);
 
         // Remembered: a new browser shows the same columns, and unknown ids are dropped.
-        RunBrowser again;
-        QCOMPARE(again.columns(), b.columns());
-        QSettings().setValue(QLatin1String(RunBrowser::kColumnsSettingsKey),
+        RunBrowser again(kColumnsKey);
+        QCOMPARE(runColumns(again)->shown(), runColumns(b)->shown());
+        QSettings().setValue(kColumnsKey,
                              QStringList{QStringLiteral("kind"), QStringLiteral("no.such.key")});
-        RunBrowser third;
-        QCOMPARE(third.columns(), (QStringList{QStringLiteral("run"), QStringLiteral("kind")}));
-        QVERIFY(third.findChild<QTableWidget*>(QStringLiteral("runTable"))->isColumnHidden(3));
-        QSettings().remove(QLatin1String(RunBrowser::kColumnsSettingsKey));
+        RunBrowser third(kColumnsKey);
+        QCOMPARE(runColumns(third)->shown(), (QStringList{QStringLiteral("run"), QStringLiteral("kind")}));
+        QVERIFY(runTable(third)->isColumnHidden(3));
+        QSettings().remove(kColumnsKey);
     }
 
     void tagsAndNotes()
@@ -419,7 +442,7 @@ private Q_SLOTS:
         trainingRun(dir.filePath("a"), 0.9, true);
         trainingRun(dir.filePath("b"), 0.8, true);
         write(dir.filePath("b/notes.json"), "{ broken");
-        RunBrowser b;
+        RunBrowser b(kColumnsKey);
         QVERIFY(list(b, dir.path()));
         QCOMPARE(b.runs().size(), 2); // a bad notes file hides no run
         b.selectRuns({indexOf(b, "b")});
@@ -427,31 +450,31 @@ private Q_SLOTS:
         QVERIFY2(status->text().contains(QStringLiteral("notes.json: not a JSON object")), qPrintable(status->text()));
 
         b.selectRuns({indexOf(b, "a")});
-        QVERIFY(!b.saveNotes(QString(65, QLatin1Char('t')), QString())); // a tag too long: refused here
+        QVERIFY(!notesPanel(b)->save(QString(65, QLatin1Char('t')), QString())); // a tag too long: refused here
         QVERIFY(status->text().contains(QStringLiteral("longer than")));
-        QSignalSpy saved(&b, &RunBrowser::notesSaved);
-        QVERIFY(b.saveNotes(QStringLiteral("baseline, lr sweep"), QStringLiteral("first try\nsecond line")));
+        QSignalSpy saved(notesPanel(b), &RunNotesPanel::notesSaved);
+        QVERIFY(notesPanel(b)->save(QStringLiteral("baseline, lr sweep"), QStringLiteral("first try\nsecond line")));
         QVERIFY(saved.wait(10000));
         QCOMPARE(saved.front().front().toString(), QString());
         const auto notes = rlda::core::io::read_notes(dir.filePath("a").toStdString());
         QCOMPARE(notes.tags, (std::vector<std::string>{"baseline", "lr sweep"}));
         QCOMPARE(notes.note, std::string("first try\nsecond line"));
-        const int cTags = b.tableColumn(QStringLiteral("tags"));
+        const int cTags = runColumns(b)->modelColumn(QStringLiteral("tags"));
         QCOMPARE(cell(b, "a", cTags), QStringLiteral("baseline, lr sweep"));
-        b.setFilterText(QStringLiteral("baseline"));
-        QCOMPARE(b.visibleRowCount(), 1);
+        setFilter(b, QStringLiteral("baseline"));
+        QCOMPARE(visibleRows(b), 1);
         // The run's reader never looks at it.
         QVERIFY(rlda::core::io::read_run(dir.filePath("a").toStdString()).problems.empty());
         // Read back by a new browser, shown in the editors and the note column.
-        b.setColumns(b.columns() << QStringLiteral("note"));
-        QCOMPARE(cell(b, "a", b.tableColumn(QStringLiteral("note"))), QStringLiteral("first try"));
+        runColumns(b)->setShown(runColumns(b)->shown() << QStringLiteral("note"));
+        QCOMPARE(cell(b, "a", runColumns(b)->modelColumn(QStringLiteral("note"))), QStringLiteral("first try"));
         RunBrowser again;
         QVERIFY(list(again, dir.path()));
         again.selectRuns({indexOf(again, "a")});
         QCOMPARE(again.findChild<QLineEdit*>(QStringLiteral("tagsEdit"))->text(), QStringLiteral("baseline, lr sweep"));
         QCOMPARE(again.findChild<QPlainTextEdit*>(QStringLiteral("noteEdit"))->toPlainText(),
                  QStringLiteral("first try\nsecond line"));
-        QSettings().remove(QLatin1String(RunBrowser::kColumnsSettingsKey));
+        QSettings().remove(kColumnsKey);
     }
 
     void compareConfigs()
@@ -500,32 +523,32 @@ private Q_SLOTS:
         rlda::core::io::write_notes(dir.filePath("convnet2-lr0.01").toStdString(),
                                     {{"baseline", "paper"}, "The paper's setting: lr 0.01, 60 s."});
         rlda::core::io::write_notes(dir.filePath("convnet3-random").toStdString(), {{"random agent"}, ""});
-        RunBrowser b;
+        RunBrowser b(kColumnsKey);
         b.resize(1100, 640);
-        b.setColumns({QStringLiteral("run"), QStringLiteral("kind"), QStringLiteral("result"), QStringLiteral("status"),
+        runColumns(b)->setShown({QStringLiteral("run"), QStringLiteral("kind"), QStringLiteral("result"), QStringLiteral("status"),
                       QStringLiteral("job.model"), QStringLiteral("job.lr"), QStringLiteral("job.seed"),
                       QStringLiteral("scheduler.budget"), QStringLiteral("agent.kind"), QStringLiteral("final_accuracy"),
                       QStringLiteral("tags")});
         QVERIFY(list(b, dir.path()));
         b.show();
         QVERIFY(QTest::qWaitForWindowExposed(&b));
-        auto* t = b.findChild<QTableWidget*>(QStringLiteral("runTable"));
-        t->sortByColumn(b.tableColumn(QStringLiteral("final_accuracy")), Qt::DescendingOrder);
-        QCOMPARE(b.tableColumn(QStringLiteral("modified")), -1); // not chosen: hidden
+        auto* t = runTable(b);
+        t->sortByColumn(runColumns(b)->modelColumn(QStringLiteral("final_accuracy")), Qt::DescendingOrder);
+        QCOMPARE(runColumns(b)->modelColumn(QStringLiteral("modified")), -1); // not chosen: hidden
         b.selectRuns({indexOf(b, "convnet2-lr0.01")});
         b.findChild<QTabWidget*>(QStringLiteral("details"))->setCurrentIndex(4);
         rlda::tests::shot(b, QStringLiteral("runs-columns-notes"));
-        b.setFilterText(QStringLiteral("convnet2"));
+        setFilter(b, QStringLiteral("convnet2"));
         QCoreApplication::processEvents(); // the layout makes room for "2 of 4 runs"
         rlda::tests::shot(b, QStringLiteral("runs-filter"));
-        b.setFilterText(QString());
+        setFilter(b, QString());
         b.selectRuns({indexOf(b, "convnet2-lr0.01"), indexOf(b, "convnet3-random")});
         std::unique_ptr<rlda::widgets::ConfigCompareDialog> d(b.compareConfigs());
         QVERIFY(d);
         d->show();
         QVERIFY(QTest::qWaitForWindowExposed(d.get()));
         rlda::tests::shot(*d, QStringLiteral("runs-compare-configs"));
-        QSettings().remove(QLatin1String(RunBrowser::kColumnsSettingsKey));
+        QSettings().remove(kColumnsKey);
     }
 
     void notARoot()
