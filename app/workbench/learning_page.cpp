@@ -4,6 +4,7 @@
 #include "app/workbench/evaluations.h"
 #include "core/agent/learner_options.h"
 #include "core/sim/table_meta.h"
+#include "core/util/error_text.h"
 #include "widgets/flow_layout.h"
 #include "widgets/plot/learning_view.h"
 
@@ -220,7 +221,7 @@ QString LearningPage::problem() const
     try {
         (void)core::model::parse_shape(input_->text().trimmed().toStdString());
     } catch (const std::exception& e) {
-        return tr("Input: %1").arg(QString::fromUtf8(e.what()));
+        return tr("Input: %1").arg(QString::fromStdString(core::error_line(e)));
     }
     return {};
 }

@@ -9,7 +9,6 @@
 #include <QColor>
 #include <QDesktopServices>
 #include <QDialogButtonBox>
-#include <QFileDialog>
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QHeaderView>

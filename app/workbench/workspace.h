@@ -15,8 +15,9 @@ class QWidget;
 
 namespace rlda::app::workspace {
 
-// The keys, every one of them. A key is written here and nowhere else, except the two that a widget
-// reads and writes itself, declared beside it and named here; code names the constant.
+// The keys, every one of them. A key is written here and nowhere else, except the file dialogs'
+// folders, which the dialogs read and write themselves: declared beside them and named here. Code
+// names the constant.
 namespace key {
 inline constexpr char kGeometry[] = "window/geometry";         // QMainWindow::saveGeometry
 inline constexpr char kState[] = "window/state";               // QMainWindow::saveState: the docks

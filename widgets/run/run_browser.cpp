@@ -1,6 +1,7 @@
 // The Runs page: assembles the run table, its columns, filter and watcher, and the details panels.
 #include "widgets/run/run_browser.h"
 
+#include "widgets/file_dialogs.h"
 #include "widgets/run/config_compare_dialog.h"
 #include "widgets/run/run_columns.h"
 #include "widgets/run/run_list_model.h"
@@ -10,7 +11,6 @@
 #include "widgets/run/run_transfer_box.h"
 #include "widgets/run/run_watcher.h"
 
-#include <QFileDialog>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -161,7 +161,7 @@ RunBrowser::RunBrowser(const QString& columnsKey, QWidget* parent)
     connect(notes_, &RunNotesPanel::written, model_, &RunListModel::setNotes);
     connect(watcher_, &RunWatcher::rescanDue, this, [this] { list(true); });
     connect(choose, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(this, tr("Folder of runs"), root_);
+        const QString dir = chooseFolderFrom(this, FileKind::RunsRoot, tr("Folder of runs"), root_);
         if (!dir.isEmpty())
             setRoot(dir);
     });
