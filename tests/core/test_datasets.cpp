@@ -1,5 +1,5 @@
 // Datasets from files: CIFAR-10 and IDX files written here in the real formats, corrupt variants,
-// normalisation and subsets (synthetic data and batches are test_batches).
+// normalisation and subsets. Synthetic data and batches are test_datasets_sampling.
 #include "core/data/cifar10.h"
 #include "core/data/dataset.h"
 #include "core/data/idx.h"

@@ -1,5 +1,6 @@
 // Clocks, scheduler and the adapting trainer on synthetic data with the virtual clock. Warm starts
-// and checkpoint files are test_checkpoints, observers and comparison runs test_training_hooks.
+// and checkpoint files are test_training_checkpoints; observers and comparison runs are
+// test_training_hooks.
 #include "core/agent/agent.h"
 #include "core/io/run_folder.h"
 #include "core/model/zoo.h"

@@ -16,7 +16,7 @@ using namespace rlda::core::data;
 using rlda::test::data_error;
 using rlda::test::to_vector;
 
-class TestBatches : public QObject {
+class TestDatasetsSampling : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -239,5 +239,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBatches)
-#include "test_batches.moc"
+QTEST_GUILESS_MAIN(TestDatasetsSampling)
+#include "test_datasets_sampling.moc"

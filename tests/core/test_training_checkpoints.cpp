@@ -302,7 +302,7 @@ void expect_one_line_error(F&& f, const std::string& file)
 
 } // namespace
 
-class TestCheckpoints : public QObject {
+class TestTrainingCheckpoints : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
@@ -445,5 +445,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCheckpoints)
-#include "test_checkpoints.moc"
+QTEST_GUILESS_MAIN(TestTrainingCheckpoints)
+#include "test_training_checkpoints.moc"
