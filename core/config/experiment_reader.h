@@ -37,6 +37,7 @@ public:
 
     // Warnings in file order (sections are visited in key order).
     std::vector<std::string> take_warnings();
+
     void read(const toml::table& root, ExperimentConfig& c);
 
     // Paths written relative to the config file mean "next to it" when such a file exists there.
@@ -90,6 +91,7 @@ private:
 
     // An integer N is the original's GPU index; strings are checked with the other values.
     std::string device(const Field& f, const std::string& canonical);
+
     std::vector<AllocationEventConfig> events(const Field& f, const std::string& canonical);
     AllocationEventConfig event(const toml::table& t, const std::string& name, const std::string& key);
 
@@ -109,7 +111,6 @@ private:
     void read_key(const Key& k, const Field& f, ExperimentConfig& c, const std::string& canonical);
     void read_alias(const Alias& a, const Field& f, ExperimentConfig& c);
     std::vector<std::string> texts(const Field& f, const std::string& canonical);
-
 };
 
 } // namespace rlda::core::config::detail
