@@ -1,5 +1,5 @@
 // Limits on an experiment's values that another reader shares: declared once here, and used by
-// the schema (core/config/schema.cpp) and by whichever reader checks the same quantity.
+// the schema (core/config/schema_keys.cpp) and by whichever reader checks the same quantity.
 #pragma once
 
 namespace rlda::core::config {

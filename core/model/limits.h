@@ -1,9 +1,9 @@
 // The limits of every size a model may declare, written once. The TOML model reader checks each
 // field against this table and quotes the limit in its errors; load_model() checks the input shape
 // and classes against it; the command line's --input and --classes (app/cli/numbers.h) and the
-// experiment schema's dataset.classes (core/config/schema.cpp) take their limits from here. The
-// limits are generous for the models this project trains and small enough that no count derived
-// from them can overflow a 64-bit integer by itself.
+// experiment schema's dataset.classes (core/config/schema_keys.cpp) take their limits from here.
+// The limits are generous for the models this project trains and small enough that no count
+// derived from them can overflow a 64-bit integer by itself.
 #pragma once
 
 #include "core/model/layer.h"

@@ -2,8 +2,8 @@
 #include "core/sim/build.h"
 #include "core/sim/sequences.h"
 #include "core/sim/table_meta.h"
+#include "core/sim/table_training.h"
 
-#include "core/agent/agent.h"
 #include "core/config/experiment_io.h"
 #include "core/config/operations.h"
 #include "core/config/schema.h"
@@ -12,11 +12,8 @@
 #include "core/model/zoo.h"
 #include "core/model/spec.h"
 #include "core/train/setup.h"
-#include "core/train/trainer.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
-#include "core/util/excerpt.h"
-#include "core/util/line_appender.h"
 #include "core/util/output_folder.h"
 #include "core/util/read_file.h"
 
@@ -24,34 +21,18 @@
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <charconv>
 #include <chrono>
-#include <cstring>
-#include <fstream>
 #include <map>
 #include <ranges>
 #include <regex>
-#include <sstream>
 
 namespace rlda::core::sim {
 namespace {
 
 namespace fs = std::filesystem;
 using Seconds = std::chrono::duration<double>;
-
-// Everything the trunk and the branches share; built once per call.
-struct Job {
-    const config::ExperimentConfig& c;
-    data::DatasetSplit data;
-    model::ModelSpec spec;
-    int decisions = 0;
-    int num_actions = 0;
-};
+using detail::Job;
 
 // Settings that cannot build a table fail before anything is loaded.
 void check_table_settings(const config::ExperimentConfig& c)
@@ -139,91 +120,6 @@ bool drop_torn_line(const fs::path& file)
     return true;
 }
 
-// Ends the trunk once the first allocation event was handled: the checkpoint is on disk by then.
-class StopAtAllocation final : public train::TrainObserver {
-public:
-    explicit StopAtAllocation(std::stop_source& s) : stop_(s) {}
-    void on_allocation(const train::AllocationRecord&) override
-    {
-        seen = true;
-        stop_.request_stop();
-    }
-    bool seen = false;
-
-private:
-    std::stop_source& stop_;
-};
-
-class DecisionTimes final : public train::TrainObserver {
-public:
-    void on_adaptation(const train::AdaptationEvent& e) override { times.push_back(e.time_left); }
-    std::vector<double> times;
-};
-
-train::TrainerSettings settings_for(const config::ExperimentConfig& c, const fs::path& checkpoint = {})
-{
-    train::TrainerSettings s;
-    s.job = c.job;
-    s.trainer = c.trainer;
-    s.warm_start_checkpoint = checkpoint;
-    return s;
-}
-
-// Trains from scratch up to the first allocation event, where the trainer writes `checkpoint`.
-void warm_start(const Job& j, const fs::path& checkpoint, const std::stop_token& stop,
-                train::TrainObserver* observer)
-{
-    auto clock = train::make_clock(j.c.scheduler);
-    train::Scheduler sched(j.c.scheduler.budget, train::allocation_events(j.c.scheduler),
-                           j.c.scheduler.start_time, *clock);
-    agent::NoAdaptationAgent never_consulted; // the trunk stops before any decision
-    std::stop_source trunk;
-    std::stop_callback forward(stop, [&] { trunk.request_stop(); });
-    StopAtAllocation stopper(trunk);
-    train::ObserverList observers;
-    observers.add(&stopper);
-    observers.add(observer);
-    train::Trainer trainer(settings_for(j.c, checkpoint), j.spec, j.data, sched, *clock, never_consulted,
-                           &observers);
-    trainer.run(trunk.get_token());
-    if (!stopper.seen && !stop.stop_requested())
-        throw Error(
-            fmt::format("scheduler.events: the budget of {} s ran out before the first allocation event",
-                        j.c.scheduler.budget));
-}
-
-// One sequence from the checkpoint to the end of the budget; empty when stopped.
-std::optional<TableRow> branch(const Job& j, const fs::path& checkpoint, const std::vector<int>& seq,
-                               const std::stop_token& stop, train::TrainObserver* observer, BuildProgress& p)
-{
-    auto clock = train::make_clock(j.c.scheduler);
-    train::Scheduler sched(j.c.scheduler.budget, train::allocation_events(j.c.scheduler),
-                           j.c.scheduler.start_time, *clock);
-    agent::FixedSequenceAgent agent(seq);
-    DecisionTimes times;
-    train::ObserverList observers;
-    observers.add(&times);
-    observers.add(observer);
-    train::Trainer trainer(settings_for(j.c), j.spec, j.data, sched, *clock, agent, &observers);
-    trainer.resume_from(checkpoint);
-    const train::RunResult r = trainer.run(stop);
-    const auto w = trainer.work();
-    p.epochs += w.epochs;
-    p.steps += w.steps;
-    p.evaluations += w.evaluations;
-    if (r.cancelled)
-        return std::nullopt;
-    TableRow row;
-    row.actions = seq;
-    // A decision the budget never reached was made with no time left. Later "up" events restart
-    // the sequence; the table records the first k decisions.
-    row.time_left = times.times;
-    row.time_left.resize(static_cast<std::size_t>(j.decisions), 0.0);
-    row.total_time = j.c.scheduler.budget;
-    row.accuracy = r.final_test_acc;
-    return row;
-}
-
 // Sets LibTorch's intra-op threads for one build and restores them after: every backend trains
 // with sweep.threads_per_task so that a row is the same bits wherever it was trained.
 class IntraOpThreads {
@@ -244,198 +140,6 @@ public:
 private:
     int before_;
 };
-
-// Trains, in code order, every sequence of part `part` of `parts` that `table` lacks, appending
-// each row to `file` as one line and to `table`, counting it in `p` and reporting; ends early at
-// a stop request. build_table trains part 0 of 1.
-// Appends finished rows to the part file and the table, counting them and reporting each.
-class RowSink {
-public:
-    RowSink(const Job& j, const fs::path& file, SimulationTable& table, BuildProgress& p,
-            const std::function<void()>& report)
-        : appender_(file, table_header(j.decisions)), table_(table), p_(p), report_(report)
-    {
-    }
-    void add(TableRow row)
-    {
-        appender_.append(table_line(row));
-        table_.add(row);
-        ++p_.done;
-        ++p_.computed;
-        p_.row = std::move(row);
-        const double per_row = Seconds(std::chrono::steady_clock::now() - started_).count() / p_.computed;
-        p_.eta = per_row * (p_.total - p_.done);
-        report_();
-    }
-
-private:
-    LineAppender appender_;
-    SimulationTable& table_;
-    BuildProgress& p_;
-    const std::function<void()>& report_;
-    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
-};
-
-// Each sequence of the part that `table` lacks from the warm start to the end of the budget.
-void train_per_sequence(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts,
-                        RowSink& sink, BuildProgress& p, const std::stop_token& stop, train::TrainObserver* observer)
-{
-    for (std::int64_t code = 0; code < table.sequences() && !stop.stop_requested(); ++code) {
-        if (!in_part(code, part, parts, j.decisions, j.num_actions))
-            continue;
-        const auto seq = sequence_of(code, j.decisions, j.num_actions);
-        if (table.find(seq))
-            continue;
-        auto row = branch(j, checkpoint, seq, stop, observer, p);
-        if (!row)
-            break;
-        sink.add(std::move(*row));
-    }
-}
-
-// The time left at each decision, as the trainer reports it.
-class TimeLeft final : public train::TrainObserver {
-public:
-    void on_adaptation(const train::AdaptationEvent& e) override { last = e.time_left; }
-    double last = 0.0;
-};
-
-// The part's missing sequences as a tree: depth first from the warm start, the state at each
-// decision taken in memory and every action tried from it (BuildOrder::Tree in build.h).
-class TreeBuilder {
-public:
-    TreeBuilder(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts, RowSink& sink,
-                BuildProgress& p, const std::stop_token& stop, train::TrainObserver* observer)
-        : j_(j), table_(table), part_(part), parts_(parts), sink_(sink), p_(p), stop_(stop),
-          clock_(train::make_clock(j.c.scheduler)),
-          sched_(j.c.scheduler.budget, train::allocation_events(j.c.scheduler), j.c.scheduler.start_time, *clock_),
-          never_consulted_({})
-    {
-        observers_.add(&times_);
-        observers_.add(observer);
-        trainer_ = std::make_unique<train::Trainer>(settings_for(j.c), j.spec, j.data, sched_, *clock_,
-                                                    never_consulted_, &observers_);
-        trainer_->resume_from(checkpoint);
-        before_ = trainer_->work();
-        at_start_ = {p.epochs, p.steps, p.evaluations};
-    }
-
-    // The work so far into the progress report.
-    void count_work()
-    {
-        const auto w = trainer_->work();
-        p_.epochs = at_start_.epochs + w.epochs - before_.epochs;
-        p_.steps = at_start_.steps + w.steps - before_.steps;
-        p_.evaluations = at_start_.evaluations + w.evaluations - before_.evaluations;
-    }
-
-    void build()
-    {
-        if (missing({})) {
-            if (trainer_->run_to_decision(stop_) == train::Trainer::Pause::Decision)
-                node({}, {});
-            else
-                leaves({}, {});
-        }
-        count_work();
-    }
-
-private:
-    // Whether the part lacks a row under `prefix`.
-    bool missing(const std::vector<int>& prefix) const
-    {
-        std::int64_t first = sequence_code(prefix, j_.num_actions), count = 1;
-        for (std::size_t i = prefix.size(); i < static_cast<std::size_t>(j_.decisions); ++i) {
-            first *= j_.num_actions;
-            count *= j_.num_actions;
-        }
-        for (std::int64_t code = first; code < first + count; ++code)
-            if (in_part(code, part_, parts_, j_.decisions, j_.num_actions) &&
-                !table_.find(sequence_of(code, j_.decisions, j_.num_actions)))
-                return true;
-        return false;
-    }
-
-    // At a pending decision after `prefix`, `times` the time left at each decision so far.
-    void node(const std::vector<int>& prefix, const std::vector<double>& times)
-    {
-        const train::TrainerState here = trainer_->state();
-        bool fresh = true; // the trainer is still at `here`
-        for (int a = 0; a < j_.num_actions && !stop_.stop_requested(); ++a) {
-            std::vector<int> seq = prefix;
-            seq.push_back(a);
-            if (!missing(seq))
-                continue;
-            if (!fresh)
-                trainer_->restore(here);
-            fresh = false;
-            const auto pause = trainer_->decide(a, stop_);
-            if (stop_.stop_requested())
-                return;
-            std::vector<double> at = times;
-            at.push_back(times_.last);
-            if (pause == train::Trainer::Pause::Decision && seq.size() < static_cast<std::size_t>(j_.decisions))
-                node(seq, at);
-            else
-                leaves(seq, at);
-        }
-    }
-
-    // The run ended (or made its last decision) after `prefix`: every sequence under it ends alike.
-    void leaves(const std::vector<int>& prefix, std::vector<double> times)
-    {
-        const train::RunResult r = trainer_->run(stop_);
-        if (r.cancelled)
-            return;
-        // A decision the budget never reached was made with no time left.
-        times.resize(static_cast<std::size_t>(j_.decisions), 0.0);
-        std::int64_t first = sequence_code(prefix, j_.num_actions), count = 1;
-        for (std::size_t i = prefix.size(); i < static_cast<std::size_t>(j_.decisions); ++i) {
-            first *= j_.num_actions;
-            count *= j_.num_actions;
-        }
-        for (std::int64_t code = first; code < first + count; ++code) {
-            auto seq = sequence_of(code, j_.decisions, j_.num_actions);
-            if (!in_part(code, part_, parts_, j_.decisions, j_.num_actions) || table_.find(seq))
-                continue;
-            TableRow row;
-            row.actions = std::move(seq);
-            row.time_left = times;
-            row.total_time = j_.c.scheduler.budget;
-            row.accuracy = r.final_test_acc;
-            count_work();
-            sink_.add(std::move(row));
-        }
-    }
-
-    const Job& j_;
-    SimulationTable& table_;
-    int part_, parts_;
-    RowSink& sink_;
-    BuildProgress& p_;
-    const std::stop_token& stop_;
-    std::unique_ptr<train::Clock> clock_;
-    train::Scheduler sched_;
-    agent::FixedSequenceAgent never_consulted_; // every decision is taken by decide()
-    TimeLeft times_;
-    train::ObserverList observers_;
-    std::unique_ptr<train::Trainer> trainer_;
-    train::Trainer::Work before_, at_start_;
-};
-
-// Trains every sequence of part `part` of `parts` that `table` lacks, appending each row to `file`
-// as one line and to `table`, counting it in `p` and reporting; ends early at a stop request.
-// build_table trains part 0 of 1.
-void train_missing(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts,
-                   const fs::path& file, BuildProgress& p, const std::function<void()>& report,
-                   const std::stop_token& stop, train::TrainObserver* observer, BuildOrder order)
-{
-    RowSink sink(j, file, table, p, report);
-    if (order == BuildOrder::Tree && tree_buildable(j.c))
-        TreeBuilder(j, checkpoint, table, part, parts, sink, p, stop, observer).build();
-    else
-        train_per_sequence(j, checkpoint, table, part, parts, sink, p, stop, observer);
-}
 
 TableShape shape_of(const Job& j)
 {
