@@ -201,7 +201,7 @@ int benchSweep(double seconds)
     watch.setInterval(1000);
     QObject::connect(&watch, &QTimer::timeout, [&] {
         ++ticks;
-        if (page.isPolling())
+        if (rlda::app::sweepPollInFlight(page))
             ++skipped;
         else
             pollStart = Clock::now();

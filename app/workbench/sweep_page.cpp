@@ -1,182 +1,34 @@
 // The sweep runs in a detached `rlda simulate` (or `rlda sweep wait`), so that it outlives the
-// window; the page only reads what is on disk and asks Slurm, and remembers the sweep in a marker
-// file beside its folder (<folder>.sweep.json) to find it again. The reading is done by jobs
-// (readSweep, findUnfinished) that return values; the GUI thread only shows them.
+// window; the page remembers it in a marker beside its folder to find it again. Everything about
+// the sweep itself (the marker, the follower's liveness, what the files and squeue say) is
+// core/sweep/detached.h, run by jobs off the GUI thread; the page starts the follower and shows.
 #include "app/workbench/sweep_page.h"
 
 #include "app/workbench/rlda_process.h"
 #include "core/config/experiment_io.h"
-#include "core/sim/build.h"
-#include "core/sim/table.h"
-#include "core/sim/table_meta.h"
-#include "core/sweep/local.h"
-#include "core/sweep/slurm.h"
+#include "core/sweep/process.h"
 #include "widgets/counted.h"
 #include "widgets/run/sweep_panel.h"
 
 #include <QDateTime>
 #include <QDir>
-#include <QFile>
 #include <QFileInfo>
-#include <QJsonDocument>
-#include <QJsonObject>
 #include <QProcess>
 #include <QSaveFile>
 #include <QVBoxLayout>
 
-#include <algorithm>
-#include <csignal>
 #include <exception>
-#include <filesystem>
-#include <sys/types.h>
 
 namespace rlda::app {
 namespace {
 
-QString markerOf(const QString& folder) { return folder + QStringLiteral(".sweep.json"); }
+std::filesystem::path pathOf(const QString& folder) { return std::filesystem::path(folder.toStdString()); }
 
-bool tableComplete(const QString& folder)
-{
-    const QString table = QDir(folder).filePath(QStringLiteral("table.csv"));
-    if (!QFileInfo::exists(table))
-        return false;
-    try {
-        // The table's metadata (table.json) says how many rows make it whole.
-        const auto status = core::sim::table_status(table.toStdString());
-        if (status.expected > 0)
-            return status.complete() && core::sim::SimulationTable::load(table.toStdString(), status.meta->actions)
-                                            .complete();
-        return core::sim::SimulationTable::load(table.toStdString()).complete();
-    } catch (const std::exception&) {
-        return false; // being rewritten, or torn: not complete yet
-    }
-}
-
-// The table's shape: from its metadata once the sweep wrote it, else from the settings.
-core::sim::TableShape shapeOf(const QString& folder, const core::config::ExperimentConfig& config)
-{
-    const auto meta = core::sim::find_table_meta(std::filesystem::path(folder.toStdString()) / "table.csv");
-    if (meta)
-        return {meta->decisions, meta->actions, meta->rows, meta->seeds};
-    return core::sim::table_shape(config);
-}
-
-// Detached processes may be left as zombies where nothing reaps them: only a live rlda counts.
-bool followerAlive(qint64 pid)
-{
-    if (pid <= 0)
-        return false;
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray text = stat.readAll();
-    const int close = text.lastIndexOf(')');
-    return close > 0 && text.mid(1 + text.indexOf('('), close - text.indexOf('(') - 1) == "rlda" &&
-           close + 2 < text.size() && text.at(close + 2) != 'Z';
-}
+QString text(const std::filesystem::path& p) { return QString::fromStdString(p.string()); }
 
 } // namespace
 
-// What one poll read: everything the panel shows, as values.
-struct SweepPage::Reading {
-    bool alive = false;
-    bool warmStart = false;
-    core::sweep::SweepStatus status;
-    QString error;
-    std::optional<core::sim::TableShape> shape; // the one used, kept for the next poll
-};
-
-// A sweep under the runs root to follow again, read from its marker and its settings.
-struct SweepPage::Found {
-    QString folder;
-    core::config::SweepBackend backend = core::config::SweepBackend::Local;
-    int parts = 0;
-    qint64 pid = 0;
-    core::config::ExperimentConfig config;
-    bool slurmRecorded = false; // its sweep.json: the jobs were submitted
-};
-
-namespace {
-
-// On the job pool: the files, and for Slurm squeue/sacct under the sweep's lock (which may
-// resubmit and collect). Never throws: the error is part of the reading.
-SweepPage::Reading readSweep(const QString& folder, core::config::SweepBackend backend, int parts,
-                             const core::config::ExperimentConfig& config,
-                             std::optional<core::sim::TableShape> shape, qint64 pid)
-{
-    SweepPage::Reading r;
-    r.alive = followerAlive(pid);
-    r.shape = std::move(shape);
-    try {
-        const auto dir = std::filesystem::path(folder.toStdString());
-        const bool slurm = backend == core::config::SweepBackend::Slurm && std::filesystem::exists(dir / "sweep.json");
-        // A replicated table trains a warm start per seed, each in its seed's folder.
-        r.warmStart = std::filesystem::exists(dir / "warm_start.pt") ||
-                      std::any_of(config.sweep.seeds.begin(), config.sweep.seeds.end(), [&](std::int64_t s) {
-                          return std::filesystem::exists(core::sim::seed_folder(dir, static_cast<std::uint64_t>(s)) /
-                                                         "warm_start.pt");
-                      });
-        if (!r.warmStart) {
-        } else if (slurm) {
-            // poll() takes the sweep's lock: safe beside the rlda process that follows it.
-            r.status = core::sweep::SlurmSweep::attach(dir).poll();
-        } else {
-            if (!r.shape)
-                r.shape = shapeOf(folder, config);
-            r.status = core::sweep::status(dir, *r.shape, parts);
-            if (r.alive)
-                for (auto& t : r.status.tasks)
-                    if (t.state == core::sweep::TaskState::Pending)
-                        t.state = core::sweep::TaskState::Running; // every part has its own process
-        }
-    } catch (const std::exception& e) {
-        r.error = QString::fromUtf8(e.what());
-    }
-    r.status.collected = r.status.collected || tableComplete(folder);
-    return r;
-}
-
-std::optional<SweepPage::Found> readMarker(const QString& marker)
-{
-    QFile file(marker);
-    if (!file.open(QIODevice::ReadOnly))
-        return std::nullopt;
-    const QJsonObject o = QJsonDocument::fromJson(file.readAll()).object();
-    SweepPage::Found f;
-    f.folder = o.value(QStringLiteral("folder")).toString();
-    const auto backend = core::config::from_string<core::config::SweepBackend>(
-        o.value(QStringLiteral("backend")).toString().toStdString());
-    if (!backend)
-        return std::nullopt;
-    f.backend = *backend;
-    f.parts = o.value(QStringLiteral("parts")).toInt();
-    f.pid = o.value(QStringLiteral("pid")).toInteger();
-    if (f.folder.isEmpty() || f.parts < 1)
-        return std::nullopt;
-    try {
-        f.config = core::config::load_experiment((f.folder + QStringLiteral(".toml")).toStdString());
-    } catch (const std::exception&) {
-        return std::nullopt;
-    }
-    f.slurmRecorded = QFileInfo::exists(QDir(f.folder).filePath(QStringLiteral("sweep.json")));
-    return f;
-}
-
-// On the job pool: the newest marker under `root` whose table is not collected and that reads.
-std::optional<SweepPage::Found> findUnfinished(const QString& root)
-{
-    const auto markers = QDir(root).entryInfoList({QStringLiteral("*.sweep.json")}, QDir::Files, QDir::Time);
-    for (const auto& marker : markers) {
-        const QString folder = marker.absoluteFilePath().chopped(int(QStringLiteral(".sweep.json").size()));
-        if (tableComplete(folder))
-            continue;
-        if (auto found = readMarker(marker.absoluteFilePath()))
-            return found;
-    }
-    return std::nullopt;
-}
-
-} // namespace
+bool sweepPollInFlight(const SweepPage& page) { return page.jobs_.isRunning(); }
 
 SweepPage::SweepPage(QWidget* parent) : QWidget(parent)
 {
@@ -192,35 +44,28 @@ SweepPage::SweepPage(QWidget* parent) : QWidget(parent)
                            .arg(QStringLiteral("trainer.max_decisions")));
 }
 
-bool SweepPage::followerAlive() const { return rlda::app::followerAlive(pid_); }
-
 bool SweepPage::startFollower(const QStringList& args)
 {
+    const QString log = text(core::sweep::follower_log(sweep_.folder));
     QProcess process;
     process.setProgram(RldaProcess::program());
     process.setArguments(args);
-    process.setStandardOutputFile(folder_ + QStringLiteral(".log"), QIODevice::Append);
-    process.setStandardErrorFile(folder_ + QStringLiteral(".log"), QIODevice::Append);
+    process.setStandardOutputFile(log, QIODevice::Append);
+    process.setStandardErrorFile(log, QIODevice::Append);
     process.setStandardInputFile(QProcess::nullDevice());
-    if (!process.startDetached(&pid_)) {
+    qint64 pid = 0;
+    if (!process.startDetached(&pid)) {
         panel_->setMessage(tr("%1: cannot start: %2").arg(RldaProcess::program(), process.errorString()));
         return false;
     }
-    writeMarker();
+    sweep_.pid = pid;
+    try {
+        core::sweep::write_marker(sweep_); // a few bytes, at the user's request
+    } catch (const std::exception& e) {
+        // The sweep runs, but a new window will not find it.
+        panel_->setMessage(QString::fromStdString(e.what()));
+    }
     return true;
-}
-
-void SweepPage::writeMarker() const
-{
-    QSaveFile file(markerOf(folder_));
-    if (!file.open(QIODevice::WriteOnly))
-        return;
-    const QJsonObject o{{QStringLiteral("folder"), folder_},
-                        {QStringLiteral("backend"), QString::fromStdString(core::config::to_string(backend_))},
-                        {QStringLiteral("parts"), parts_},
-                        {QStringLiteral("pid"), pid_}};
-    file.write(QJsonDocument(o).toJson());
-    file.commit();
 }
 
 bool SweepPage::submit(core::config::ExperimentConfig config, core::config::SweepBackend backend, int parts)
@@ -236,18 +81,14 @@ bool SweepPage::submit(core::config::ExperimentConfig config, core::config::Swee
                                                            QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")));
     QString folder = QDir(runsRoot_).filePath(stem);
     // The folder and the three files beside it are new: nothing of anyone's is written over.
-    const auto taken = [](const QString& f) {
-        return QFileInfo::exists(f) || QFileInfo::exists(markerOf(f)) || QFileInfo::exists(f + QStringLiteral(".toml")) ||
-               QFileInfo::exists(f + QStringLiteral(".log"));
-    };
-    for (int i = 2; taken(folder); ++i)
+    for (int i = 2; core::sweep::sweep_name_taken(pathOf(folder)); ++i)
         folder = QDir(runsRoot_).filePath(QStringLiteral("%1-%2").arg(stem).arg(i));
     if (!QDir().mkpath(runsRoot_)) {
         panel_->setMessage(tr("%1: cannot create the folder").arg(runsRoot_));
         return false;
     }
     // The settings the sweep runs with, beside its folder (rlda writes its own copy inside).
-    const QString configFile = folder + QStringLiteral(".toml");
+    const QString configFile = text(core::sweep::settings_file(pathOf(folder)));
     {
         QSaveFile file(configFile);
         if (!file.open(QIODevice::WriteOnly)) {
@@ -258,9 +99,7 @@ bool SweepPage::submit(core::config::ExperimentConfig config, core::config::Swee
         file.commit();
     }
     jobs_.cancel(); // a search for a sweep to re-attach to, or a poll of the last one, is not wanted now
-    folder_ = folder;
-    backend_ = backend;
-    parts_ = parts;
+    sweep_ = {pathOf(folder), backend, parts, 0};
     config_ = config;
     shape_.reset();
     collected_ = false;
@@ -268,97 +107,96 @@ bool SweepPage::submit(core::config::ExperimentConfig config, core::config::Swee
                         QStringLiteral("--backend"), QString::fromStdString(core::config::to_string(backend)),
                         QStringLiteral("--workers"), QString::number(parts)}))
         return false;
-    panel_->setSweep(folder_, backend_);
+    panel_->setSweep(folder, backend);
+    const QString log = text(core::sweep::follower_log(sweep_.folder));
     QStringList seeds;
     for (const auto s : config.sweep.seeds)
         seeds << QString::number(s);
     const QString partCount = widgets::counted(parts, tr("part"), tr("parts"));
-    panel_->setMessage(seeds.size() > 1 ? tr("Started: %1 seeds (%2), each a warm start and then %3 (log: %4.log)")
+    panel_->setMessage(seeds.size() > 1 ? tr("Started: %1 seeds (%2), each a warm start and then %3 (log: %4)")
                                        .arg(seeds.size())
                                        .arg(seeds.join(QLatin1Char(' ')))
                                        .arg(partCount)
-                                       .arg(folder_)
-                                 : tr("Started: training the warm start, then %1 (log: %2.log)").arg(partCount).arg(folder_));
+                                       .arg(log)
+                                 : tr("Started: training the warm start, then %1 (log: %2)").arg(partCount).arg(log));
     panel_->setActive(true);
-    Q_EMIT statusMessage(tr("Sweep started in %1").arg(folder_));
+    Q_EMIT statusMessage(tr("Sweep started in %1").arg(folder));
     timer_.start();
     return true;
 }
 
-void SweepPage::follow(const Found& found)
+void SweepPage::follow(const core::sweep::FoundSweep& found)
 {
-    folder_ = found.folder;
-    backend_ = found.backend;
-    parts_ = found.parts;
-    pid_ = found.pid;
+    sweep_ = found.marker;
     config_ = found.config;
     shape_.reset();
     collected_ = false;
-    panel_->setSweep(folder_, backend_);
-    panel_->setBackend(backend_);
-    panel_->setWorkers(parts_);
+    panel_->setSweep(folder(), sweep_.backend);
+    panel_->setBackend(sweep_.backend);
+    panel_->setWorkers(sweep_.parts);
     panel_->setReplicates(static_cast<int>(config_.sweep.seeds.size()));
 }
 
 void SweepPage::reattach()
 {
-    jobs_.startJob([root = runsRoot_] { return findUnfinished(root); },
-                   [this](std::optional<Found> found) {
+    jobs_.startJob([root = pathOf(runsRoot_)] { return core::sweep::find_unfinished(root); },
+                   [this](std::optional<core::sweep::FoundSweep> found) {
                        if (!found) {
                            Q_EMIT reattached(false);
                            return;
                        }
                        follow(*found);
-                       if (!followerAlive() && backend_ == core::config::SweepBackend::Slurm && found->slurmRecorded)
-                           startFollower({QStringLiteral("sweep"), QStringLiteral("wait"), folder_,
+                       if (!isActive() && sweep_.backend == core::config::SweepBackend::Slurm && found->slurm_recorded)
+                           startFollower({QStringLiteral("sweep"), QStringLiteral("wait"), folder(),
                                           QStringLiteral("--quiet")});
-                       panel_->setMessage(followerAlive()
-                                              ? tr("Re-attached to the sweep in %1").arg(folder_)
+                       panel_->setMessage(isActive()
+                                              ? tr("Re-attached to the sweep in %1").arg(folder())
                                               : tr("The sweep in %1 stopped before it finished; simulate again to "
                                                    "resume it (finished rows are kept)")
-                                                    .arg(folder_));
-                       panel_->setActive(followerAlive());
+                                                    .arg(folder()));
+                       panel_->setActive(isActive());
                        poll();
                        timer_.start();
                        Q_EMIT reattached(true);
                    });
 }
 
-bool SweepPage::isActive() const { return followerAlive(); }
+bool SweepPage::isActive() const { return core::sweep::process_alive(sweep_.pid, core::sweep::kFollowerProgram); }
 
 void SweepPage::poll()
 {
-    if (folder_.isEmpty() || jobs_.isRunning())
+    if (sweep_.folder.empty() || jobs_.isRunning())
         return; // nothing to follow, or the last poll has not answered yet: this tick is skipped
-    jobs_.startJob([folder = folder_, backend = backend_, parts = parts_, config = config_, shape = shape_,
-                    pid = pid_] { return readSweep(folder, backend, parts, config, shape, pid); },
-                   [this](Reading reading) { showReading(reading); });
+    jobs_.startJob([sweep = sweep_, config = config_, shape = shape_] {
+                       return core::sweep::read_sweep(sweep, config, shape);
+                   },
+                   [this](core::sweep::SweepReading reading) { showReading(reading); });
 }
 
-void SweepPage::showReading(const Reading& r)
+void SweepPage::showReading(const core::sweep::SweepReading& r)
 {
     if (r.shape)
         shape_ = r.shape;
     const bool alive = r.alive;
     const auto& status = r.status;
-    if (!r.warmStart)
+    if (!r.warm_start)
         panel_->setMessage(alive ? tr("Training the warm start…") : tr("Stopped before the warm start."));
-    if (!r.error.isEmpty())
-        panel_->setMessage(r.error);
+    if (!r.error.empty())
+        panel_->setMessage(QString::fromStdString(r.error));
     if (!status.tasks.empty() || status.collected)
         panel_->setStatus(status);
     if (!status.tasks.empty() && !status.collected)
-        panel_->setMessage(alive ? tr("Training %1 rows in %2 parts (log: %3.log)")
+        panel_->setMessage(alive ? tr("Training %1 rows in %2 parts (log: %3)")
                                        .arg(status.rows_total)
                                        .arg(status.tasks.size())
-                                       .arg(folder_)
-                           : status.cancelled ? tr("Cancelled: the whole rows are kept in %1/parts").arg(folder_)
+                                       .arg(text(core::sweep::follower_log(sweep_.folder)))
+                           : status.cancelled ? tr("Cancelled: the whole rows are kept in %1/parts").arg(folder())
                                               : tr("Not running: simulate again to resume (finished rows are kept)"));
     panel_->setActive(alive);
     if (status.collected && !collected_) {
         collected_ = true;
-        panel_->setMessage(tr("Done: %1/table.csv").arg(folder_));
-        Q_EMIT finished(folder_);
+        panel_->setMessage(tr("Done: %1/table.csv").arg(folder()));
+        Q_EMIT finished(folder());
     }
     if (!alive && (collected_ || status.cancelled))
         timer_.stop();
@@ -367,23 +205,24 @@ void SweepPage::showReading(const Reading& r)
 
 void SweepPage::cancel()
 {
-    if (folder_.isEmpty())
+    if (sweep_.folder.empty())
         return;
-    if (backend_ == core::config::SweepBackend::Slurm && QFileInfo::exists(QDir(folder_).filePath(QStringLiteral("sweep.json")))) {
+    const bool submitted = QFileInfo::exists(QDir(folder()).filePath(QStringLiteral("sweep.json"))); // Slurm jobs
+    if (sweep_.backend == core::config::SweepBackend::Slurm && submitted) {
         // scancel and wait for the queue to empty, off the GUI thread; the follower only detaches.
         QProcess process;
         process.setProgram(RldaProcess::program());
-        process.setArguments({QStringLiteral("sweep"), QStringLiteral("cancel"), folder_});
+        process.setArguments({QStringLiteral("sweep"), QStringLiteral("cancel"), folder()});
         if (!process.startDetached()) { // the jobs stay queued and followed: nothing else is stopped
             panel_->setMessage(
                 tr("Not cancelled: %1: cannot start: %2").arg(RldaProcess::program(), process.errorString()));
             return;
         }
     }
-    if (followerAlive())
-        ::kill(static_cast<pid_t>(pid_), SIGTERM); // local: stops its workers, keeps whole rows
-    panel_->setMessage(tr("Cancelling the sweep in %1…").arg(folder_));
-    Q_EMIT statusMessage(tr("Sweep cancelled: %1").arg(folder_));
+    // Local: rlda simulate stops its workers and keeps whole rows.
+    core::sweep::stop_process(sweep_.pid, core::sweep::kFollowerProgram);
+    panel_->setMessage(tr("Cancelling the sweep in %1…").arg(folder()));
+    Q_EMIT statusMessage(tr("Sweep cancelled: %1").arg(folder()));
 }
 
 } // namespace rlda::app

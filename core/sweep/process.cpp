@@ -15,6 +15,9 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
+#include <limits>
 #include <string_view>
 #include <thread>
 #include <utility>
@@ -280,6 +283,27 @@ CommandResult run_command(const std::vector<std::string>& argv)
             close(f.fd);
     r.status = child.wait();
     return r;
+}
+
+bool process_alive(std::int64_t pid, std::string_view program)
+{
+    if (pid <= 0 || pid > std::numeric_limits<pid_t>::max())
+        return false;
+    // "PID (COMM) STATE ...": COMM may hold spaces and parentheses, so it ends at the last ')'.
+    std::ifstream in(fmt::format("/proc/{}/stat", pid));
+    const std::string stat{std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+    const auto open = stat.find('(');
+    const auto close = stat.rfind(')');
+    if (open == std::string::npos || close == std::string::npos || close < open || close + 2 >= stat.size())
+        return false;
+    constexpr std::size_t comm_length = 15; // the kernel's TASK_COMM_LEN - 1
+    const std::string name = std::filesystem::path(program).filename().string().substr(0, comm_length);
+    return std::string_view(stat).substr(open + 1, close - open - 1) == name && stat[close + 2] != 'Z';
+}
+
+bool stop_process(std::int64_t pid, std::string_view program)
+{
+    return process_alive(pid, program) && ::kill(static_cast<pid_t>(pid), SIGTERM) == 0;
 }
 
 } // namespace rlda::core::sweep

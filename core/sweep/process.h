@@ -7,10 +7,12 @@
 #include <sys/types.h>
 
 #include <chrono>
+#include <cstdint>
 #include <filesystem>
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rlda::core::sweep {
@@ -120,5 +122,15 @@ struct CommandResult {
 // Runs argv as Process::start does and waits for it, collecting stdout and stderr (both read at
 // once, so a child filling one pipe never blocks). Throws SpawnError when it cannot be started.
 CommandResult run_command(const std::vector<std::string>& argv);
+
+// Processes this one did not start, known by pid only (the detached rlda that follows a sweep).
+// Whether `pid` runs `program` (a name or a path; /proc/PID/comm keeps the first 15 bytes of its
+// file name) and is not a zombie: a detached process stays one where nothing reaps it (a
+// container's init may not). false for pid <= 0, a pid gone, or one reused by another program.
+bool process_alive(std::int64_t pid, std::string_view program);
+// SIGTERM to `pid` (the process alone, not its group) when process_alive(pid, program); whether it
+// was sent. What the program does then is its own: `rlda simulate` stops its workers, keeping whole
+// rows; `rlda sweep wait` detaches.
+bool stop_process(std::int64_t pid, std::string_view program);
 
 } // namespace rlda::core::sweep

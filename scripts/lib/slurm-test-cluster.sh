@@ -4,12 +4,15 @@
 #   scripts/lib/slurm-test-cluster.sh start DIR    prints "export SLURM_CONF=DIR/slurm.conf"
 #   scripts/lib/slurm-test-cluster.sh status DIR
 #   scripts/lib/slurm-test-cluster.sh stop DIR
-# or sourced: slurm_cluster_start DIR / slurm_cluster_status DIR / slurm_cluster_stop DIR.
+# or sourced: slurm_cluster_start DIR / slurm_cluster_status DIR / slurm_cluster_stop DIR, and
+# slurm_cluster_for_tests DIR, scripts/test's start (an error in CI, a skip elsewhere).
 #
 # Everything lives in DIR (config, munge key and socket, state, spool, logs, pid files), the daemons
 # run as the current user and listen on 127.0.0.1 only, on ports free at start time, so two clusters
 # in two folders do not clash and nothing under /etc or /run is touched. Needs Debian's slurm-wlm and
-# munge. DIR/pids holds the process ids started; stop kills exactly those.
+# munge. DIR/pids holds the process ids started; stop kills exactly those. When start fails, it
+# prints why and the last SLURM_CLUSTER_LOG_LINES (5) lines of each daemon's log, and leaves the
+# reason, one line, in $slurm_cluster_failure.
 
 # Ports in use on this machine (any state, IPv4 and IPv6), one decimal number per line.
 _slurm_cluster_used_ports() {
@@ -49,12 +52,22 @@ _slurm_cluster_wait_pidfile() {
   return 1
 }
 
+# The reason start failed: printed, and kept in $slurm_cluster_failure.
+_slurm_cluster_error() {
+  slurm_cluster_failure="$*"
+  echo "slurm-test-cluster: $*" >&2
+}
+
+# The reason, then the daemons' logs; stops what was started.
 _slurm_cluster_fail() {
   local dir="$1"; shift
-  echo "slurm-test-cluster: $*" >&2
+  _slurm_cluster_error "$@"
   local log
   for log in "$dir"/log/*.log; do
-    [ -s "$log" ] && { echo "--- last lines of $log:" >&2; tail -n 5 "$log" >&2; }
+    [ -s "$log" ] && {
+      echo "--- last lines of $log:" >&2
+      tail -n "${SLURM_CLUSTER_LOG_LINES:-5}" "$log" >&2
+    }
   done
   slurm_cluster_stop "$dir" >/dev/null 2>&1
   return 1
@@ -63,16 +76,17 @@ _slurm_cluster_fail() {
 slurm_cluster_start() {
   local dir="${1:?slurm_cluster_start: DIR missing}"
   local tool
+  slurm_cluster_failure=""
   for tool in munged slurmctld slurmd sinfo sbatch squeue scancel; do
     command -v "$tool" >/dev/null 2>&1 || {
-      echo "slurm-test-cluster: $tool not found; install it: apt-get install slurm-wlm munge" >&2
+      _slurm_cluster_error "$tool not found; install it: apt-get install slurm-wlm munge"
       return 1
     }
   done
-  mkdir -p "$dir" || return 1
+  mkdir -p "$dir" || { _slurm_cluster_error "$dir: cannot create the folder"; return 1; }
   dir="$(cd "$dir" && pwd)"
   if [ -s "$dir/pids" ]; then
-    echo "slurm-test-cluster: $dir/pids exists: a cluster may be running there; stop it first" >&2
+    _slurm_cluster_error "$dir/pids exists: a cluster may be running there; stop it first"
     return 1
   fi
   # munged refuses keys and sockets in group- or world-writable folders.
@@ -84,7 +98,8 @@ slurm_cluster_start() {
   local user key="$dir/munge/munge.key" socket="$dir/munge/munge.socket"
   user="$(id -un)"
   rm -f "$key"
-  dd if=/dev/urandom of="$key" bs=1024 count=1 status=none || return 1
+  dd if=/dev/urandom of="$key" bs=1024 count=1 status=none ||
+    { _slurm_cluster_fail "$dir" "cannot write the munge key $key"; return 1; }
   chmod 0400 "$key"
   munged --socket="$socket" --key-file="$key" --pid-file="$dir/run/munged.pid" \
     --log-file="$dir/log/munged.log" --seed-file="$dir/munge/munged.seed" --force ||
@@ -216,6 +231,29 @@ slurm_cluster_stop() {
   done
   rm -f "$dir/pids"
   return 0
+}
+
+# scripts/test's cluster: starts one in DIR and exports SLURM_CONF. When it does not start, with
+# CI=true it returns 1 after the logs (200 lines each) and a last line naming what failed, so that
+# CI is never green with the Slurm tests skipped; otherwise it says that they will skip and why,
+# exports the reason as RLDA_NO_SLURM_CLUSTER (their skip messages show it) and returns 0.
+slurm_cluster_for_tests() {
+  local dir="${1:?slurm_cluster_for_tests: DIR missing}" ci=false lines=5
+  if [ "${CI:-}" = true ]; then
+    ci=true
+    lines=200
+  fi
+  if SLURM_CLUSTER_LOG_LINES=$lines slurm_cluster_start "$dir" >/dev/null; then
+    export SLURM_CONF="$dir/slurm.conf"
+    unset RLDA_NO_SLURM_CLUSTER
+    return 0
+  fi
+  if [ $ci = true ]; then
+    echo "scripts/test: error: the Slurm test cluster did not start: $slurm_cluster_failure (CI=true: the Slurm tests must run)" >&2
+    return 1
+  fi
+  export RLDA_NO_SLURM_CLUSTER="$slurm_cluster_failure"
+  echo "scripts/test: no Slurm test cluster ($slurm_cluster_failure): the Slurm tests skip; with CI=true this is an error" >&2
 }
 
 if [ "${BASH_SOURCE[0]}" = "$0" ]; then

@@ -105,6 +105,11 @@ class TestSlurm : public QObject {
 private Q_SLOTS:
     void initTestCase()
     {
+        // scripts/test names why its throw-away cluster did not start (slurm_cluster_for_tests).
+        if (const char* why = std::getenv("RLDA_NO_SLURM_CLUSTER"); !std::getenv("SLURM_CONF") && why)
+            QSKIP(qPrintable(QStringLiteral("SLURM_CONF is not set: scripts/test's throw-away Slurm cluster did not "
+                                            "start: %1")
+                                 .arg(QString::fromUtf8(why))));
         if (!std::getenv("SLURM_CONF"))
             QSKIP("SLURM_CONF is not set: these tests need a Slurm cluster; scripts/test starts a throw-away one "
                   "(scripts/lib/slurm-test-cluster.sh start DIR)");

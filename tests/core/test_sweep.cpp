@@ -1,9 +1,11 @@
 // Sweeps: a table built in parts and collected equals a plain build byte for byte; the `local`
 // backend with 1 and 2 worker processes; a killed part retried; a killed parent's workers end with
-// it; torn lines; bad --part values.
+// it; torn lines; bad --part values; a sweep stopped as the workbench stops it, and read as it reads it.
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
+#include "core/sweep/detached.h"
 #include "core/sweep/local.h"
+#include "core/sweep/process.h"
 #include "core/util/error.h"
 #include "tests/common/tiny_sim.h"
 
@@ -323,16 +325,31 @@ private Q_SLOTS:
         p.start(rlda_bin, {"simulate", config_, "--out", out, "--workers", "2"});
         QVERIFY(p.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(whole_rows(sim::part_file(out.toStdString(), 1, 2)) >= 1, 60000);
-        p.terminate(); // SIGTERM
+        // SIGTERM as the Sweeps page's Cancel sends it to the detached rlda that runs the sweep.
+        QVERIFY(sweep::stop_process(p.processId(), sweep::kFollowerProgram));
         QVERIFY(p.waitForFinished(30000));
         QCOMPARE(p.exitCode(), 130);
         QVERIFY(part_processes(out.toStdString(), "0/2").empty());
         QVERIFY(part_processes(out.toStdString(), "1/2").empty());
         const auto kept = sim::SimulationTable::load(out.toStdString() + "/table.csv", 4);
         QVERIFY(!kept.rows().empty() && !kept.complete());
+        // What a follower of the stopped sweep reads: its parts, not running, not collected.
+        const sweep::SweepMarker marker{out.toStdString(), config::SweepBackend::Local, 2, p.processId()};
+        auto reading = sweep::read_sweep(marker, tiny_config(), std::nullopt);
+        QVERIFY2(reading.error.empty(), reading.error.c_str());
+        QVERIFY(!reading.alive && reading.warm_start && reading.shape);
+        QCOMPARE(reading.status.tasks.size(), std::size_t{2});
+        QCOMPARE(reading.status.count(sweep::TaskState::Running), 0);
+        QCOMPARE(reading.status.rows_done, static_cast<int>(kept.rows().size()));
+        QCOMPARE(reading.status.rows_total, 16);
+        QVERIFY(!reading.status.collected && !sweep::table_collected(out.toStdString()));
         const auto [code, text, err] = rlda({"simulate", config_, "--out", out, "--workers", "2"});
         QVERIFY2(code == 0, qPrintable(err));
         QCOMPARE(slurp(out.toStdString() + "/table.csv"), reference_);
+        QVERIFY(sweep::table_collected(out.toStdString()));
+        reading = sweep::read_sweep(marker, tiny_config(), reading.shape);
+        QVERIFY(reading.status.collected);
+        QCOMPARE(reading.status.count(sweep::TaskState::Done), 2);
     }
 
     // SIGKILL runs no handler of the parent's: the workers end by the kernel's parent-death signal.
