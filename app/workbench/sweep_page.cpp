@@ -7,6 +7,7 @@
 #include "app/workbench/rlda_process.h"
 #include "core/config/experiment_io.h"
 #include "core/sweep/process.h"
+#include "core/util/error_text.h"
 #include "widgets/counted.h"
 #include "widgets/run/sweep_panel.h"
 
@@ -63,7 +64,7 @@ bool SweepPage::startFollower(const QStringList& args)
         core::sweep::write_marker(sweep_); // a few bytes, at the user's request
     } catch (const std::exception& e) {
         // The sweep runs, but a new window will not find it.
-        panel_->setMessage(QString::fromStdString(e.what()));
+        panel_->setMessage(QString::fromStdString(core::error_line(e)));
     }
     return true;
 }
