@@ -69,7 +69,7 @@ void RecentMenus::fill(workspace::Recent kind, const QStringList& files, const Q
     QMenu* m = menu(kind);
     m->clear();
     for (int i = 0; i < files.size(); ++i) {
-        const QString path = files[i];
+        const QString& path = files[i];
         QAction* a = m->addAction(menuEntry(i, path, m->font()), this, [this, kind, path] {
             Q_EMIT openRequested(kind, path);
         });

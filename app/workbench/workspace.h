@@ -78,6 +78,6 @@ void resetSettings();
 // warning naming the file is returned. "" when the file is fine or absent. The first call decides;
 // later calls return the same warning.
 QString guardSettingsFile();
-inline constexpr qint64 kMaxSettingsBytes = 16 * 1024 * 1024;
+inline constexpr qint64 kMaxSettingsBytes = qint64{16} * 1024 * 1024;
 
 } // namespace rlda::app::workspace

@@ -5,7 +5,7 @@ rlda_root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 
 # Everything a fresh Debian 12 machine needs to build, test and run the workbench.
 rlda_packages=(
-  g++ cmake ninja-build ccache pkg-config
+  g++ cmake ninja-build ccache pkg-config clang-tidy
   libtorch-dev libfmt-dev libtomlplusplus-dev libcli11-dev nlohmann-json3-dev zlib1g-dev
   qt6-base-dev libqcustomplot-dev libgl-dev qt6-svg-dev qt6-qpa-plugins
   dataset-fashion-mnist
@@ -31,6 +31,8 @@ rlda_install_packages() {
 rlda_build() {
   local preset="${RLDA_PRESET:-release}"
   cd "$rlda_root"
-  cmake --preset "$preset"
+  # RLDA_CMAKE_ARGS: more -D settings for this build folder (scripts/test: -DRLDA_WERROR=ON).
+  # shellcheck disable=SC2086
+  cmake --preset "$preset" ${RLDA_CMAKE_ARGS:-}
   cmake --build --preset "$preset" --parallel "$(nproc)"
 }
