@@ -1,5 +1,5 @@
-// The one way rlda prints a real number for people to read. Files (CSV, JSON, TOML) keep every
-// digit; a line on the terminal shows the digits that matter.
+// How rlda prints a real number whose digits vary for people to read (evaluations, option ranges);
+// lines of a fixed precision print their decimals. Files (CSV, JSON, TOML) keep every digit.
 #pragma once
 
 #include <fmt/format.h>

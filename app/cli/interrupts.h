@@ -1,5 +1,5 @@
-// Ctrl-C and SIGTERM for the commands that run long (simulate, sweep wait): caught while an
-// Interrupts object lives, the previous handlers restored after it.
+// Ctrl-C and SIGTERM for the commands that run long (simulate, sweep wait, reproduce, transfer):
+// caught while an Interrupts object lives, the previous handlers restored after it.
 #pragma once
 
 #include <csignal>

@@ -66,9 +66,19 @@ DropTarget classifyToml(const QString& path)
 bool isTableHeader(const QByteArray& line)
 {
     const QByteArray header = line.trimmed();
-    const qsizetype columns = header.count(',') + 1; // k actions, k times left, total time, accuracy
+    // k actions, k times left, total time, accuracy, then a replicated table's accuracy_seed<S>.
+    const QList<QByteArray> names = header.split(',');
+    std::vector<std::uint64_t> seeds;
+    qsizetype columns = names.size();
+    while (columns > 0 && names[columns - 1].startsWith("accuracy_seed")) {
+        bool ok = false;
+        seeds.insert(seeds.begin(), names[columns - 1].mid(13).toULongLong(&ok));
+        if (!ok)
+            return false;
+        --columns;
+    }
     return columns >= 4 && columns % 2 == 0 &&
-           header == QByteArray::fromStdString(core::sim::table_header(static_cast<int>((columns - 2) / 2))).trimmed();
+           header == QByteArray::fromStdString(core::sim::table_header(static_cast<int>((columns - 2) / 2), seeds)).trimmed();
 }
 
 DropTarget classifyCsv(const QString& path)

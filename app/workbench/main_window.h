@@ -66,7 +66,7 @@ public:
     // The workspace (workspace.h): the window's geometry and docks, the current page, the plot
     // settings and the recent files, read from QSettings; from then on the window records them
     // there (recent files as they open, the rest when it closes). The program calls it; a window
-    // made without it, as the tests make them, reads and writes no settings.
+    // made without it, as the tests make them, restores and records none of these.
     void restoreWorkspace();
     void saveWorkspace() const; // what closing saves; nothing unless restoreWorkspace() was called
     // View -> Reset layout: the docks where they were at start, all shown, the default size.

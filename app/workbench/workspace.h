@@ -1,7 +1,8 @@
 // What the workbench remembers between launches, in QSettings: every settings key, declared once
-// here, and the recent files of each kind. Only the program (main.cpp, through
-// MainWindow::restoreWorkspace) and the interactive dialogs reach these; a window a test makes
-// without restoreWorkspace() reads and writes no settings. GUI thread (QSettings is cached in
+// here, and the recent files of each kind. The program restores the layout, page, plots and recent
+// files (main.cpp, through MainWindow::restoreWorkspace); the dialogs' folders, the runs folder and
+// the Runs page's columns are read and written where they are chosen, in a test's window too
+// (each suite's settings live in its own folder, tests/CMakeLists.txt). GUI thread (QSettings is cached in
 // memory and written back by Qt; nothing here waits on the files a list names).
 #pragma once
 

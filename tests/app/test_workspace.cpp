@@ -384,6 +384,9 @@ private Q_SLOTS:
         QVERIFY(drop(w, {QUrl(QStringLiteral("https://example.org/x.toml"))})
                     .startsWith(QStringLiteral("refused|Only files and folders")));
         QCOMPARE(app::classifyDrop(tmp.filePath(QStringLiteral("gone"))).kind, app::DropKind::Refused);
+        // A replicated table (accuracy_seed<S> columns after the mean) is a table too.
+        const QString replicated = QStringLiteral(RLDA_SOURCE_DIR "/data/fashion-mnist/tables/feedforwardnet2_early.csv");
+        QCOMPARE(app::classifyDrop(replicated).kind, app::DropKind::Table);
     }
 
     void closing_during_a_run_stay_then_cancel()
