@@ -262,7 +262,8 @@ private Q_SLOTS:
             w.openRun(tmp.filePath(QStringLiteral("not-a-run")));
             w.policy()->evaluate(tmp.filePath(QStringLiteral("none.pt")), {RLDA_PAPER_DIR "/tables/convnet3_late.csv"});
             w.showPage(MainWindow::Page::Runs); // lists the runs root
-            QVERIFY(!w.policy()->findChild<QPushButton*>(QStringLiteral("evaluatePolicyButton"))->isEnabled()); // evaluating
+            auto* evaluate = w.policy()->findChild<QPushButton*>(QStringLiteral("evaluatePolicyButton"));
+            QVERIFY(!evaluate->isEnabled()); // evaluating
         } // the window goes with its reads in flight: it waits for them, bounded, and nothing is delivered
         QVERIFY(widgets::waitForJobs(std::chrono::seconds(10)));
         QCoreApplication::processEvents();
@@ -333,7 +334,9 @@ void TestMainWindow::runs_page_tables_overlays_and_a_chosen_folder()
     const QStringList names{QStringLiteral("fixed-0-1"), QStringLiteral("fixed-1-0"), QStringLiteral("none")};
     QCOMPARE(w.training()->runNames(), names);
     widgets::SeriesPlot* plot = w.training()->plot();
-    const auto colour = [plot](const QString& series) { return plot_reading::line(*plot, series)->pen().color().rgb(); };
+    const auto colour = [plot](const QString& series) {
+        return plot_reading::line(*plot, series)->pen().color().rgb();
+    };
     const QSet<QRgb> colours{colour(QStringLiteral("test_acc")), colour(QStringLiteral("fixed-1-0: test_acc")),
                              colour(QStringLiteral("none: test_acc"))};
     QCOMPARE(colours.size(), 3);

@@ -60,7 +60,8 @@ QVector<double> barValues(DecisionView& v)
 // The action drawn as chosen: the chosen bar, or without bars the band behind its column; -1 = none.
 int highlightedAction(DecisionView& v)
 {
-    if (const auto* chosen = v.plot()->findChild<QCPBars*>(QStringLiteral("chosen")); chosen && !chosen->data()->isEmpty())
+    const auto* chosen = v.plot()->findChild<QCPBars*>(QStringLiteral("chosen"));
+    if (chosen && !chosen->data()->isEmpty())
         return static_cast<int>(chosen->data()->constBegin()->key);
     if (const auto* band = v.plot()->findChild<QCPItemRect*>(QStringLiteral("chosenBand")))
         return static_cast<int>(std::lround((band->topLeft->coords().x() + band->bottomRight->coords().x()) / 2.0));

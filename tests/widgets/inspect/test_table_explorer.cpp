@@ -35,7 +35,10 @@ QSortFilterProxyModel* proxyModel(const TableExplorer& w)
     return qobject_cast<QSortFilterProxyModel*>(tableView(w)->model());
 }
 QString baselineText(const TableExplorer& w) { return w.findChild<QLabel*>(QStringLiteral("baselines"))->text(); }
-rlda::widgets::ActionHeatmap* actionHeatmap(const TableExplorer& w) { return w.findChild<rlda::widgets::ActionHeatmap*>(); }
+rlda::widgets::ActionHeatmap* actionHeatmap(const TableExplorer& w)
+{
+    return w.findChild<rlda::widgets::ActionHeatmap*>();
+}
 QSize heatmapSize(const TableExplorer& w) { return actionHeatmap(w)->cells(); } // columns × rows
 int heatmapCellCount(const TableExplorer& w) { return heatmapSize(w).width() * heatmapSize(w).height(); }
 // What the sorted chart draws: one graph per seed, and error bars or none.
@@ -45,7 +48,8 @@ int seedGraphs(const TableExplorer& w)
 }
 bool hasErrorBars(const TableExplorer& w)
 {
-    return w.findChild<SortedAccuracyChart*>()->plot()->findChild<QCPErrorBars*>(QStringLiteral("errorBars")) != nullptr;
+    const QCustomPlot* plot = w.findChild<SortedAccuracyChart*>()->plot();
+    return plot->findChild<QCPErrorBars*>(QStringLiteral("errorBars")) != nullptr;
 }
 
 int proxyRank(TableExplorer& w, int proxyRow)
