@@ -109,6 +109,7 @@ PaperFiguresDialog::PaperFiguresDialog(QWidget* parent) : QDialog(parent)
     status_->setObjectName(QStringLiteral("figureStatus"));
     status_->setWordWrap(true);
     log_ = new QPlainTextEdit(this);
+    log_->setObjectName(QStringLiteral("drawLog"));
     log_->setReadOnly(true);
     log_->setMaximumBlockCount(2000);
     log_->setMinimumHeight(90);

@@ -40,7 +40,6 @@ public:
 
     // Starts drawing; false (with the reason shown) when there is nothing to draw or it runs.
     bool draw();
-    QStringList writtenFiles() const { return written_; }
     QString status() const;
 
 Q_SIGNALS:

@@ -42,7 +42,6 @@ public:
     // shows its table and figure on the Transfer tab; transferOpened() with "" or the reason.
     void openTransfer(const QString& folder);
     widgets::TransferView* transfer() const { return transfer_; }
-    bool isBusy() const { return jobs_.isRunning(); }
     QString policy() const { return policy_; } // the policy last evaluated, for the recent policies
 
 Q_SIGNALS:

@@ -14,6 +14,7 @@
 #include "tests/common/old_policy.h"
 #include "tests/common/synthetic_table.h"
 #include "tests/common/tiny_sim.h"
+#include "tests/widgets/plot/plot_reading.h"
 #include "tests/widgets/run/shots.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/inspect/architecture_inspector.h"
@@ -140,7 +141,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(w.controller().state(), RunState::Finished, 60000);
         QCOMPARE(w.runControl()->state(), widgets::RunControl::State::Finished);
 
-        QTRY_VERIFY(w.training()->plot()->pointCount(w.training()->plot()->seriesNames().front()) >= 2);
+        QTRY_VERIFY(w.training()->plot()->pointCount(widgets::TrainingView::seriesIds().front()) >= 2);
         QCOMPARE(w.architecture()->stepCount(), 3); // the start and two deepenings
         QCOMPARE(w.policy()->decisions()->decisionCount(), 2);
         QCOMPARE(w.currentRun(), onlyRun(tmp.filePath(QStringLiteral("runs"))));
@@ -170,7 +171,7 @@ private Q_SLOTS:
         w.learning()->setEpisodes(1500);
         QVERIFY(w.startLearning());
         QTRY_COMPARE_WITH_TIMEOUT(w.controller().state(), RunState::Finished, 60000);
-        QCOMPARE(w.learning()->view()->episodeCount(), 1500);
+        QCOMPARE(w.learning()->view()->plot()->pointCount(QStringLiteral("objective")), 1500); // a point per episode
         QTRY_COMPARE(w.policy()->ranks()->tables().size(), std::size_t{1}); // the final evaluation
         QCOMPARE(w.policy()->ranks()->tables().front().evaluation.sequences, 64);
 
@@ -217,7 +218,7 @@ private Q_SLOTS:
         const auto before = QFileInfo(run + "/events.jsonl").lastModified();
         MainWindow w;
         QCOMPARE(openedRun(w, run), QString());
-        QVERIFY(w.training()->plot()->pointCount(w.training()->plot()->seriesNames().front()) >= 2);
+        QVERIFY(w.training()->plot()->pointCount(widgets::TrainingView::seriesIds().front()) >= 2);
         QCOMPARE(w.architecture()->stepCount(), 3);
         QCOMPARE(QFileInfo(run + "/events.jsonl").lastModified(), before); // never written to
         QVERIFY(!openedRun(w, tmp.filePath(QStringLiteral("not-a-run"))).isEmpty());
@@ -261,7 +262,8 @@ private Q_SLOTS:
             w.openRun(tmp.filePath(QStringLiteral("not-a-run")));
             w.policy()->evaluate(tmp.filePath(QStringLiteral("none.pt")), {RLDA_PAPER_DIR "/tables/convnet3_late.csv"});
             w.showPage(MainWindow::Page::Runs); // lists the runs root
-            QVERIFY(w.policy()->isBusy());
+            auto* evaluate = w.policy()->findChild<QPushButton*>(QStringLiteral("evaluatePolicyButton"));
+            QVERIFY(!evaluate->isEnabled()); // evaluating
         } // the window goes with its reads in flight: it waits for them, bounded, and nothing is delivered
         QVERIFY(widgets::waitForJobs(std::chrono::seconds(10)));
         QCoreApplication::processEvents();
@@ -332,15 +334,18 @@ void TestMainWindow::runs_page_tables_overlays_and_a_chosen_folder()
     const QStringList names{QStringLiteral("fixed-0-1"), QStringLiteral("fixed-1-0"), QStringLiteral("none")};
     QCOMPARE(w.training()->runNames(), names);
     widgets::SeriesPlot* plot = w.training()->plot();
-    const QSet<QRgb> colours{plot->seriesColor(QStringLiteral("test_acc")).rgb(),
-                             plot->seriesColor(QStringLiteral("fixed-1-0: test_acc")).rgb(),
-                             plot->seriesColor(QStringLiteral("none: test_acc")).rgb()};
+    const auto colour = [plot](const QString& series) {
+        return plot_reading::line(*plot, series)->pen().color().rgb();
+    };
+    const QSet<QRgb> colours{colour(QStringLiteral("test_acc")), colour(QStringLiteral("fixed-1-0: test_acc")),
+                             colour(QStringLiteral("none: test_acc"))};
     QCOMPARE(colours.size(), 3);
+    const QStringList legend = plot_reading::legendLabels(*plot);
     for (const QString& name : names)
-        QVERIFY2(plot->legendLabels().contains(name), qPrintable(plot->legendLabels().join(QStringLiteral(" | "))));
+        QVERIFY2(legend.contains(name), qPrintable(legend.join(QStringLiteral(" | "))));
     // Each run's "up" is marked in its colour (the three share its time; the labels stack).
     QSet<QRgb> marked;
-    for (const QColor& m : plot->markerColors())
+    for (const QColor& m : plot_reading::markerColors(*plot))
         marked << m.rgb();
     QVERIFY(QSet<QRgb>(colours).subtract(marked).isEmpty());
     w.showPage(MainWindow::Page::Runs);

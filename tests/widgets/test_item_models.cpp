@@ -10,6 +10,7 @@
 #include "tests/widgets/figures/reference_tables.h"
 #include "tests/widgets/inspect/synthetic_tables.h"
 #include "widgets/figures/rank_view.h"
+#include "widgets/inspect/action_heatmap.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
 #include "widgets/inspect/sequence_filter_proxy.h"
@@ -186,11 +187,13 @@ private Q_SLOTS:
         // And as the explorer drives them: its view sorting, the filter box, a heatmap click.
         TableExplorer w;
         const auto explorerModel = watch(w.sourceModel());
-        const auto explorerProxy = watch(w.proxyModel());
+        auto* explorerView = w.findChild<QTableView*>(QStringLiteral("tableView"));
+        const auto explorerProxy = watch(qobject_cast<QSortFilterProxyModel*>(explorerView->model()));
         w.setTable(table, QStringLiteral("convnet2_early"));
-        w.tableView()->sortByColumn(w.sourceModel()->accuracyColumn(), Qt::DescendingOrder);
+        explorerView->sortByColumn(w.sourceModel()->accuracyColumn(), Qt::DescendingOrder);
         QVERIFY(w.setFilter(QStringLiteral("0 * *"), 0.5));
-        QVERIFY(w.selectCell(w.cellOf({2, 1, 3}))); // clears the filter that hides it
+        Q_EMIT w.findChild<ActionHeatmap*>()->cellClicked(w.cellOf({2, 1, 3})); // clears the filter that hides it
+        QCOMPARE(w.selectedSequence(), (std::optional<std::vector<int>>{{2, 1, 3}}));
         QCOMPARE(w.visibleRowCount(), 64);
         w.setTable(rlda::test::syntheticTable(4, 5, {0, 4, 4, 4}, 7), QStringLiteral("partial"));
         QVERIFY(w.setFilter(QStringLiteral("0"), 0.0));

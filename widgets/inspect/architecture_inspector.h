@@ -73,7 +73,7 @@ public:
 
     // Steps including step 0 (0 when empty).
     int stepCount() const { return static_cast<int>(summaries_.size()); }
-    int currentStep() const { return current_; }
+    // The step shown is the QSlider named "stepSlider"'s value; currentStepChanged() follows it.
     void setCurrentStep(int step);
     const core::model::ModelSummary& summaryAt(int step) const;
     // The event that led to `step` (1..stepCount()-1).
@@ -84,7 +84,6 @@ public:
     int diffFrom() const;
     int diffTo() const;
     StepDiff diff() const { return diffBetween(diffFrom(), diffTo()); }
-    StepDiff diffBetween(int a, int b) const;
 
     // "preserved: max |Δ| = 3.1e-07 ✓", "NOT preserved: max |Δ| = 0.02 ✗", "not measured".
     static QString preservationText(double maxAbsDiff);
@@ -104,6 +103,7 @@ Q_SIGNALS:
     void currentStepChanged(int step);
 
 private:
+    StepDiff diffBetween(int a, int b) const;
     // stepText plus the step's preservation check, for the label next to the slider.
     QString stepLine(int step) const;
     void refreshControls();

@@ -107,6 +107,7 @@ DecisionView::DecisionView(QWidget* parent)
     bars_->setPen(QPen(kBarColor.darker(130)));
     bars_->setBrush(kBarColor);
     chosen_ = new QCPBars(plot_->xAxis, plot_->yAxis);
+    chosen_->setObjectName(QStringLiteral("chosen"));
     chosen_->setName(tr("chosen"));
     chosen_->setWidth(0.6);
     chosen_->setPen(QPen(kChosenColor.darker(130), 1.5));
@@ -209,32 +210,6 @@ bool DecisionView::hasProbabilities() const
     return current_ >= 0 && !events_[static_cast<std::size_t>(current_)].probabilities.empty();
 }
 
-QVector<double> DecisionView::barValues() const
-{
-    QVector<double> values;
-    if (!hasProbabilities())
-        return values;
-    values.resize(actionCount());
-    for (auto* bars : {bars_, chosen_})
-        for (auto it = bars->data()->constBegin(); it != bars->data()->constEnd(); ++it) {
-            const int k = static_cast<int>(it->key);
-            if (k >= 0 && k < values.size())
-                values[k] = it->value;
-        }
-    return values;
-}
-
-int DecisionView::highlightedAction() const
-{
-    if (current_ < 0)
-        return -1;
-    if (hasProbabilities())
-        return chosen_->data()->isEmpty() ? -1 : static_cast<int>(chosen_->data()->constBegin()->key);
-    return events_[static_cast<std::size_t>(current_)].action;
-}
-
-QString DecisionView::noteText() const { return note_->text(); }
-
 QString DecisionView::exportPlot(const QString& path, const ExportSettings& settings)
 {
     return widgets::exportPlot(*plot_, path, settings);
@@ -268,6 +243,7 @@ void DecisionView::showCurrent()
 
     // A band behind the chosen column marks the choice even when there are no bars to colour.
     auto* band = new QCPItemRect(plot_);
+    band->setObjectName(QStringLiteral("chosenBand"));
     band->setLayer(QStringLiteral("grid"));
     band->topLeft->setCoords(e.action - 0.45, 1.08);
     band->bottomRight->setCoords(e.action + 0.45, 0.0);

@@ -6,7 +6,6 @@
 
 #include <QString>
 #include <QStringList>
-#include <QVector>
 #include <QWidget>
 
 #include <vector>
@@ -39,18 +38,18 @@ public:
 
     int decisionCount() const { return static_cast<int>(events_.size()); }
     const std::vector<core::train::AdaptationEvent>& decisions() const { return events_; }
-    // -1 when there are none.
-    int currentDecision() const { return current_; }
+    // The list's current row (a QTreeWidget named "decisionList", its rows' IndexRole) is the
+    // decision shown; currentDecisionChanged() follows it.
     void setCurrentDecision(int index);
 
-    // What the plot shows for the current decision, for code and tests.
+    // What the plot shows for the current decision.
     int actionCount() const { return static_cast<int>(labels_.size()); }
     QStringList actionLabels() const { return labels_; } // "block 0", ..., "do nothing"
-    QVector<double> barValues() const;                   // one per action; empty without probabilities
-    int highlightedAction() const;                       // the bar drawn as chosen; -1 = none
-    QString noteText() const;                            // the line above the plot
     bool hasProbabilities() const;
 
+    // The drawing surface: the probabilities as two QCPBars, the chosen action's alone named
+    // (objectName) "chosen"; a QCPItemRect "chosenBand" behind the chosen column. The line above
+    // the plot is a QLabel named "decisionNote".
     QCustomPlot* plot() const { return plot_; }
     // Through the workbench's one export path; empty on success, else a reason naming the file.
     QString exportPlot(const QString& path, const ExportSettings& settings = {});

@@ -27,8 +27,6 @@ void SortedAccuracyChart::setTable(const core::sim::SimulationTable* table, cons
 {
     plot_->clearPlottables();
     plot_->legend->setVisible(false);
-    seedGraphs_ = 0;
-    errorBars_ = false;
     if (!table || table->rows().empty()) {
         plot_->replot(QCustomPlot::rpQueuedReplot);
         return;
@@ -48,6 +46,7 @@ void SortedAccuracyChart::setTable(const core::sim::SimulationTable* table, cons
     // The seeds first, underneath: one faint dot each.
     for (std::size_t s = 0; s < table->seeds().size(); ++s) {
         auto* g = plot_->addGraph();
+        g->setObjectName(QStringLiteral("seed"));
         QVector<double> y;
         for (const auto i : order)
             y << 100.0 * rows[i].replicates[s];
@@ -57,9 +56,9 @@ void SortedAccuracyChart::setTable(const core::sim::SimulationTable* table, cons
         g->setLineStyle(QCPGraph::lsNone);
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(90, 90, 90, 170), 6));
         g->setName(tr("seed %1").arg(table->seeds()[s]));
-        ++seedGraphs_;
     }
     auto* means = plot_->addGraph();
+    means->setObjectName(QStringLiteral("means"));
     means->setData(x, mean, true);
     means->setPen(QPen(QColor(31, 119, 180), 1.5));
     means->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(31, 119, 180), 5));
@@ -70,7 +69,7 @@ void SortedAccuracyChart::setTable(const core::sim::SimulationTable* table, cons
         bars->setData(spread);
         bars->setPen(QPen(QColor(31, 119, 180, 160)));
         bars->setName(tr("± sd over the seeds"));
-        errorBars_ = true;
+        bars->setObjectName(QStringLiteral("errorBars"));
     }
     plot_->legend->setVisible(table->replicated());
     const double pad = std::max(0.5, 0.05 * (high - low));

@@ -21,17 +21,14 @@ public:
 
     // `sd`: each row's standard deviation over the seeds (table.rows() order), empty for none.
     void setTable(const core::sim::SimulationTable* table, const std::vector<double>& sd = {});
+    // The drawing surface: a graph named (objectName) "seed" per seed, the means' graph "means",
+    // and, with standard deviations, their QCPErrorBars "errorBars".
     QCustomPlot* plot() const { return plot_; }
-    // What is drawn: the graphs (mean, seeds) and whether error bars are.
-    int seedGraphs() const { return seedGraphs_; }
-    bool hasErrorBars() const { return errorBars_; }
 
     QString exportTo(const QString& path, const ExportSettings& settings = {});
 
 private:
     QCustomPlot* plot_ = nullptr;
-    int seedGraphs_ = 0;
-    bool errorBars_ = false;
 };
 
 } // namespace rlda::widgets

@@ -105,8 +105,6 @@ TableExplorer::TableExplorer(QWidget* parent)
     clear();
 }
 
-QSortFilterProxyModel* TableExplorer::proxyModel() const { return proxy_; }
-
 void TableExplorer::clear()
 {
     name_.clear();
@@ -240,11 +238,8 @@ void TableExplorer::updateStatus()
                                      : QString());
 }
 
-QString TableExplorer::baselineText() const { return baselines_->text(); }
-
 QCustomPlot* TableExplorer::heatmap() const { return heatmap_->plot(); }
 std::vector<QPoint> TableExplorer::bestSetCells() const { return heatmap_->bestSetCells(); }
-QSize TableExplorer::heatmapSize() const { return heatmap_->cells(); }
 QPoint TableExplorer::cellOf(const std::vector<int>& sequence) const { return heatmap_->cellOf(sequence); }
 std::vector<int> TableExplorer::sequenceAt(QPoint cell) const { return heatmap_->sequenceAt(cell); }
 std::optional<double> TableExplorer::cellAccuracy(QPoint cell) const { return heatmap_->cellAccuracy(cell); }

@@ -9,7 +9,6 @@
 #include "widgets/plot_export.h"
 
 #include <QPoint>
-#include <QSize>
 #include <QWidget>
 
 #include <optional>
@@ -19,7 +18,6 @@ class QCustomPlot;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
-class QSortFilterProxyModel;
 class QTableView;
 
 namespace rlda::widgets {
@@ -50,19 +48,16 @@ public:
     bool setFilter(const QString& pattern, double minAccuracy = 0.0);
     int visibleRowCount() const;
 
+    // The table is a QTableView named "tableView" over the filter (a QSortFilterProxyModel) of
+    // this model; the baselines a QLabel named "baselines"; the map an ActionHeatmap, the sorted
+    // view a SortedAccuracyChart (one of each).
     SimulationTableModel* sourceModel() const { return model_; }
-    QSortFilterProxyModel* proxyModel() const;
-    QTableView* tableView() const { return view_; }
     QCustomPlot* heatmap() const;
-    SortedAccuracyChart* sortedChart() const { return sorted_; }
     // The heatmap's cells of the sequences indistinguishable from the best (replicated tables).
     std::vector<QPoint> bestSetCells() const;
-    QString baselineText() const;
 
     // The heatmap (ActionHeatmap): rows are the first k/2 actions (rounded down), columns the
     // rest, both as base-(n+1) numbers, so cell (column, row) of a1..ak is (tail code, head code).
-    QSize heatmapSize() const; // columns × rows; empty without a table
-    int heatmapCellCount() const { return heatmapSize().width() * heatmapSize().height(); }
     QPoint cellOf(const std::vector<int>& sequence) const;
     std::vector<int> sequenceAt(QPoint cell) const;
     // The colour map's value there; nullopt for a sequence missing from a partial table.
@@ -72,9 +67,6 @@ public:
     // Where the selection marker is drawn; (-1, -1) when none.
     QPoint selectedCell() const;
 
-    // As a click on the cell: selects its row in the table (clearing a filter that hides it).
-    // Returns false for a cell outside the map or a sequence the table lacks.
-    bool selectCell(QPoint cell);
     // The selected table row's sequence, if any.
     std::optional<std::vector<int>> selectedSequence() const;
 
@@ -85,6 +77,9 @@ Q_SIGNALS:
     void sequenceSelected(int tableRow);
 
 private:
+    // A click on the heatmap's cell: selects its row in the table (clearing a filter that hides
+    // it). False for a cell outside the map or a sequence the table lacks.
+    bool selectCell(QPoint cell);
     void applyFilter();
     void onSelectionChanged();
     void updateStatus();

@@ -29,9 +29,6 @@ public:
 
     SeriesPlot* plot() const { return plot_; }
     int window() const { return objective_.window(); }
-    int episodeCount() const { return static_cast<int>(episodes_.size()); }
-    const std::vector<double>& rollingObjective() const { return objective_.means(); }
-    const std::vector<double>& rollingAccuracy() const { return accuracy_.means(); }
 
 public Q_SLOTS:
     void addEpisode(const rlda::core::sim::EpisodeRecord& e);

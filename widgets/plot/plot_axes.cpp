@@ -86,10 +86,4 @@ void PlotAxes::setColor(const QString& id, const QColor& color)
     }
 }
 
-QString PlotAxes::title(const QString& id) const
-{
-    auto* ax = axes_.value(id);
-    return ax ? ax->label() : QString();
-}
-
 } // namespace rlda::widgets

@@ -21,12 +21,10 @@ public:
     QCPAxis* add(const QString& id, const QString& title, AxisSide side, bool* created = nullptr);
     QCPAxis* axis(const QString& id) const { return axes_.value(id); }
     bool contains(const QString& id) const { return axes_.contains(id); }
-    QStringList ids() const { return order_; }
     QList<QCPAxis*> all() const; // in the order added
     AxisSide emptierSide() const { return left_ <= right_ ? AxisSide::Left : AxisSide::Right; }
 
     void setColor(const QString& id, const QColor& color); // title and tick labels
-    QString title(const QString& id) const;
 
 private:
     QCustomPlot* plot_;

@@ -87,13 +87,4 @@ void PlotLegend::show(const QList<QCPGraph*>& series)
     sync();
 }
 
-QStringList PlotLegend::labels() const
-{
-    QStringList labels;
-    for (int i = 0; i < plot_->legend->elementCount(); ++i)
-        if (auto* item = qobject_cast<QCPPlottableLegendItem*>(plot_->legend->elementAt(i)))
-            labels << item->plottable()->name();
-    return labels;
-}
-
 } // namespace rlda::widgets

@@ -5,7 +5,6 @@
 #include "widgets/plot/plot_style.h"
 
 #include <QList>
-#include <QStringList>
 
 class QCPGraph;
 class QCustomPlot;
@@ -26,7 +25,6 @@ public:
     void show(const QList<QCPGraph*>& series);
     // Puts the legend in or out of the layout after its items changed (a graph removed).
     void sync();
-    QStringList labels() const; // what the legend shows, row by row
 
 private:
     QCustomPlot* plot_;

@@ -73,6 +73,7 @@ bool PlotMarkers::add(double x, const QString& label, MarkerKind kind, const QCo
     m.line->setSelectable(false);
 
     m.text = new QCPItemText(plot_);
+    m.text->setObjectName(QStringLiteral("marker"));
     m.text->setText(label);
     m.text->setColor(c);
     QFont f = plot_->font();
@@ -107,22 +108,6 @@ void PlotMarkers::clear()
         plot_->removeItem(it->text);
     }
     markers_.clear();
-}
-
-QStringList PlotMarkers::labels() const
-{
-    QStringList labels;
-    for (const auto& m : markers_)
-        labels << m.label;
-    return labels;
-}
-
-QList<QColor> PlotMarkers::colors() const
-{
-    QList<QColor> colors;
-    for (const auto& m : markers_)
-        colors << m.color;
-    return colors;
 }
 
 void PlotMarkers::widen(double& lo, double& hi) const

@@ -5,8 +5,6 @@
 
 #include "widgets/plot/plot_style.h"
 
-#include <QList>
-#include <QStringList>
 
 #include <vector>
 
@@ -25,8 +23,6 @@ public:
     void clear();
 
     int count() const { return static_cast<int>(markers_.size()); }
-    QStringList labels() const;
-    QList<QColor> colors() const;
     // Widens [lo, hi] to every marker's x.
     void widen(double& lo, double& hi) const;
 

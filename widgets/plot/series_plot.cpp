@@ -75,6 +75,7 @@ SeriesPlot::SeriesPlot(QWidget* parent)
         [this] { fitAll(); }, this);
 
     refreshTimer_ = new QTimer(this);
+    refreshTimer_->setObjectName(QStringLiteral("refreshTimer"));
     refreshTimer_->setSingleShot(true);
     refreshTimer_->setInterval(kRefreshMs);
     connect(refreshTimer_, &QTimer::timeout, this, &SeriesPlot::refresh);
@@ -107,11 +108,7 @@ void SeriesPlot::addAxis(const QString& id, const QString& title, AxisSide side)
 
 void SeriesPlot::setAxisColor(const QString& id, const QColor& color) { axes_->setColor(id, color); }
 
-QString SeriesPlot::axisTitle(const QString& id) const { return axes_->title(id); }
-
 QCPAxis* SeriesPlot::axis(const QString& id) const { return axes_->axis(id); }
-
-QStringList SeriesPlot::axisIds() const { return axes_->ids(); }
 
 void SeriesPlot::addSeries(const QString& name, const QString& axisId, const QColor& color, const QString& label,
                            const SeriesStyle& style)
@@ -126,6 +123,7 @@ void SeriesPlot::addSeries(const QString& name, const QString& axisId, const QCo
     s->label = label.isEmpty() ? name : label;
     s->axisId = axisId;
     s->graphs.setLabel(s->label);
+    s->graphs.graph()->setObjectName(name);
     applyStyle(*s, color, style);
     index_.insert(name, s.get());
     series_.push_back(std::move(s));
@@ -160,18 +158,6 @@ void SeriesPlot::setSeriesStyle(const QString& name, const QColor& color, const 
     scheduleRefresh();
 }
 
-QColor SeriesPlot::seriesColor(const QString& name) const
-{
-    auto* s = find(name);
-    return s ? s->color : QColor();
-}
-
-SeriesStyle SeriesPlot::seriesStyle(const QString& name) const
-{
-    auto* s = find(name);
-    return s ? s->style : SeriesStyle{};
-}
-
 void SeriesPlot::setLegendKeys(const QList<QList<LegendKey>>& rows)
 {
     legend_->setKeys(rows);
@@ -186,18 +172,6 @@ void SeriesPlot::rebuildLegend()
         if (s->style.inLegend)
             graphs << s->graphs.graph();
     legend_->show(graphs);
-}
-
-QStringList SeriesPlot::legendLabels() const { return legend_->labels(); }
-
-bool SeriesPlot::hasSeries(const QString& name) const { return find(name) != nullptr; }
-
-QStringList SeriesPlot::seriesNames() const
-{
-    QStringList names;
-    for (const auto& s : series_)
-        names << s->name;
-    return names;
 }
 
 void SeriesPlot::removeSeries(const QString& name)
@@ -221,12 +195,6 @@ void SeriesPlot::setSeriesLabel(const QString& name, const QString& label)
     }
 }
 
-QString SeriesPlot::seriesLabel(const QString& name) const
-{
-    auto* s = find(name);
-    return s ? s->label : QString();
-}
-
 void SeriesPlot::setSeriesVisible(const QString& name, bool visible)
 {
     if (auto* s = find(name)) {
@@ -234,12 +202,6 @@ void SeriesPlot::setSeriesVisible(const QString& name, bool visible)
         s->dirty = true;
         scheduleRefresh();
     }
-}
-
-bool SeriesPlot::isSeriesVisible(const QString& name) const
-{
-    auto* s = find(name);
-    return s && s->visible;
 }
 
 void SeriesPlot::append(const QString& name, double x, double y)
@@ -294,10 +256,6 @@ void SeriesPlot::addMarker(double x, const QString& label, MarkerKind kind, cons
 
 int SeriesPlot::markerCount() const { return markers_->count(); }
 
-QList<QColor> SeriesPlot::markerColors() const { return markers_->colors(); }
-
-QStringList SeriesPlot::markerLabels() const { return markers_->labels(); }
-
 void SeriesPlot::clearMarkers()
 {
     markers_->clear();
@@ -318,8 +276,6 @@ void SeriesPlot::flush()
     refreshTimer_->stop();
     refresh();
 }
-
-bool SeriesPlot::refreshPending() const { return refreshTimer_->isActive(); }
 
 void SeriesPlot::scheduleRefresh()
 {
@@ -365,7 +321,6 @@ void SeriesPlot::refresh()
     rangeDirty_ = false;
     zoomPan_->end();
     plot_->replot(QCustomPlot::rpQueuedReplot);
-    ++replots_;
 }
 
 void SeriesPlot::updateDisplay(Series& s, int pixels)
@@ -440,12 +395,6 @@ std::vector<double> SeriesPlot::values(const QString& name) const
 {
     auto* s = find(name);
     return s ? s->data.values() : std::vector<double>{};
-}
-
-std::vector<double> SeriesPlot::smoothedValues(const QString& name) const
-{
-    auto* s = find(name);
-    return s ? s->data.shownValues() : std::vector<double>{};
 }
 
 SeriesPlot::Series* SeriesPlot::find(const QString& name) const { return index_.value(name); }

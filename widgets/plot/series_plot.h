@@ -44,30 +44,21 @@ public:
     QString xAxisTitle() const;
     void addAxis(const QString& id, const QString& title, AxisSide side = AxisSide::Left);
     void setAxisColor(const QString& id, const QColor& color); // title and tick labels: which curve it scales
-    QString axisTitle(const QString& id) const;
     QCPAxis* axis(const QString& id) const;
-    QStringList axisIds() const;
 
     // Series. An unknown axis id creates the axis (titled by its id) on the emptier side.
     void addSeries(const QString& name, const QString& axisId, const QColor& color, const QString& label = {},
                    const SeriesStyle& style = {});
-    bool hasSeries(const QString& name) const;
-    QStringList seriesNames() const;
     void removeSeries(const QString& name);
     void setSeriesLabel(const QString& name, const QString& label);
-    QString seriesLabel(const QString& name) const;
     void setSeriesVisible(const QString& name, bool visible);
-    bool isSeriesVisible(const QString& name) const;
     // Colour and style after addSeries(), the points kept: a series that changes role (a run that
     // becomes one of several compared) changes look.
     void setSeriesStyle(const QString& name, const QColor& color, const SeriesStyle& style);
-    QColor seriesColor(const QString& name) const;
-    SeriesStyle seriesStyle(const QString& name) const;
 
     // The legend: one entry per series (inLegend), or, while keys are set, these keys alone, each
     // inner list a row (e.g. runs by colour, then quantities by dash pattern). Empty: per series.
     void setLegendKeys(const QList<QList<LegendKey>>& rows);
-    QStringList legendLabels() const; // what the legend shows, row by row
 
     // Data: appended at any rate; the display catches up from a ~30 ms single-shot timer.
     void append(const QString& name, double x, double y);
@@ -83,8 +74,6 @@ public:
     void addMarker(double x, const QString& label, MarkerKind kind, const QColor& color = {});
     void clearMarkers();
     int markerCount() const;
-    QStringList markerLabels() const;
-    QList<QColor> markerColors() const;
 
     // Fit every axis to the data and follow new data again (until the user zooms or drags).
     void fitAll();
@@ -101,10 +90,10 @@ public:
     int displayedPointCount(const QString& name) const;
     std::vector<double> keys(const QString& name) const;
     std::vector<double> values(const QString& name) const;
-    std::vector<double> smoothedValues(const QString& name) const; // = values() when smoothing is off
     QString valuesAt(double x) const; // the crosshair's text at key x
-    int replotCount() const { return replots_; }
-    bool refreshPending() const; // a replot is scheduled for the next timer tick
+    // The drawing surface, to read what is drawn rather than ask the plot about it: each series'
+    // line is a QCPGraph named (objectName) after the series, its legend name the label; each
+    // marker's label a QCPItemText named "marker"; the refresh timer a QTimer named "refreshTimer".
     QCustomPlot* plot() const { return plot_; }
 
 protected:
@@ -133,7 +122,6 @@ private:
     QHash<QString, Series*> index_; // append() looks a series up per point
     double alpha_ = 0.0;
     bool rangeDirty_ = false;
-    int replots_ = 0;
     int lastPixels_ = 0;
 };
 

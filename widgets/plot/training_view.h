@@ -41,7 +41,6 @@ public:
     // Series ids, one per quantity: train_acc, test_acc, train_loss, lr, params.
     static QStringList seriesIds();
     void setQuantityVisible(const QString& id, bool visible); // base run and overlays alike
-    QStringList overlays() const { return overlays_; }
     // Every run shown, the base run (setRun()'s, or "this run" for a live one) first.
     QStringList runNames() const;
     // The i-th run's colour while runs are compared (0 = the base run).

@@ -66,10 +66,12 @@ void AllocationTimeline::setBudget(double seconds)
 void AllocationTimeline::setEvents(std::vector<Event> events)
 {
     events_ = std::move(events);
-    if (selected_ >= int(events_.size()))
-        selected_ = -1;
     dragging_ = -1;
     update();
+    if (selected_ >= int(events_.size())) {
+        selected_ = -1;
+        Q_EMIT selectionChanged(selected_);
+    }
 }
 
 void AllocationTimeline::setSelectedEvent(int index)

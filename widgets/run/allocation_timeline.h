@@ -29,8 +29,7 @@ public:
     void setEvents(std::vector<Event> events); // no eventsChanged()
     const std::vector<Event>& events() const { return events_; }
 
-    int selectedEvent() const { return selected_; } // -1: none
-    void setSelectedEvent(int index);
+    void setSelectedEvent(int index); // -1: none; selectionChanged() tells every change
 
     // Markers drawn as faulty, with the reason as their tooltip (index -> reason).
     void setEventProblems(const QMap<int, QString>& problems);

@@ -31,7 +31,8 @@ public:
     static bool isActive(State s) { return s == State::Running || s == State::Paused || s == State::Cancelling; }
     double fraction() const { return fraction_; } // of the budget or of the episodes, 0..1
 
-    // Wall seconds for the ETA; tests replace it with a clock they drive.
+    // Wall seconds for the ETA. Kept public for tests: a clock they drive is the only way to check
+    // the ETA without waiting on real time.
     void setWallClock(std::function<double()> seconds);
 
 public Q_SLOTS:

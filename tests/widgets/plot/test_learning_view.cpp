@@ -1,5 +1,6 @@
 // LearningView: incremental rolling means (exact on known data), window changes, bulk episodes.
 #include "widgets/plot/learning_view.h"
+#include "tests/widgets/plot/plot_reading.h"
 #include "widgets/plot/series_plot.h"
 #include "widgets/qcp.h"
 
@@ -34,6 +35,12 @@ void expectNear(const std::vector<double>& got, const std::vector<double>& want)
                  qPrintable(QStringLiteral("[%1] %2 != %3").arg(i).arg(got[i]).arg(want[i])));
 }
 
+// The rolling means drawn for `quantity` ("objective" or "accuracy"), every point.
+std::vector<double> means(const LearningView& v, const char* quantity)
+{
+    return v.plot()->values(QString::fromLatin1(quantity) + QStringLiteral("_mean"));
+}
+
 } // namespace
 
 class TestLearningView : public QObject {
@@ -54,12 +61,11 @@ void TestLearningView::rollingMeanWindow3()
     const double acc[] = {0.5, 0.7, 0.6, 0.9, 0.2, 0.4};
     for (int i = 0; i < 6; ++i)
         v.addEpisode(episode(i + 1, obj[i], acc[i]));
-    expectNear(v.rollingObjective(), {1, 1.5, 2, 3, 4, 5});
-    expectNear(v.rollingAccuracy(), {0.5, 0.6, 0.6, 2.2 / 3, 1.7 / 3, 1.5 / 3});
-    expectNear(v.plot()->values(QStringLiteral("objective_mean")), v.rollingObjective());
+    expectNear(means(v, "objective"), {1, 1.5, 2, 3, 4, 5});
+    expectNear(means(v, "accuracy"), {0.5, 0.6, 0.6, 2.2 / 3, 1.7 / 3, 1.5 / 3});
     QCOMPARE(v.plot()->pointCount(QStringLiteral("objective")), 6);
     QCOMPARE(v.plot()->pointCount(QStringLiteral("temperature")), 6);
-    QCOMPARE(v.plot()->seriesLabel(QStringLiteral("objective_mean")), QStringLiteral("objective, mean of 3"));
+    QCOMPARE(plot_reading::line(*v.plot(), QStringLiteral("objective_mean"))->name(), QStringLiteral("objective, mean of 3"));
 }
 
 void TestLearningView::windowChangeRecomputes()
@@ -67,19 +73,18 @@ void TestLearningView::windowChangeRecomputes()
     LearningView v;
     for (int i = 0; i < 6; ++i)
         v.addEpisode(episode(i + 1, i + 1.0, 0.5));
-    expectNear(v.rollingObjective(), {1, 1.5, 2, 2.5, 3, 3.5}); // window 75: all so far
+    expectNear(means(v, "objective"), {1, 1.5, 2, 2.5, 3, 3.5}); // window 75: all so far
     v.setWindow(2);
-    expectNear(v.rollingObjective(), {1, 1.5, 2.5, 3.5, 4.5, 5.5});
-    expectNear(v.plot()->values(QStringLiteral("objective_mean")), v.rollingObjective());
+    expectNear(means(v, "objective"), {1, 1.5, 2.5, 3.5, 4.5, 5.5});
     QCOMPARE(v.findChild<QSpinBox*>()->value(), 2);
     v.findChild<QSpinBox*>()->setValue(3); // the spin box drives the same path
     QCOMPARE(v.window(), 3);
-    expectNear(v.rollingObjective(), {1, 1.5, 2, 3, 4, 5});
+    expectNear(means(v, "objective"), {1, 1.5, 2, 3, 4, 5});
     v.addEpisode(episode(7, 7.0, 0.5)); // and new episodes continue incrementally
-    QCOMPARE(v.rollingObjective().back(), 6.0);
-    QCOMPARE(v.plot()->seriesLabel(QStringLiteral("accuracy_mean")), QStringLiteral("accuracy, mean of 3"));
+    QCOMPARE(means(v, "objective").back(), 6.0);
+    QCOMPARE(plot_reading::line(*v.plot(), QStringLiteral("accuracy_mean"))->name(), QStringLiteral("accuracy, mean of 3"));
     v.clear();
-    QCOMPARE(v.episodeCount(), 0);
+    QCOMPARE(v.plot()->pointCount(QStringLiteral("objective")), 0);
     QCOMPARE(v.plot()->pointCount(QStringLiteral("objective_mean")), 0);
 }
 
@@ -119,7 +124,7 @@ void TestLearningView::manyEpisodes()
     }
     v.addEpisodes(batch);
     v.plot()->flush();
-    QCOMPARE(v.episodeCount(), 20000);
+    QCOMPARE(v.plot()->pointCount(QStringLiteral("objective_mean")), 20000);
     const int px = v.plot()->plot()->axisRect()->width();
     QVERIFY(v.plot()->displayedPointCount(QStringLiteral("objective")) <= 2 * px + 4);
     const QString dir = qEnvironmentVariable("RLDA_PLOT_SHOTS");

@@ -1,4 +1,5 @@
 // TrainingView fed with core's training value types and hand-built run data (overlays included).
+#include "tests/widgets/plot/plot_reading.h"
 #include "widgets/plot/series_plot.h"
 #include "widgets/plot/training_view.h"
 #include "widgets/qcp.h"
@@ -12,6 +13,10 @@
 
 using rlda::widgets::SeriesPlot;
 using rlda::widgets::TrainingView;
+using plot_reading::legendLabels;
+using plot_reading::line;
+using plot_reading::markerColors;
+using plot_reading::markerLabels;
 namespace train = rlda::core::train;
 namespace io = rlda::core::io;
 
@@ -104,15 +109,15 @@ void TestTrainingView::epochsEventsAndAxes()
     for (const auto& id : TrainingView::seriesIds())
         QCOMPARE(p->pointCount(id), 30); // the final report is a marker, not a point
     QCOMPARE(p->markerCount(), 6); // up and its decision share an x but not a side: 2 + 2 + down + final
-    const QStringList labels = p->markerLabels();
+    const QStringList labels = markerLabels(*p);
     QVERIFY(labels.contains(QStringLiteral("deepen 2")));
     QVERIFY(labels.contains(QStringLiteral("do nothing")));
     QVERIFY(labels.contains(QStringLiteral("down")));
     QCOMPARE(labels.count(QStringLiteral("up")), 2);
-    QCOMPARE(p->axisTitle(QStringLiteral("accuracy")), QStringLiteral("accuracy"));
-    QCOMPARE(p->axisTitle(QStringLiteral("loss")), QStringLiteral("loss"));
-    QCOMPARE(p->axisTitle(QStringLiteral("lr")), QStringLiteral("learning rate"));
-    QCOMPARE(p->axisTitle(QStringLiteral("parameters")), QStringLiteral("parameters"));
+    QCOMPARE(p->axis(QStringLiteral("accuracy"))->label(), QStringLiteral("accuracy"));
+    QCOMPARE(p->axis(QStringLiteral("loss"))->label(), QStringLiteral("loss"));
+    QCOMPARE(p->axis(QStringLiteral("lr"))->label(), QStringLiteral("learning rate"));
+    QCOMPARE(p->axis(QStringLiteral("parameters"))->label(), QStringLiteral("parameters"));
     QCOMPARE(p->xAxisTitle(), QStringLiteral("time (s)"));
     QCOMPARE(p->values(QStringLiteral("params")).back(), 190000.0);
     v.setSmoothingSpan(5);
@@ -130,7 +135,7 @@ void TestTrainingView::epochsEventsAndAxes()
     widen.operation = "widen";
     widen.block = 1;
     v.addAdaptation(widen);
-    QVERIFY(p->markerLabels().contains(QStringLiteral("widen 1")));
+    QVERIFY(markerLabels(*p).contains(QStringLiteral("widen 1")));
 }
 
 void TestTrainingView::smoothingSpanAndVisibility()
@@ -144,18 +149,20 @@ void TestTrainingView::smoothingSpanAndVisibility()
     v.setSmoothingSpan(9); // alpha = 2 / 10
     QCOMPARE(p->smoothing(), 0.2);
     const auto raw = p->values(QStringLiteral("train_loss"));
-    const auto sm = p->smoothedValues(QStringLiteral("train_loss"));
+    const auto sm = plot_reading::smoothedValues(*p, QStringLiteral("train_loss"));
     QCOMPARE(sm[0], raw[0]);
     QCOMPARE(sm[1], 0.2 * raw[1] + 0.8 * raw[0]);
-    QCOMPARE(p->smoothedValues(QStringLiteral("lr")), p->values(QStringLiteral("lr"))); // steps stay steps
+    QCOMPARE(plot_reading::smoothedValues(*p, QStringLiteral("lr")), p->values(QStringLiteral("lr"))); // steps stay steps
 
     auto* box = v.findChild<QCheckBox*>(); // the first quantity: train accuracy
     QVERIFY(box);
     box->setChecked(false);
-    QVERIFY(!p->isSeriesVisible(QStringLiteral("train_acc")));
+    p->flush(); // visibility is drawn at the next refresh
+    QVERIFY(!line(*p, QStringLiteral("train_acc"))->visible());
     v.setQuantityVisible(QStringLiteral("train_acc"), true);
     QVERIFY(box->isChecked());
-    QVERIFY(p->isSeriesVisible(QStringLiteral("train_acc")));
+    p->flush();
+    QVERIFY(line(*p, QStringLiteral("train_acc"))->visible());
 }
 
 void TestTrainingView::setRunAndOverlay()
@@ -169,30 +176,31 @@ void TestTrainingView::setRunAndOverlay()
     QCOMPARE(p->pointCount(QStringLiteral("test_acc")), 24);
     QCOMPARE(p->pointCount(QStringLiteral("params")), 24);
     QCOMPARE(p->markerCount(), 2);
-    QVERIFY(!p->hasSeries(QStringLiteral("something_new")));
+    QVERIFY(!line(*p, QStringLiteral("something_new")));
 
     v.addOverlay(QStringLiteral("no-adapt"), run(20, 0.06));
-    QCOMPARE(v.overlays(), QStringList{QStringLiteral("no-adapt")});
-    QVERIFY(p->hasSeries(QStringLiteral("no-adapt: test_acc")));
+    QCOMPARE(v.runNames().mid(1), QStringList{QStringLiteral("no-adapt")});
+    QVERIFY(line(*p, QStringLiteral("no-adapt: test_acc")));
     QCOMPARE(p->pointCount(QStringLiteral("no-adapt: test_acc")), 20);
-    QCOMPARE(p->seriesLabel(QStringLiteral("no-adapt: test_acc")), QStringLiteral("no-adapt: test accuracy"));
+    QCOMPARE(line(*p, QStringLiteral("no-adapt: test_acc"))->name(), QStringLiteral("no-adapt: test accuracy"));
     v.setQuantityVisible(QStringLiteral("train_loss"), false);
-    QVERIFY(!p->isSeriesVisible(QStringLiteral("no-adapt: train_loss")));
+    p->flush();
+    QVERIFY(!line(*p, QStringLiteral("no-adapt: train_loss"))->visible());
     v.setQuantityVisible(QStringLiteral("train_loss"), true);
     v.setQuantityVisible(QStringLiteral("params"), false);
     v.setQuantityVisible(QStringLiteral("lr"), false);
     v.addOverlay(QStringLiteral("no-adapt"), run(10, 0.06)); // replaces, does not duplicate
     QCOMPARE(p->pointCount(QStringLiteral("no-adapt: test_acc")), 10);
-    QCOMPARE(v.overlays().size(), 1);
-    QVERIFY(!p->isSeriesVisible(QStringLiteral("no-adapt: params"))); // follows its box
+    QCOMPARE(v.runNames().mid(1), QStringList{QStringLiteral("no-adapt")});
     p->flush();
+    QVERIFY(!line(*p, QStringLiteral("no-adapt: params"))->visible()); // follows its box
     QVERIFY(!p->axis(QStringLiteral("parameters"))->visible()); // nothing left on it
     QVERIFY(p->axis(QStringLiteral("accuracy"))->visible());
     v.addOverlay(QStringLiteral("no-adapt"), run(20, 0.06));
     p->flush();
     shoot(v, QStringLiteral("training-overlay"));
     v.clearOverlays();
-    QVERIFY(!p->hasSeries(QStringLiteral("no-adapt: test_acc")));
+    QVERIFY(!line(*p, QStringLiteral("no-adapt: test_acc")));
     QCOMPARE(p->pointCount(QStringLiteral("test_acc")), 24);
 }
 
@@ -218,39 +226,39 @@ void TestTrainingView::threeRunsCompared()
 
     const QStringList names{QStringLiteral("fixed-0-1"), QStringLiteral("random"), QStringLiteral("fixed-0-1 (2)")};
     QCOMPARE(v.runNames(), names);
-    QCOMPARE(v.overlays(), names.mid(1));
     // One colour per run, the first included, on every quantity of the run.
-    const QColor first = p->seriesColor(QStringLiteral("test_acc"));
-    const QColor second = p->seriesColor(QStringLiteral("random: test_acc"));
-    const QColor third = p->seriesColor(QStringLiteral("fixed-0-1 (2): test_acc"));
+    const QColor first = line(*p, QStringLiteral("test_acc"))->pen().color();
+    const QColor second = line(*p, QStringLiteral("random: test_acc"))->pen().color();
+    const QColor third = line(*p, QStringLiteral("fixed-0-1 (2): test_acc"))->pen().color();
     QCOMPARE(QSet<QRgb>({first.rgb(), second.rgb(), third.rgb()}).size(), 3);
     QCOMPARE(first, TrainingView::runColor(0));
-    QCOMPARE(p->seriesColor(QStringLiteral("train_loss")), first);
-    QCOMPARE(p->seriesColor(QStringLiteral("random: params")), second);
+    QCOMPARE(line(*p, QStringLiteral("train_loss"))->pen().color(), first);
+    QCOMPARE(line(*p, QStringLiteral("random: params"))->pen().color(), second);
     // One dash pattern per quantity, the same in every run.
-    QCOMPARE(p->seriesStyle(QStringLiteral("test_acc")).pen, Qt::SolidLine);
-    QCOMPARE(p->seriesStyle(QStringLiteral("train_acc")).pen, p->seriesStyle(QStringLiteral("random: train_acc")).pen);
-    QVERIFY(p->seriesStyle(QStringLiteral("train_acc")).pen != p->seriesStyle(QStringLiteral("train_loss")).pen);
+    QCOMPARE(line(*p, QStringLiteral("test_acc"))->pen().style(), Qt::SolidLine);
+    const auto dash = [p](const char* series) { return line(*p, QString::fromLatin1(series))->pen().style(); };
+    QCOMPARE(dash("train_acc"), dash("random: train_acc"));
+    QVERIFY(dash("train_acc") != dash("train_loss"));
     // Every run named: in the legend (a row of runs, then the quantities) and in its series' labels.
-    const QStringList legend = p->legendLabels();
+    const QStringList legend = legendLabels(*p);
     for (const QString& name : names)
         QVERIFY2(legend.contains(name), qPrintable(legend.join(QStringLiteral(" | "))));
     QVERIFY(legend.contains(QStringLiteral("test accuracy")));
-    QCOMPARE(p->seriesLabel(QStringLiteral("test_acc")), QStringLiteral("fixed-0-1: test accuracy"));
+    QCOMPARE(line(*p, QStringLiteral("test_acc"))->name(), QStringLiteral("fixed-0-1: test accuracy"));
     // Every run's allocation and adaptations, in its colour: a: up + deepen 1 (at 50); b: the same
     // x, its own lines, and do nothing at 87.5; c: up + deepen 1 at 62.5.
-    const auto colors = p->markerColors();
+    const auto colors = markerColors(*p);
     QCOMPARE(p->markerCount(), 7);
     QCOMPARE(colors.count(first), 2);
     QCOMPARE(colors.count(second), 3);
     QCOMPARE(colors.count(third), 2);
-    QCOMPARE(p->markerLabels().count(QStringLiteral("deepen 1")), 2);
-    QVERIFY(p->markerLabels().contains(QStringLiteral("deepen 2")));
-    QVERIFY(p->markerLabels().contains(QStringLiteral("do nothing")));
+    QCOMPARE(markerLabels(*p).count(QStringLiteral("deepen 1")), 2);
+    QVERIFY(markerLabels(*p).contains(QStringLiteral("deepen 2")));
+    QVERIFY(markerLabels(*p).contains(QStringLiteral("do nothing")));
 
     // Hiding a quantity drops it from the legend's key row.
     v.setQuantityVisible(QStringLiteral("lr"), false);
-    QVERIFY(!p->legendLabels().contains(QStringLiteral("learning rate")));
+    QVERIFY(!legendLabels(*p).contains(QStringLiteral("learning rate")));
     v.setQuantityVisible(QStringLiteral("params"), false);
     v.setQuantityVisible(QStringLiteral("train_acc"), false);
     p->flush();
@@ -259,12 +267,12 @@ void TestTrainingView::threeRunsCompared()
     // Back to one run: the quantities' own colours, one legend entry per series, kinds' colours.
     v.clearOverlays();
     QCOMPARE(v.runNames(), QStringList{QStringLiteral("fixed-0-1")});
-    QVERIFY(p->seriesColor(QStringLiteral("test_acc")) != first);
-    QCOMPARE(p->seriesLabel(QStringLiteral("test_acc")), QStringLiteral("test accuracy"));
-    QVERIFY(p->legendLabels().contains(QStringLiteral("test accuracy")));
-    QVERIFY(!p->legendLabels().contains(QStringLiteral("fixed-0-1")));
+    QVERIFY(line(*p, QStringLiteral("test_acc"))->pen().color() != first);
+    QCOMPARE(line(*p, QStringLiteral("test_acc"))->name(), QStringLiteral("test accuracy"));
+    QVERIFY(legendLabels(*p).contains(QStringLiteral("test accuracy")));
+    QVERIFY(!legendLabels(*p).contains(QStringLiteral("fixed-0-1")));
     QCOMPARE(p->markerCount(), 2);
-    QVERIFY(!p->markerColors().contains(first));
+    QVERIFY(!markerColors(*p).contains(first));
 }
 
 
@@ -300,7 +308,7 @@ void TestTrainingView::the_parameter_line_steps_at_the_adaptation()
     fromFiles.setRun(r);
     QCOMPARE(shownAfter(fromFiles.plot(), 49.9), 1000.0);
     QCOMPARE(shownAfter(fromFiles.plot(), 50.0), 1500.0); // at the marker
-    QCOMPARE(fromFiles.plot()->markerLabels().count(QStringLiteral("deepen 0")), 1);
+    QCOMPARE(markerLabels(*fromFiles.plot()).count(QStringLiteral("deepen 0")), 1);
 
     TrainingView live;
     for (int i = 1; i <= 4; ++i)

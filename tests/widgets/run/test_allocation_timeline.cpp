@@ -23,6 +23,12 @@ class TestAllocationTimeline : public QObject {
         QTest::mouseRelease(&t, Qt::LeftButton, {}, to);
     }
 
+    // The selected marker as selectionChanged() last told it; -1 before any change.
+    static int selected(const QSignalSpy& selection)
+    {
+        return selection.isEmpty() ? -1 : selection.last().at(0).toInt();
+    }
+
 private Q_SLOTS:
     void dragSnapsAndStaysInBudget()
     {
@@ -33,13 +39,14 @@ private Q_SLOTS:
         t.show();
         QVERIFY(QTest::qWaitForWindowExposed(&t));
         QSignalSpy changed(&t, &AllocationTimeline::eventsChanged);
+        QSignalSpy selection(&t, &AllocationTimeline::selectionChanged);
 
         drag(t, 0, 31.1); // pixels are ~0.1 s apart: the snap decides
         QCOMPARE(t.events()[0].time, 31.0);
         QCOMPARE(t.events()[0].change, Change::Up);
         QCOMPARE(t.events()[1].time, 45.0); // the other one stays
         QVERIFY(changed.count() >= 1);
-        QCOMPARE(t.selectedEvent(), 0);
+        QCOMPARE(selected(selection), 0);
 
         drag(t, 1, 12.4); // past the first one: the order of events() does not change
         QCOMPARE(t.events()[1].time, 12.5);
@@ -58,7 +65,7 @@ private Q_SLOTS:
         QTest::mouseMove(&t, empty + QPoint(40, 0));
         QTest::mouseRelease(&t, Qt::LeftButton, {}, empty + QPoint(40, 0));
         QCOMPARE(changed.count(), 0);
-        QCOMPARE(t.selectedEvent(), -1);
+        QCOMPARE(selected(selection), -1);
     }
 
     void addFlipDelete()
@@ -70,13 +77,14 @@ private Q_SLOTS:
         t.show();
         QVERIFY(QTest::qWaitForWindowExposed(&t));
         QSignalSpy changed(&t, &AllocationTimeline::eventsChanged);
+        QSignalSpy selection(&t, &AllocationTimeline::selectionChanged);
 
         // Double-click on empty space adds an "up" at the snapped time.
         QTest::mouseDClick(&t, Qt::LeftButton, {}, QPoint(int(std::lround(t.xForTime(40.2))), int(t.markerCenter(0).y())));
         QCOMPARE(t.events().size(), std::size_t(2));
         QCOMPARE(t.events()[1].time, 40.0);
         QCOMPARE(t.events()[1].change, Change::Up);
-        QCOMPARE(t.selectedEvent(), 1);
+        QCOMPARE(selected(selection), 1);
         QVERIFY(changed.count() >= 1);
 
         // What the context menu does.
@@ -87,12 +95,12 @@ private Q_SLOTS:
 
         // Del deletes the selected marker.
         QTest::mouseClick(&t, Qt::LeftButton, {}, t.markerCenter(0).toPoint());
-        QCOMPARE(t.selectedEvent(), 0);
+        QCOMPARE(selected(selection), 0);
         changed.clear();
         QTest::keyClick(&t, Qt::Key_Delete);
         QCOMPARE(changed.count(), 1);
         QCOMPARE(t.events(), (std::vector<AllocationEventConfig>{{40.0, Change::Down}, {50.5, Change::Down}}));
-        QCOMPARE(t.selectedEvent(), -1);
+        QCOMPARE(selected(selection), -1);
         QTest::keyClick(&t, Qt::Key_Delete); // nothing selected: nothing deleted
         QCOMPARE(t.events().size(), std::size_t(2));
 
@@ -103,6 +111,10 @@ private Q_SLOTS:
         QTest::keyClick(&t, Qt::Key_Right);
         QTest::keyClick(&t, Qt::Key_Right);
         QCOMPARE(t.events()[1].time, 51.0);
+
+        // Events set anew without the selected one: the selection goes, and says so.
+        t.setEvents({{10.0, Change::Up}});
+        QCOMPARE(selected(selection), -1);
     }
 
     void screenshot()

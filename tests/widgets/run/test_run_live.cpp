@@ -223,19 +223,19 @@ private Q_SLOTS:
         const RunData opened = rlda::core::io::read_run(dir);
         rlda::widgets::LearningView view;
         view.setRun(opened);
-        QCOMPARE(view.episodeCount(), 3);
+        QCOMPARE(view.plot()->pointCount(QStringLiteral("objective")), 3); // a point per episode
         RunFollower follower;
         QObject::connect(&follower, &RunFollower::appended, &view, &rlda::widgets::LearningView::appendRun);
         follower.follow(opened);
         for (int e = 4; e <= 10; ++e)
             folder->series_row("episodes", kEpisodeHeader, episodeRow(e));
-        QTRY_COMPARE_WITH_TIMEOUT(view.episodeCount(), 10, 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(view.plot()->pointCount(QStringLiteral("objective")), 10, 5000);
         // A live run (clear()) is not the followed one any more.
         view.clear();
         folder->series_row("episodes", kEpisodeHeader, episodeRow(11));
         QSignalSpy more(&follower, &RunFollower::appended);
         QVERIFY(more.wait(5000));
-        QCOMPARE(view.episodeCount(), 0);
+        QCOMPARE(view.plot()->pointCount(QStringLiteral("objective")), 0);
     }
 
     // The same folder written again from the start (--force): the whole run, not a tail.
