@@ -1,6 +1,10 @@
 // Internal to the experiment editor (experiment_editor.cpp, experiment_editor_state.cpp): how it
-// turns the config's values and keys into text.
+// turns the config's values and keys into text, and the config's names both use.
 #pragma once
+
+#include "core/config/experiment.h"
+#include "core/config/schema.h"
+#include "core/config/validate.h"
 
 #include <QLocale>
 #include <QString>
@@ -8,6 +12,12 @@
 #include <string>
 
 namespace rlda::widgets::editor_text {
+
+using rlda::core::config::Change;
+using rlda::core::config::ExperimentConfig;
+using rlda::core::config::AgentKind;
+using rlda::core::config::Problem;
+using rlda::core::config::Type;
 
 inline QString qs(const std::string& s) { return QString::fromStdString(s); }
 

@@ -36,12 +36,6 @@
 
 namespace rlda::widgets {
 
-using core::config::Change;
-using core::config::ExperimentConfig;
-using core::config::AgentKind;
-using core::config::Problem;
-using core::config::Type;
-
 namespace {
 
 using namespace editor_text;

@@ -21,12 +21,6 @@
 
 namespace rlda::widgets {
 
-using core::config::Change;
-using core::config::ExperimentConfig;
-using core::config::AgentKind;
-using core::config::Problem;
-using core::config::Type;
-
 using namespace editor_text;
 
 // ---- state ----
