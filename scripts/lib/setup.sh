@@ -31,7 +31,7 @@ rlda_install_packages() {
 rlda_build() {
   local preset="${RLDA_PRESET:-release}"
   cd "$rlda_root"
-  # RLDA_CMAKE_ARGS: more -D settings for this build folder (scripts/test: -DRLDA_WERROR=ON).
+  # RLDA_CMAKE_ARGS: more -D settings for this build folder (e.g. -DRLDA_WERROR=ON).
   # shellcheck disable=SC2086
   cmake --preset "$preset" ${RLDA_CMAKE_ARGS:-}
   cmake --build --preset "$preset" --parallel "$(nproc)"
