@@ -1,6 +1,7 @@
 // TrainingView: maps core's training value types and run files onto one SeriesPlot.
 #include "widgets/plot/training_view.h"
 
+#include "core/train/scheduler.h"
 #include "widgets/adaptation_text.h"
 #include "widgets/flow_layout.h"
 #include "widgets/plot/series_plot.h"
@@ -16,6 +17,9 @@
 
 namespace rlda::widgets {
 namespace {
+
+// "up", "down": the config's names of a change (core/config/names.h), as the markers read them.
+QString changeName(core::train::Allocation a) { return QString::fromStdString(core::train::to_string(a)); }
 
 struct Quantity {
     const char* id;      // the series id, also the metrics/<id>.csv name
@@ -245,9 +249,9 @@ void TrainingView::addAllocation(const core::train::AllocationRecord& r)
 {
     // "same" changes nothing the plot could show; a line per report would only hide the others.
     if (r.change == core::train::Allocation::Up)
-        addEvent(baseEvents_, r.time, tr("up"), int(MarkerKind::AllocationUp), 0);
+        addEvent(baseEvents_, r.time, changeName(r.change), int(MarkerKind::AllocationUp), 0);
     else if (r.change == core::train::Allocation::Down)
-        addEvent(baseEvents_, r.time, tr("down"), int(MarkerKind::AllocationDown), 0);
+        addEvent(baseEvents_, r.time, changeName(r.change), int(MarkerKind::AllocationDown), 0);
 }
 
 void TrainingView::addAdaptation(const core::train::AdaptationEvent& e)
@@ -341,14 +345,14 @@ void TrainingView::addOverlay(const QString& runName, const core::io::RunData& r
     std::vector<Event> events;
     for (const auto& r : run.allocations)
         if (r.change == core::train::Allocation::Up || r.change == core::train::Allocation::Down)
-            events.push_back({r.time, r.change == core::train::Allocation::Up ? tr("up") : tr("down"),
+            events.push_back({r.time, changeName(r.change),
                               int(r.change == core::train::Allocation::Up ? MarkerKind::AllocationUp
                                                                           : MarkerKind::AllocationDown)});
     for (const auto& e : run.adaptations) {
         events.push_back({e.time, adaptationText(e), int(e.did_nothing ? MarkerKind::DidNothing : MarkerKind::Adaptation)});
         addParameterStep(prefix + QStringLiteral("params"), e);
     }
-    overlayEvents_.insert(runName, std::move(events));
+    overlayEvents_.insert(runName, events);
     restyle();
 }
 
