@@ -62,24 +62,11 @@ DropTarget classifyToml(const QString& path)
     return refused(path, QObject::tr("%1: neither an experiment ([job], [dataset], …) nor a model ([model])").arg(name));
 }
 
-// A simulation table's header, as core::sim::table_header writes it for the decisions its columns give.
-bool isTableHeader(const QByteArray& line)
-{
-    const QByteArray header = line.trimmed();
-    // k actions, k times left, total time, accuracy, then a replicated table's accuracy_seed<S>.
-    const QList<QByteArray> names = header.split(',');
-    std::vector<std::uint64_t> seeds;
-    qsizetype columns = names.size();
-    while (columns > 0 && names[columns - 1].startsWith("accuracy_seed")) {
-        bool ok = false;
-        seeds.insert(seeds.begin(), names[columns - 1].mid(13).toULongLong(&ok));
-        if (!ok)
-            return false;
-        --columns;
-    }
-    return columns >= 4 && columns % 2 == 0 &&
-           header == QByteArray::fromStdString(core::sim::table_header(static_cast<int>((columns - 2) / 2), seeds)).trimmed();
-}
+// The most of a file's first line read to tell a table by its header.
+constexpr qint64 kHeaderBytes = qint64{64} * 1024;
+
+// A simulation table's header, single-seed or replicated (the table format's own parser says).
+bool isTableHeader(const QByteArray& line) { return core::sim::is_table_header(line.trimmed().toStdString()); }
 
 DropTarget classifyCsv(const QString& path)
 {
@@ -87,7 +74,7 @@ DropTarget classifyCsv(const QString& path)
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly))
         return refused(path, QObject::tr("%1: cannot be read: %2").arg(name, f.errorString()));
-    const QByteArray header = f.readLine(64 * 1024);
+    const QByteArray header = f.readLine(kHeaderBytes);
     if (isTableHeader(header))
         return {DropKind::Table, path, path, {}};
     if (name == QStringLiteral("index.csv"))
@@ -107,7 +94,7 @@ DropTarget classifyFolder(const QString& path)
     QStringList tables;
     for (const QFileInfo& csv : dir.entryInfoList({QStringLiteral("*.csv")}, QDir::Files, QDir::Name))
         if (csv.fileName() != QStringLiteral("index.csv"))
-            if (QFile f(csv.filePath()); f.open(QIODevice::ReadOnly) && isTableHeader(f.readLine(64 * 1024)))
+            if (QFile f(csv.filePath()); f.open(QIODevice::ReadOnly) && isTableHeader(f.readLine(kHeaderBytes)))
                 tables << csv.filePath();
     std::vector<fs::path> runs;
     try {

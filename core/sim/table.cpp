@@ -78,6 +78,7 @@ std::vector<std::string> paper_columns(std::size_t k)
 std::pair<int, std::vector<std::uint64_t>> columns_of(const std::vector<std::string>& header, const Place& at)
 {
     std::vector<std::string> got;
+    got.reserve(header.size());
     for (const auto& h : header)
         got.emplace_back(trimmed(h));
     const auto accuracy = std::find(got.begin(), got.end(), "accuracy");
@@ -103,6 +104,22 @@ std::pair<int, std::vector<std::uint64_t>> columns_of(const std::vector<std::str
 }
 
 // One row's numbers. A replicated row's accuracy must be the mean of its seeds' (as save writes it).
+} // namespace
+
+bool is_table_header(const std::string& line)
+{
+    static const std::string kSource = "header";
+    try {
+        const auto end = line.find_last_not_of(" \t\r\n");
+        columns_of(split_csv_record(line.substr(0, end == std::string::npos ? 0 : end + 1)), Place{kSource, 1});
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+namespace {
+
 TableRow parse_row(const std::vector<std::string>& fields, const std::vector<std::string>& header,
                    std::size_t k, std::size_t seeds, const Place& at)
 {
@@ -372,7 +389,8 @@ const TableRow& SimulationTable::optimal() const
 
 std::vector<int> SimulationTable::no_adaptation_sequence() const
 {
-    return std::vector<int>(static_cast<std::size_t>(decisions_), do_nothing());
+    // Parentheses: braces would make the two-element list {decisions, do_nothing}.
+    return std::vector<int>(static_cast<std::size_t>(decisions_), do_nothing()); // NOLINT(modernize-return-braced-init-list)
 }
 
 double SimulationTable::random_mean(int count, std::uint64_t seed) const
@@ -431,6 +449,7 @@ SimulationTable merge_seeds(const std::vector<std::uint64_t>& seeds, const std::
         merged.accuracy = mean_of(merged.replicates);
         for (std::size_t d = 0; d < merged.time_left.size(); ++d) {
             std::vector<double> at;
+            at.reserve(times.size());
             for (const auto& t : times)
                 at.push_back(t[d]);
             if (std::any_of(at.begin(), at.end(), [&](double v) { return v != at.front(); }))

@@ -100,6 +100,9 @@ private:
 // For writers that append a table row by row (the table builder): the same text as save().
 std::string table_header(int decisions, const std::vector<std::uint64_t>& seeds = {});
 std::string table_line(const TableRow& row);
+// Whether `line` (its line break allowed) is a table's header as the one parser reads it: the paper's columns, then any
+// accuracy_seed<S> columns of a replicated table.
+bool is_table_header(const std::string& line);
 
 // One replicated table of the same table built at `seeds` (`tables[i]` at seeds[i], one shape,
 // complete or not): every sequence all of them hold, with its accuracy at each seed and their mean;

@@ -75,6 +75,18 @@ class TestSimTable : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // The header test the workbench's drops use is the parser's own: replicated headers included.
+    void a_header_is_told_by_the_tables_parser()
+    {
+        using rlda::core::sim::is_table_header;
+        using rlda::core::sim::table_header;
+        QVERIFY(is_table_header("a1,a2,timeleft1,timeleft2,totaltime,accuracy"));
+        QVERIFY(is_table_header(table_header(3, {42, 43})));
+        QVERIFY(!is_table_header("epoch,train_acc,test_acc"));
+        QVERIFY(!is_table_header("a1,a2,timeleft1,timeleft2,totaltime,accuracy,accuracy_seedx"));
+        QVERIFY(!is_table_header(""));
+    }
+
     void loads_every_reference_table()
     {
         const auto files = reference_tables();
