@@ -93,11 +93,11 @@ void MainWindow::connectPages()
     connect(pages_->learning, &LearningPage::learnRequested, this, &MainWindow::startLearning);
     connect(sweeps->panel(), &widgets::SweepPanel::submitRequested, this,
             [this, sweeps](core::config::SweepBackend backend, int parts) {
-                if (!editor_->isValid()) {
+                if (!editor()->isValid()) {
                     statusBar()->showMessage(tr("Fix the experiment first"));
                     return;
                 }
-                sweeps->submit(editor_->config(), backend, parts);
+                sweeps->submit(editor()->config(), backend, parts);
             });
     connect(sweeps, &SweepPage::statusMessage, this, &MainWindow::log);
     connect(sweeps, &SweepPage::finished, this, [this](const QString& folder) {
@@ -134,8 +134,6 @@ void MainWindow::connectPages()
 void MainWindow::buildExperimentDock()
 {
     experiment_ = new ExperimentDock(this);
-    editor_ = experiment_->editor();
-    runControl_ = experiment_->runControl();
     addDockWidget(Qt::LeftDockWidgetArea, experiment_);
     connect(experiment_, &ExperimentDock::opened, this, [this](const QString& path) {
         recent_->add(workspace::Recent::Experiments, path);
@@ -143,11 +141,11 @@ void MainWindow::buildExperimentDock()
     connect(experiment_, &ExperimentDock::note, this, &MainWindow::log);
     connect(experiment_, &ExperimentDock::problem, this, &MainWindow::say);
     connect(experiment_, &ExperimentDock::status, statusBar(), [this](const QString& m) { statusBar()->showMessage(m); });
-    connect(editor_, &widgets::ExperimentEditor::changed, this, [this] { pages_->followExperiment(editor_->config()); });
-    connect(runControl_, &widgets::RunControl::startRequested, this, &MainWindow::startTraining);
-    connect(runControl_, &widgets::RunControl::pauseRequested, &controller_, &RunController::pause);
-    connect(runControl_, &widgets::RunControl::resumeRequested, &controller_, &RunController::resume);
-    connect(runControl_, &widgets::RunControl::cancelRequested, &controller_, &RunController::cancel);
+    connect(editor(), &widgets::ExperimentEditor::changed, this, [this] { pages_->followExperiment(editor()->config()); });
+    connect(runControl(), &widgets::RunControl::startRequested, this, &MainWindow::startTraining);
+    connect(runControl(), &widgets::RunControl::pauseRequested, &controller_, &RunController::pause);
+    connect(runControl(), &widgets::RunControl::resumeRequested, &controller_, &RunController::resume);
+    connect(runControl(), &widgets::RunControl::cancelRequested, &controller_, &RunController::cancel);
 }
 
 void MainWindow::buildLogDock()
@@ -298,10 +296,10 @@ void MainWindow::resetLayout()
 
 void MainWindow::connectParts()
 {
-    feed_ = new RunFeed(controller_, *pages_, *runControl_, this);
+    feed_ = new RunFeed(controller_, *pages_, *runControl(), this);
     connect(feed_, &RunFeed::log, this, &MainWindow::log);
     connect(feed_, &RunFeed::status, statusBar(), [this](const QString& m) { statusBar()->showMessage(m); });
-    connect(feed_, &RunFeed::activeChanged, editor_, [this](bool active) { editor_->setEnabled(!active); });
+    connect(feed_, &RunFeed::activeChanged, editor(), [this](bool active) { editor()->setEnabled(!active); });
     connect(feed_, &RunFeed::ended, this, [this] {
         if (pages_->runs->root() == runsRoot_)
             pages_->runs->refresh();
@@ -372,50 +370,46 @@ QString MainWindow::newRunFolder(const QString& name) const
     return path;
 }
 
-bool MainWindow::startTraining()
+bool MainWindow::startTraining() { return startExperiment(false); }
+
+bool MainWindow::startComparison() { return startExperiment(true); }
+
+bool MainWindow::refusedWhileActive()
 {
-    if (controller_.isActive()) {
+    if (controller_.isActive())
         statusBar()->showMessage(tr("A run is in progress: cancel it first"));
+    return controller_.isActive();
+}
+
+bool MainWindow::startExperiment(bool compare)
+{
+    if (refusedWhileActive())
         return false;
-    }
-    if (!editor_->isValid()) {
-        const auto problems = editor_->problems();
+    if (!editor()->isValid()) {
+        const auto problems = editor()->problems();
         const QString first = problems.isEmpty() ? QString()
                                                  : QString::fromStdString(problems.front().key + ": " +
                                                                           problems.front().reason);
         statusBar()->showMessage(tr("Fix the experiment first: %1").arg(first));
         return false;
     }
-    const QString folder = newRunFolder(QString::fromStdString(editor_->config().name));
+    const auto config = editor()->config();
+    const QString folder = newRunFolder(QString::fromStdString(config.name));
     feed_->beginTraining(folder);
     showPage(Page::Training);
-    if (!controller_.startTraining(editor_->config(), folder))
+    if (!(compare ? controller_.startComparison(config, folder) : controller_.startTraining(config, folder)))
         return false;
-    runControl_->setState(RunState::Running); // at once; the worker confirms when it starts
-    return true;
-}
-
-bool MainWindow::startComparison()
-{
-    if (controller_.isActive() || !editor_->isValid())
-        return startTraining(); // which says why it cannot start
-    const QString folder = newRunFolder(QString::fromStdString(editor_->config().name));
-    feed_->beginTraining(folder);
-    showPage(Page::Training);
-    if (!controller_.startComparison(editor_->config(), folder))
-        return false;
-    runControl_->setState(RunState::Running);
-    log(tr("Comparing: %1 with adaptation, then the same job without it in %2")
-            .arg(folder, QString::fromStdString(core::run::baseline_folder(folder.toStdString()).string())));
+    runControl()->setState(RunState::Running); // at once; the worker confirms when it starts
+    if (compare)
+        log(tr("Comparing: %1 with adaptation, then the same job without it in %2")
+                .arg(folder, QString::fromStdString(core::run::baseline_folder(folder.toStdString()).string())));
     return true;
 }
 
 bool MainWindow::startLearning()
 {
-    if (controller_.isActive()) {
-        statusBar()->showMessage(tr("A run is in progress: cancel it first"));
+    if (refusedWhileActive())
         return false;
-    }
     if (const QString problem = pages_->learning->problem(); !problem.isEmpty()) {
         statusBar()->showMessage(problem);
         showPage(Page::Learning);
@@ -426,7 +420,7 @@ bool MainWindow::startLearning()
     showPage(Page::Learning);
     if (!controller_.startLearning(pages_->learning->settings(), learningRun_))
         return false;
-    runControl_->setState(RunState::Running);
+    runControl()->setState(RunState::Running);
     return true;
 }
 
@@ -457,7 +451,7 @@ void MainWindow::openTable(const QString& path)
 void MainWindow::openRun(const QString& dir)
 {
     runJob_.startJob([dir] { return core::io::read_run(dir.toStdString()); },
-                     [this, dir](core::io::RunData run) {
+                     [this, dir](const core::io::RunData& run) {
                          showRun(run);
                          recent_->add(workspace::Recent::Runs, dir);
                          Q_EMIT runShown(QString());
@@ -470,7 +464,7 @@ void MainWindow::openRun(const QString& dir)
 
 void MainWindow::previewModel(const QString& nameOrPath, const QString& input, int classes)
 {
-    pages_->previewModel(nameOrPath, input, classes, editor_->config().dataset);
+    pages_->previewModel(nameOrPath, input, classes, editor()->config().dataset);
 }
 
 void MainWindow::showRun(const core::io::RunData& run)

@@ -4,6 +4,7 @@
 // progress fed to the pages (run_feed.h). What it does itself is opening things into the pages.
 #pragma once
 
+#include "app/workbench/experiment_dock.h"
 #include "app/workbench/page_tabs.h"
 #include "app/workbench/worker.h"
 #include "app/workbench/workspace.h"
@@ -30,7 +31,6 @@ namespace rlda::app {
 
 class CloseGuard;
 class DropReceiver;
-class ExperimentDock;
 class PaperFiguresDialog;
 class RecentMenus;
 class ReproduceDialog;
@@ -46,8 +46,8 @@ public:
     ~MainWindow() override;
 
     // The parts, for the command line, the screenshot tour and tests.
-    widgets::ExperimentEditor* editor() const { return editor_; }
-    widgets::RunControl* runControl() const { return runControl_; }
+    widgets::ExperimentEditor* editor() const { return experiment_->editor(); }
+    widgets::RunControl* runControl() const { return experiment_->runControl(); }
     RunController& controller() { return controller_; }
     PageTabs* pages() const { return pages_; }
     widgets::TrainingView* training() const { return pages_->training; }
@@ -131,6 +131,8 @@ private:
     void connectParts();
     void openRecent(workspace::Recent kind, const QString& path);
     void showRun(const core::io::RunData& run);
+    bool startExperiment(bool compare); // startTraining, startComparison
+    bool refusedWhileActive();          // says so in the status bar
     void log(const QString& text);
     void say(const QString& text); // the status bar and the log
     QString newRunFolder(const QString& name) const;
@@ -138,8 +140,6 @@ private:
     RunController controller_;
     PageTabs* pages_ = nullptr;
     ExperimentDock* experiment_ = nullptr;
-    widgets::ExperimentEditor* editor_ = nullptr; // the dock's
-    widgets::RunControl* runControl_ = nullptr;
     QPlainTextEdit* log_ = nullptr;
     RecentMenus* recent_ = nullptr;
     CloseGuard* closeGuard_ = nullptr;
