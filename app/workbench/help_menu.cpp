@@ -50,7 +50,7 @@ QString aboutText()
     // Asked of LibTorch at the moment the box opens: a driver may come or go between launches.
     const bool cuda = torch::cuda::is_available();
     const QString cudaLine = cuda ? QObject::tr("available (%n device(s))", nullptr, int(torch::cuda::device_count()))
-                                  : QObject::tr("not available; runs use the CPU");
+                                  : QObject::tr("not available here: an experiment with job.device = \"cuda\" is refused");
     return QObject::tr("<h3>RLDA Workbench %1</h3>"
                        "<p>Reinforcement-learning-driven DNN adaptation: train under a changing budget, build "
                        "simulation tables, learn and judge adaptation policies.</p>"

@@ -8,8 +8,9 @@
 
 namespace rlda::core::data {
 
-BatchSampler::BatchSampler(std::int64_t n, std::int64_t batch, std::uint64_t seed, bool drop_last)
-    : n_(n), batch_(batch), seed_(seed), drop_last_(drop_last)
+BatchSampler::BatchSampler(std::int64_t n, std::int64_t batch, std::uint64_t seed, bool drop_last,
+                           torch::Device device)
+    : n_(n), batch_(batch), seed_(seed), drop_last_(drop_last), device_(device)
 {
     if (n < 0)
         throw DataError(fmt::format("BatchSampler: {} samples", n));
@@ -24,7 +25,7 @@ void BatchSampler::reshuffle(std::int64_t epoch)
         throw DataError(fmt::format("BatchSampler: epoch {}", epoch));
     epoch_ = epoch;
     auto gen = make_generator(seed_, static_cast<std::uint64_t>(epoch));
-    order_ = torch::randperm(n_, gen, torch::kLong);
+    order_ = torch::randperm(n_, gen, torch::kLong).to(device_);
 }
 
 void BatchSampler::restore(const SamplerState& state)

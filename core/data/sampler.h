@@ -18,7 +18,10 @@ class BatchSampler {
 public:
     // n samples in batches of `batch`; the last batch is short unless drop_last (BatchNorm
     // cannot train on a batch of one). Starts at epoch 0. Throws DataError on bad sizes.
-    BatchSampler(std::int64_t n, std::int64_t batch, std::uint64_t seed, bool drop_last = false);
+    // Each epoch's permutation is drawn on the CPU (the same on every device) and moved to `device`
+    // once, so that a batch's indices are already where the dataset is.
+    BatchSampler(std::int64_t n, std::int64_t batch, std::uint64_t seed, bool drop_last = false,
+                 torch::Device device = torch::kCPU);
 
     // The permutation of `epoch`, a function of (seed, epoch) only, whatever came before.
     void reshuffle(std::int64_t epoch);
@@ -26,7 +29,7 @@ public:
     void restore(const SamplerState& state);
 
     std::int64_t batches() const;
-    // int64 indices of batch b of the current epoch: a view of the permutation.
+    // int64 indices of batch b of the current epoch, on the sampler's device: a view of the permutation.
     torch::Tensor indices(std::int64_t b) const;
 
     SamplerState state() const { return {seed_, epoch_}; }
@@ -41,6 +44,7 @@ private:
     std::uint64_t seed_ = 0;
     bool drop_last_ = false;
     std::int64_t epoch_ = 0;
+    torch::Device device_ = torch::kCPU;
     torch::Tensor order_;
 };
 

@@ -11,6 +11,7 @@
 #include "core/data/dataset.h"
 #include "core/model/zoo.h"
 #include "core/model/spec.h"
+#include "core/train/device.h"
 #include "core/train/setup.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
@@ -51,6 +52,7 @@ void check_table_settings(const config::ExperimentConfig& c)
 Job make_job(const config::ExperimentConfig& c)
 {
     check_table_settings(c);
+    train::resolve_device(c.job.device); // here, where the rows are trained: before the data loads
     Job j{c, train::load_dataset(c.dataset, c.job.seed), {}, c.trainer.max_decisions, 0};
     j.spec = train::job_model(c, j.data);
     j.num_actions = config::trainer_actions(c.trainer, j.spec).size();

@@ -1,5 +1,6 @@
 // The warm-start checkpoint as a tensor file (version 3), and the readers of the LibTorch archives before it.
 #include "core/train/checkpoint.h"
+#include "core/train/torch_compat.h"
 
 #include "core/config/names.h"
 #include "core/util/atomic_file.h"
@@ -10,7 +11,6 @@
 #include <torch/optim/adam.h>
 #include <torch/optim/sgd.h>
 
-#include <c10/util/string_utils.h>
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
@@ -88,8 +88,6 @@ void set_column(const Column& c, EpochMetrics& e, double v, const std::filesyste
     c.set(e, v);
 }
 
-std::string state_key(const torch::Tensor& p) { return c10::guts::to_string(p.unsafeGetTensorImpl()); }
-
 // Written as job.optimizer's name ("sgd", "adam"), from the config's one table.
 config::Optimizer optimizer_kind(const torch::optim::Optimizer& opt)
 {
@@ -139,7 +137,7 @@ void save_checkpoint(const std::filesystem::path& file, const CheckpointMeta& m,
     f.set("optimizer/kind", config::to_string(kind));
     const auto& state = opt.state();
     for (const auto& p : net.named_parameters()) {
-        const auto it = state.find(state_key(p.value()));
+        const auto it = state.find(optimizer_state_key(p.value()));
         if (it == state.end())
             continue; // never stepped: no state yet
         const std::string pre = "optimizer/" + p.key() + "/";
@@ -421,7 +419,7 @@ void CheckpointReader::load_optimizer(torch::optim::Optimizer& opt, model::NetIm
                     continue;
                 auto s = std::make_unique<torch::optim::SGDParamState>();
                 s->momentum_buffer(read("momentum_buffer"));
-                state[state_key(p.value())] = std::move(s);
+                state[optimizer_state_key(p.value())] = std::move(s);
                 continue;
             }
             if (!f.has(pre + "step"))
@@ -432,7 +430,7 @@ void CheckpointReader::load_optimizer(torch::optim::Optimizer& opt, model::NetIm
             s->exp_avg_sq(read("exp_avg_sq"));
             if (f.find(pre + "max_exp_avg_sq"))
                 s->max_exp_avg_sq(read("max_exp_avg_sq"));
-            state[state_key(p.value())] = std::move(s);
+            state[optimizer_state_key(p.value())] = std::move(s);
         }
         if (const auto held = f.names("optimizer/").size(); held != used)
             throw Error(fmt::format("{}: the checkpoint holds {} optimizer tensors, {} of them for this model's "
@@ -468,7 +466,7 @@ void CheckpointReader::load_optimizer(torch::optim::Optimizer& opt, model::NetIm
                     throw Error(fmt::format("{}: {}: a momentum buffer of the wrong shape", file_.string(), p.key()));
                 auto s = std::make_unique<torch::optim::SGDParamState>();
                 s->momentum_buffer(on_device(buffer));
-                state[state_key(p.value())] = std::move(s);
+                state[optimizer_state_key(p.value())] = std::move(s);
                 continue;
             }
             c10::IValue step;
@@ -487,7 +485,7 @@ void CheckpointReader::load_optimizer(torch::optim::Optimizer& opt, model::NetIm
             s->exp_avg_sq(on_device(exp_avg_sq));
             if (archive_.try_read(pre + "max_exp_avg_sq", max_exp_avg_sq, true))
                 s->max_exp_avg_sq(on_device(max_exp_avg_sq));
-            state[state_key(p.value())] = std::move(s);
+            state[optimizer_state_key(p.value())] = std::move(s);
         }
     });
 }

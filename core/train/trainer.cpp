@@ -7,12 +7,12 @@
 #include "core/data/sampler.h"
 #include "core/model/net.h"
 #include "core/train/checkpoint.h"
+#include "core/train/device.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 #include "core/util/tensor_file.h"
 
 #include <ATen/CPUGeneratorImpl.h>
-#include <torch/cuda.h>
 #include <torch/nn/functional/activation.h>
 #include <torch/nn/functional/loss.h>
 #include <torch/optim/adam.h>
@@ -26,26 +26,6 @@
 
 namespace rlda::core::train {
 namespace F = torch::nn::functional;
-
-namespace {
-
-torch::Device parse_device(const std::string& name, TrainObserver& obs)
-{
-    if (name == "cpu")
-        return torch::kCPU;
-    if (name.starts_with("cuda")) {
-        if (!torch::cuda::is_available()) {
-            obs.on_message(fmt::format("device {} requested, but this LibTorch build has no usable "
-                                       "CUDA device; training on the CPU",
-                                       name));
-            return torch::kCPU;
-        }
-        return torch::Device(name);
-    }
-    throw Error(fmt::format("job.device: unknown device \"{}\" (cpu, cuda or cuda:N)", name));
-}
-
-} // namespace
 
 struct Trainer::Impl {
     using Pause = Trainer::Pause;
@@ -89,8 +69,8 @@ struct Trainer::Impl {
     Impl(TrainerSettings settings, model::ModelSpec base_spec, const data::DatasetSplit& d, Scheduler& sc,
          Clock& c, agent::Agent& a, TrainObserver* o)
         : s(std::move(settings)), base(std::move(base_spec)), data(d), sched(sc), clock(c), agent(a),
-          obs(o ? *o : null_observer), device(parse_device(s.job.device, obs)),
-          sampler(d.train.size(), s.job.batch_size, s.job.seed), actions(config::trainer_actions(s.trainer, base))
+          obs(o ? *o : null_observer), device(resolve_device(s.job.device)),
+          sampler(d.train.size(), s.job.batch_size, s.job.seed, /*drop_last=*/false, device), actions(config::trainer_actions(s.trainer, base))
     {
         if (s.job.batch_size < 1)
             throw Error(fmt::format("job.batch_size: must be positive, not {}", s.job.batch_size));

@@ -23,7 +23,7 @@ namespace rlda::core::train {
 
 // The config sections the trainer reads, plus what only a caller can know.
 struct TrainerSettings {
-    config::JobConfig job;         // batch, optimizer, lr schedule, device (CUDA falls back to CPU), seed
+    config::JobConfig job;         // batch, optimizer, lr schedule, device (refused when absent: train/device.h), seed
     config::TrainerConfig trainer; // decisions per "up", distillation, preservation check
     std::int64_t eval_batch = 1000;
     // Where to save the warm-start checkpoint at the first allocation event; empty = nowhere.

@@ -10,6 +10,8 @@
 #include <QJsonObject>
 #include <QtTest/QtTest>
 
+#include <torch/cuda.h>
+
 #include <csignal>
 
 namespace {
@@ -47,10 +49,21 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString out = dir.filePath("run");
+        // The original tool ran on GPUs: its [agent] device = 0 is job.device "cuda:0", refused in
+        // one line naming the key where LibTorch sees no GPU, and set back to the CPU with --set.
+        const QStringList on_cpu{"--set", "job.device=\"cpu\""};
+        if (!torch::cuda::is_available()) {
+            const auto refused = rlda::test::rlda_cli({"train", original_config, "--dataset", "synthetic", "--out", out});
+            QVERIFY2(refused.code == 1 && refused.err.startsWith("rlda: error: job.device: \"cuda:0\" needs a CUDA GPU") &&
+                         refused.err.count('\n') == 1,
+                     qPrintable(refused.err));
+            QVERIFY(!QFileInfo::exists(out));
+        }
         QProcess p;
-        p.start(rlda_bin, {"train", original_config, "--dataset", "synthetic", "--set", "scheduler.step_cost=1.0",
-                           "--set", "dataset.train_size=128", "--set", "dataset.test_size=64", "--set",
-                           "dataset.shape=[3, 16, 16]", "--out", out});
+        p.start(rlda_bin, QStringList{"train", original_config, "--dataset", "synthetic", "--set", "scheduler.step_cost=1.0",
+                                      "--set", "dataset.train_size=128", "--set", "dataset.test_size=64", "--set",
+                                      "dataset.shape=[3, 16, 16]", "--out", out} +
+                              on_cpu);
         QVERIFY(p.waitForFinished(120000));
         const QString stdout_text = QString::fromUtf8(p.readAllStandardOutput());
         QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
@@ -63,7 +76,7 @@ private Q_SLOTS:
         QVERIFY(QFile::exists(out + "/model.pt"));
         // Running again into the same folder is refused, and the folder is left as it was.
         QProcess again;
-        again.start(rlda_bin, {"train", original_config, "--dataset", "synthetic", "--out", out});
+        again.start(rlda_bin, QStringList{"train", original_config, "--dataset", "synthetic", "--out", out} + on_cpu);
         QVERIFY(again.waitForFinished(60000));
         QCOMPARE(again.exitCode(), 1);
         QVERIFY(QString::fromUtf8(again.readAllStandardError()).contains("--force"));
@@ -383,13 +396,16 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         const QString quick = RLDA_SOURCE_DIR "/config/synthetic-quick.toml";
-        const QList<QStringList> commands = {
+        QList<QStringList> commands = {
             {"train", dir.filePath("missing.toml")},
             {"train", quick, "--set", "job.model=\"NoSuchNet\""},
             {"learn", "--table", dir.filePath("missing.csv"), "--model", "ConvNet2", "--episodes", "1"},
             {"simulate", quick, "--set", "scheduler.events=[]"},
             {"reproduce", "--episodes", "1", "--tables", dir.filePath("no-tables")},
         };
+        if (!torch::cuda::is_available()) // a GPU that is not there: refused, not replaced by the CPU
+            for (const char* command : {"train", "simulate"})
+                commands.append({command, quick, "--set", "job.device=\"cuda\""});
         for (QStringList args : commands) {
             args << "--out" << dir.filePath("out") << "--force";
             const auto r = rlda::test::rlda_cli(args);

@@ -3,13 +3,13 @@
 #include "core/agent/agent.h"
 #include "core/model/zoo.h"
 #include "core/train/checkpoint.h"
+#include "core/train/torch_compat.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
 #include "tests/common/tiny_training.h"
 
 #include <QtTest/QtTest>
 
-#include <c10/util/string_utils.h>
 #include <torch/nn/functional/loss.h>
 #include <torch/optim/adam.h>
 #include <torch/optim/sgd.h>
@@ -119,7 +119,7 @@ void write_named_checkpoint(const std::string& file, model::Net& net, const torc
     a.write("optimizer/kind", c10::IValue(kind));
     const auto& state = opt.state();
     for (const auto& p : net->named_parameters()) {
-        const auto it = state.find(c10::guts::to_string(p.value().unsafeGetTensorImpl()));
+        const auto it = state.find(optimizer_state_key(p.value()));
         if (it == state.end())
             continue;
         const std::string pre = "optimizer/" + p.key() + "/";
@@ -201,7 +201,7 @@ std::map<std::string, torch::Tensor> optimizer_state(torch::optim::Optimizer& op
 {
     std::map<std::string, torch::Tensor> out;
     for (const auto& p : net->named_parameters()) {
-        const auto it = opt.state().find(c10::guts::to_string(p.value().unsafeGetTensorImpl()));
+        const auto it = opt.state().find(optimizer_state_key(p.value()));
         if (it == opt.state().end())
             continue;
         if (auto* s = dynamic_cast<torch::optim::SGDParamState*>(it->second.get()))

@@ -172,7 +172,7 @@ private Q_SLOTS:
     }
 
     // resume_from() replays the checkpoint's epochs as on_epoch calls before it returns, and only
-    // them; on_message comes from the constructor when the device falls back.
+    // them. A GPU that is not there is refused by the constructor, in one line, with no hook called.
     void resume_replays_past_epochs_as_on_epoch()
     {
         QTemporaryDir dir;
@@ -201,9 +201,16 @@ private Q_SLOTS:
             cuda.job.device = "cuda";
             agent::NoAdaptationAgent none;
             HookLog messages;
-            Trainer fallback(cuda, model::zoo_model("ConvNet2", {3, 12, 12}, 4), tiny_data(), sched, clock, none,
-                             &messages);
-            QCOMPARE(messages.hooks, std::vector<std::string>{"message"});
+            try {
+                Trainer refused(cuda, model::zoo_model("ConvNet2", {3, 12, 12}, 4), tiny_data(), sched, clock, none,
+                                &messages);
+                QFAIL("job.device = \"cuda\" was accepted on a machine without CUDA");
+            } catch (const Error& e) {
+                const QString what = QString::fromStdString(e.what());
+                QVERIFY2(what.startsWith("job.device: \"cuda\" needs a CUDA GPU"), qPrintable(what));
+                QVERIFY(!what.contains('\n'));
+            }
+            QVERIFY(messages.hooks.empty());
         }
     }
 
