@@ -7,6 +7,7 @@
 #include "app/workbench/rlda_process.h"
 #include "core/config/experiment_io.h"
 #include "core/sweep/process.h"
+#include "core/train/device.h"
 #include "core/util/error_text.h"
 #include "widgets/counted.h"
 #include "widgets/run/sweep_panel.h"
@@ -74,6 +75,17 @@ bool SweepPage::submit(core::config::ExperimentConfig config, core::config::Swee
     // Seeds on the panel: replicates from job.seed (1 keeps the experiment's own sweep.seeds).
     if (const int r = panel_->replicates(); r > 1)
         config.sweep.seeds = core::config::consecutive_seeds(static_cast<std::int64_t>(config.job.seed), r);
+    if (const QString device = panel_->device(); !device.isEmpty())
+        config.job.device = device.toStdString();
+    // A local sweep trains here: a GPU this machine lacks is refused now, not in the follower's log.
+    if (backend == core::config::SweepBackend::Local) {
+        try {
+            core::train::resolve_device(config.job.device);
+        } catch (const std::exception& e) {
+            panel_->setMessage(QString::fromStdString(core::error_line(e)));
+            return false;
+        }
+    }
     if (isActive()) {
         panel_->setMessage(tr("A sweep is in progress: cancel it first."));
         return false;
@@ -136,6 +148,7 @@ void SweepPage::follow(const core::sweep::FoundSweep& found)
     panel_->setBackend(sweep_.backend);
     panel_->setWorkers(sweep_.parts);
     panel_->setReplicates(static_cast<int>(config_.sweep.seeds.size()));
+    panel_->setDevice(QString::fromStdString(config_.job.device));
 }
 
 void SweepPage::reattach()

@@ -8,6 +8,7 @@
 #include "widgets/job_tracker.h"
 #include "widgets/run/sweep_panel.h"
 
+#include <QComboBox>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -15,6 +16,8 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
+
+#include <torch/cuda.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -37,6 +40,8 @@ bool reattach(app::SweepPage& page)
     page.reattach();
     return answer.wait(30000) && answer.at(0).at(0).toBool();
 }
+
+bool torch_has_cuda() { return torch::cuda::is_available(); }
 
 } // namespace
 
@@ -109,6 +114,30 @@ private Q_SLOTS:
             page.resize(900, 300);
             QVERIFY(page.grab().save(shots + QStringLiteral("/sweeps-replicated.png")));
         }
+    }
+
+    // The panel offers the schema's devices; a local sweep on a GPU this machine lacks is refused
+    // at once, in one line naming job.device, before any folder or process exists.
+    void the_device_is_chosen_on_the_panel_and_a_missing_gpu_is_refused()
+    {
+        widgets::SweepPanel panel;
+        auto* device = panel.findChild<QComboBox*>(QStringLiteral("sweepDevice"));
+        QVERIFY(device);
+        QCOMPARE(device->itemData(0).toString(), QString()); // the experiment's own
+        QVERIFY(device->findData(QStringLiteral("cuda")) > 0 && device->findData(QStringLiteral("cpu")) > 0);
+        if (torch_has_cuda())
+            QSKIP("this machine has a CUDA GPU: there is nothing to refuse");
+        QTemporaryDir tmp;
+        app::SweepPage page;
+        page.setRunsRoot(tmp.path());
+        page.panel()->setDevice(QStringLiteral("cuda"));
+        QCOMPARE(page.panel()->device(), QStringLiteral("cuda"));
+        QVERIFY(!page.submit(quick(), rlda::core::config::SweepBackend::Local, 2));
+        QVERIFY(!page.isActive());
+        const QString message = page.panel()->findChild<QLabel*>(QStringLiteral("sweepMessage"))->text();
+        QVERIFY2(message.startsWith(QStringLiteral("job.device: \"cuda\" needs a CUDA GPU")) && !message.contains('\n'),
+                 qPrintable(message));
+        QVERIFY(QDir(tmp.path()).isEmpty());
     }
 
     void a_slurm_sweep_completes_after_reattaching()

@@ -1,6 +1,7 @@
 // The sweep panel: a submit row, a summary with a progress bar, one table row per task.
 #include "widgets/run/sweep_panel.h"
 
+#include "core/config/schema.h"
 #include "core/config/value_limits.h"
 #include "widgets/flow_layout.h"
 
@@ -51,6 +52,14 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     seeds_->setToolTip(tr("Replicates: build the table at this many seeds (job.seed, job.seed + 1, ...) to learn how "
                           "noisy it is: each sequence's mean, its spread, and how far the ranking can be trusted. "
                           "Each seed costs one table; 1 = the experiment's own seeds (sweep.seeds)"));
+    device_ = new QComboBox(this);
+    device_->setObjectName(QStringLiteral("sweepDevice"));
+    device_->addItem(tr("the experiment's"), QString());
+    if (const auto* key = core::config::experiment_schema().find("job.device"))
+        for (const auto& name : key->choices)
+            device_->addItem(QString::fromStdString(name), QString::fromStdString(name));
+    device_->setToolTip(tr("Where the rows train (job.device): a sweep on a GPU server or a cluster with GPUs "
+                           "trains its rows there; a GPU that is not there is refused before anything runs"));
     submit_ = new QPushButton(tr("Simulate the experiment"), this);
     submit_->setObjectName(QStringLiteral("submitSweep"));
     submit_->setToolTip(tr("Build the experiment's simulation table: every action sequence, from one warm start"));
@@ -64,6 +73,7 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     submitRow->addPair(new QLabel(tr("Backend"), this), backend_);
     submitRow->addPair(new QLabel(tr("Parts"), this), workers_);
     submitRow->addPair(new QLabel(tr("Seeds"), this), seeds_);
+    submitRow->addPair(new QLabel(tr("Device"), this), device_);
     submitRow->addWidget(submit_);
     submitRow->addWidget(open_);
     submitRow->addWidget(cancel_);
@@ -78,6 +88,7 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     bar_->setValue(0);
     bar_->setFormat(tr("no sweep yet"));
     message_ = new QLabel(this);
+    message_->setObjectName(QStringLiteral("sweepMessage"));
     message_->setWordWrap(true);
     tasks_ = new QTableWidget(0, ColumnCount, this);
     tasks_->setHorizontalHeaderLabels({tr("Part"), tr("State"), tr("Rows"), tr("Attempts"), tr("Process / job"),
@@ -116,6 +127,13 @@ int SweepPanel::workers() const { return workers_->value(); }
 void SweepPanel::setWorkers(int workers) { workers_->setValue(workers); }
 int SweepPanel::replicates() const { return seeds_->value(); }
 void SweepPanel::setReplicates(int replicates) { seeds_->setValue(std::max(1, replicates)); }
+QString SweepPanel::device() const { return device_->currentData().toString(); }
+
+void SweepPanel::setDevice(const QString& device)
+{
+    const int i = device_->findData(device);
+    device_->setCurrentIndex(std::max(0, i));
+}
 
 void SweepPanel::setSweep(const QString& folder, core::config::SweepBackend backend)
 {

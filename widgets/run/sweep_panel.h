@@ -33,6 +33,10 @@ public:
     // 1 = the experiment's own seeds (job.seed alone unless its sweep.seeds lists more).
     int replicates() const;
     void setReplicates(int replicates);
+    // Where the rows train (job.device for this sweep): "" keeps the experiment's own, else one of
+    // the schema's device names ("cpu", "cuda", "cuda:N").
+    QString device() const;
+    void setDevice(const QString& device);
 
     // The sweep shown: its folder and backend, and whether one is in progress (enables Cancel).
     void setSweep(const QString& folder, core::config::SweepBackend backend);
@@ -52,6 +56,7 @@ private:
     QComboBox* backend_ = nullptr;
     QSpinBox* workers_ = nullptr;
     QSpinBox* seeds_ = nullptr;
+    QComboBox* device_ = nullptr;
     QPushButton* submit_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QPushButton* open_ = nullptr;
