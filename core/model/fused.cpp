@@ -117,7 +117,7 @@ struct ReplicaTensors {
 // One layer of all replicas: its fused tensors and its forward on the stacked layouts.
 class FusedLayerImpl : public torch::nn::Module {
 public:
-    FusedLayerImpl(Layer layer, int replicas) : layer_(std::move(layer)), replicas_(replicas) {}
+    FusedLayerImpl(Layer layer, int replicas) : layer_(layer), replicas_(replicas) {}
 
     // Registers the fused tensors of the layer the replicas name `key`.
     void fuse_from(const std::string& key, const std::vector<ReplicaTensors>& replicas)
@@ -214,7 +214,7 @@ public:
           skip(register_module("skip", std::move(skip))), after(register_module("after", std::move(after)))
     {
     }
-    torch::Tensor forward(torch::Tensor x)
+    torch::Tensor forward(const torch::Tensor& x)
     {
         auto y = branch->forward(x) + (skip->is_empty() ? x : skip->forward(x));
         return after->is_empty() ? y : after->forward(y);
@@ -293,7 +293,7 @@ FusedNetImpl::FusedNetImpl(const std::vector<Net>& replicas)
     replicas_ = static_cast<int>(replicas.size());
 
     for (const UnitRef& u : units(spec_))
-        units_.push_back(register_module(fmt::format("u{}", u.node->uid), fused_unit(*u.node, replicas_)));
+        units_.emplace_back(register_module(fmt::format("u{}", u.node->uid), fused_unit(*u.node, replicas_)));
     std::vector<ReplicaTensors> tensors;
     for (const auto& net : replicas)
         tensors.emplace_back(net);
