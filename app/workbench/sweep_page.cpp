@@ -24,7 +24,7 @@
 namespace rlda::app {
 namespace {
 
-std::filesystem::path pathOf(const QString& folder) { return std::filesystem::path(folder.toStdString()); }
+std::filesystem::path pathOf(const QString& folder) { return {folder.toStdString()}; }
 
 QString text(const std::filesystem::path& p) { return QString::fromStdString(p.string()); }
 
@@ -184,7 +184,7 @@ void SweepPage::poll()
     jobs_.startJob([sweep = sweep_, config = config_, shape = shape_] {
                        return core::sweep::read_sweep(sweep, config, shape);
                    },
-                   [this](core::sweep::SweepReading reading) { showReading(reading); });
+                   [this](const core::sweep::SweepReading& reading) { showReading(reading); });
 }
 
 void SweepPage::showReading(const core::sweep::SweepReading& r)

@@ -19,7 +19,7 @@ namespace rlda::core::run {
 using namespace train;
 
 RunResult run_experiment(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
-                         TrainObserver* observer, std::stop_token stop)
+                         TrainObserver* observer, const std::stop_token& stop)
 {
     resolve_device(c.job.device); // a GPU that is not there is refused before anything loads
     const data::DatasetSplit data = load_dataset(c.dataset, c.job.seed);
@@ -46,7 +46,7 @@ RunResult run_experiment(const config::ExperimentConfig& c, const std::filesyste
     const std::int64_t samples = data.train.size();
     observers.on_start({folder.path().string(), model::summarize(spec), c.scheduler.budget, c.scheduler.start_time,
                         samples, (samples + c.job.batch_size - 1) / c.job.batch_size});
-    const RunResult result = trainer.run(stop);
+    RunResult result = trainer.run(stop);
     trainer.save_model(folder.file("model.pt"));
     folder.write_text("architecture.json", io::summary_json(model::summarize(trainer.model_spec())) + "\n");
     return result;
@@ -77,7 +77,7 @@ std::string comparison_line(const Comparison& c)
 }
 
 Comparison run_comparison(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
-                          TrainObserver* observer, std::stop_token stop)
+                          TrainObserver* observer, const std::stop_token& stop)
 {
     Comparison r;
     r.adapted_dir = out;

@@ -19,7 +19,7 @@ using train::TrainObserver;
 // metrics/*.csv, events.jsonl, warm_start.pt (at the first allocation event) and model.pt.
 // An existing non-empty `out` is an Error unless `force` and rlda made it (core/util/output_folder.h).
 RunResult run_experiment(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
-                         TrainObserver* observer = nullptr, std::stop_token stop = {});
+                         TrainObserver* observer = nullptr, const std::stop_token& stop = {});
 
 // What adaptation is worth: the configured run beside the same job without adaptation.
 struct Comparison {
@@ -49,6 +49,6 @@ std::filesystem::path baseline_folder(const std::filesystem::path& out);
 // if it has not begun. Both folders are checked before anything trains: an existing non-empty
 // one is an Error unless `force` (and rlda made it). Throws what run_experiment() throws.
 Comparison run_comparison(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
-                          TrainObserver* observer = nullptr, std::stop_token stop = {});
+                          TrainObserver* observer = nullptr, const std::stop_token& stop = {});
 
 } // namespace rlda::core::run

@@ -457,7 +457,7 @@ void CheckpointReader::load_optimizer(torch::optim::Optimizer& opt, model::NetIm
         state.clear();
         for (const auto& p : net.named_parameters()) {
             const std::string pre = "optimizer/" + p.key() + "/";
-            const auto on_device = [&](torch::Tensor t) { return t.to(p.value().device()); };
+            const auto on_device = [&](const torch::Tensor& t) { return t.to(p.value().device()); };
             if (want == config::Optimizer::Sgd) {
                 torch::Tensor buffer;
                 if (!archive_.try_read(pre + "momentum_buffer", buffer, true))

@@ -47,7 +47,7 @@ torch::Device resolve_device(const std::string& name)
     if (name == "cpu")
         return torch::kCPU;
     if (!name.starts_with("cuda"))
-        throw Error(fmt::format("job.device: unknown device \"{}\" (allowed: \"cpu\", \"cuda\", \"cuda:N\")", name));
+        throw Error(fmt::format(R"(job.device: unknown device "{}" (allowed: "cpu", "cuda", "cuda:N"))", name));
     if (!torch::cuda::is_available())
         throw Error(fmt::format("job.device: \"{}\" needs a CUDA GPU, and this machine has none that LibTorch {} "
                                 "can use; set job.device = \"cpu\"",
@@ -56,7 +56,7 @@ torch::Device resolve_device(const std::string& name)
     try {
         device = torch::Device(name);
     } catch (const c10::Error&) {
-        throw Error(fmt::format("job.device: unknown device \"{}\" (allowed: \"cpu\", \"cuda\", \"cuda:N\")", name));
+        throw Error(fmt::format(R"(job.device: unknown device "{}" (allowed: "cpu", "cuda", "cuda:N"))", name));
     }
     const auto count = static_cast<std::int64_t>(torch::cuda::device_count());
     if (device.has_index() && device.index() >= count)

@@ -24,10 +24,10 @@ namespace {
 QColor stateColor(core::sweep::TaskState s)
 {
     switch (s) {
-    case core::sweep::TaskState::Pending: return QColor(0x7f, 0x8c, 0x8d);
-    case core::sweep::TaskState::Running: return QColor(0x29, 0x80, 0xb9);
-    case core::sweep::TaskState::Done: return QColor(0x27, 0xae, 0x60);
-    case core::sweep::TaskState::Failed: return QColor(0xc0, 0x39, 0x2b);
+    case core::sweep::TaskState::Pending: return {0x7f, 0x8c, 0x8d};
+    case core::sweep::TaskState::Running: return {0x29, 0x80, 0xb9};
+    case core::sweep::TaskState::Done: return {0x27, 0xae, 0x60};
+    case core::sweep::TaskState::Failed: return {0xc0, 0x39, 0x2b};
     }
     return {};
 }
