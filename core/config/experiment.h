@@ -130,6 +130,8 @@ struct SweepConfig {
     double poll_seconds = 2.0;        // how often the state of the tasks is looked at
     // The seeds a table is built at, each a replicate (core/sim/build.h); empty = job.seed alone.
     std::vector<std::int64_t> seeds;
+    // Replicates of one sequence trained as one fused model (core/sim/build.h); auto = on a GPU.
+    FusedReplicates fused = FusedReplicates::Auto;
     bool operator==(const SweepConfig&) const = default;
 };
 

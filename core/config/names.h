@@ -24,6 +24,9 @@ enum class ClockKind { Virtual, Wall };
 // the original's SimulationAgent)
 enum class AgentKind { Fixed, Random, None, Policy, Simulation };
 enum class SweepBackend { Local, Slurm }; // worker processes here; cluster jobs
+// Whether a replicated table trains its seeds of one sequence as one fused model (core/sim/build.h):
+// Auto fuses on a GPU only (on the CPU a fused grouped convolution is slower than separate ones)
+enum class FusedReplicates { Auto, On, Off };
 // How a policy reads an architecture: the original's fixed embeddings of layer strings, or the
 // numbers of each layer (core/agent/structure.h), one logit per block
 enum class PolicyEncoder { Original, Structural };
@@ -37,6 +40,7 @@ template <> const std::vector<std::pair<Normalization, std::string>>& name_table
 template <> const std::vector<std::pair<ClockKind, std::string>>& name_table<ClockKind>();
 template <> const std::vector<std::pair<AgentKind, std::string>>& name_table<AgentKind>();
 template <> const std::vector<std::pair<SweepBackend, std::string>>& name_table<SweepBackend>();
+template <> const std::vector<std::pair<FusedReplicates, std::string>>& name_table<FusedReplicates>();
 template <> const std::vector<std::pair<PolicyEncoder, std::string>>& name_table<PolicyEncoder>();
 template <> const std::vector<std::pair<Change, std::string>>& name_table<Change>(); // "up", "down"
 

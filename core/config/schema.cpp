@@ -257,6 +257,13 @@ template <> const std::vector<std::pair<SweepBackend, std::string>>& name_table<
     return t;
 }
 
+template <> const std::vector<std::pair<FusedReplicates, std::string>>& name_table<FusedReplicates>()
+{
+    static const std::vector<std::pair<FusedReplicates, std::string>> t{
+        {FusedReplicates::Auto, "auto"}, {FusedReplicates::On, "on"}, {FusedReplicates::Off, "off"}};
+    return t;
+}
+
 template <> const std::vector<std::pair<PolicyEncoder, std::string>>& name_table<PolicyEncoder>()
 {
     static const std::vector<std::pair<PolicyEncoder, std::string>> t{{PolicyEncoder::Original, "original"},

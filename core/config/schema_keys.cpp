@@ -271,6 +271,10 @@ Schema make_schema()
                  .help = "rlda simulate: build the table at each of these seeds, one replicate each (its mean and "
                          "spread, how far it can be trusted); empty = job.seed alone",
                  .value = member<&C::sweep, &SweepConfig::seeds>(), .range = non_negative});
+    k.push_back({.name = "sweep.fused", .type = Type::Choice, .label = "Fused replicates",
+                 .help = "Replicated tables: train the seeds of a sequence as one fused model (on: always; off: "
+                         "never; auto: on a GPU only, where it is faster); rows depend on it",
+                 .value = named<&C::sweep, &SweepConfig::fused>(), .choices = names<FusedReplicates>()});
     k.push_back({.name = "sweep.poll_seconds", .type = Type::Number, .help = "Seconds between looks at the tasks",
                  .value = member<&C::sweep, &SweepConfig::poll_seconds>(), .range = {0.0, kMaxBudget, true, false}});
 

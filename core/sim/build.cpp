@@ -47,6 +47,9 @@ void check_table_settings(const config::ExperimentConfig& c)
     if (!has_up)
         throw Error("scheduler.events: a simulation table starts where the allocation goes up, but no \"up\" "
                     "event is configured (add e.g. { time = 70.0, change = \"up\" })");
+    if (c.sweep.fused == config::FusedReplicates::On && c.sweep.seeds.size() > 1 && !tree_buildable(c))
+        throw Error("sweep.fused: fused replicates train a table as a tree, which needs the virtual clock and "
+                    "one \"up\" event (scheduler.clock, scheduler.events); set sweep.fused = \"off\"");
 }
 
 Job make_job(const config::ExperimentConfig& c)
@@ -78,6 +81,8 @@ std::vector<std::string> differing_sections(const config::ExperimentConfig& firs
     // Float reductions split over threads may round differently.
     if (a.sweep.threads_per_task != b.sweep.threads_per_task)
         out.emplace_back("sweep.threads_per_task");
+    if (fuses_replicates(a) != fuses_replicates(b))
+        out.emplace_back("sweep.fused");
     return out;
 }
 
@@ -247,7 +252,7 @@ void check_part(int part, int parts)
 }
 
 PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const fs::path& out, bool force,
-                            std::stop_token stop, train::TrainObserver* observer)
+                            const std::stop_token& stop, train::TrainObserver* observer)
 {
     if (const auto seeds = table_seeds(c); !seeds.empty()) {
         const Job j = make_job(config_for_seed(c, seeds.front()));
@@ -281,15 +286,21 @@ PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const fs::path& o
     return p;
 }
 
-SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& out, int part, int parts,
-                           const BuildProgressFn& progress, std::stop_token stop, train::TrainObserver* observer)
+namespace {
+
+// A part of one seed's (or a single) table, opened for training: its lock taken, a torn last line
+// dropped, and the rows of the part that table.csv and the part file already hold.
+struct OpenPart {
+    FolderLock lock;
+    fs::path file;
+    SimulationTable rows;
+};
+
+OpenPart open_part(const Job& j, const fs::path& out, int part, int parts)
 {
-    const auto started = std::chrono::steady_clock::now();
-    check_part(part, parts);
-    const Job j = make_job(c);
-    check_prepared(c, out);
-    const IntraOpThreads threads(c.sweep.threads_per_task);
-    const fs::path file = part_file(out, part, parts);
+    check_prepared(j.c, out);
+    OpenPart o{{}, part_file(out, part, parts), SimulationTable(j.decisions, j.num_actions)};
+    const fs::path& file = o.file;
     std::error_code ec;
     fs::create_directories(file.parent_path(), ec);
     if (ec || !fs::is_directory(file.parent_path()))
@@ -298,27 +309,57 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
     if (fs::exists(file) && !fs::is_regular_file(file))
         throw Error(fmt::format("{}: not a file, so this part cannot be written there", file.string()));
     fs::path lock_file = file;
-    const FolderLock lock = FolderLock::take(lock_file.replace_extension(".lock"),
-                                             fmt::format("{}: part {}/{}", out.string(), part, parts));
+    o.lock = FolderLock::take(lock_file.replace_extension(".lock"), fmt::format("{}: part {}/{}", out.string(), part, parts));
     // Only whole lines count; a torn one from a kill goes, so that appending continues cleanly.
     if (fs::exists(file) && !drop_torn_line(file))
         fs::remove(file);
-
-    SimulationTable rows(j.decisions, j.num_actions);
     const auto keep = [&](std::vector<TableRow> found) {
         for (auto& r : found) {
             const auto code = sequence_code(r.actions, j.num_actions);
             // A row with an action out of range (code -1) is not skipped: add() throws for it.
-            if ((code < 0 || in_part(code, part, parts, j.decisions, j.num_actions)) && !rows.find(r.actions))
-                rows.add(std::move(r));
+            if ((code < 0 || in_part(code, part, parts, j.decisions, j.num_actions)) && !o.rows.find(r.actions))
+                o.rows.add(std::move(r));
         }
     };
     keep(read_table_file(out / "table.csv", j.decisions, /*growing=*/true).rows);
     keep(read_table_file(file, j.decisions, /*growing=*/true).rows);
+    return o;
+}
+
+// The jobs of a replicated table's seeds, each with its own config (config_for_seed), which its job
+// refers to: made once, and kept in place.
+struct SeedJobs {
+    explicit SeedJobs(const config::ExperimentConfig& c)
+    {
+        const auto seeds = table_seeds(c);
+        configs.reserve(seeds.size());
+        jobs.reserve(seeds.size());
+        for (const auto seed : seeds) {
+            configs.push_back(config_for_seed(c, seed));
+            this->seeds.push_back(seed);
+        }
+        for (const auto& one : configs)
+            jobs.push_back(make_job(one));
+    }
+    std::vector<std::uint64_t> seeds;
+    std::vector<config::ExperimentConfig> configs;
+    std::vector<Job> jobs;
+};
+
+} // namespace
+
+SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& out, int part, int parts,
+                           const BuildProgressFn& progress, const std::stop_token& stop, train::TrainObserver* observer)
+{
+    const auto started = std::chrono::steady_clock::now();
+    check_part(part, parts);
+    const Job j = make_job(c);
+    OpenPart o = open_part(j, out, part, parts);
+    const IntraOpThreads threads(c.sweep.threads_per_task);
 
     BuildProgress p;
     p.total = static_cast<int>(part_size(j.decisions, j.num_actions, part, parts));
-    p.done = static_cast<int>(rows.rows().size());
+    p.done = static_cast<int>(o.rows.rows().size());
     p.to_compute = p.total - p.done;
     p.warm_start_reused = true;
     const auto report = [&] {
@@ -328,8 +369,8 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
     };
     report();
 
-    train_missing(j, out / "warm_start.pt", rows, part, parts, file, p, report, stop, observer, BuildOrder::Tree);
-    return rows;
+    train_missing(j, out / "warm_start.pt", o.rows, part, parts, o.file, p, report, stop, observer, BuildOrder::Tree);
+    return std::move(o.rows);
 }
 
 namespace {
@@ -353,6 +394,81 @@ SimulationTable collect_seeds(const fs::path& out, const config::ExperimentConfi
     return merged;
 }
 
+// build_table of a replicated table whose seeds train fused: each seed's folder prepared (its warm
+// start trained) as a sweep prepares it, then every missing row of every seed at once.
+SimulationTable build_fused(const config::ExperimentConfig& c, const fs::path& out, bool force,
+                            const BuildProgressFn& progress, const std::stop_token& stop, train::TrainObserver* observer)
+{
+    const auto started = std::chrono::steady_clock::now();
+    const SeedJobs s(c); // bad settings fail before the folder is touched
+    const FolderLock lock = prepare_folder(c, out, force);
+    save_table_meta(out / "table.json", table_meta(c, s.jobs.front().spec, s.jobs.front().decisions));
+    std::vector<PreparedSweep> prepared; // each seed's folder, locked until the rows are in
+    for (std::size_t r = 0; r < s.seeds.size() && !stop.stop_requested(); ++r)
+        prepared.push_back(prepare_sweep(s.configs[r], seed_folder(out, s.seeds[r]), false, stop, observer));
+    if (stop.stop_requested())
+        return collect_seeds(out, c);
+    const IntraOpThreads threads(c.sweep.threads_per_task);
+    std::vector<SimulationTable> tables;
+    for (std::size_t r = 0; r < s.seeds.size(); ++r)
+        tables.push_back(merge_rows(shape_of(s.jobs[r]), seed_folder(out, s.seeds[r])));
+    std::vector<detail::FusedSeed> seeds;
+    BuildProgress p;
+    for (std::size_t r = 0; r < s.seeds.size(); ++r) {
+        const fs::path folder = seed_folder(out, s.seeds[r]);
+        seeds.push_back({&s.jobs[r], folder / "warm_start.pt", folder / "table.csv", &tables[r]});
+        p.total += static_cast<int>(tables[r].sequences());
+        p.done += static_cast<int>(tables[r].rows().size());
+    }
+    p.to_compute = p.total - p.done;
+    p.warm_start_reused = std::ranges::all_of(prepared, [](const PreparedSweep& one) { return one.warm_start_reused; });
+    const auto report = [&] {
+        p.elapsed = Seconds(std::chrono::steady_clock::now() - started).count();
+        if (progress)
+            progress(p);
+    };
+    report();
+    if (p.to_compute > 0)
+        detail::train_missing_fused(seeds, 0, 1, p, report, stop); // the whole table: part 0 of 1
+    for (std::size_t r = 0; r < s.seeds.size(); ++r)
+        tables[r].save((seed_folder(out, s.seeds[r]) / "table.csv").string());
+    return collect_seeds(out, c);
+}
+
+// build_replicated_part with fuses_replicates(c): the part at every seed trained at once.
+std::int64_t build_fused_part(const config::ExperimentConfig& c, const fs::path& out, int part, int parts,
+                              const BuildProgressFn& progress, const std::stop_token& stop)
+{
+    const auto started = std::chrono::steady_clock::now();
+    const SeedJobs s(c);
+    std::vector<OpenPart> opened;
+    for (std::size_t r = 0; r < s.seeds.size(); ++r)
+        opened.push_back(open_part(s.jobs[r], seed_folder(out, s.seeds[r]), part, parts));
+    const IntraOpThreads threads(c.sweep.threads_per_task);
+    std::vector<detail::FusedSeed> seeds;
+    BuildProgress p;
+    p.warm_start_reused = true;
+    for (std::size_t r = 0; r < s.seeds.size(); ++r) {
+        const Job& j = s.jobs[r];
+        seeds.push_back({&j, seed_folder(out, s.seeds[r]) / "warm_start.pt", opened[r].file, &opened[r].rows});
+        p.total += static_cast<int>(part_size(j.decisions, j.num_actions, part, parts));
+        p.done += static_cast<int>(opened[r].rows.rows().size());
+    }
+    p.to_compute = p.total - p.done;
+    const auto report = [&] {
+        p.elapsed = Seconds(std::chrono::steady_clock::now() - started).count();
+        if (progress)
+            progress(p);
+    };
+    report();
+    if (p.to_compute > 0)
+        detail::train_missing_fused(seeds, part, parts, p, report, stop);
+    std::int64_t done = 0;
+    for (const auto& o : opened)
+        done += static_cast<std::int64_t>(o.rows.rows().size());
+    return done;
+}
+
 } // namespace
 
 SimulationTable collect_table(const fs::path& out, const config::ExperimentConfig& c)
@@ -368,10 +484,28 @@ bool tree_buildable(const config::ExperimentConfig& c)
            c.scheduler.events.front().change == config::Change::Up;
 }
 
+bool fuses_replicates(const config::ExperimentConfig& c)
+{
+    if (table_seeds(c).empty() || !tree_buildable(c))
+        return false;
+    switch (c.sweep.fused) {
+    case config::FusedReplicates::On:
+        return true;
+    case config::FusedReplicates::Off:
+        return false;
+    case config::FusedReplicates::Auto:
+        break;
+    }
+    return c.job.device.starts_with("cuda"); // on the CPU a fused grouped convolution is slower
+}
+
 SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& out, bool force,
-                            const BuildProgressFn& progress, std::stop_token stop,
+                            const BuildProgressFn& progress, const std::stop_token& stop,
                             train::TrainObserver* observer, BuildOrder order)
 {
+    check_table_settings(c); // the replicated settings too, before any seed's folder
+    if (fuses_replicates(c))
+        return build_fused(c, out, force, progress, stop, observer);
     if (const auto seeds = table_seeds(c); !seeds.empty()) {
         const Job j = make_job(config_for_seed(c, seeds.front())); // bad settings fail before the folder
         const FolderLock lock = prepare_folder(c, out, force);
@@ -448,13 +582,16 @@ std::vector<std::uint64_t> table_seeds(const config::ExperimentConfig& c)
 }
 
 std::int64_t build_replicated_part(const config::ExperimentConfig& c, const fs::path& out, int part, int parts,
-                                   const BuildProgressFn& progress, std::stop_token stop,
+                                   const BuildProgressFn& progress, const std::stop_token& stop,
                                    train::TrainObserver* observer)
 {
     const auto seeds = table_seeds(c);
     if (seeds.empty())
         throw Error("build_replicated_part: sweep.seeds lists fewer than two seeds");
     check_part(part, parts);
+    check_table_settings(c);
+    if (fuses_replicates(c))
+        return build_fused_part(c, out, part, parts, progress, stop);
     const auto shape = table_shape(c);
     std::int64_t before = 0; // the part's rows of the seeds already done
     std::int64_t done = 0;

@@ -48,6 +48,14 @@ enum class BuildOrder { Tree, PerSequence };
 // Whether settings can be built as a tree (above).
 bool tree_buildable(const config::ExperimentConfig& c);
 
+// Whether a replicated table of these settings trains its seeds fused (sweep.fused): two or more
+// seeds, settings built as a tree, and sweep.fused "on", or "auto" with job.device naming a GPU.
+// Then the R seeds of each sequence are one model (core/model/fused.h) and one optimizer step trains
+// all R; each seed's rows equal its separate build's to float rounding, not bit for bit, so the
+// choice is part of the settings a table folder keeps. sweep.fused "on" for settings that are not
+// built as a tree is an Error when the build starts.
+bool fuses_replicates(const config::ExperimentConfig& c);
+
 // Builds the table of every sequence of k = trainer.max_decisions decisions over the job model's
 // n original blocks + Do Nothing, in lexicographic order. The config's [agent] is not used.
 //
@@ -73,9 +81,10 @@ bool tree_buildable(const config::ExperimentConfig& c);
 // seed would be (its rows bit for bit the same), and out/table.csv collects them: one row per
 // sequence that every seed holds, with an accuracy_seed<S> column per seed and their mean as the
 // accuracy (table.h); table.json lists the seeds. Resuming, --force and adding seeds work as for
-// one table; progress counts the rows of every seed.
+// one table; progress counts the rows of every seed. With fuses_replicates(c) the seeds' warm starts
+// are trained one by one, then their rows all at once, fused.
 SimulationTable build_table(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
-                            const BuildProgressFn& progress = {}, std::stop_token stop = {},
+                            const BuildProgressFn& progress = {}, const std::stop_token& stop = {},
                             train::TrainObserver* observer = nullptr, BuildOrder order = BuildOrder::Tree);
 
 // --- Sweeps: the rows split into parts that separate processes (or cluster jobs) train ----------
@@ -123,7 +132,7 @@ struct PreparedSweep {
 // config.toml written, rows of an earlier sweep collected into table.csv, and warm_start.pt
 // trained unless it exists or the table is complete. A stopped warm start leaves no checkpoint.
 PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
-                            std::stop_token stop = {}, train::TrainObserver* observer = nullptr);
+                            const std::stop_token& stop = {}, train::TrainObserver* observer = nullptr);
 
 // The folder of one seed of a replicated table: out/seeds/seed-<S>.
 std::filesystem::path seed_folder(const std::filesystem::path& out, std::uint64_t seed);
@@ -141,14 +150,14 @@ std::vector<std::uint64_t> table_seeds(const config::ExperimentConfig& c);
 // numbers, is an Error. Progress counts this part's rows only (`total` = part_size). Returns the
 // part's rows, kept ones included; fewer than part_size when stopped.
 SimulationTable build_part(const config::ExperimentConfig& c, const std::filesystem::path& out, int part,
-                           int parts, const BuildProgressFn& progress = {}, std::stop_token stop = {},
+                           int parts, const BuildProgressFn& progress = {}, const std::stop_token& stop = {},
                            train::TrainObserver* observer = nullptr);
 
 // A replicated table's part: part `part` of `parts` of every seed's table (build_part in each seed's
 // folder, in the order of the seeds). Progress counts the rows of the part at every seed. Returns
 // the rows of the part now on disk, over all seeds.
 std::int64_t build_replicated_part(const config::ExperimentConfig& c, const std::filesystem::path& out, int part,
-                                   int parts, const BuildProgressFn& progress = {}, std::stop_token stop = {},
+                                   int parts, const BuildProgressFn& progress = {}, const std::stop_token& stop = {},
                                    train::TrainObserver* observer = nullptr);
 
 // Merges the whole rows of table.csv and every parts/part-*-of-*.csv (torn last lines ignored) and

@@ -7,7 +7,6 @@
 #include "core/train/setup.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
-#include "core/util/line_appender.h"
 
 #include <fmt/format.h>
 
@@ -108,34 +107,6 @@ std::optional<TableRow> branch(const Job& j, const fs::path& checkpoint, const s
     row.accuracy = r.final_test_acc;
     return row;
 }
-
-// Appends finished rows to the part file and the table, counting them and reporting each.
-class RowSink {
-public:
-    RowSink(const Job& j, const fs::path& file, SimulationTable& table, BuildProgress& p,
-            const std::function<void()>& report)
-        : appender_(file, table_header(j.decisions)), table_(table), p_(p), report_(report)
-    {
-    }
-    void add(TableRow row)
-    {
-        appender_.append(table_line(row));
-        table_.add(row);
-        ++p_.done;
-        ++p_.computed;
-        p_.row = std::move(row);
-        const double per_row = Seconds(std::chrono::steady_clock::now() - started_).count() / p_.computed;
-        p_.eta = per_row * (p_.total - p_.done);
-        report_();
-    }
-
-private:
-    LineAppender appender_;
-    SimulationTable& table_;
-    BuildProgress& p_;
-    const std::function<void()>& report_;
-    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
-};
 
 // Each sequence of the part that `table` lacks from the warm start to the end of the budget.
 void train_per_sequence(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts,
@@ -285,6 +256,24 @@ private:
 };
 
 } // namespace
+
+RowSink::RowSink(const Job& j, const fs::path& file, SimulationTable& table, BuildProgress& p,
+                 const std::function<void()>& report)
+    : appender_(file, table_header(j.decisions)), table_(table), p_(p), report_(report)
+{
+}
+
+void RowSink::add(TableRow row)
+{
+    appender_.append(table_line(row));
+    table_.add(row);
+    ++p_.done;
+    ++p_.computed;
+    p_.row = std::move(row);
+    const double per_row = Seconds(std::chrono::steady_clock::now() - started_).count() / p_.computed;
+    p_.eta = per_row * (p_.total - p_.done);
+    report_();
+}
 
 void train_missing(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts,
                    const fs::path& file, BuildProgress& p, const std::function<void()>& report,

@@ -7,10 +7,14 @@
 #include "core/model/spec.h"
 #include "core/sim/build.h"
 #include "core/sim/table.h"
+#include "core/util/line_appender.h"
+
+#include <chrono>
 
 #include <filesystem>
 #include <functional>
 #include <stop_token>
+#include <vector>
 
 namespace rlda::core::train {
 class TrainObserver;
@@ -27,6 +31,21 @@ struct Job {
     int num_actions = 0;
 };
 
+// Appends finished rows to a table file and the table, counting them in `p` and reporting each.
+class RowSink {
+public:
+    RowSink(const Job& j, const std::filesystem::path& file, SimulationTable& table, BuildProgress& p,
+            const std::function<void()>& report);
+    void add(TableRow row);
+
+private:
+    LineAppender appender_;
+    SimulationTable& table_;
+    BuildProgress& p_;
+    const std::function<void()>& report_;
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+};
+
 // Trains from scratch up to the first allocation event, where the trainer writes `checkpoint`.
 void warm_start(const Job& j, const std::filesystem::path& checkpoint, const std::stop_token& stop,
                 train::TrainObserver* observer);
@@ -38,5 +57,22 @@ void train_missing(const Job& j, const std::filesystem::path& checkpoint, Simula
                    int parts, const std::filesystem::path& file, BuildProgress& p,
                    const std::function<void()>& report, const std::stop_token& stop,
                    train::TrainObserver* observer, BuildOrder order);
+
+// One seed of a replicated table trained fused (fused_table_training.cpp): its job, its warm start,
+// the file its rows are appended to, and the rows it holds.
+struct FusedSeed {
+    const Job* job = nullptr;
+    std::filesystem::path checkpoint;
+    std::filesystem::path file;
+    SimulationTable* table = nullptr;
+};
+
+// train_missing for R >= 2 seeds of one replicated table at once: every sequence of the part that
+// any seed lacks is trained for all R seeds as one fused model (core/model/fused.h), depth first as
+// TreeBuilder does, and its row appended to each seed that lacks it. Only for settings that build as
+// a tree (tree_buildable). Rows agree with R separate builds to float rounding, not bit for bit.
+// Progress counts the rows of every seed in `p`.
+void train_missing_fused(const std::vector<FusedSeed>& seeds, int part, int parts, BuildProgress& p,
+                         const std::function<void()>& report, const std::stop_token& stop);
 
 } // namespace rlda::core::sim::detail

@@ -8,6 +8,7 @@
 #include "core/model/net.h"
 #include "core/train/checkpoint.h"
 #include "core/train/device.h"
+#include "core/train/optimizer.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 #include "core/util/tensor_file.h"
@@ -15,8 +16,6 @@
 #include <ATen/CPUGeneratorImpl.h>
 #include <torch/nn/functional/activation.h>
 #include <torch/nn/functional/loss.h>
-#include <torch/optim/adam.h>
-#include <torch/optim/sgd.h>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -100,21 +99,13 @@ struct Trainer::Impl {
 
     std::unique_ptr<torch::optim::Optimizer> make_optimizer(model::Net& n, double rate) const
     {
-        switch (s.job.optimizer) {
-        case config::Optimizer::Sgd:
-            return std::make_unique<torch::optim::SGD>(n->parameters(),
-                                                       torch::optim::SGDOptions(rate).momentum(s.job.momentum));
-        case config::Optimizer::Adam:
-            return std::make_unique<torch::optim::Adam>(n->parameters(), torch::optim::AdamOptions(rate));
-        }
-        throw Error(fmt::format("job.optimizer: unknown optimizer {}", static_cast<int>(s.job.optimizer)));
+        return train::make_optimizer(s.job, n->parameters(), rate);
     }
 
     void set_lr(double value)
     {
         lr = value;
-        for (auto& group : opt->param_groups())
-            group.options().set_lr(value);
+        set_learning_rate(*opt, value);
     }
 
     double evaluate()
@@ -494,9 +485,9 @@ TrainerState::~TrainerState() = default;
 TrainerState::TrainerState(const TrainerState&) = default;
 TrainerState& TrainerState::operator=(const TrainerState&) = default;
 
-Trainer::Pause Trainer::run_to_decision(std::stop_token stop) { return impl_->run_to_decision(stop); }
+Trainer::Pause Trainer::run_to_decision(const std::stop_token& stop) { return impl_->run_to_decision(stop); }
 
-Trainer::Pause Trainer::decide(int action, std::stop_token stop) { return impl_->decide(action, stop); }
+Trainer::Pause Trainer::decide(int action, const std::stop_token& stop) { return impl_->decide(action, stop); }
 
 TrainerState Trainer::state() const
 {
@@ -564,7 +555,7 @@ void Trainer::restore(const TrainerState& state)
 
 Trainer::Work Trainer::work() const { return impl_->work; }
 
-RunResult Trainer::run(std::stop_token stop) { return impl_->run(stop); }
+RunResult Trainer::run(const std::stop_token& stop) { return impl_->run(stop); }
 
 const model::ModelSpec& Trainer::model_spec() const { return impl_->net->spec(); }
 

@@ -64,7 +64,7 @@ public:
     void resume_from(const std::filesystem::path& checkpoint);
 
     // Runs until the budget is spent or `stop` is requested (checked between batches).
-    RunResult run(std::stop_token stop = {});
+    RunResult run(const std::stop_token& stop = {});
 
     // Stepping through a run decision by decision, for building a table as a tree. A run so stepped
     // does what run() does with an agent that chose those actions, bit for bit: the same checks at
@@ -74,10 +74,10 @@ public:
         Ended,    // the budget is spent, or `stop` was requested: run() ends it (its final report)
     };
     // Trains until the next consultation or the end, whichever comes first.
-    Pause run_to_decision(std::stop_token stop = {});
+    Pause run_to_decision(const std::stop_token& stop = {});
     // Takes `action` at the pending decision, as if the agent had chosen it, then trains on to the
     // next consultation or the end. Error when no decision is pending or the action is out of range.
-    Pause decide(int action, std::stop_token stop = {});
+    Pause decide(int action, const std::stop_token& stop = {});
     // The state at a pending decision; Error when none is pending.
     TrainerState state() const;
     // Back to a state taken by state() of this trainer (no observer hook runs).

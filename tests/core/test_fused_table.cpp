@@ -1,0 +1,135 @@
+// A replicated table trained fused (sweep.fused, core/sim/fused_table_training.cpp) against the same
+// table trained seed by seed: the same rows and time left, accuracies within a few test samples; a
+// stopped fused build resumes to the uninterrupted one byte for byte; the choice is part of the
+// folder's settings; fused settings that cannot be built as a tree are refused in one line.
+#include "core/config/experiment_io.h"
+#include "core/sim/build.h"
+#include "core/sim/table.h"
+#include "core/util/error.h"
+#include "tests/common/tiny_sim.h"
+
+#include <QtTest/QtTest>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <stop_token>
+#include <string>
+
+using namespace rlda::core;
+using rlda::test::error_of;
+using rlda::test::slurp;
+
+namespace {
+
+// The tiny experiment of the table suites with two seeds, fused or not.
+config::ExperimentConfig replicated(const char* fused)
+{
+    const std::string toml = std::string(rlda::test::tiny_toml) + "[sweep]\nseeds = [5, 6]\nfused = \"" + fused + "\"\n";
+    return config::parse_experiment(toml, "tiny.toml");
+}
+
+// Fused and separate training differ in float rounding only (test_fused: parameters within 1e-5
+// after 50 steps); over a table's epochs that moves a few of the 64 test samples across a decision
+// boundary. Measured here: at most 3 samples in a row (0.047), under 1 on average (0.012).
+constexpr double kRowTolerance = 4.0 / 64.0; // absolute accuracy, one row
+constexpr double kMeanTolerance = 1.0 / 64.0; // absolute accuracy, the mean over every row
+
+} // namespace
+
+class TestFusedTable : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+    std::filesystem::path folder(const char* name) const { return dir_.filePath(name).toStdString(); }
+
+private Q_SLOTS:
+    void fused_rows_are_the_separate_rows_within_rounding()
+    {
+        QVERIFY(sim::fuses_replicates(replicated("on")));
+        QVERIFY(!sim::fuses_replicates(replicated("off")));
+        QVERIFY(!sim::fuses_replicates(replicated("auto"))); // auto: fused on a GPU only
+        const auto separate = sim::build_table(replicated("off"), folder("separate"), false);
+        int reports = 0;
+        const auto fused = sim::build_table(replicated("on"), folder("fused"), false,
+                                            [&](const sim::BuildProgress& p) {
+                                                QCOMPARE(p.total, 32); // 16 rows at each of 2 seeds
+                                                ++reports;
+                                            });
+        QVERIFY(reports > 16);
+        QVERIFY(fused.complete());
+        QCOMPARE(fused.rows().size(), separate.rows().size());
+        for (const std::uint64_t seed : {5u, 6u}) {
+            const auto a = sim::SimulationTable::load((sim::seed_folder(folder("separate"), seed) / "table.csv").string());
+            const auto b = sim::SimulationTable::load((sim::seed_folder(folder("fused"), seed) / "table.csv").string());
+            QCOMPARE(b.rows().size(), a.rows().size());
+            double worst = 0.0, sum = 0.0;
+            for (std::size_t i = 0; i < a.rows().size(); ++i) {
+                QCOMPARE(b.rows()[i].actions, a.rows()[i].actions);
+                QCOMPARE(b.rows()[i].time_left, a.rows()[i].time_left);
+                QCOMPARE(b.rows()[i].total_time, a.rows()[i].total_time);
+                const double d = std::abs(b.rows()[i].accuracy - a.rows()[i].accuracy);
+                worst = std::max(worst, d);
+                sum += d;
+            }
+            const double mean = sum / static_cast<double>(a.rows().size());
+            qInfo("seed %llu: fused vs separate, max |accuracy difference| %.4f, mean %.4f",
+                  static_cast<unsigned long long>(seed), worst, mean);
+            QVERIFY(worst <= kRowTolerance);
+            QVERIFY(mean <= kMeanTolerance);
+        }
+    }
+
+    void a_stopped_fused_build_resumes_to_the_same_table()
+    {
+        const auto reference = folder("fused"); // the uninterrupted build above
+        const auto out = folder("resumed");
+        std::stop_source stop;
+        const auto partial = sim::build_table(
+            replicated("on"), out, false,
+            [&](const sim::BuildProgress& p) {
+                if (p.done >= 9)
+                    stop.request_stop();
+            },
+            stop.get_token());
+        QVERIFY(!partial.complete());
+        // Each seed's table on disk parses, with the rows done so far.
+        std::size_t kept = 0;
+        for (const std::uint64_t seed : {5u, 6u})
+            kept += sim::SimulationTable::load((sim::seed_folder(out, seed) / "table.csv").string(), 4).rows().size();
+        QVERIFY(kept >= 9 && kept < 32);
+        int computed = 0;
+        const auto full = sim::build_table(replicated("on"), out, false,
+                                           [&](const sim::BuildProgress& p) { computed = p.computed; });
+        QVERIFY(full.complete());
+        QCOMPARE(computed, static_cast<int>(32 - kept));
+        for (const std::uint64_t seed : {5u, 6u})
+            QCOMPARE(slurp(sim::seed_folder(out, seed) / "table.csv"), slurp(sim::seed_folder(reference, seed) / "table.csv"));
+        QCOMPARE(slurp(out / "table.csv"), slurp(reference / "table.csv"));
+    }
+
+    void the_choice_is_part_of_the_folders_settings()
+    {
+        const std::string e = error_of([&] { sim::build_table(replicated("off"), folder("fused"), false); });
+        QVERIFY2(e.find("sweep.fused") != std::string::npos, e.c_str());
+    }
+
+    void fused_settings_that_are_no_tree_are_refused()
+    {
+        // Two allocation changes: each sequence's own run, not a tree of shared prefixes.
+        std::string toml = std::string(rlda::test::tiny_toml) + "[sweep]\nseeds = [5, 6]\nfused = \"on\"\n";
+        const std::string one = "events = [{ time = 10.0, change = \"up\" }]";
+        toml.replace(toml.find(one), one.size(),
+                     "events = [{ time = 10.0, change = \"up\" }, { time = 30.0, change = \"down\" }]");
+        const auto c = config::parse_experiment(toml, "tiny.toml");
+        QVERIFY(!sim::tree_buildable(c));
+        QVERIFY(!sim::fuses_replicates(c));
+        const auto out = folder("refused");
+        const std::string e = error_of([&] { sim::build_table(c, out, false); });
+        QVERIFY2(e.find("sweep.fused") != std::string::npos, e.c_str());
+        QVERIFY(!std::filesystem::exists(out));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestFusedTable)
+#include "test_fused_table.moc"
