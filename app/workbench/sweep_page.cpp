@@ -6,6 +6,7 @@
 
 #include "app/workbench/rlda_process.h"
 #include "core/config/experiment_io.h"
+#include "core/config/names.h"
 #include "core/sweep/process.h"
 #include "core/train/device.h"
 #include "core/util/error_text.h"
@@ -77,6 +78,8 @@ bool SweepPage::submit(core::config::ExperimentConfig config, core::config::Swee
         config.sweep.seeds = core::config::consecutive_seeds(static_cast<std::int64_t>(config.job.seed), r);
     if (const QString device = panel_->device(); !device.isEmpty())
         config.job.device = device.toStdString();
+    if (const auto fused = core::config::from_string<core::config::FusedReplicates>(panel_->fused().toStdString()))
+        config.sweep.fused = *fused;
     // A local sweep trains here: a GPU this machine lacks is refused now, not in the follower's log.
     if (backend == core::config::SweepBackend::Local) {
         try {
@@ -149,6 +152,7 @@ void SweepPage::follow(const core::sweep::FoundSweep& found)
     panel_->setWorkers(sweep_.parts);
     panel_->setReplicates(static_cast<int>(config_.sweep.seeds.size()));
     panel_->setDevice(QString::fromStdString(config_.job.device));
+    panel_->setFused(QString::fromStdString(core::config::to_string(config_.sweep.fused)));
 }
 
 void SweepPage::reattach()

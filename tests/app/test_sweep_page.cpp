@@ -81,13 +81,20 @@ private Q_SLOTS:
     }
 
     // Seeds on the panel build a replicated table: each seed's rows, collected into one table whose
-    // accuracy is their mean; the summary counts the rows of every seed.
+    // accuracy is their mean; the summary counts the rows of every seed. Fused on the panel, the
+    // seeds of each part train as one model, and the sweep's settings say so.
     void seeds_on_the_panel_build_a_replicated_table()
     {
         QTemporaryDir tmp;
         app::SweepPage page;
         page.setRunsRoot(tmp.path());
         page.panel()->setReplicates(2);
+        auto* fused = page.panel()->findChild<QComboBox*>(QStringLiteral("sweepFused"));
+        QVERIFY(fused);
+        QCOMPARE(fused->itemData(0).toString(), QString()); // the experiment's own
+        for (const char* name : {"auto", "on", "off"})
+            QVERIFY(fused->findData(QString::fromLatin1(name)) > 0);
+        page.panel()->setFused(QStringLiteral("on"));
         auto* open = page.panel()->findChild<QPushButton*>(QStringLiteral("openSweepTable"));
         QVERIFY(open && !open->isEnabled());
         QCOMPARE(page.panel()->findChild<QProgressBar*>()->text(), QStringLiteral("no sweep yet"));
@@ -100,6 +107,8 @@ private Q_SLOTS:
         const auto table = core::sim::SimulationTable::load((page.folder() + "/table.csv").toStdString());
         QVERIFY(table.complete());
         QCOMPARE(table.seeds(), (std::vector<std::uint64_t>{7, 8}));
+        const auto settings = core::config::load_experiment(core::sweep::settings_file(page.folder().toStdString()).string());
+        QVERIFY(settings.sweep.fused == core::config::FusedReplicates::On);
         for (const auto& row : table.rows())
             QCOMPARE(row.replicates.size(), std::size_t{2});
         const QString summary = page.panel()->summaryText();

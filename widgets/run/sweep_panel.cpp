@@ -32,6 +32,18 @@ QColor stateColor(core::sweep::TaskState s)
     return {};
 }
 
+// A setting's choices as the schema declares them, after "the experiment's" (no override).
+QComboBox* choiceOf(const char* key, const QString& objectName, QWidget* parent)
+{
+    auto* box = new QComboBox(parent);
+    box->setObjectName(objectName);
+    box->addItem(SweepPanel::tr("the experiment's"), QString());
+    if (const auto* k = core::config::experiment_schema().find(key))
+        for (const auto& name : k->choices)
+            box->addItem(QString::fromStdString(name), QString::fromStdString(name));
+    return box;
+}
+
 } // namespace
 
 SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
@@ -52,14 +64,14 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     seeds_->setToolTip(tr("Replicates: build the table at this many seeds (job.seed, job.seed + 1, ...) to learn how "
                           "noisy it is: each sequence's mean, its spread, and how far the ranking can be trusted. "
                           "Each seed costs one table; 1 = the experiment's own seeds (sweep.seeds)"));
-    device_ = new QComboBox(this);
-    device_->setObjectName(QStringLiteral("sweepDevice"));
-    device_->addItem(tr("the experiment's"), QString());
-    if (const auto* key = core::config::experiment_schema().find("job.device"))
-        for (const auto& name : key->choices)
-            device_->addItem(QString::fromStdString(name), QString::fromStdString(name));
+    device_ = choiceOf("job.device", QStringLiteral("sweepDevice"), this);
     device_->setToolTip(tr("Where the rows train (job.device): a sweep on a GPU server or a cluster with GPUs "
                            "trains its rows there; a GPU that is not there is refused before anything runs"));
+    fused_ = choiceOf("sweep.fused", QStringLiteral("sweepFused"), this);
+    fused_->setToolTip(tr("Replicates (Seeds above 1): train a sequence's seeds as one fused model, one optimizer "
+                          "step for all (sweep.fused). auto: fused on a GPU, which one small model leaves mostly "
+                          "idle; separate on the CPU, where a fused convolution is slower. Each seed's rows match "
+                          "its separate build to a few test samples, so a table folder keeps the choice"));
     submit_ = new QPushButton(tr("Simulate the experiment"), this);
     submit_->setObjectName(QStringLiteral("submitSweep"));
     submit_->setToolTip(tr("Build the experiment's simulation table: every action sequence, from one warm start"));
@@ -74,6 +86,7 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     submitRow->addPair(new QLabel(tr("Parts"), this), workers_);
     submitRow->addPair(new QLabel(tr("Seeds"), this), seeds_);
     submitRow->addPair(new QLabel(tr("Device"), this), device_);
+    submitRow->addPair(new QLabel(tr("Fuse seeds"), this), fused_);
     submitRow->addWidget(submit_);
     submitRow->addWidget(open_);
     submitRow->addWidget(cancel_);
@@ -133,6 +146,14 @@ void SweepPanel::setDevice(const QString& device)
 {
     const int i = device_->findData(device);
     device_->setCurrentIndex(std::max(0, i));
+}
+
+QString SweepPanel::fused() const { return fused_->currentData().toString(); }
+
+void SweepPanel::setFused(const QString& fused)
+{
+    const int i = fused_->findData(fused);
+    fused_->setCurrentIndex(std::max(0, i));
 }
 
 void SweepPanel::setSweep(const QString& folder, core::config::SweepBackend backend)

@@ -37,6 +37,10 @@ public:
     // the schema's device names ("cpu", "cuda", "cuda:N").
     QString device() const;
     void setDevice(const QString& device);
+    // Whether replicated seeds train fused (sweep.fused for this sweep): "" keeps the experiment's
+    // own, else one of the schema's names ("auto", "on", "off").
+    QString fused() const;
+    void setFused(const QString& fused);
 
     // The sweep shown: its folder and backend, and whether one is in progress (enables Cancel).
     void setSweep(const QString& folder, core::config::SweepBackend backend);
@@ -57,6 +61,7 @@ private:
     QSpinBox* workers_ = nullptr;
     QSpinBox* seeds_ = nullptr;
     QComboBox* device_ = nullptr;
+    QComboBox* fused_ = nullptr;
     QPushButton* submit_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QPushButton* open_ = nullptr;
