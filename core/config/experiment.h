@@ -4,7 +4,9 @@
 #include "core/config/names.h"
 #include "core/model/spec.h"
 
+#include <algorithm>
 #include <cstdint>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -139,9 +141,8 @@ struct SweepConfig {
 // --replicates, the Sweeps page's Seeds), the sweep.seeds of a table built R times.
 inline std::vector<std::int64_t> consecutive_seeds(std::int64_t first, int count)
 {
-    std::vector<std::int64_t> seeds;
-    for (int i = 0; i < count; ++i)
-        seeds.push_back(first + i);
+    std::vector<std::int64_t> seeds(static_cast<std::size_t>(std::max(0, count)));
+    std::iota(seeds.begin(), seeds.end(), first);
     return seeds;
 }
 

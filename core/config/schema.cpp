@@ -20,8 +20,9 @@ constexpr double inf = std::numeric_limits<double>::infinity();
 std::string quoted_list(const std::vector<std::string>& names)
 {
     std::vector<std::string> quoted;
+    quoted.reserve(names.size());
     for (const auto& n : names)
-        quoted.push_back(fmt::format("\"{}\"", n));
+        quoted.push_back(fmt::format(R"("{}")", n));
     return fmt::format("{}", fmt::join(quoted, ", "));
 }
 
@@ -122,7 +123,7 @@ std::string Key::allowed() const
     case Type::Choice:
         return quoted_list(choices);
     case Type::Device:
-        return "\"cpu\", \"cuda\", \"cuda:N\"";
+        return R"("cpu", "cuda", "cuda:N")";
     case Type::Integers:
         if (size)
             return fmt::format("{} integers {}", size, range.text());
@@ -404,11 +405,13 @@ std::string toml_value(const Key& key, const ExperimentConfig& c)
                 return toml_number(v);
             } else if constexpr (std::is_same_v<T, std::vector<std::string>>) {
                 std::vector<std::string> quoted;
+                quoted.reserve(v.size());
                 for (const auto& s : v)
                     quoted.push_back(toml_quote(s));
                 return fmt::format("[{}]", fmt::join(quoted, ", "));
             } else if constexpr (std::is_same_v<T, std::vector<AllocationEventConfig>>) {
                 std::vector<std::string> events;
+                events.reserve(v.size());
                 for (const auto& e : v)
                     events.push_back(
                         fmt::format("{{ time = {}, change = {} }}", toml_number(e.time), toml_quote(to_string(e.change))));

@@ -51,7 +51,7 @@ Schema make_schema()
     s.sections = {{"job", "What is trained and how."},
                   {"dataset", "Where the samples come from."},
                   {"scheduler", "The time budget and when the allocation changes (seconds)."},
-                  {"trainer", "Adaptation after \"up\", distillation after \"down\"."},
+                  {"trainer", R"(Adaptation after "up", distillation after "down".)"},
                   {"agent", "Who decides which block to deepen."},
                   {"policy", "The policy network and its REINFORCE learner."},
                   {"simulation", "The simulation table a learning run learns from."},
@@ -94,7 +94,7 @@ Schema make_schema()
     k.push_back({.name = "job.device", .type = Type::Device, .label = "Device",
                  .help = "Where the job trains", .value = member<&C::job, &JobConfig::device>(),
                  .choices = {"cpu", "cuda", "cuda:0", "cuda:1"}, .valid = is_device_name,
-                 .rule = "unknown device {} (allowed: \"cpu\", \"cuda\", \"cuda:N\")"});
+                 .rule = R"(unknown device {} (allowed: "cpu", "cuda", "cuda:N"))"});
 
     // [dataset]
     k.push_back({.name = "dataset.kind", .type = Type::Choice, .label = "Kind", .help = "Where the samples come from",
@@ -140,7 +140,7 @@ Schema make_schema()
                  .help = "Seconds of the budget already used when training starts, in [0, budget)",
                  .value = member<&C::scheduler, &SchedulerConfig::start_time>()});
     k.push_back({.name = "scheduler.events", .type = Type::Events, .label = "Allocation events",
-                 .help = "Allocation changes, each { time = s, change = \"up\" | \"down\" } in [0, budget)",
+                 .help = R"(Allocation changes, each { time = s, change = "up" | "down" } in [0, budget))",
                  .value = member<&C::scheduler, &SchedulerConfig::events>()});
     k.push_back({.name = "scheduler.clock", .type = Type::Choice, .label = "Clock",
                  .help = "virtual: reproducible, a fixed cost per step; wall: real seconds",
@@ -259,7 +259,7 @@ Schema make_schema()
                  .value = member<&C::sweep, &SweepConfig::partition>()});
     k.push_back({.name = "sweep.time_limit", .type = Type::Text, .help = "Slurm: time per task, [D-]HH:MM:SS",
                  .value = member<&C::sweep, &SweepConfig::time_limit>(), .valid = is_time_limit,
-                 .rule = "expected [D-]HH:MM:SS (e.g. \"01:30:00\" or \"2-00:00:00\"), got {}"});
+                 .rule = R"(expected [D-]HH:MM:SS (e.g. "01:30:00" or "2-00:00:00"), got {})"});
     k.push_back({.name = "sweep.cpus_per_task", .type = Type::Integer, .help = "Slurm: CPUs per task",
                  .value = member<&C::sweep, &SweepConfig::cpus_per_task>(), .range = at_least(1)});
     k.push_back({.name = "sweep.gres", .type = Type::Text,

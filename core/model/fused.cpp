@@ -125,6 +125,7 @@ public:
         torch::NoGradGuard no_grad;
         for (const TensorRole& role : roles(layer_)) {
             std::vector<torch::Tensor> parts;
+            parts.reserve(replicas.size());
             for (const auto& r : replicas)
                 parts.push_back(r.at(key + "." + role.name, role.buffer));
             auto fused = fuse(role.stack, parts);
@@ -292,9 +293,12 @@ FusedNetImpl::FusedNetImpl(const std::vector<Net>& replicas)
     }
     replicas_ = static_cast<int>(replicas.size());
 
-    for (const UnitRef& u : units(spec_))
+    const auto spec_units = units(spec_);
+    units_.reserve(spec_units.size());
+    for (const UnitRef& u : spec_units)
         units_.emplace_back(register_module(fmt::format("u{}", u.node->uid), fused_unit(*u.node, replicas_)));
     std::vector<ReplicaTensors> tensors;
+    tensors.reserve(replicas.size());
     for (const auto& net : replicas)
         tensors.emplace_back(net);
     for (const auto& m : named_modules("", /*include_self=*/false))
@@ -323,6 +327,7 @@ void FusedNetImpl::unfuse_into(std::vector<Net>& replicas) const
             fmt::format("FusedNet::unfuse_into: {} replicas for {} fused", replicas.size(), replicas_));
     check_specs(spec_, replicas, "FusedNet::unfuse_into", "the fused net");
     std::vector<ReplicaTensors> tensors;
+    tensors.reserve(replicas.size());
     for (const auto& net : replicas)
         tensors.emplace_back(net);
     for (const auto& m : named_modules("", /*include_self=*/false))

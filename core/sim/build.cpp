@@ -387,6 +387,7 @@ SimulationTable collect_seeds(const fs::path& out, const config::ExperimentConfi
                                                              : SimulationTable(shape.decisions, shape.num_actions));
     }
     std::vector<const SimulationTable*> views;
+    views.reserve(tables.size());
     for (const auto& t : tables)
         views.push_back(&t);
     SimulationTable merged = merge_seeds(seeds, views);
