@@ -44,6 +44,12 @@ QComboBox* choiceOf(const char* key, const QString& objectName, QWidget* parent)
     return box;
 }
 
+// Selects the item whose data is `data`; "the experiment's" (the first) when none is.
+void selectData(QComboBox* box, const QString& data)
+{
+    box->setCurrentIndex(std::max(0, box->findData(data)));
+}
+
 } // namespace
 
 SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
@@ -144,16 +150,14 @@ QString SweepPanel::device() const { return device_->currentData().toString(); }
 
 void SweepPanel::setDevice(const QString& device)
 {
-    const int i = device_->findData(device);
-    device_->setCurrentIndex(std::max(0, i));
+    selectData(device_, device);
 }
 
 QString SweepPanel::fused() const { return fused_->currentData().toString(); }
 
 void SweepPanel::setFused(const QString& fused)
 {
-    const int i = fused_->findData(fused);
-    fused_->setCurrentIndex(std::max(0, i));
+    selectData(fused_, fused);
 }
 
 void SweepPanel::setSweep(const QString& folder, core::config::SweepBackend backend)
