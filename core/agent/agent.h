@@ -1,6 +1,7 @@
 // Agents decide which action (an operation on an original block, or nothing) to take when the trainer consults them after an "up".
 #pragma once
 
+#include "core/agent/decision_features.h"
 #include "core/model/spec.h"
 
 #include <cstdint>
@@ -17,6 +18,9 @@ struct DecisionContext {
     int decision = 0;                   // 0-based within the adaptation mode
     double time_left = 0.0;
     double time_budget = 0.0;
+    // The training state at this decision: set when the agent reads_features() and the trainer (or
+    // the table it is judged on) measured it; null otherwise.
+    const DecisionFeatures* features = nullptr;
     int num_actions() const { return actions.size(); }
 };
 
@@ -30,6 +34,9 @@ public:
     virtual ~Agent() = default;
     virtual Decision decide(const DecisionContext& context) = 0;
     virtual std::string name() const = 0;
+    // Whether decide() reads context.features: the trainer then measures them before asking
+    // (which costs a probe batch and the gradient statistics of the last epoch).
+    virtual bool reads_features() const { return false; }
 };
 
 // Plays a fixed sequence; past its end, Do Nothing.

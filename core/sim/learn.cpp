@@ -66,7 +66,7 @@ const torch::Tensor& ArchitectureCache::layers(const std::vector<int>& prefix)
 
 LearnTask learn_task(const OpenedTable& t, RewardDraw reward, std::uint64_t draw_seed)
 {
-    return {&t.table, &t.model, t.actions, reward, draw_seed};
+    return {&t.table, &t.model, t.actions, reward, draw_seed, &t.features};
 }
 
 double episode_accuracy(const LearnTask& task, const TableRow& row, std::int64_t episode)

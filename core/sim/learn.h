@@ -5,6 +5,7 @@
 #include "core/model/spec.h"
 #include "core/sim/results.h"
 #include "core/sim/table.h"
+#include "core/sim/table_features.h"
 #include "core/sim/table_meta.h"
 
 #include <cstdint>
@@ -40,6 +41,7 @@ struct LearnTask {
     model::ActionSpace actions;
     RewardDraw reward = RewardDraw::Replicate;
     std::uint64_t draw_seed = 0; // the replicate of episode e: a hash of (draw_seed, e) modulo the seeds
+    const TableFeatures* features = nullptr; // the table's decision features; null or empty: none
 };
 
 // An opened table as a task: its table, model and actions.

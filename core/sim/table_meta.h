@@ -5,6 +5,7 @@
 #include "core/config/experiment.h"
 #include "core/model/spec.h"
 #include "core/sim/table.h"
+#include "core/sim/table_features.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -99,6 +100,7 @@ struct OpenedTable {
     SimulationTable table{1, 2};
     model::ModelSpec model; // the table's starting model
     model::ActionSpace actions{1}; // what its action numbers mean (table_actions)
+    TableFeatures features;        // its decision features (features.csv); empty when it has none
     // The rows a complete table has, against those it holds.
     bool complete() const { return table.complete(); }
     // "T: no metadata (T.json): assuming model M, input CxHxW, N classes" when `described` is
