@@ -1,8 +1,10 @@
 // PolicyNet's forward and backward as plain loops over its own parameter storage: no autograd.
 #pragma once
 
+#include "core/agent/fast_kernels.h"
 #include "core/agent/policy.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <span>
@@ -25,12 +27,7 @@ namespace rlda::core::agent {
 // architecture (Do Nothing leaves it unchanged) share one.
 struct SequenceTape {
     std::vector<std::int64_t> ids;
-    std::ptrdiff_t length = 0;
-    // Per encoder direction (0 forward, 1 reverse), indexed by sequence position t:
-    // gate activations [L, 4H] in PyTorch's order (i, f, g, o), cell states [L, H], tanh(c) [L, H].
-    std::vector<float> enc_gates[2], enc_c[2], enc_tanh_c[2];
-    std::vector<float> encoded; // [L, 2H]: forward h_t ++ reverse h_t, the decider's input
-    std::vector<float> dec_gates, dec_c, dec_tanh_c, dec_h; // [L, 4D], [L, D] x3
+    kernels::RecurrentTape lstms; // embeddings of the ids -> BiLSTM -> decider
 };
 
 // The MLP head of one decision: its input, the ReLU outputs and the logits.
@@ -51,6 +48,11 @@ struct PolicyTape {
 // accumulated: zero them once per update, as with autograd. Not thread-safe (scratch buffers).
 class FastPolicy {
 public:
+    using Input = std::span<const std::int64_t>; // vocabulary ids of the leaf layers
+    using Sequence = SequenceTape;
+    using Head = HeadTape;
+    using Tape = PolicyTape;
+
     explicit FastPolicy(PolicyNet net);
 
     void encode(std::span<const std::int64_t> layers, SequenceTape& tape) const;
@@ -63,8 +65,21 @@ public:
         head(tape.sequence, time_left, time_budget, tape.head);
     }
 
+    // Whether `sequence` was encoded from `layers` (decisions that see the same share it).
+    static bool reads(const SequenceTape& sequence, std::span<const std::int64_t> layers)
+    {
+        return std::ranges::equal(sequence.ids, layers);
+    }
+
     // The head's share of the gradients for dL/dlogits; returns (adds to `d_last`) dL/d(decider's last h).
     void backward_head(const HeadTape& head, std::span<const float> d_logits, std::span<float> d_last);
+    // The same in FastStructural's terms (fast_episode.h): what flows back into a sequence is d_last.
+    std::size_t sequence_gradient_size(const SequenceTape&) const { return static_cast<std::size_t>(dims_.decider); }
+    void backward_head(const SequenceTape&, const HeadTape& head, std::span<const float> d_logits,
+                       std::span<float> d_last)
+    {
+        backward_head(head, d_logits, d_last);
+    }
     // The LSTMs' share for dL/d(decider's last h), summed over the decisions that share `sequence`.
     void backward_sequence(const SequenceTape& sequence, std::span<const float> d_last);
     void backward(const PolicyTape& tape, std::span<const float> d_logits);
@@ -76,30 +91,15 @@ private:
     struct Dims {
         std::ptrdiff_t embedding, hidden, decider, time, linear, actions, vocabulary;
     };
-    struct Lstm {
-        torch::Tensor w_ih, w_hh, b_ih, b_hh;
-    };
-    struct Linear {
-        torch::Tensor w, b;
-    };
-    struct LstmGrad {
-        float *w_ih, *w_hh, *b_ih, *b_hh;
-    };
-
-    static LstmGrad grads_of(const Lstm& l);
-    void backward_lstm(const Lstm& l, std::ptrdiff_t in, std::ptrdiff_t hidden, std::ptrdiff_t length,
-                       const float* inputs, std::int64_t input_stride, const std::int64_t* rows,
-                       const float* gates, const float* c, const float* tanh_c, const float* h,
-                       std::int64_t h_stride, bool reverse, const float* d_h, std::int64_t d_h_stride,
-                       float* d_inputs);
 
     PolicyNet net_;
     Dims dims_{};
     torch::Tensor embeddings_;
-    Lstm encoder_[2], decider_;
-    Linear fc1_, fc2_, out_;
+    kernels::Recurrent lstms_;
+    kernels::Linear fc1_, fc2_, out_;
     // Scratch of the backward pass, reused so that an episode allocates nothing.
-    std::vector<float> d_pre_, d_encoded_, d_dec_h_, d_h_, d_c_, d_hidden_;
+    kernels::RecurrentScratch scratch_;
+    std::vector<float> d_hidden_;
 };
 
 // torch::optim::Adam 1.13 without weight decay or amsgrad, as plain loops over the parameters'

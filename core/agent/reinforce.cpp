@@ -10,7 +10,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <optional>
 #include <span>
 
@@ -29,38 +28,26 @@ torch::Tensor as_ids(const torch::Tensor& layers)
     return layers.to(torch::kCPU, torch::kLong).contiguous();
 }
 
-std::span<const std::int64_t> span_of(const torch::Tensor& ids)
+// An architecture's rows as the structural fast path reads them (structural_input()'s form):
+// float32, [L, kLayerFeatures + 1], contiguous, on the CPU; anything else of that shape is converted.
+torch::Tensor as_rows(const torch::Tensor& input)
 {
-    return {ids.data_ptr<std::int64_t>(), static_cast<std::size_t>(ids.numel())};
+    if (input.dim() != 2 || input.size(1) != kLayerFeatures + 1)
+        throw Error(fmt::format("policy: a structural input is float [layers, {}] (see structural_input())",
+                                kLayerFeatures + 1));
+    if (input.scalar_type() == torch::kFloat && input.is_contiguous() && input.device().is_cpu())
+        return input;
+    return input.to(torch::kCPU, torch::kFloat).contiguous();
 }
 
-// Softmax of logits / T in double (the reference computes it in float: they agree to ~1e-7).
-void softmax(std::span<const float> logits, double temperature, std::vector<double>& p)
+template <typename T> std::span<const T> span_of(const torch::Tensor& t)
 {
-    p.resize(logits.size());
-    double top = -std::numeric_limits<double>::infinity();
-    for (float z : logits)
-        top = std::max(top, z / temperature);
-    double sum = 0.0;
-    for (std::size_t a = 0; a < logits.size(); ++a)
-        sum += p[a] = std::exp(logits[a] / temperature - top);
-    for (double& x : p)
-        x /= sum;
+    return {t.data_ptr<T>(), static_cast<std::size_t>(t.numel())};
 }
 
 int argmax(const std::vector<double>& p)
 {
     return static_cast<int>(std::max_element(p.begin(), p.end()) - p.begin());
-}
-
-// -sum p log p of a distribution that sums to 1.
-double entropy_of(const std::vector<double>& p)
-{
-    double h = 0.0;
-    for (double x : p)
-        if (x > 0.0)
-            h -= x * std::log(x);
-    return h;
 }
 
 const std::vector<std::pair<std::string, LearnerOptions>>& presets()
@@ -108,12 +95,12 @@ PolicyLearner::PolicyLearner(Vocabulary vocabulary, const config::PolicyConfig& 
     torch::manual_seed(seed);
     if (sizes.encoder == config::PolicyEncoder::Structural) {
         structural_ = StructuralNet(sizes, operations_);
-        reference_ = true;
+        fast_structural_.emplace(FastStructural(structural_));
         opt_ = std::make_unique<FastAdam>(structural_->parameters(), sizes.alpha);
         return;
     }
     net_ = PolicyNet(sizes, static_cast<std::int64_t>(vocabulary_.size()), actions, seed);
-    fast_ = std::make_unique<FastPolicy>(net_);
+    fast_.emplace(FastPolicy(net_));
     opt_ = std::make_unique<FastAdam>(net_->parameters(), sizes.alpha);
 }
 
@@ -161,8 +148,6 @@ void PolicyLearner::set_reference_autograd(bool on)
 {
     if (on != reference_ && episode_in_progress())
         throw Error("policy: cannot switch between the fast and the reference path in the middle of an episode");
-    if (!on && structural_)
-        throw Error("policy: the structural encoder has no hand-written path; it runs through autograd");
     reference_ = on;
 }
 
@@ -185,27 +170,14 @@ int PolicyLearner::draw(const std::vector<double>& p)
     return static_cast<int>(p.size()) - 1;
 }
 
-PolicyLearner::Step& PolicyLearner::forward_step(const torch::Tensor& layers, double time_left, double time_budget)
+template <typename F> auto PolicyLearner::on_fast_path(const torch::Tensor& input, F&& f)
 {
-    const auto owned = as_ids(layers);
-    const auto ids = span_of(owned);
-    std::size_t seq = 0;
-    while (seq < sequences_used_ && !std::ranges::equal(sequences_[seq].ids, ids))
-        ++seq;
-    if (seq == sequences_used_) {
-        if (sequences_.size() == sequences_used_)
-            sequences_.emplace_back();
-        fast_->encode(ids, sequences_[seq]);
-        ++sequences_used_;
+    if (fast_structural_) {
+        const auto rows = as_rows(input); // kept alive while f reads it
+        return f(*fast_structural_, span_of<float>(rows));
     }
-    if (steps_.size() == steps_used_)
-        steps_.emplace_back();
-    Step& step = steps_[steps_used_];
-    fast_->head(sequences_[seq], time_left, time_budget, step.head);
-    step.sequence = seq;
-    step.temperature = temperature_;
-    ++steps_used_; // only now: a throw above leaves the episode as it was
-    return step;
+    const auto ids = as_ids(input);
+    return f(*fast_, span_of<std::int64_t>(ids));
 }
 
 Choice PolicyLearner::sample_reference(const torch::Tensor& layers, double time_left, double time_budget, bool learn)
@@ -228,17 +200,16 @@ Choice PolicyLearner::sample(const torch::Tensor& layers, double time_left, doub
 {
     if (reference_)
         return sample_reference(layers, time_left, time_budget, learn);
-    Choice c;
-    if (learn) {
-        Step& step = forward_step(layers, time_left, time_budget);
-        softmax(step.head.logits, temperature_, c.probabilities);
-        step.action = c.action = draw(c.probabilities);
-    } else {
-        fast_->forward(span_of(as_ids(layers)), time_left, time_budget, scratch_);
-        softmax(scratch_.head.logits, temperature_, c.probabilities);
+    return on_fast_path(layers, [&](auto& episode, auto input) {
+        Choice c;
+        softmax(learn ? episode.decide(input, time_left, time_budget, temperature_)
+                      : episode.forward(input, time_left, time_budget),
+                temperature_, c.probabilities);
         c.action = draw(c.probabilities);
-    }
-    return c;
+        if (learn)
+            episode.take(c.action);
+        return c;
+    });
 }
 
 Choice PolicyLearner::record(const torch::Tensor& layers, double time_left, double time_budget, int action)
@@ -254,11 +225,12 @@ Choice PolicyLearner::record(const torch::Tensor& layers, double time_left, doub
             entropies_.push_back(-(log_p.exp() * log_p).sum());
         return choose(log_p.detach().exp(), action);
     }
-    Step& step = forward_step(layers, time_left, time_budget);
-    step.action = action;
-    Choice c{action, {}};
-    softmax(step.head.logits, temperature_, c.probabilities);
-    return c;
+    return on_fast_path(layers, [&](auto& episode, auto input) {
+        Choice c{action, {}};
+        softmax(episode.decide(input, time_left, time_budget, temperature_), temperature_, c.probabilities);
+        episode.take(action);
+        return c;
+    });
 }
 
 Choice PolicyLearner::greedy(const torch::Tensor& layers, double time_left, double time_budget)
@@ -268,11 +240,12 @@ Choice PolicyLearner::greedy(const torch::Tensor& layers, double time_left, doub
         const auto p = action_probabilities(logits(layers, time_left, time_budget), temperature_);
         return choose(p, static_cast<int>(p.argmax().item<std::int64_t>()));
     }
-    fast_->forward(span_of(as_ids(layers)), time_left, time_budget, scratch_);
-    Choice c;
-    softmax(scratch_.head.logits, temperature_, c.probabilities);
-    c.action = argmax(c.probabilities);
-    return c;
+    return on_fast_path(layers, [&](auto& episode, auto input) {
+        Choice c;
+        softmax(episode.forward(input, time_left, time_budget), temperature_, c.probabilities);
+        c.action = argmax(c.probabilities);
+        return c;
+    });
 }
 
 double PolicyLearner::finish_reference(double advantage, double entropy)
@@ -286,39 +259,6 @@ double PolicyLearner::finish_reference(double advantage, double entropy)
     log_probs_.clear();
     entropies_.clear();
     return objective.item<double>();
-}
-
-double PolicyLearner::finish_fast(double advantage, double entropy)
-{
-    // objective = -(A/k) sum_j log p_j[a_j] - (beta/k) sum_j H(p_j), p_j = softmax(z_j / T_j), so
-    // dL/dz_j = ((A/k) (p_j - onehot(a_j)) + (beta/k) p_j (log p_j + H(p_j))) / T_j.
-    const double scale = advantage / static_cast<double>(steps_used_);
-    const double spread = entropy / static_cast<double>(steps_used_);
-    const auto d = static_cast<std::size_t>(fast_->decider_size());
-    d_last_.assign(sequences_used_ * d, 0.0f);
-    std::vector<double> p;
-    std::vector<float> d_logits(static_cast<std::size_t>(actions()));
-    double log_p_sum = 0.0, entropy_sum = 0.0;
-    for (std::size_t j = 0; j < steps_used_; ++j) {
-        const Step& step = steps_[j];
-        softmax(step.head.logits, step.temperature, p);
-        log_p_sum += std::log(p[static_cast<std::size_t>(step.action)]);
-        const double h = spread > 0.0 ? entropy_of(p) : 0.0;
-        entropy_sum += h;
-        for (std::size_t a = 0; a < p.size(); ++a) {
-            const double bonus = spread > 0.0 && p[a] > 0.0 ? spread * p[a] * (std::log(p[a]) + h) : 0.0;
-            d_logits[a] = static_cast<float>(
-                (scale * (p[a] - (static_cast<int>(a) == step.action ? 1.0 : 0.0)) + bonus) / step.temperature);
-        }
-        fast_->backward_head(step.head, d_logits, std::span<float>(d_last_).subspan(step.sequence * d, d));
-    }
-    // Decisions that shared an architecture share one pass back through the LSTMs: it is linear
-    // in the gradient arriving at the decider's last state.
-    for (std::size_t s = 0; s < sequences_used_; ++s)
-        fast_->backward_sequence(sequences_[s], std::span<const float>(d_last_).subspan(s * d, d));
-    steps_used_ = 0;
-    sequences_used_ = 0;
-    return -log_p_sum * scale - entropy_sum * spread;
 }
 
 double PolicyLearner::advantage_of(double reward)
@@ -349,7 +289,9 @@ double PolicyLearner::finish_episode(double reward)
     const double advantage = advantage_of(reward) * share;
     const double entropy = options_.entropy_bonus * share;
     const double objective =
-        reference_ ? finish_reference(advantage, entropy) : finish_fast(advantage, entropy);
+        reference_          ? finish_reference(advantage, entropy)
+        : fast_structural_ ? fast_structural_->finish(advantage, entropy)
+                            : fast_->finish(advantage, entropy);
     if (++pending_episodes_ >= options_.episodes_per_update) {
         opt_->step_and_zero_grad();
         pending_episodes_ = 0;

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/agent/agent.h"
-#include "core/agent/fast_policy.h"
+#include "core/agent/fast_episode.h"
 #include "core/agent/learner_options.h"
 #include "core/agent/policy.h"
 #include "core/agent/structural_policy.h"
@@ -33,11 +33,11 @@ struct Choice {
 //   objective = mean over the episode's decisions of -log p(a) * r,  Adam(alpha),
 //   alpha x learning_rate_decay every decay_freq episodes, and temperature x temperature_decay
 //   (down to 1) every temperature_every episodes (0, the default: every decay_freq as well).
-// The network runs through FastPolicy (hand-written forward and backward) by default; with
-// set_reference_autograd(true) it runs through PolicyNet::forward and LibTorch's autograd
-// instead, the same computation, kept to check the fast path against. Both use FastAdam.
-// With sizes.encoder structural the network is a StructuralNet (structural_policy.h), which has no
-// hand-written path: it always runs through autograd, and serves a model of any block count.
+// The network runs through its hand-written forward and backward by default (FastPolicy, or
+// FastStructural when sizes.encoder is structural: a StructuralNet, structural_policy.h, which
+// serves a model of any block count); with set_reference_autograd(true) it runs through the
+// network's forward and LibTorch's autograd instead, the same computation, kept to check the fast
+// path against. Both use FastAdam.
 class PolicyLearner {
 public:
     // `actions`: the original encoder's outputs (blocks + 1 of the model it is made for); the
@@ -116,8 +116,7 @@ public:
     const config::PolicyConfig& sizes() const { return net_ ? net_->sizes() : structural_->sizes(); }
 
     bool reference_autograd() const { return reference_; }
-    // Throws Error in the middle of an episode (its decisions are kept in the other path's form),
-    // and when turning it off for the structural encoder, which has no other path.
+    // Throws Error in the middle of an episode (its decisions are kept in the other path's form).
     void set_reference_autograd(bool on);
     const PolicyNet& network() const { return net_; } // null for the structural encoder
     const torch::nn::Module& module() const;          // whichever network it is
@@ -127,42 +126,32 @@ private:
     std::vector<std::string> parameter_names() const; // FastAdam's order
     torch::Tensor tensor_named(const std::string& name) const; // a parameter or the embeddings
 
-    // One learning decision of the fast path: which of the episode's sequences it read, its head.
-    struct Step {
-        std::size_t sequence = 0;
-        HeadTape head;
-        int action = 0;
-        double temperature = 1.0;
-    };
-
     Choice choose(const torch::Tensor& probabilities, int action);
     int draw(const std::vector<double>& probabilities);
     torch::Tensor logits(const torch::Tensor& input, double time_left, double time_budget);
     Choice sample_reference(const torch::Tensor& layers, double time_left, double time_budget, bool learn);
-    // The episode's next step: the forward of `layers` (its sequence part reused when an earlier
-    // decision of the episode saw the same architecture: the parameters have not moved since).
-    Step& forward_step(const torch::Tensor& layers, double time_left, double time_budget);
+    // f(episode, input): the fast path's episode of whichever network, and `input` in its
+    // kernel's form (as_ids or as_rows); returns what f returns.
+    template <typename F> auto on_fast_path(const torch::Tensor& input, F&& f);
     // The episode's gradients for advantage `advantage` and entropy weight `entropy`, both already
     // divided by the episodes per update; return the objective.
-    double finish_fast(double advantage, double entropy);
     double finish_reference(double advantage, double entropy);
     double advantage_of(double reward); // r, r - b or (r - b) / rms, moving the averages on
-    bool episode_in_progress() const { return steps_used_ > 0 || !log_probs_.empty(); }
+    bool episode_in_progress() const
+    {
+        return (fast_ && fast_->in_progress()) || (fast_structural_ && fast_structural_->in_progress()) ||
+               !log_probs_.empty();
+    }
 
     Vocabulary vocabulary_;
     std::vector<model::Operation> operations_;
     PolicyNet net_{nullptr};
     StructuralNet structural_{nullptr};
-    std::unique_ptr<FastPolicy> fast_;
     std::unique_ptr<FastAdam> opt_;
     bool reference_ = false;
-    // The episode in progress: fast path (pools reused across episodes, `*_used_` of them live) ...
-    std::vector<SequenceTape> sequences_;
-    std::size_t sequences_used_ = 0;
-    std::vector<Step> steps_;
-    std::size_t steps_used_ = 0;
-    std::vector<float> d_last_; // [sequences, decider size]
-    PolicyTape scratch_;        // forwards that learn nothing
+    // The episode in progress: fast path (one of the two, the network's) ...
+    std::optional<FastEpisode<FastPolicy>> fast_;
+    std::optional<FastEpisode<FastStructural>> fast_structural_;
     // ... and reference path.
     std::vector<torch::Tensor> log_probs_, entropies_;
     std::int64_t episode_ = 0;
