@@ -220,6 +220,21 @@ torch::Tensor NetImpl::forward(torch::Tensor x)
     return x;
 }
 
+torch::Tensor NetImpl::forward(torch::Tensor x, std::vector<torch::Tensor>& unit_outputs)
+{
+    unit_outputs.clear();
+    unit_outputs.reserve(units_.size());
+    if (channels_last_ && x.dim() == 4)
+        x = x.contiguous(torch::MemoryFormat::ChannelsLast);
+    for (auto& unit : units_) {
+        x = unit->forward(x);
+        if (channels_last_ && x.dim() == 4 && x.requires_grad())
+            x = ChannelsLastGrad::apply(x);
+        unit_outputs.push_back(x);
+    }
+    return x;
+}
+
 int NetImpl::original_block_count() const { return model::original_block_count(spec_); }
 
 std::int64_t NetImpl::parameter_count() const

@@ -20,6 +20,9 @@ public:
     explicit NetImpl(ModelSpec spec); // finalizes the spec; throws ModelError
 
     torch::Tensor forward(torch::Tensor x);
+    // forward(x), also handing back every unit's output in execution order (units(spec())), the
+    // tensors the graph holds: a probe takes gradients with respect to them (core/train/probe.h).
+    torch::Tensor forward(torch::Tensor x, std::vector<torch::Tensor>& unit_outputs);
 
     // Net2Net Deepen(action): inserts an identity block (identity kernel or matrix, zero bias, a
     // fresh BatchNorm whose eval-mode transform is exactly the identity, the same activation)

@@ -150,7 +150,47 @@ private:
 
 TableShape shape_of(const Job& j)
 {
-    return {j.decisions, j.num_actions, SimulationTable(j.decisions, j.num_actions).sequences()};
+    return {j.decisions, j.num_actions, SimulationTable(j.decisions, j.num_actions).sequences(), {},
+            model::original_block_count(j.spec)};
+}
+
+// The part files of `out` matching `pattern`, sorted.
+std::vector<fs::path> part_files(const fs::path& out, const std::regex& pattern)
+{
+    std::vector<fs::path> parts;
+    std::error_code ec;
+    if (fs::is_directory(out / "parts", ec))
+        for (const auto& e : fs::directory_iterator(out / "parts"))
+            if (std::regex_match(e.path().filename().string(), pattern))
+                parts.push_back(e.path());
+    std::ranges::sort(parts);
+    return parts;
+}
+
+// Every whole node of features.csv and the parts' features files, checked to agree; features.csv is
+// rewritten sorted when there was anything to read.
+TableFeatures merge_features(const TableShape& j, const fs::path& out)
+{
+    static const std::regex name(R"(part-\d+-of-\d+\.features\.csv)");
+    std::vector<fs::path> files;
+    if (fs::exists(out / "features.csv"))
+        files.push_back(out / "features.csv");
+    const auto parts = part_files(out, name);
+    files.insert(files.end(), parts.begin(), parts.end());
+    TableFeatures merged;
+    for (const auto& file : files) {
+        const TableFeatures found = load_table_features(file, j.decisions, j.blocks);
+        for (const auto& [key, f] : found.nodes()) {
+            try {
+                merged.add(key.first, key.second, f);
+            } catch (const Error& e) {
+                throw Error(fmt::format("{}: {} (another part recorded it otherwise)", file.string(), e.what()));
+            }
+        }
+    }
+    if (!files.empty())
+        save_table_features(out / "features.csv", merged);
+    return merged;
 }
 
 // Every whole row of table.csv and the part files, checked to agree, as one table; table.csv is
@@ -161,16 +201,9 @@ SimulationTable merge_rows(const TableShape& j, const fs::path& out)
     std::vector<fs::path> files;
     if (fs::exists(out / "table.csv"))
         files.push_back(out / "table.csv");
-    std::error_code ec;
-    if (fs::is_directory(out / "parts", ec)) {
-        static const std::regex name(R"(part-\d+-of-\d+\.csv)");
-        std::vector<fs::path> parts;
-        for (const auto& e : fs::directory_iterator(out / "parts"))
-            if (std::regex_match(e.path().filename().string(), name))
-                parts.push_back(e.path());
-        std::ranges::sort(parts);
-        files.insert(files.end(), parts.begin(), parts.end());
-    }
+    static const std::regex name(R"(part-\d+-of-\d+\.csv)");
+    const auto parts = part_files(out, name);
+    files.insert(files.end(), parts.begin(), parts.end());
     std::map<std::int64_t, std::pair<TableRow, fs::path>> rows;
     for (const auto& file : files) {
         for (auto& row : read_table_file(file, j.decisions, /*growing=*/true).rows) {
@@ -218,7 +251,7 @@ TableShape table_shape(const config::ExperimentConfig& c)
     const auto spec = model::load_model(c.job.model, sample.input, sample.classes, c.job.head);
     const int actions = config::trainer_actions(c.trainer, spec).size();
     return {c.trainer.max_decisions, actions, SimulationTable(c.trainer.max_decisions, actions).sequences(),
-            table_seeds(c)};
+            table_seeds(c), model::original_block_count(spec)};
 }
 
 std::int64_t part_size(int decisions, int num_actions, int part, int parts)
@@ -240,6 +273,11 @@ std::int64_t part_size(const TableShape& shape, int part, int parts)
 fs::path part_file(const fs::path& out, int part, int parts)
 {
     return out / "parts" / fmt::format("part-{}-of-{}.csv", part, parts);
+}
+
+fs::path part_features_file(const fs::path& out, int part, int parts)
+{
+    return out / "parts" / fmt::format("part-{}-of-{}.features.csv", part, parts);
 }
 
 void check_part(int part, int parts)
@@ -277,6 +315,7 @@ PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const fs::path& o
     save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
     const IntraOpThreads threads(c.sweep.threads_per_task);
     const SimulationTable table = merge_rows(shape_of(j), out);
+    merge_features(shape_of(j), out);
     p.shape = shape_of(j);
     p.done = static_cast<std::int64_t>(table.rows().size());
     const fs::path checkpoint = out / "warm_start.pt";
@@ -369,7 +408,17 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
     };
     report();
 
-    train_missing(j, out / "warm_start.pt", o.rows, part, parts, o.file, p, report, stop, observer, BuildOrder::Tree);
+    // The nodes collected before and those this part recorded already are not measured again.
+    TableFeatures known = load_table_features(out / "features.csv", j.decisions, shape_of(j).blocks);
+    const fs::path features_file = part_features_file(out, part, parts);
+    if (fs::exists(features_file)) {
+        const TableFeatures recorded = load_table_features(features_file, j.decisions, shape_of(j).blocks);
+        for (const auto& [key, f] : recorded.nodes())
+            known.add(key.first, key.second, f);
+    }
+    detail::FeatureSink features(features_file, std::move(known), c.job.seed);
+    train_missing(j, out / "warm_start.pt", o.rows, part, parts, o.file, p, report, stop, observer, BuildOrder::Tree,
+                  &features);
     return std::move(o.rows);
 }
 
@@ -381,11 +430,19 @@ SimulationTable collect_seeds(const fs::path& out, const config::ExperimentConfi
     const auto seeds = table_seeds(c);
     const TableShape shape = table_shape(c);
     std::vector<SimulationTable> tables;
+    TableFeatures features; // every seed's
     for (const auto seed : seeds) {
         const fs::path folder = seed_folder(out, seed);
         tables.push_back(fs::exists(folder / "config.toml") ? merge_rows(shape, folder)
                                                              : SimulationTable(shape.decisions, shape.num_actions));
+        if (fs::exists(folder / "config.toml")) {
+            const TableFeatures seed_features = merge_features(shape, folder);
+            for (const auto& [key, f] : seed_features.nodes())
+                features.add(key.first, key.second, f);
+        }
     }
+    if (!features.empty())
+        save_table_features(out / "features.csv", features);
     std::vector<const SimulationTable*> views;
     views.reserve(tables.size());
     for (const auto& t : tables)
@@ -476,7 +533,9 @@ SimulationTable collect_table(const fs::path& out, const config::ExperimentConfi
 {
     if (!table_seeds(c).empty())
         return collect_seeds(out, c);
-    return merge_rows(table_shape(c), out); // the shape without loading the data
+    const TableShape shape = table_shape(c); // the shape without loading the data
+    merge_features(shape, out);
+    return merge_rows(shape, out);
 }
 
 bool tree_buildable(const config::ExperimentConfig& c)
@@ -540,6 +599,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     const fs::path checkpoint = out / "warm_start.pt";
     const IntraOpThreads threads(c.sweep.threads_per_task);
     SimulationTable table = merge_rows(shape_of(j), out);
+    detail::FeatureSink features(out / "features.csv", merge_features(shape_of(j), out), c.job.seed);
 
     BuildProgress p;
     p.total = static_cast<int>(table.sequences());
@@ -557,7 +617,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     };
     report();
 
-    train_missing(j, checkpoint, table, 0, 1, file, p, report, stop, observer, order); // the whole table: part 0 of 1
+    train_missing(j, checkpoint, table, 0, 1, file, p, report, stop, observer, order, &features); // part 0 of 1
     table.save(file.string());
     return table;
 }

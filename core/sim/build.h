@@ -59,6 +59,13 @@ bool fuses_replicates(const config::ExperimentConfig& c);
 // Builds the table of every sequence of k = trainer.max_decisions decisions over the job model's
 // n original blocks + Do Nothing, in lexicographic order. The config's [agent] is not used.
 //
+// Decision features: every decision node the build trains through gets its features
+// (core/train/probe.h) recorded once, appended to out/features.csv (core/sim/table_features.h) as
+// the rows are to table.csv, under the job's seed; a resumed build keeps those written and adds
+// only nodes not yet there; a sweep's part appends to its own part_features_file and collecting
+// merges them (a node two parts recorded must agree); a replicated table keeps each seed's in its
+// seed folder and out/features.csv holds every seed's. Fused replicated builds record none.
+//
 // `out` ends up holding config.toml, table.json (what the table was built from: table_meta.h),
 // warm_start.pt and table.csv. Rows are appended to table.csv
 // as they finish (flushed), so a killed build leaves a table that loads; calling again on the same
@@ -100,6 +107,7 @@ struct TableShape {
     int num_actions = 0;
     std::int64_t sequences = 0;           // of one seed's table
     std::vector<std::uint64_t> seeds{};   // a replicated table's seeds; empty for one seed
+    int blocks = 0;                       // the model's original blocks (the features' block columns)
     // Rows a sweep trains: the sequences at every seed.
     std::int64_t rows() const { return sequences * static_cast<std::int64_t>(std::max<std::size_t>(1, seeds.size())); }
 };
@@ -115,6 +123,8 @@ std::int64_t part_size(const TableShape& shape, int part, int parts); // of one 
 
 // out/parts/part-<part>-of-<parts>.csv.
 std::filesystem::path part_file(const std::filesystem::path& out, int part, int parts);
+// out/parts/part-<part>-of-<parts>.features.csv: the decision features that part recorded.
+std::filesystem::path part_features_file(const std::filesystem::path& out, int part, int parts);
 
 // Throws Error "--part I/N: reason" unless 0 <= part < parts.
 void check_part(int part, int parts);

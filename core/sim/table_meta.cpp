@@ -557,6 +557,19 @@ OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& aske
                                 std::max<std::int64_t>(table_status(t.file).rows,
                                                        static_cast<std::int64_t>(t.table.rows().size())),
                                 t.meta.rows, resume_hint(t.file)));
+    // Its decision features, where its build recorded them (features.csv); none is no error.
+    const fs::path features = features_file_for(t.file);
+    t.features = load_table_features(features, t.table.decisions(), model::original_block_count(t.model));
+    const std::vector<std::uint64_t> seeds = t.meta.seeds.empty() ? std::vector<std::uint64_t>{t.meta.seed} : t.meta.seeds;
+    for (const auto& [key, f] : t.features.nodes()) {
+        if (meta && std::ranges::find(seeds, key.first) == seeds.end())
+            throw Error(fmt::format("{}: decision features of seed {}, which table {} was not built with",
+                                    features.string(), key.first, name));
+        for (const int a : key.second)
+            if (a >= t.meta.actions)
+                throw Error(fmt::format("{}: node [{}]: action {} is out of range for table {} ({} actions)",
+                                        features.string(), fmt::join(key.second, " "), a, name, t.meta.actions));
+    }
     return t;
 }
 
@@ -631,8 +644,8 @@ TableStatus table_status(const fs::path& folder_or_csv)
     std::error_code ec;
     if (fs::is_directory(csv.parent_path() / "parts", ec))
         for (const auto& entry : fs::directory_iterator(csv.parent_path() / "parts", ec))
-            if (entry.path().extension() == ".csv")
-                files.push_back(entry.path());
+            if (entry.path().extension() == ".csv" && !entry.path().filename().string().ends_with(".features.csv"))
+                files.push_back(entry.path()); // a part's rows, not its decision features
     for (const auto& f : files)
         for (auto& row : read_table_file(f, decisions, /*growing=*/true).rows)
             rows.try_emplace(row.actions, row);

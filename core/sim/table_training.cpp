@@ -7,6 +7,8 @@
 #include "core/train/setup.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
+#include "core/util/read_file.h"
+#include "core/util/atomic_file.h"
 
 #include <fmt/format.h>
 
@@ -47,6 +49,9 @@ train::TrainerSettings settings_for(const config::ExperimentConfig& c, const fs:
     s.job = c.job;
     s.trainer = c.trainer;
     s.warm_start_checkpoint = checkpoint;
+    // Every table build records its nodes' decision features; the trunk gathers the gradient
+    // statistics of its last epoch into the checkpoint for the first node.
+    s.measure_features = true;
     return s;
 }
 
@@ -76,14 +81,44 @@ void warm_start(const Job& j, const fs::path& checkpoint, const std::stop_token&
 
 namespace {
 
+// Plays a fixed sequence, as FixedSequenceAgent does, and records the features it is given at each
+// of the table's decisions (the first adaptation mode's) that the sink lacks.
+class RecordingAgent final : public agent::Agent {
+public:
+    RecordingAgent(std::vector<int> seq, int decisions, FeatureSink* sink)
+        : fixed_(seq), seq_(std::move(seq)), decisions_(decisions), sink_(sink)
+    {
+    }
+    agent::Decision decide(const agent::DecisionContext& c) override
+    {
+        if (sink_ && c.features && calls_ < decisions_ && static_cast<std::size_t>(calls_) <= seq_.size()) {
+            const std::vector<int> prefix(seq_.begin(), seq_.begin() + calls_);
+            if (!sink_->has(prefix))
+                sink_->add(prefix, *c.features);
+        }
+        ++calls_;
+        return fixed_.decide(c);
+    }
+    std::string name() const override { return fixed_.name(); }
+    bool reads_features() const override { return sink_ != nullptr; }
+
+private:
+    agent::FixedSequenceAgent fixed_;
+    std::vector<int> seq_;
+    int decisions_;
+    FeatureSink* sink_;
+    int calls_ = 0;
+};
+
 // One sequence from the checkpoint to the end of the budget; empty when stopped.
 std::optional<TableRow> branch(const Job& j, const fs::path& checkpoint, const std::vector<int>& seq,
-                               const std::stop_token& stop, train::TrainObserver* observer, BuildProgress& p)
+                               const std::stop_token& stop, train::TrainObserver* observer, BuildProgress& p,
+                               FeatureSink* features)
 {
     auto clock = train::make_clock(j.c.scheduler);
     train::Scheduler sched(j.c.scheduler.budget, train::allocation_events(j.c.scheduler),
                            j.c.scheduler.start_time, *clock);
-    agent::FixedSequenceAgent agent(seq);
+    RecordingAgent agent(seq, j.decisions, features);
     DecisionTimes times;
     train::ObserverList observers;
     observers.add(&times);
@@ -110,7 +145,8 @@ std::optional<TableRow> branch(const Job& j, const fs::path& checkpoint, const s
 
 // Each sequence of the part that `table` lacks from the warm start to the end of the budget.
 void train_per_sequence(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts,
-                        RowSink& sink, BuildProgress& p, const std::stop_token& stop, train::TrainObserver* observer)
+                        RowSink& sink, BuildProgress& p, const std::stop_token& stop, train::TrainObserver* observer,
+                        FeatureSink* features)
 {
     for (std::int64_t code = 0; code < table.sequences() && !stop.stop_requested(); ++code) {
         if (!in_part(code, part, parts, j.decisions, j.num_actions))
@@ -118,7 +154,7 @@ void train_per_sequence(const Job& j, const fs::path& checkpoint, SimulationTabl
         const auto seq = sequence_of(code, j.decisions, j.num_actions);
         if (table.find(seq))
             continue;
-        auto row = branch(j, checkpoint, seq, stop, observer, p);
+        auto row = branch(j, checkpoint, seq, stop, observer, p, features);
         if (!row)
             break;
         sink.add(std::move(*row));
@@ -137,8 +173,8 @@ public:
 class TreeBuilder {
 public:
     TreeBuilder(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts, RowSink& sink,
-                BuildProgress& p, const std::stop_token& stop, train::TrainObserver* observer)
-        : j_(j), table_(table), part_(part), parts_(parts), sink_(sink), p_(p), stop_(stop),
+                BuildProgress& p, const std::stop_token& stop, train::TrainObserver* observer, FeatureSink* features)
+        : j_(j), table_(table), part_(part), parts_(parts), sink_(sink), features_(features), p_(p), stop_(stop),
           clock_(train::make_clock(j.c.scheduler)),
           sched_(j.c.scheduler.budget, train::allocation_events(j.c.scheduler), j.c.scheduler.start_time, *clock_),
           never_consulted_({})
@@ -191,6 +227,9 @@ private:
     // At a pending decision after `prefix`, `times` the time left at each decision so far.
     void node(const std::vector<int>& prefix, const std::vector<double>& times)
     {
+        // Once per node, before any child moves the trainer on: the state every path here shares.
+        if (features_ && !features_->has(prefix))
+            features_->add(prefix, trainer_->decision_features());
         const train::TrainerState here = trainer_->state();
         bool fresh = true; // the trainer is still at `here`
         for (int a = 0; a < j_.num_actions && !stop_.stop_requested(); ++a) {
@@ -244,6 +283,7 @@ private:
     SimulationTable& table_;
     int part_, parts_;
     RowSink& sink_;
+    FeatureSink* features_;
     BuildProgress& p_;
     const std::stop_token& stop_;
     std::unique_ptr<train::Clock> clock_;
@@ -277,13 +317,46 @@ void RowSink::add(TableRow row)
 
 void train_missing(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts,
                    const fs::path& file, BuildProgress& p, const std::function<void()>& report,
-                   const std::stop_token& stop, train::TrainObserver* observer, BuildOrder order)
+                   const std::stop_token& stop, train::TrainObserver* observer, BuildOrder order,
+                   FeatureSink* features)
 {
     RowSink sink(j, file, table, p, report);
     if (order == BuildOrder::Tree && tree_buildable(j.c))
-        TreeBuilder(j, checkpoint, table, part, parts, sink, p, stop, observer).build();
+        TreeBuilder(j, checkpoint, table, part, parts, sink, p, stop, observer, features).build();
     else
-        train_per_sequence(j, checkpoint, table, part, parts, sink, p, stop, observer);
+        train_per_sequence(j, checkpoint, table, part, parts, sink, p, stop, observer, features);
+}
+
+namespace {
+
+// The file with its torn last line dropped; removed when not even its header is whole.
+const fs::path& whole_lines(const fs::path& file)
+{
+    std::error_code ec;
+    if (!fs::exists(file, ec))
+        return file;
+    const std::string text = read_text_file(file);
+    const auto end = text.rfind('\n');
+    if (end == std::string::npos)
+        fs::remove(file);
+    else if (end + 1 != text.size())
+        write_text_atomically(file, text.substr(0, end + 1));
+    return file;
+}
+
+} // namespace
+
+FeatureSink::FeatureSink(const fs::path& file, TableFeatures known, std::uint64_t seed)
+    : appender_(whole_lines(file), features_header() + '\n'), known_(std::move(known)), seed_(seed)
+{
+}
+
+void FeatureSink::add(const std::vector<int>& prefix, const agent::DecisionFeatures& features)
+{
+    if (has(prefix))
+        return;
+    appender_.append(features_line(seed_, prefix, features) + '\n');
+    known_.add(seed_, prefix, features);
 }
 
 } // namespace rlda::core::sim::detail

@@ -7,6 +7,7 @@
 #include "core/model/spec.h"
 #include "core/sim/build.h"
 #include "core/sim/table.h"
+#include "core/sim/table_features.h"
 #include "core/util/line_appender.h"
 
 #include <chrono>
@@ -46,17 +47,34 @@ private:
     std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
 };
 
+// Appends the decision features of one seed's nodes to a features file (table_features.h), each
+// node once: a node `known` holds, or one added before, is not written again. A torn last line
+// (a killed build's) is dropped before the first append, so that the file goes on whole.
+class FeatureSink {
+public:
+    FeatureSink(const std::filesystem::path& file, TableFeatures known, std::uint64_t seed);
+    bool has(const std::vector<int>& prefix) const { return known_.at(prefix, seed_) != nullptr; }
+    void add(const std::vector<int>& prefix, const agent::DecisionFeatures& features);
+
+private:
+    LineAppender appender_;
+    TableFeatures known_;
+    std::uint64_t seed_;
+};
+
 // Trains from scratch up to the first allocation event, where the trainer writes `checkpoint`.
 void warm_start(const Job& j, const std::filesystem::path& checkpoint, const std::stop_token& stop,
                 train::TrainObserver* observer);
 
 // Trains every sequence of part `part` of `parts` that `table` lacks, appending each row to `file`
 // as one line and to `table`, counting it in `p` and reporting; ends early at a stop request.
-// build_table trains part 0 of 1.
+// build_table trains part 0 of 1. With `features`, the decision features of every node the part
+// trains through that the sink lacks are recorded there (Trainer::decision_features under the job's
+// seed; per sequence, those its agent is given), once each.
 void train_missing(const Job& j, const std::filesystem::path& checkpoint, SimulationTable& table, int part,
                    int parts, const std::filesystem::path& file, BuildProgress& p,
                    const std::function<void()>& report, const std::stop_token& stop,
-                   train::TrainObserver* observer, BuildOrder order);
+                   train::TrainObserver* observer, BuildOrder order, FeatureSink* features = nullptr);
 
 // One seed of a replicated table trained fused (fused_table_training.cpp): its job, its warm start,
 // the file its rows are appended to, and the rows it holds.

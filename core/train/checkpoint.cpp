@@ -128,6 +128,9 @@ void save_checkpoint(const std::filesystem::path& file, const CheckpointMeta& m,
         auto t = torch::tensor(values, torch::kFloat64).reshape({static_cast<std::int64_t>(values.size())});
         f.add(std::string("history/") + c.name, c.integral ? t.to(torch::kLong) : t);
     }
+    if (!m.grad_sq_mean.empty())
+        f.add("features/grad_sq_mean",
+              torch::tensor(m.grad_sq_mean, torch::kFloat64).reshape({static_cast<std::int64_t>(m.grad_sq_mean.size())}));
     for (const auto& p : net.named_parameters())
         f.add("model/" + p.key(), p.value());
     for (const auto& b : net.named_buffers())
@@ -231,6 +234,19 @@ CheckpointReader::CheckpointReader(TensorFile file) : file_(file.label()), tenso
         const double* v = t.data_ptr<double>();
         for (std::int64_t i = 0; i < n; ++i)
             set_column(c, m.history[static_cast<std::size_t>(i)], v[i], file_);
+    }
+    if (const TensorEntry* g = f.find("features/grad_sq_mean")) {
+        // One value per original block: each block holds tensors of the model.
+        if (g->shape.size() != 1 || g->shape[0] < 1 ||
+            g->shape[0] > static_cast<std::int64_t>(f.names("model/").size()))
+            throw Error(fmt::format("{}: features/grad_sq_mean: not a vector of one value per block", f.label()));
+        const auto t = f.tensor("features/grad_sq_mean", torch::kFloat64, {g->shape[0]});
+        const double* v = t.data_ptr<double>();
+        for (std::int64_t i = 0; i < g->shape[0]; ++i) {
+            if (!(v[i] >= 0.0))
+                throw Error(fmt::format("{}: features/grad_sq_mean: {} is not a mean square", f.label(), v[i]));
+            m.grad_sq_mean.push_back(v[i]);
+        }
     }
 }
 

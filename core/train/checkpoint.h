@@ -60,6 +60,9 @@ struct CheckpointMeta {
     int decisions = 0;
     double lr = 0.0;
     std::vector<EpochMetrics> history; // every completed epoch so far
+    // The last completed epoch's mean squared gradient per original block (core/train/probe.h),
+    // "features/grad_sq_mean"; empty when the run did not gather them (and in older files).
+    std::vector<double> grad_sq_mean;
 };
 
 // Writes the current layout (kCheckpointVersion) atomically. `opt` must be an SGD or Adam optimizer

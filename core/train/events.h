@@ -1,10 +1,12 @@
 // What training reports while it runs: plain value types, shared by core, files and the workbench.
 #pragma once
 
+#include "core/agent/decision_features.h"
 #include "core/model/spec.h"
 #include "core/train/scheduler.h"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -49,6 +51,8 @@ struct AdaptationEvent {
     model::ModelSummary before;
     model::ModelSummary after;
     double max_abs_diff = -1.0; // eval-mode function-preservation check; -1 = not measured
+    // What the agent was given to decide on (core/train/probe.h); absent unless it reads_features().
+    std::optional<agent::DecisionFeatures> features;
 };
 
 struct AllocationRecord {

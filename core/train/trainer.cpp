@@ -9,6 +9,7 @@
 #include "core/train/checkpoint.h"
 #include "core/train/device.h"
 #include "core/train/optimizer.h"
+#include "core/train/probe.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 #include "core/util/tensor_file.h"
@@ -64,6 +65,10 @@ struct Trainer::Impl {
     std::uint64_t weights_version = 0;
     std::optional<std::pair<std::uint64_t, double>> last_evaluation;
     Trainer::Work work; // by this trainer, for build costs
+    // Decision features: gathered when measuring (the settings, or an agent that reads them).
+    bool measuring = false;
+    GradientStats grad_stats;          // the epoch in progress
+    std::vector<double> grad_sq_mean;  // the last completed epoch's; empty: none gathered yet
 
     Impl(TrainerSettings settings, model::ModelSpec base_spec, const data::DatasetSplit& d, Scheduler& sc,
          Clock& c, agent::Agent& a, TrainObserver* o)
@@ -86,6 +91,7 @@ struct Trainer::Impl {
         place(net);
         lr = s.job.lr;
         make_optimizer();
+        measuring = s.measure_features || agent.reads_features();
     }
 
     // On the device, and on the CPU in the layout its convolutions run fastest in.
@@ -148,10 +154,26 @@ struct Trainer::Impl {
         return distill_weight * kd + (1.0 - distill_weight) * ce;
     }
 
+    agent::DecisionFeatures decision_features()
+    {
+        ProbeContext c;
+        c.history = history;
+        c.grad_sq_mean = grad_sq_mean;
+        c.lr = s.job.lr; // a decision starts a fresh optimizer at the initial rate
+        c.time_left = sched.time_left();
+        c.time_budget = sched.time_budget();
+        return measure_features(*net, test, c);
+    }
+
     void consult()
     {
         const model::ModelSummary before = net->summary();
-        const agent::DecisionContext ctx{before, actions, decisions, sched.time_left(), sched.time_budget()};
+        agent::DecisionContext ctx{before, actions, decisions, sched.time_left(), sched.time_budget()};
+        std::optional<agent::DecisionFeatures> features;
+        if (!forced && agent.reads_features()) {
+            features = decision_features();
+            ctx.features = &*features;
+        }
         const agent::Decision d = forced ? agent::Decision{*forced, {}} : agent.decide(ctx);
         if (d.action < 0 || d.action >= ctx.num_actions())
             throw Error(fmt::format("agent {} chose action {}, outside 0..{}", agent.name(), d.action,
@@ -179,6 +201,7 @@ struct Trainer::Impl {
             e.block = r.what.block;
         }
         e.probabilities = d.probabilities;
+        e.features = std::move(features);
         e.before = before;
         e.after = net->summary();
         if (copy)
@@ -251,6 +274,8 @@ struct Trainer::Impl {
         std::int64_t seen = 0;
         const std::int64_t batches = sampler.batches();
         const double lr_used = lr;
+        if (measuring)
+            grad_stats.start(*net); // an epoch cut short is started over: only completed ones count
         for (std::int64_t b = 0; b < batches; ++b) {
             if (stop.stop_requested())
                 return EpochEnd::Cancelled;
@@ -265,6 +290,8 @@ struct Trainer::Impl {
             const auto out = net->forward(x);
             const auto loss = loss_for(out, x, y);
             loss.backward();
+            if (measuring)
+                grad_stats.add_step();
             opt->step();
             ++weights_version;
             ++work.steps;
@@ -281,6 +308,8 @@ struct Trainer::Impl {
         }
         ++epochs_completed;
         ++work.epochs;
+        if (measuring)
+            grad_sq_mean = grad_stats.finish();
         EpochMetrics m = measure(lr_used);
         m.train_loss = loss_sum.item<double>() / static_cast<double>(seen);
         m.train_acc = static_cast<double>(correct.item<std::int64_t>()) / static_cast<double>(seen);
@@ -395,6 +424,7 @@ struct Trainer::Impl {
         m.decisions = decisions;
         m.lr = lr;
         m.history = history;
+        m.grad_sq_mean = grad_sq_mean;
         train::save_checkpoint(file, m, *net, *opt);
     }
 
@@ -416,6 +446,9 @@ struct Trainer::Impl {
         model::ModelSpec spec = base;
         for (int action : m.grown)
             guarded_grow(file, spec, action);
+        if (!m.grad_sq_mean.empty() && static_cast<int>(m.grad_sq_mean.size()) != model::original_block_count(spec))
+            throw Error(fmt::format("{}: features/grad_sq_mean has {} entries for a model of {} blocks", file.string(),
+                                    m.grad_sq_mean.size(), model::original_block_count(spec)));
         model::Net restored(spec);
         place(restored);
         reader.load_model(*restored);
@@ -439,6 +472,7 @@ struct Trainer::Impl {
         teacher = model::Net(nullptr);
         checkpoint_saved = true; // a branch never overwrites the checkpoint it started from
         history = m.history;
+        grad_sq_mean = m.grad_sq_mean;
         for (const EpochMetrics& e : history) // the replay: see TrainObserver
             obs.on_epoch(e);
     }
@@ -475,6 +509,7 @@ struct TrainerState::Data {
     std::int64_t steps = 0;
     bool checkpoint_saved = false;
     std::vector<EpochMetrics> history;
+    std::vector<double> grad_sq_mean;
     ClockState clock;
     std::size_t reported = 0;
     torch::Tensor rng; // the CPU generator's state
@@ -518,6 +553,7 @@ TrainerState Trainer::state() const
     d->steps = m.steps;
     d->checkpoint_saved = m.checkpoint_saved;
     d->history = m.history;
+    d->grad_sq_mean = m.grad_sq_mean;
     d->clock = m.clock.state();
     d->reported = m.sched.reported();
     TrainerState out;
@@ -542,6 +578,7 @@ void Trainer::restore(const TrainerState& state)
     m.steps = d.steps;
     m.checkpoint_saved = d.checkpoint_saved;
     m.history = d.history;
+    m.grad_sq_mean = d.grad_sq_mean;
     m.clock.restore(d.clock);
     m.sched.restore(d.reported);
     m.teacher = model::Net(nullptr);
@@ -551,6 +588,13 @@ void Trainer::restore(const TrainerState& state)
     auto gen = at::detail::getDefaultCPUGenerator();
     std::lock_guard<std::mutex> lock(gen.mutex());
     gen.set_state(d.rng);
+}
+
+agent::DecisionFeatures Trainer::decision_features() const
+{
+    if (!impl_->decision_pending())
+        throw Error("trainer: decision_features() with no decision pending");
+    return impl_->decision_features();
 }
 
 Trainer::Work Trainer::work() const { return impl_->work; }

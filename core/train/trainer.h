@@ -28,10 +28,14 @@ struct TrainerSettings {
     std::int64_t eval_batch = 1000;
     // Where to save the warm-start checkpoint at the first allocation event; empty = nowhere.
     std::filesystem::path warm_start_checkpoint;
+    // Gather the gradient statistics of decision features while training (core/train/probe.h), so
+    // that decision_features() can be measured. On by itself when the agent reads_features(); a
+    // table build sets it. Changes no number of the run, costs a little per step.
+    bool measure_features = false;
 };
 
 // A run's state at a pending decision, held in memory: the model, the counters, the clock, the
-// scheduler and LibTorch's CPU random generator. No optimizer: a decision always starts a fresh one.
+// scheduler, LibTorch's CPU random generator and the last epoch's gradient statistics. No optimizer: a decision always starts a fresh one.
 // sim::build_table builds a table as a tree of these (core/sim/build.h).
 class TrainerState {
 public:
@@ -80,6 +84,11 @@ public:
     Pause decide(int action, const std::stop_token& stop = {});
     // The state at a pending decision; Error when none is pending.
     TrainerState state() const;
+    // The decision features at the pending decision (core/train/probe.h says what each is), as the
+    // agent would be given them; Error when none is pending. Their grad_sq_mean are 0 unless the
+    // run gathers them (TrainerSettings::measure_features) and has completed an epoch since it
+    // started or resumed from a checkpoint that kept them. Changes nothing of the run.
+    agent::DecisionFeatures decision_features() const;
     // Back to a state taken by state() of this trainer (no observer hook runs).
     void restore(const TrainerState& state);
     // What this trainer computed since construction (resumed and replayed work not counted): what

@@ -31,7 +31,7 @@ namespace {
 // interrupted). Kept to the names: anything else in a folder without the marker makes it a user's.
 constexpr std::array kRldaFiles = {
     ".rlda",      ".rlda.lock",  "config.toml", "events.jsonl", "warm_start.pt", "model.pt",
-    "architecture.json", "policy.pt", "table.csv",  "table.json",  "ranks.csv",   "folds.csv",
+    "architecture.json", "policy.pt", "table.csv",  "table.json",  "features.csv", "ranks.csv",   "folds.csv",
     "sweep.json", "sweep.sbatch", "sweep.lock", "notes.json",
 };
 // The files that only rlda's folders had before the marker: one of them must be there.
@@ -53,7 +53,7 @@ bool rlda_file_name(std::string name)
 bool rlda_subfolder_entry(std::string_view folder, const std::string& name)
 {
     static const std::regex metrics(R"([A-Za-z0-9_]+\.csv(\.tmp)?)");
-    static const std::regex parts(R"(part-\d+-of-\d+\.(csv|log|lock)(\.tmp)?)");
+    static const std::regex parts(R"(part-\d+-of-\d+\.(csv|features\.csv|log|lock)(\.tmp)?)");
     static const std::regex figures(R"([A-Za-z0-9_.-]+\.(png|pdf|svg))");
     static const std::regex logs(R"([0-9_]+\.out)");
     if (folder == "metrics")
