@@ -1,5 +1,6 @@
 // `rlda learn`: simulation-driven learning (Algorithm 4) against one table or a curriculum, and
-// `rlda evaluate`: a policy's greedy sequence against a table, with the paper's baselines.
+// `rlda evaluate`: a policy's greedy sequence, or a growth heuristic's, against a table, with the
+// paper's baselines.
 #include "app/cli/commands.h"
 #include "app/cli/warning.h"
 #include "app/cli/learn_progress.h"
@@ -8,12 +9,15 @@
 
 #include "core/agent/reinforce.h"
 #include "core/config/experiment_io.h"
+#include "core/config/schema.h"
 #include "core/config/value_limits.h"
 #include "core/model/zoo.h"
+#include "core/sim/agent_eval.h"
 #include "core/sim/learn.h"
 #include "core/run/learn_run.h"
 #include "core/sim/table.h"
 #include "core/sim/table_meta.h"
+#include "core/train/setup.h"
 #include "core/util/error.h"
 #include "core/util/rolling_mean.h"
 
@@ -116,15 +120,35 @@ int run_learn(const LearnOptions& o)
 
 struct EvaluateOptions : TableOptions {
     std::string policy;
+    std::string agent; // a growth heuristic's kind, instead of a policy
+    core::config::AgentConfig heuristic; // its threshold
     std::string table;
     std::uint64_t seed = 0;
 };
+
+// The kinds `--agent` takes: the growth heuristics, in the schema's order.
+std::vector<std::string> heuristic_names()
+{
+    std::vector<std::string> out;
+    for (const auto& [kind, name] : core::config::name_table<core::config::AgentKind>())
+        if (core::train::is_heuristic(kind))
+            out.push_back(name);
+    return out;
+}
 
 int run_evaluate(const EvaluateOptions& o)
 {
     const auto t = core::sim::open_table(o.table, o.overrides());
     if (!t.described)
         print_warning(t.assumption());
+    if (!o.agent.empty()) {
+        core::config::AgentConfig agent = o.heuristic;
+        agent.kind = *core::config::from_string<core::config::AgentKind>(o.agent);
+        const auto e = core::sim::evaluate_agent(agent, core::sim::learn_task(t), o.seed);
+        fmt::print("agent: {}\n", o.agent);
+        print_evaluation(e, &t.actions);
+        return 0;
+    }
     auto learner = core::agent::PolicyLearner::load(o.policy, print_warning);
     auto e = core::sim::evaluate(learner, core::sim::learn_task(t), o.seed);
     core::sim::add_seed_statistics(e, t.table, o.seed);
@@ -172,9 +196,27 @@ std::function<int()> add_learn_command(CLI::App& app)
 
 std::function<int()> add_evaluate_command(CLI::App& app)
 {
-    auto* cmd = app.add_subcommand("evaluate", "A policy's greedy sequence on a table, its rank and the baselines");
+    auto* cmd = app.add_subcommand("evaluate", "A policy's greedy sequence, or a growth heuristic's, on a table: its "
+                                               "rank and the baselines");
     auto o = std::make_shared<EvaluateOptions>();
-    cmd->add_option("--policy", o->policy, "Policy file (policy.pt)")->required();
+    auto* policy = cmd->add_option("--policy", o->policy, "Policy file (policy.pt)");
+    auto* agent = cmd->add_option("--agent", o->agent,
+                                  "Instead of a policy, a growth heuristic walked down the table with the decision "
+                                  "features recorded at each node (gradient, loss-drop, grow-while-improving need "
+                                  "them; first, last do not)")
+                      ->check(CLI::IsMember(heuristic_names()));
+    policy->excludes(agent);
+    const auto& threshold = core::config::experiment_schema().find("agent.threshold")->range;
+    cmd->add_option("--threshold", o->heuristic.threshold,
+                    "grow-while-improving: the least gain in test accuracy (a fraction) an epoch needs to grow")
+        ->capture_default_str()
+        ->check(real_number({threshold.min, !threshold.min_open}, {threshold.max, !threshold.max_open}))
+        ->needs(agent);
+    // Exactly one of the two: excludes() refuses both, this refuses neither.
+    cmd->callback([policy, agent] {
+        if (policy->count() + agent->count() == 0)
+            throw CLI::RequiredError("--policy or --agent");
+    });
     cmd->add_option("--table", o->table, "Simulation table: a table folder (its table.csv) or a CSV file")->required();
     add_table_options(cmd, *o);
     cmd->add_option("--seed", o->seed, "Seed of the 10 random sequences")

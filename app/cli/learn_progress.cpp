@@ -4,9 +4,12 @@
 #include "app/cli/warning.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace rlda::app {
 
@@ -75,6 +78,15 @@ void print_evaluation(const core::sim::Evaluation& e, const core::model::ActionS
                core::sim::sequence_string(e.greedy), e.rank, e.sequences, decimal(e.accuracy), decimal(e.regret),
                decimal(e.optimal), core::sim::sequence_string(e.optimal_sequence), decimal(e.no_adaptation),
                decimal(e.random_mean), decimal(e.random_expected));
+    if (!e.seed_sequences.empty()) {
+        // An agent that took another sequence under some seeds: greedy above is the most frequent.
+        std::vector<std::string> each;
+        for (const auto& s : e.seed_sequences)
+            each.push_back(actions ? actions->sequence_text(s) : core::sim::sequence_string(s));
+        fmt::print("seed_sequences: {} (under each seed; rank and accuracy are the mean over the seeds of what "
+                   "each seed's sequence earned)\n",
+                   fmt::join(each, " | "));
+    }
     if (e.reliability.known()) {
         // A replicated table: the rank above is the mean's; the seeds say how far it may be off.
         const auto interval = [](const core::sim::Evaluation::Spread& s) { return fmt::format("{}-{}", s.low, s.high); };

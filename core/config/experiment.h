@@ -84,6 +84,7 @@ struct AgentConfig {
     double temperature = 1.0;        // policy: softmax temperature
     bool greedy = true;              // policy: argmax instead of sampling
     std::uint64_t seed = 0;          // random / sampling
+    double threshold = 0.001;        // grow-while-improving: the least gain in test accuracy a growth needs
     bool operator==(const AgentConfig&) const = default;
 };
 

@@ -21,8 +21,8 @@ enum class DatasetKind { Synthetic, Cifar10, FashionMnist, Mnist };
 using data::Normalization; // named "half", "dataset", "none"
 enum class ClockKind { Virtual, Wall };
 // None: always Do Nothing; Simulation: every action sequence in turn (a simulation-table run,
-// the original's SimulationAgent)
-enum class AgentKind { Fixed, Random, None, Policy, Simulation };
+// the original's SimulationAgent); the rest are the growth heuristics of core/agent/heuristics.h
+enum class AgentKind { Fixed, Random, None, Policy, Simulation, Gradient, LossDrop, First, Last, GrowWhileImproving };
 enum class SweepBackend { Local, Slurm }; // worker processes here; cluster jobs
 // Whether a replicated table trains its seeds of one sequence as one fused model (core/sim/build.h):
 // Auto fuses on a GPU only (on the CPU a fused grouped convolution is slower than separate ones)

@@ -247,7 +247,13 @@ template <> const std::vector<std::pair<AgentKind, std::string>>& name_table<Age
                                                                   {AgentKind::Random, "random"},
                                                                   {AgentKind::None, "none"},
                                                                   {AgentKind::Policy, "policy"},
-                                                                  {AgentKind::Simulation, "simulation"}};
+                                                                  {AgentKind::Simulation, "simulation"},
+                                                                  {AgentKind::Gradient, "gradient"},
+                                                                  {AgentKind::LossDrop, "loss-drop"},
+                                                                  {AgentKind::First, "first"},
+                                                                  {AgentKind::Last, "last"},
+                                                                  {AgentKind::GrowWhileImproving,
+                                                                   "grow-while-improving"}};
     return t;
 }
 

@@ -187,7 +187,8 @@ Schema make_schema()
     // [agent]; a fixed sequence against the model and a policy's file are checked in validate.cpp.
     k.push_back({.name = "agent.kind", .type = Type::Choice, .label = "Kind",
                  .help = "fixed: a sequence; random; none: always Do Nothing; policy: a trained policy; "
-                         "simulation: every sequence in turn",
+                         "simulation: every sequence in turn; heuristics: gradient (GradMax), loss-drop (Firefly), "
+                         "first, last, grow-while-improving (AutoGrow)",
                  .value = named<&C::agent, &AgentConfig::kind>(), .choices = names<AgentKind>()});
     k.push_back({.name = "agent.sequence", .type = Type::Integers, .label = "Sequence",
                  .help = "Fixed agent: actions in order; i deepens original block i, the block count is Do Nothing",
@@ -203,6 +204,10 @@ Schema make_schema()
                  .help = "Policy agent: argmax instead of sampling", .value = member<&C::agent, &AgentConfig::greedy>()});
     k.push_back({.name = "agent.seed", .type = Type::Integer, .label = "Seed",
                  .help = "Random agent, and a policy's sampling", .value = member<&C::agent, &AgentConfig::seed>()});
+    k.push_back({.name = "agent.threshold", .type = Type::Number, .label = "Improvement threshold",
+                 .help = "grow-while-improving: grow only while the last epoch raised the test accuracy by more "
+                         "than this fraction",
+                 .value = member<&C::agent, &AgentConfig::threshold>(), .range = unit});
 
     // [policy]
     k.push_back({.name = "policy.encoder", .type = Type::Choice, .label = "Encoder",

@@ -14,19 +14,64 @@
 namespace rlda::core::sim {
 namespace {
 
-double budget_of(const SimulationTable& table)
-{
-    if (table.rows().empty())
-        throw Error(fmt::format("{}: the simulation table is empty", table.source()));
-    return table.rows().front().total_time;
-}
-
 std::string operations_text(const std::vector<model::Operation>& ops)
 {
     return fmt::format("{}", fmt::join(model::operation_strings(ops), ", "));
 }
 
 void check_fit(const agent::PolicyLearner& learner, const LearnTask& task)
+{
+    check_task(task);
+    if (!learner.serves(task.actions))
+        throw Error(fmt::format("{}: the policy chooses among {} actions of the operations {}, the table has {} of {}",
+                                task.table->source(), learner.actions(), operations_text(learner.operations()),
+                                task.table->num_actions(), operations_text(task.actions.operations())));
+}
+
+// What add_seed_statistics adds; `greedy_by_seed`, when given, is what the greedy "sequence" earned at
+// each seed (an agent whose sequence differs between them), else the row of e.greedy.
+void add_statistics(Evaluation& e, const SimulationTable& table, const std::vector<double>* greedy_by_seed,
+                    std::uint64_t seed)
+{
+    if (!table.replicated())
+        return;
+    const auto r = accuracies_by_seed(table);
+    const auto b = bootstrap_ranks(r, kResamples, seed);
+    const auto spread = [&](const std::vector<int>& seq) {
+        std::int64_t code = -1;
+        for (std::size_t i = 0; i < table.rows().size(); ++i)
+            if (table.rows()[i].actions == seq)
+                code = static_cast<std::int64_t>(i);
+        if (code < 0)
+            throw Error(fmt::format("{}: no row for {}", table.source(), sequence_string(seq)));
+        const auto s = static_cast<std::size_t>(code);
+        return Evaluation::Spread{b.rank_low[s], b.rank_high[s], b.best_share[s]};
+    };
+    e.replicates = r.replicates();
+    if (greedy_by_seed) {
+        const CandidateRanks c = bootstrap_candidate(r, *greedy_by_seed, kResamples, seed);
+        e.greedy_spread = {c.low, c.high, c.best_share};
+    } else {
+        e.greedy_spread = spread(e.greedy);
+    }
+    e.optimal_spread = spread(e.optimal_sequence);
+    e.no_adaptation_spread = spread(table.no_adaptation_sequence());
+    double ranks = 0.0;
+    for (const int rank : b.mean_rank)
+        ranks += rank;
+    e.random_rank = ranks / static_cast<double>(b.mean_rank.size());
+    std::vector<double> seed_means;
+    for (const auto& acc : r.accuracy)
+        seed_means.push_back(std::accumulate(acc.begin(), acc.end(), 0.0) / static_cast<double>(acc.size()));
+    e.random_expected_sd = std::sqrt(variance_of(seed_means, 1));
+    e.best_set = static_cast<int>(b.indistinguishable.size());
+    e.greedy_among_best = e.greedy_spread.best_share >= kBestShare;
+    e.reliability = rank_reliability(r, seed);
+}
+
+} // namespace
+
+void check_task(const LearnTask& task)
 {
     const SimulationTable& table = *task.table;
     const model::ModelSpec& base = *task.model;
@@ -36,16 +81,17 @@ void check_fit(const agent::PolicyLearner& learner, const LearnTask& task)
                                 "({} blocks)",
                                 table.source(), table.num_actions(), base.name, task.actions.size(),
                                 operations_text(task.actions.operations()), n));
-    if (!learner.serves(task.actions))
-        throw Error(fmt::format("{}: the policy chooses among {} actions of the operations {}, the table has {} of {}",
-                                table.source(), learner.actions(), operations_text(learner.operations()),
-                                table.num_actions(), operations_text(task.actions.operations())));
     if (!table.complete())
         throw Error(fmt::format("{}: the simulation table is incomplete; finish it with rlda simulate first",
                                 table.source()));
 }
 
-} // namespace
+double table_budget(const SimulationTable& table)
+{
+    if (table.rows().empty())
+        throw Error(fmt::format("{}: the simulation table is empty", table.source()));
+    return table.rows().front().total_time;
+}
 
 ArchitectureCache::ArchitectureCache(const model::ModelSpec& base, const model::ActionSpace& actions,
                                      const agent::PolicyLearner& learner)
@@ -106,7 +152,7 @@ std::int64_t learn_tables(agent::PolicyLearner& learner, const std::vector<Learn
     std::vector<Scale> scales;
     for (const LearnTask& t : tasks) {
         check_fit(learner, t);
-        budgets.push_back(budget_of(*t.table));
+        budgets.push_back(table_budget(*t.table));
         caches.emplace_back(*t.model, t.actions, learner);
         Scale s;
         if (standardise) {
@@ -180,14 +226,24 @@ Evaluation evaluate(agent::PolicyLearner& learner, const LearnTask& task, std::u
 {
     check_fit(learner, task);
     const SimulationTable& table = *task.table;
-    const double budget = budget_of(table);
+    const double budget = table_budget(table);
     ArchitectureCache architectures(*task.model, task.actions, learner);
-    Evaluation e;
+    std::vector<int> greedy;
+    std::vector<std::vector<double>> probabilities;
     for (int j = 0; j < table.decisions(); ++j) {
-        agent::Choice c = learner.greedy(architectures.layers(e.greedy), table.time_left(e.greedy), budget);
-        e.greedy.push_back(c.action);
-        e.probabilities.push_back(std::move(c.probabilities));
+        agent::Choice c = learner.greedy(architectures.layers(greedy), table.time_left(greedy), budget);
+        greedy.push_back(c.action);
+        probabilities.push_back(std::move(c.probabilities));
     }
+    Evaluation e = evaluate_sequence(table, greedy, random_seed);
+    e.probabilities = std::move(probabilities);
+    return e;
+}
+
+Evaluation evaluate_sequence(const SimulationTable& table, const std::vector<int>& sequence, std::uint64_t random_seed)
+{
+    Evaluation e;
+    e.greedy = sequence;
     e.accuracy = table.accuracy(e.greedy);
     e.rank = table.rank(e.greedy);
     e.sequences = static_cast<int>(table.rows().size());
@@ -202,35 +258,13 @@ Evaluation evaluate(agent::PolicyLearner& learner, const LearnTask& task, std::u
 
 void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint64_t seed)
 {
-    if (!table.replicated())
-        return;
-    const auto r = accuracies_by_seed(table);
-    const auto b = bootstrap_ranks(r, kResamples, seed);
-    const auto spread = [&](const std::vector<int>& seq) {
-        std::int64_t code = -1;
-        for (std::size_t i = 0; i < table.rows().size(); ++i)
-            if (table.rows()[i].actions == seq)
-                code = static_cast<std::int64_t>(i);
-        if (code < 0)
-            throw Error(fmt::format("{}: no row for {}", table.source(), sequence_string(seq)));
-        const auto s = static_cast<std::size_t>(code);
-        return Evaluation::Spread{b.rank_low[s], b.rank_high[s], b.best_share[s]};
-    };
-    e.replicates = r.replicates();
-    e.greedy_spread = spread(e.greedy);
-    e.optimal_spread = spread(e.optimal_sequence);
-    e.no_adaptation_spread = spread(table.no_adaptation_sequence());
-    double ranks = 0.0;
-    for (const int rank : b.mean_rank)
-        ranks += rank;
-    e.random_rank = ranks / static_cast<double>(b.mean_rank.size());
-    std::vector<double> seed_means;
-    for (const auto& acc : r.accuracy)
-        seed_means.push_back(std::accumulate(acc.begin(), acc.end(), 0.0) / static_cast<double>(acc.size()));
-    e.random_expected_sd = std::sqrt(variance_of(seed_means, 1));
-    e.best_set = static_cast<int>(b.indistinguishable.size());
-    e.greedy_among_best = e.greedy_spread.best_share >= kBestShare;
-    e.reliability = rank_reliability(r, seed);
+    add_statistics(e, table, nullptr, seed);
+}
+
+void add_seed_statistics(Evaluation& e, const SimulationTable& table, const std::vector<double>& greedy_by_seed,
+                         std::uint64_t seed)
+{
+    add_statistics(e, table, &greedy_by_seed, seed);
 }
 
 std::string sequence_string(const std::vector<int>& actions)

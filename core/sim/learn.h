@@ -44,6 +44,12 @@ struct LearnTask {
     const TableFeatures* features = nullptr; // the table's decision features; null or empty: none
 };
 
+// Error unless the task's table numbers the actions of its model and operations, and is complete:
+// what every judge of a table checks before walking it.
+void check_task(const LearnTask& task);
+// The table's time budget (its rows' total time); Error for an empty table.
+double table_budget(const SimulationTable& table);
+
 // An opened table as a task: its table, model and actions.
 LearnTask learn_task(const OpenedTable& table, RewardDraw reward = RewardDraw::Replicate, std::uint64_t draw_seed = 0);
 
@@ -84,12 +90,21 @@ Evaluation evaluate(agent::PolicyLearner& learner, const LearnTask& task, std::u
 // The same for a table of the paper's actions.
 Evaluation evaluate(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
                     std::uint64_t random_seed = 0);
+// Where `sequence` stands in `table`, with the paper's baselines: what evaluate() reports for a
+// greedy sequence, without its probabilities. `random_seed` seeds the 10 random sequences.
+Evaluation evaluate_sequence(const SimulationTable& table, const std::vector<int>& sequence,
+                             std::uint64_t random_seed = 0);
 
 // Adds what a replicated table's seeds say to `e` (evaluated on `table`): the rank intervals of the
 // greedy, optimal and no-adaptation sequences over a bootstrap of the seeds, whether the greedy
 // sequence is indistinguishable from the best, and the table's reliability (core/sim/reliability.h).
 // Leaves `e` unchanged for a single-seed table. `seed` seeds the bootstrap.
 void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint64_t seed = 0);
+// The same for a greedy "sequence" that is no one row: an agent whose sequence differs between the
+// seeds and earned greedy_by_seed[i] at the table's seed i (in seeds() order). Its interval and
+// P(best) come from the same resamples (bootstrap_candidate, core/sim/reliability.h).
+void add_seed_statistics(Evaluation& e, const SimulationTable& table, const std::vector<double>& greedy_by_seed,
+                         std::uint64_t seed = 0);
 
 
 } // namespace rlda::core::sim

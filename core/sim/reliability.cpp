@@ -10,6 +10,8 @@
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <tuple>
+#include <utility>
 
 namespace rlda::core::sim {
 namespace {
@@ -216,7 +218,12 @@ Reliability rank_reliability(const ReplicateAccuracies& r, std::uint64_t seed)
     return out;
 }
 
-Bootstrap bootstrap_ranks(const ReplicateAccuracies& r, int resamples, std::uint64_t seed)
+namespace {
+
+// The resamples of the bootstrap over seeds, one rule for bootstrap_ranks and bootstrap_candidate so
+// that both see the same ones: `resamples` (fewer for a huge table, kMaxBootstrapRanks) draws of R
+// replicates with replacement from std::mt19937_64(seed); visit(b, take) for each. Returns the count.
+template <class Visit> int for_each_resample(const ReplicateAccuracies& r, int resamples, std::uint64_t seed, Visit visit)
 {
     check_replicates(r);
     if (resamples < 1)
@@ -226,40 +233,97 @@ Bootstrap bootstrap_ranks(const ReplicateAccuracies& r, int resamples, std::uint
     // The ranks of every resample are kept for the percentiles: a huge table takes fewer resamples.
     resamples = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(resamples),
                                                        std::max<std::size_t>(50, kMaxBootstrapRanks / n)));
-    Bootstrap out;
-    out.resamples = resamples;
-    out.best_share.assign(n, 0.0);
-    out.mean_rank = competition_ranks(r.mean());
-    std::vector<std::vector<int>> ranks(n, std::vector<int>(static_cast<std::size_t>(resamples)));
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<int> pick(0, reps - 1);
     std::vector<int> take(static_cast<std::size_t>(reps));
     for (int b = 0; b < resamples; ++b) {
         for (int& t : take)
             t = pick(rng);
+        visit(b, take);
+    }
+    return resamples;
+}
+
+// The 2.5th and 97.5th percentiles of one sequence's ranks over the resamples (sorted here).
+std::pair<int, int> rank_percentiles(std::vector<int>& ranks)
+{
+    std::sort(ranks.begin(), ranks.end());
+    const auto last = static_cast<double>(ranks.size() - 1);
+    return {ranks[static_cast<std::size_t>(std::floor(0.025 * last))],
+            ranks[static_cast<std::size_t>(std::ceil(0.975 * last))]};
+}
+
+} // namespace
+
+Bootstrap bootstrap_ranks(const ReplicateAccuracies& r, int resamples, std::uint64_t seed)
+{
+    check_replicates(r);
+    const std::size_t n = r.sequences();
+    Bootstrap out;
+    out.best_share.assign(n, 0.0);
+    out.mean_rank = competition_ranks(r.mean());
+    std::vector<std::vector<int>> ranks(n);
+    out.resamples = for_each_resample(r, resamples, seed, [&](int, const std::vector<int>& take) {
         const auto means = mean_over(r, take);
         const auto rank = competition_ranks(means);
         const auto best = static_cast<double>(std::count(rank.begin(), rank.end(), 1));
         for (std::size_t s = 0; s < n; ++s) {
-            ranks[s][static_cast<std::size_t>(b)] = rank[s];
+            ranks[s].push_back(rank[s]);
             if (rank[s] == 1)
                 out.best_share[s] += 1.0 / best; // ties share the resample
         }
-    }
+    });
     out.rank_low.resize(n);
     out.rank_high.resize(n);
-    const auto low = static_cast<std::size_t>(std::floor(0.025 * (resamples - 1)));
-    const auto high = static_cast<std::size_t>(std::ceil(0.975 * (resamples - 1)));
     for (std::size_t s = 0; s < n; ++s) {
-        out.best_share[s] /= resamples;
-        std::sort(ranks[s].begin(), ranks[s].end());
-        out.rank_low[s] = ranks[s][low];
-        out.rank_high[s] = ranks[s][high];
+        out.best_share[s] /= out.resamples;
+        std::tie(out.rank_low[s], out.rank_high[s]) = rank_percentiles(ranks[s]);
         if (out.best_share[s] >= kBestShare)
             out.indistinguishable.push_back(static_cast<std::int64_t>(s));
     }
     std::stable_sort(out.indistinguishable.begin(), out.indistinguishable.end(),
                      [&](std::int64_t a, std::int64_t b) { return out.best_share[a] > out.best_share[b]; });
+    return out;
+}
+
+CandidateRanks bootstrap_candidate(const ReplicateAccuracies& r, const std::vector<double>& candidate, int resamples,
+                                   std::uint64_t seed)
+{
+    check_replicates(r);
+    if (candidate.size() != static_cast<std::size_t>(r.replicates()))
+        throw Error(fmt::format("replicates: a candidate of {} accuracies for {} replicates", candidate.size(),
+                                r.replicates()));
+    // The candidate as one more sequence, so that its means are summed exactly as a row's are and
+    // a candidate equal to a row ties it exactly.
+    ReplicateAccuracies with = r;
+    for (std::size_t i = 0; i < candidate.size(); ++i)
+        with.accuracy[i].push_back(candidate[i]);
+    const std::size_t n = r.sequences();
+    // Its rank among the sequences (not counting itself), and its share of the best: a row's share
+    // when it ties rows at the top, all of it when it is above every row.
+    const auto place = [n](const std::vector<double>& means) {
+        const double own = means[n];
+        int higher = 0, tied_at_top = 0;
+        double top = means[0];
+        for (std::size_t s = 0; s < n; ++s) {
+            higher += means[s] > own ? 1 : 0;
+            top = std::max(top, means[s]);
+        }
+        for (std::size_t s = 0; s < n; ++s)
+            tied_at_top += means[s] == top ? 1 : 0;
+        const double share = own > top ? 1.0 : own == top ? 1.0 / tied_at_top : 0.0;
+        return std::pair<int, double>{1 + higher, share};
+    };
+    CandidateRanks out;
+    out.rank = place(with.mean()).first;
+    std::vector<int> ranks;
+    const int count = for_each_resample(r, resamples, seed, [&](int, const std::vector<int>& take) {
+        const auto [rank, share] = place(mean_over(with, take));
+        ranks.push_back(rank);
+        out.best_share += share;
+    });
+    out.best_share /= count;
+    std::tie(out.low, out.high) = rank_percentiles(ranks);
     return out;
 }
 

@@ -103,6 +103,21 @@ struct Bootstrap {
 // resample is the table itself: one best (and its ties), intervals of width zero.
 Bootstrap bootstrap_ranks(const ReplicateAccuracies& r, int resamples = kResamples, std::uint64_t seed = 0);
 
+// The same bootstrap seen from a candidate that is no one sequence: an agent whose sequence differs
+// between the seeds (each seed's own training state leads it elsewhere) and that earns
+// `candidate[i]` at replicate i. Over the same resamples as bootstrap_ranks(r, resamples, seed): its
+// rank in each (1 + the sequences with a strictly higher mean; itself not counted) and its share of
+// the best (as a row's: shared with the rows that tie it at the top, whole when above them all).
+// A candidate equal to a row's accuracies gets that row's rank, interval and P(best). `rank` is
+// its point rank in the mean table. Error as check_replicates, or for a candidate of another size.
+struct CandidateRanks {
+    int rank = 0;
+    int low = 0, high = 0;
+    double best_share = 0.0;
+};
+CandidateRanks bootstrap_candidate(const ReplicateAccuracies& r, const std::vector<double>& candidate,
+                                   int resamples = kResamples, std::uint64_t seed = 0);
+
 // What a table's seeds say, computed once per table (the workbench does it off the GUI thread): its
 // reliability; and for a complete replicated table the bootstrap over its seeds and each row's
 // standard deviation over them (in the order of table.rows()). A single-seed or incomplete table

@@ -53,6 +53,13 @@ struct Evaluation {
     double no_adaptation = 0.0;
     double random_mean = 0.0;     // mean of 10 random sequences, the paper's baseline
     double random_expected = 0.0; // over all sequences
+    // An agent that reads each seed's own training state (core/sim/agent_eval.h) may take another
+    // sequence under each seed of a replicated table. Then this holds each seed's sequence (in the
+    // table's seeds() order), `greedy` is the most frequent of them (the earliest seed's among equals),
+    // and `rank`, `accuracy`, `regret` and greedy_spread are the agent's: the mean over the seeds of
+    // what each seed's sequence earned at that seed, ranked among the sequences' means. Empty when
+    // one sequence serves every seed (a policy's, or an agent's that the seeds agree on).
+    std::vector<std::vector<int>> seed_sequences;
 
     // What the table's seeds say (add_seed_statistics, core/sim/learn.h): set for a replicated
     // table, where `rank` and the accuracies are those of the mean over its seeds.

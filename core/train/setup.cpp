@@ -1,6 +1,7 @@
 // Building a run from its config. Each piece is a small function so that the workbench can reuse it.
 #include "core/train/setup.h"
 
+#include "core/agent/heuristics.h"
 #include "core/agent/reinforce.h"
 #include "core/config/names.h"
 #include "core/data/cifar10.h"
@@ -94,11 +95,40 @@ std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c, TrainObse
                 observer->on_message(warning);
         });
     }
+    case config::AgentKind::Gradient:
+        return std::make_unique<agent::GradientAgent>();
+    case config::AgentKind::LossDrop:
+        return std::make_unique<agent::LossDropAgent>();
+    case config::AgentKind::First:
+        return std::make_unique<agent::EndBlockAgent>(agent::EndBlockAgent::End::First);
+    case config::AgentKind::Last:
+        return std::make_unique<agent::EndBlockAgent>(agent::EndBlockAgent::End::Last);
+    case config::AgentKind::GrowWhileImproving:
+        return std::make_unique<agent::GrowWhileImprovingAgent>(c.threshold);
     case config::AgentKind::Simulation:
         break;
     }
     throw Error(fmt::format("agent.kind: \"{}\" does not train jobs: it builds simulation tables (rlda simulate)",
                             config::to_string(c.kind)));
+}
+
+bool is_heuristic(config::AgentKind kind)
+{
+    switch (kind) {
+    case config::AgentKind::Gradient:
+    case config::AgentKind::LossDrop:
+    case config::AgentKind::First:
+    case config::AgentKind::Last:
+    case config::AgentKind::GrowWhileImproving:
+        return true;
+    case config::AgentKind::Fixed:
+    case config::AgentKind::Random:
+    case config::AgentKind::None:
+    case config::AgentKind::Policy:
+    case config::AgentKind::Simulation:
+        break;
+    }
+    return false;
 }
 
 std::unique_ptr<Clock> make_clock(const config::SchedulerConfig& c)

@@ -80,7 +80,9 @@ private Q_SLOTS:
         QCOMPARE(map["sweep.backend"].columns.mid(1), (QStringList{"choice", "\"local\""}));
         QVERIFY(map["sweep.backend"].text.endsWith("; one of \"local\", \"slurm\""));
         // A long text is wrapped, and reads back whole.
-        QVERIFY(map["agent.kind"].text.endsWith("; one of \"fixed\", \"random\", \"none\", \"policy\", \"simulation\""));
+        QVERIFY(map["agent.kind"].text.endsWith("; one of \"fixed\", \"random\", \"none\", \"policy\", \"simulation\", "
+                                                "\"gradient\", \"loss-drop\", \"first\", \"last\", "
+                                                "\"grow-while-improving\""));
         QVERIFY(map["agent.kind"].text.startsWith("fixed: a sequence; random; none: always Do Nothing;"));
     }
 

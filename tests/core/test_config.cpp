@@ -65,6 +65,7 @@ ExperimentConfig everything_changed()
     c.agent.temperature = 1000.0;
     c.agent.greedy = false;
     c.agent.seed = 12345;
+    c.agent.threshold = 1.0 / 7.0;
     c.policy.vocab = "vocab.txt";
     c.policy.embedding_size = 8;
     c.policy.hidden_size = 25;

@@ -173,7 +173,8 @@ private Q_SLOTS:
             << "x.toml:2:9: scheduler.clock: unknown value \"cpu\" (allowed: \"virtual\", \"wall\")";
         QTest::newRow("agent kind") << "[agent]\nkind = \"smart\"\n"
                                     << "x.toml:2:8: agent.kind: unknown value \"smart\" (allowed: \"fixed\", "
-                                       "\"random\", \"none\", \"policy\", \"simulation\")";
+                                       "\"random\", \"none\", \"policy\", \"simulation\", \"gradient\", "
+                                       "\"loss-drop\", \"first\", \"last\", \"grow-while-improving\")";
         QTest::newRow("step_cost 0")
             << "[scheduler]\nstep_cost = 0\n"
             << "x.toml:2:13: scheduler.step_cost: must be positive for the virtual clock, got 0";

@@ -111,7 +111,8 @@ const std::vector<ExperimentEditor::TabLayout>& ExperimentEditor::tabLayouts()
          {QT_TRANSLATE_NOOP("ExperimentEditor", "Distillation (after \"down\")"),
           {"trainer.distill_temperature", "trainer.distill_weight", "trainer.distill_decay"}}},
         {QT_TRANSLATE_NOOP("ExperimentEditor", "Agent"), "agent",
-         {QT_TRANSLATE_NOOP("ExperimentEditor", "Agent"), {"agent.kind", "agent.sequence", "agent.seed"}},
+         {QT_TRANSLATE_NOOP("ExperimentEditor", "Agent"),
+          {"agent.kind", "agent.sequence", "agent.seed", "agent.threshold"}},
          {QT_TRANSLATE_NOOP("ExperimentEditor", "Policy"), {"agent.policy", "agent.temperature", "agent.greedy"}}},
     };
     return tabs;

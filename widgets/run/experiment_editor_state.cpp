@@ -277,6 +277,7 @@ void ExperimentEditor::updateEnabled()
     enable("agent.temperature", kind == AgentKind::Policy);
     enable("agent.greedy", kind == AgentKind::Policy);
     enable("agent.seed", kind == AgentKind::Random || kind == AgentKind::Policy);
+    enable("agent.threshold", kind == AgentKind::GrowWhileImproving);
 }
 
 } // namespace rlda::widgets

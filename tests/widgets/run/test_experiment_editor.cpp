@@ -406,7 +406,7 @@ private Q_SLOTS:
                 QCOMPARE(box->text(), QString::fromStdString(k.display_label()));
         }
         QCOMPARE(child<QSpinBox>(e, "dataset.classes")->minimum(), 2);
-        QCOMPARE(child<QComboBox>(e, "agent.kind")->count(), 5);
+        QCOMPARE(child<QComboBox>(e, "agent.kind")->count(), 10); // 5 kinds and the 5 growth heuristics
     }
 
     void screenshot()
