@@ -175,7 +175,7 @@ void lstm_backward(const Lstm& l, std::ptrdiff_t in, std::ptrdiff_t hidden, std:
 
 Recurrent recurrent_parameters(const Parameters& params, std::int64_t in, std::int64_t hidden, std::int64_t decider)
 {
-    return {{lstm_parameters(params, "encoder", "", in, hidden), lstm_parameters(params, "encoder", "_reverse", in, hidden)},
+    return {{{lstm_parameters(params, "encoder", "", in, hidden), lstm_parameters(params, "encoder", "_reverse", in, hidden)}},
             lstm_parameters(params, "decider", "", 2 * hidden, decider),
             static_cast<std::ptrdiff_t>(in),
             static_cast<std::ptrdiff_t>(hidden),

@@ -5,6 +5,7 @@
 #include <torch/nn/module.h>
 #include <torch/types.h>
 
+#include <array>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -131,7 +132,8 @@ void lstm_backward(const Lstm& l, std::ptrdiff_t in, std::ptrdiff_t hidden, std:
 // The recurrent part both networks share: a BiLSTM (`hidden` units a direction) over the layers'
 // inputs, then the decider LSTM (`decider` units) over its outputs, whose last state is the context.
 struct Recurrent {
-    Lstm encoder[2], decider; // encoder[1] runs in reverse
+    std::array<Lstm, 2> encoder; // encoder[1] runs in reverse
+    Lstm decider;
     std::ptrdiff_t in = 0, hidden = 0, decider_size = 0;
 };
 // The LSTMs "encoder" (bidirectional, in -> hidden) and "decider" (2 hidden -> decider) of a module.

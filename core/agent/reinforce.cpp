@@ -108,9 +108,9 @@ PolicyLearner PolicyLearner::for_model(const config::PolicyConfig& sizes, const 
                                        std::uint64_t seed, const model::ActionSpace& actions)
 {
     if (sizes.encoder == config::PolicyEncoder::Structural)
-        return PolicyLearner(Vocabulary(), sizes, 0, seed, actions.operations());
-    return PolicyLearner(Vocabulary::from_zoo(3, model.input, model.classes, actions.operations(), actions.widen_factor()),
-                         sizes, actions.size(), seed, actions.operations());
+        return {Vocabulary(), sizes, 0, seed, actions.operations()};
+    return {Vocabulary::from_zoo(3, model.input, model.classes, actions.operations(), actions.widen_factor()), sizes,
+            actions.size(), seed, actions.operations()};
 }
 
 PolicyLearner PolicyLearner::for_model(const config::PolicyConfig& sizes, const model::ModelSpec& model,
