@@ -208,31 +208,36 @@ void NetImpl::set_channels_last(bool on)
     relayout(*this, on);
 }
 
-torch::Tensor NetImpl::forward(torch::Tensor x)
+namespace {
+
+// The units in order, channels-last kept when asked; each unit's output into `outputs` when given.
+torch::Tensor run_units(std::vector<torch::nn::Sequential>& units, bool channels_last, torch::Tensor x,
+                        std::vector<torch::Tensor>* outputs)
 {
-    if (channels_last_ && x.dim() == 4)
+    if (channels_last && x.dim() == 4)
         x = x.contiguous(torch::MemoryFormat::ChannelsLast);
-    for (auto& unit : units_) {
+    for (auto& unit : units) {
         x = unit->forward(x);
-        if (channels_last_ && x.dim() == 4 && x.requires_grad())
+        if (channels_last && x.dim() == 4 && x.requires_grad())
             x = ChannelsLastGrad::apply(x);
+        if (outputs)
+            outputs->push_back(x);
     }
     return x;
+}
+
+} // namespace
+
+torch::Tensor NetImpl::forward(torch::Tensor x)
+{
+    return run_units(units_, channels_last_, std::move(x), nullptr);
 }
 
 torch::Tensor NetImpl::forward(torch::Tensor x, std::vector<torch::Tensor>& unit_outputs)
 {
     unit_outputs.clear();
     unit_outputs.reserve(units_.size());
-    if (channels_last_ && x.dim() == 4)
-        x = x.contiguous(torch::MemoryFormat::ChannelsLast);
-    for (auto& unit : units_) {
-        x = unit->forward(x);
-        if (channels_last_ && x.dim() == 4 && x.requires_grad())
-            x = ChannelsLastGrad::apply(x);
-        unit_outputs.push_back(x);
-    }
-    return x;
+    return run_units(units_, channels_last_, std::move(x), &unit_outputs);
 }
 
 int NetImpl::original_block_count() const { return model::original_block_count(spec_); }
