@@ -64,8 +64,8 @@ torch::nn::AnyModule make_module(const Layer& layer)
 class ResidualImpl : public torch::nn::Module {
 public:
     ResidualImpl(torch::nn::Sequential branch, torch::nn::Sequential skip, torch::nn::Sequential after)
-        : branch(register_module("branch", branch)), skip(register_module("skip", skip)),
-          after(register_module("after", after))
+        : branch(register_module("branch", std::move(branch))), skip(register_module("skip", std::move(skip))),
+          after(register_module("after", std::move(after)))
     {
     }
     torch::Tensor forward(torch::Tensor x)
@@ -499,7 +499,7 @@ double max_abs_output_diff(Net& a, Net& b, std::uint64_t seed, std::int64_t batc
     b->eval();
     auto gen = torch::make_generator<torch::CPUGeneratorImpl>(seed);
     auto x = noise_batch(a, batch, gen);
-    const double diff = (a->forward(x) - b->forward(x)).abs().max().item<double>();
+    const auto diff = (a->forward(x) - b->forward(x)).abs().max().item<double>();
     a->train(ta);
     b->train(tb);
     return diff;

@@ -153,7 +153,7 @@ int header_decisions(const std::vector<std::string>& header)
 std::vector<std::string> csv_header(const fs::path& csv)
 {
     bool more = false;
-    std::string line = read_file_prefix(csv, 64 * 1024, more);
+    std::string line = read_file_prefix(csv, std::uint64_t{64} * 1024, more);
     line.resize(std::min(line.size(), line.find('\n')));
     if (!line.empty() && line.back() == '\r')
         line.pop_back();
@@ -359,7 +359,7 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
         m.scheduler.start_time = r.number(v, "scenario.start_time");
     const json& events = r.at(scenario, "events", "scenario");
     if (!events.is_array() || events.size() > 100000)
-        r.fail("scenario.events", "expected a list of {\"time\", \"change\"}");
+        r.fail("scenario.events", R"(expected a list of {"time", "change"})");
     for (std::size_t i = 0; i < events.size(); ++i) {
         const std::string key = fmt::format("scenario.events[{}]", i);
         config::AllocationEventConfig e;
@@ -367,7 +367,7 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
         const std::string change = r.text(r.at(events[i], "change", key), key + ".change");
         const auto parsed = config::from_string<config::Change>(change);
         if (!parsed)
-            r.fail(key + ".change", fmt::format("{}: expected \"up\" or \"down\"", excerpt(change)));
+            r.fail(key + ".change", fmt::format(R"({}: expected "up" or "down")", excerpt(change)));
         e.change = *parsed;
         m.scheduler.events.push_back(e);
     }
@@ -385,7 +385,7 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
     }
     if (const json& v = r.at(j, "operations", "", false); !v.is_null()) {
         if (!v.is_array() || v.size() > model::operation_names().size())
-            r.fail("operations", "expected a list such as [\"deepen\", \"widen\"]");
+            r.fail("operations", R"(expected a list such as ["deepen", "widen"])");
         std::vector<std::string> names;
         for (const auto& o : v)
             names.push_back(r.text(o, "operations"));
