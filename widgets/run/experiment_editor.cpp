@@ -234,7 +234,7 @@ QWidget* ExperimentEditor::buildTab(const TabLayout& tab)
         for (const char* name : column.keys)
             if (const Key* k = schema_.find(name)) {
                 field(form, *k);
-                placed.push_back(name);
+                placed.emplace_back(name);
             }
     };
     place(left, tab.left);

@@ -202,8 +202,7 @@ void ExperimentEditor::revalidate()
     timeline_->setEventProblems(eventProblems);
 
     QStringList events;
-    for (std::size_t i = 0; i < config_.scheduler.events.size(); ++i) {
-        const auto& e = config_.scheduler.events[i];
+    for (const auto& e : config_.scheduler.events) {
         events << tr("%1 at %2 s").arg(qs(core::config::to_string(e.change)), shortest(e.time));
     }
     const int blocks = blockCount();
