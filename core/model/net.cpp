@@ -68,7 +68,7 @@ public:
           after(register_module("after", std::move(after)))
     {
     }
-    torch::Tensor forward(torch::Tensor x)
+    torch::Tensor forward(const torch::Tensor& x)
     {
         auto y = branch->forward(x) + (skip->is_empty() ? x : skip->forward(x));
         return after->is_empty() ? y : after->forward(y);

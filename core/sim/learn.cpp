@@ -93,9 +93,9 @@ double table_budget(const SimulationTable& table)
     return table.rows().front().total_time;
 }
 
-ArchitectureCache::ArchitectureCache(const model::ModelSpec& base, const model::ActionSpace& actions,
+ArchitectureCache::ArchitectureCache(model::ModelSpec base, model::ActionSpace actions,
                                      const agent::PolicyLearner& learner)
-    : base_(base), actions_(actions), learner_(learner)
+    : base_(std::move(base)), actions_(std::move(actions)), learner_(learner)
 {
 }
 
@@ -140,7 +140,7 @@ std::int64_t learn(agent::PolicyLearner& learner, const SimulationTable& table, 
 }
 
 std::int64_t learn_tables(agent::PolicyLearner& learner, const std::vector<LearnTask>& tasks, std::int64_t episodes,
-                          bool standardise, LearnObserver* observer, std::stop_token stop)
+                          bool standardise, LearnObserver* observer, const std::stop_token& stop)
 {
     if (tasks.empty())
         throw Error("learn: no table to learn from");

@@ -20,8 +20,7 @@ namespace rlda::core::sim {
 // built once per prefix: an episode walks the same few architectures ((n+1)^k - 1)/n times over.
 class ArchitectureCache {
 public:
-    ArchitectureCache(const model::ModelSpec& base, const model::ActionSpace& actions,
-                      const agent::PolicyLearner& learner);
+    ArchitectureCache(model::ModelSpec base, model::ActionSpace actions, const agent::PolicyLearner& learner);
     const torch::Tensor& layers(const std::vector<int>& prefix);
     // Layers the vocabulary did not know, across all architectures seen so far.
     const std::vector<std::string>& unknown() const { return unknown_; }
@@ -73,7 +72,7 @@ std::int64_t learn(agent::PolicyLearner& learner, const SimulationTable& table, 
 // dataset) then weigh the same, and one baseline serves them all. learn() is this with one task,
 // not standardised. Returns episodes run.
 std::int64_t learn_tables(agent::PolicyLearner& learner, const std::vector<LearnTask>& tasks, std::int64_t episodes,
-                          bool standardise, LearnObserver* observer = nullptr, std::stop_token stop = {});
+                          bool standardise, LearnObserver* observer = nullptr, const std::stop_token& stop = {});
 
 // The sequence with the best mean rank over `tables` (all of one model: the same decisions and
 // actions), chosen in hindsight, and that mean: the best any fixed sequence does on them. Error

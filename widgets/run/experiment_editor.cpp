@@ -172,8 +172,8 @@ std::pair<int, int> spinRange(const core::config::Range& r)
 
 ExperimentEditor::ExperimentEditor(QWidget* parent) : ExperimentEditor(core::config::experiment_schema(), parent) {}
 
-ExperimentEditor::ExperimentEditor(const core::config::Schema& schema, QWidget* parent)
-    : QWidget(parent), schema_(schema)
+ExperimentEditor::ExperimentEditor(core::config::Schema schema, QWidget* parent)
+    : QWidget(parent), schema_(std::move(schema))
 {
     setStyleSheet(QStringLiteral(
         "QLineEdit[problem=\"true\"], QComboBox[problem=\"true\"], QSpinBox[problem=\"true\"] {"

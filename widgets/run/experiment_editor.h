@@ -39,7 +39,7 @@ class ExperimentEditor : public QWidget {
     Q_OBJECT
 public:
     explicit ExperimentEditor(QWidget* parent = nullptr); // the experiment schema
-    explicit ExperimentEditor(const core::config::Schema& schema, QWidget* parent = nullptr);
+    explicit ExperimentEditor(core::config::Schema schema, QWidget* parent = nullptr);
     ~ExperimentEditor() override;
 
     // Shows `c`: emits changed(), and validityChanged() when the validity changes.
