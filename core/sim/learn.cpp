@@ -128,15 +128,15 @@ double episode_accuracy(const LearnTask& task, const TableRow& row, std::int64_t
 }
 
 std::int64_t learn(agent::PolicyLearner& learner, const LearnTask& task, std::int64_t episodes,
-                   LearnObserver* observer, std::stop_token stop)
+                   LearnObserver* observer, const std::stop_token& stop)
 {
-    return learn_tables(learner, {task}, episodes, /*standardise=*/false, observer, std::move(stop));
+    return learn_tables(learner, {task}, episodes, /*standardise=*/false, observer, stop);
 }
 
 std::int64_t learn(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
-                   std::int64_t episodes, LearnObserver* observer, std::stop_token stop)
+                   std::int64_t episodes, LearnObserver* observer, const std::stop_token& stop)
 {
-    return learn(learner, {&table, &base, model::action_space(base)}, episodes, observer, std::move(stop));
+    return learn(learner, {&table, &base, model::action_space(base)}, episodes, observer, stop);
 }
 
 std::int64_t learn_tables(agent::PolicyLearner& learner, const std::vector<LearnTask>& tasks, std::int64_t episodes,

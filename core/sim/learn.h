@@ -61,9 +61,9 @@ double episode_accuracy(const LearnTask& task, const TableRow& row, std::int64_t
 // each. Stops early when `stop` is requested (between episodes). Returns episodes run. Without an
 // action space, the table's actions are the paper's (deepen a block, or do nothing).
 std::int64_t learn(agent::PolicyLearner& learner, const LearnTask& task, std::int64_t episodes,
-                   LearnObserver* observer = nullptr, std::stop_token stop = {});
+                   LearnObserver* observer = nullptr, const std::stop_token& stop = {});
 std::int64_t learn(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
-                   std::int64_t episodes, LearnObserver* observer = nullptr, std::stop_token stop = {});
+                   std::int64_t episodes, LearnObserver* observer = nullptr, const std::stop_token& stop = {});
 
 // Algorithm 4 over several tables at once: the policy's episode e runs against tasks[e mod n], so
 // that one policy (of the structural encoder, when the models differ in blocks) learns all of them
