@@ -169,8 +169,9 @@ std::function<int()> add_learn_command(CLI::App& app)
     cmd->add_option("--from", o->from, "Continue a saved policy (curricula, transfer)");
     cmd->add_option("--config", o->config,
                     "Experiment file whose [policy] section sizes a new policy (and its encoder)");
-    cmd->add_option("--encoder", o->encoder, "A new policy's encoder: original (the paper's) or structural (any "
-                                             "model); default: --config's, else original")
+    cmd->add_option("--encoder", o->encoder, "A new policy's encoder: original (the paper's), structural (any "
+                                             "model) or state (structural plus the training state; tables with "
+                                             "decision features); default: --config's, else original")
         ->check(CLI::IsMember(core::config::names<core::config::PolicyEncoder>()));
     cmd->add_option("--temperature", o->temperature, "Starting softmax temperature (default: the policy's, 1 if new)")
         ->check(real_number({core::config::kMinTemperature, true}, {core::config::kMaxSquarable, true}));

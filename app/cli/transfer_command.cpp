@@ -173,7 +173,8 @@ std::function<int()> add_transfer_command(CLI::App& app)
         ->capture_default_str()
         ->check(whole_number(0, kMaxSeed));
     cmd->add_option("--config", o->config, "Experiment file whose [policy] section sizes the policies");
-    cmd->add_option("--encoder", o->encoder, "original (one block count only) or structural")
+    cmd->add_option("--encoder", o->encoder, "original (one block count only), structural, or state (structural plus "
+                                          "the training state; tables with decision features)")
         ->capture_default_str()
         ->check(CLI::IsMember(core::config::names<core::config::PolicyEncoder>()));
     add_learner_flags(cmd, o->learner);

@@ -1,9 +1,12 @@
 // An episode's decisions on either hand-written kernel and their REINFORCE gradients.
 #include "core/agent/fast_episode.h"
 
+#include "core/util/error.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
 
 namespace rlda::core::agent {
 
@@ -30,8 +33,21 @@ double entropy_of(const std::vector<double>& p)
 }
 
 template <typename Kernel>
+void FastEpisode<Kernel>::head(const typename Kernel::Sequence& sequence, double time_left, double time_budget,
+                               typename Kernel::Head& head, const StateEncoding* state) const
+{
+    if constexpr (std::is_same_v<Kernel, FastStructural>) {
+        kernel_.head(sequence, time_left, time_budget, head, state);
+    } else {
+        if (state != nullptr)
+            throw Error("policy: the original encoder reads no training state");
+        kernel_.head(sequence, time_left, time_budget, head);
+    }
+}
+
+template <typename Kernel>
 std::span<const float> FastEpisode<Kernel>::decide(Input input, double time_left, double time_budget,
-                                                   double temperature)
+                                                   double temperature, const StateEncoding* state)
 {
     std::size_t seq = 0;
     while (seq < sequences_used_ && !Kernel::reads(sequences_[seq], input))
@@ -45,7 +61,7 @@ std::span<const float> FastEpisode<Kernel>::decide(Input input, double time_left
     if (steps_.size() == steps_used_)
         steps_.emplace_back();
     Step& step = steps_[steps_used_];
-    kernel_.head(sequences_[seq], time_left, time_budget, step.head);
+    head(sequences_[seq], time_left, time_budget, step.head, state);
     step.sequence = seq;
     step.temperature = temperature;
     step.action = 0;
@@ -54,9 +70,11 @@ std::span<const float> FastEpisode<Kernel>::decide(Input input, double time_left
 }
 
 template <typename Kernel>
-std::span<const float> FastEpisode<Kernel>::forward(Input input, double time_left, double time_budget)
+std::span<const float> FastEpisode<Kernel>::forward(Input input, double time_left, double time_budget,
+                                                    const StateEncoding* state)
 {
-    kernel_.forward(input, time_left, time_budget, scratch_);
+    kernel_.encode(input, scratch_.sequence);
+    head(scratch_.sequence, time_left, time_budget, scratch_.head, state);
     return scratch_.head.logits;
 }
 

@@ -20,7 +20,8 @@ double entropy_of(const std::vector<double>& p);
 // `Kernel` provides Input, Sequence, Head and Tape (a Sequence and a Head), encode(), head(),
 // forward(), reads(), sequence_gradient_size(), backward_head(sequence, head, ...) and
 // backward_sequence(), as FastPolicy and FastStructural do; the tapes' pools are reused across
-// episodes, so that an episode allocates nothing once they have grown.
+// episodes, so that an episode allocates nothing once they have grown. A decision's training state
+// (the state encoder's, else null) goes to FastStructural's head; FastPolicy reads none.
 template <typename Kernel> class FastEpisode {
 public:
     using Input = typename Kernel::Input;
@@ -30,10 +31,12 @@ public:
     // A learning decision: the forward of `input` (its sequence part reused when an earlier
     // decision of the episode read the same input: the parameters have not moved since) at
     // `temperature`; its logits. take() then names the action. A throw leaves the episode as it was.
-    std::span<const float> decide(Input input, double time_left, double time_budget, double temperature);
+    std::span<const float> decide(Input input, double time_left, double time_budget, double temperature,
+                                  const StateEncoding* state = nullptr);
     void take(int action) { steps_[steps_used_ - 1].action = action; }
     // A forward that learns nothing (greedy, sampling without learning); valid until the next.
-    std::span<const float> forward(Input input, double time_left, double time_budget);
+    std::span<const float> forward(Input input, double time_left, double time_budget,
+                                   const StateEncoding* state = nullptr);
 
     bool in_progress() const { return steps_used_ > 0; }
     // The episode's gradients, added to the parameters' .grad(), for
@@ -45,6 +48,9 @@ public:
     Kernel& kernel() { return kernel_; }
 
 private:
+    void head(const typename Kernel::Sequence& sequence, double time_left, double time_budget,
+              typename Kernel::Head& head, const StateEncoding* state) const;
+
     struct Step {
         std::size_t sequence = 0; // which of the episode's sequences it read
         typename Kernel::Head head;

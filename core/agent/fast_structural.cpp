@@ -26,13 +26,14 @@ FastStructural::FastStructural(StructuralNet net) : net_(std::move(net))
     const auto& s = net_->sizes();
     dims_ = {static_cast<std::ptrdiff_t>(s.embedding_size), static_cast<std::ptrdiff_t>(s.hidden_size),
              static_cast<std::ptrdiff_t>(s.decider_lstm_size), static_cast<std::ptrdiff_t>(s.time_encoding_size),
-             static_cast<std::ptrdiff_t>(s.decider_linear_size)};
+             static_cast<std::ptrdiff_t>(s.decider_linear_size), static_cast<std::ptrdiff_t>(block_state_width(s)),
+             static_cast<std::ptrdiff_t>(global_state_width(s))};
     const auto params = net_->named_parameters();
     const std::ptrdiff_t e = dims_.embedding, h = dims_.hidden, d = dims_.decider, l = dims_.linear;
-    const std::ptrdiff_t context = d + dims_.time;
+    const std::ptrdiff_t context = d + dims_.time + dims_.globals;
     embed_ = linear_parameters(params, "embed", kFeatures, e);
     lstms_ = recurrent_parameters(params, e, h, d);
-    block1_ = linear_parameters(params, "block1", 2 * h + context, l);
+    block1_ = linear_parameters(params, "block1", 2 * h + dims_.block_state + context, l);
     block2_ = linear_parameters(params, "block2", l, l);
     const auto& ops = net_->operations();
     for (std::size_t i = 0; i < ops.size(); ++i)
@@ -95,14 +96,19 @@ void FastStructural::encode(Input input, Sequence& tape) const
     }
 }
 
-void FastStructural::head(const Sequence& sequence, double time_left, double time_budget, Head& head) const
+void FastStructural::head(const Sequence& sequence, double time_left, double time_budget, Head& head,
+                          const StateEncoding* state) const
 {
-    const std::ptrdiff_t p = 2 * dims_.hidden, d = dims_.decider, c = d + dims_.time, k = p + c, l = dims_.linear;
+    const std::ptrdiff_t p = 2 * dims_.hidden, d = dims_.decider, c = d + dims_.time + dims_.globals,
+                         sw = dims_.block_state, k = p + sw + c, l = dims_.linear;
     const std::ptrdiff_t blocks = sequence.blocks;
+    check_state(net_->sizes(), state, blocks);
     head.context.resize(static_cast<std::size_t>(c));
     std::copy_n(sequence.lstms.dec_h.data() + (sequence.length - 1) * d, d, head.context.data());
     const auto te = time_encoding(time_left, time_budget, dims_.time);
     std::copy(te.begin(), te.end(), head.context.begin() + d);
+    if (state)
+        std::copy(state->globals.begin(), state->globals.end(), head.context.begin() + d + dims_.time);
 
     head.block_input.resize(static_cast<std::size_t>(blocks * k));
     head.block1.resize(static_cast<std::size_t>(blocks * l));
@@ -110,7 +116,9 @@ void FastStructural::head(const Sequence& sequence, double time_left, double tim
     for (std::ptrdiff_t b = 0; b < blocks; ++b) {
         float* x = head.block_input.data() + b * k;
         std::copy_n(sequence.per_block.data() + b * p, p, x);
-        std::copy_n(head.context.data(), c, x + p);
+        if (state)
+            std::copy_n(state->blocks.data() + b * sw, sw, x + p);
+        std::copy_n(head.context.data(), c, x + p + sw);
         linear_forward(block1_, x, l, k, head.block1.data() + b * l, true);
         linear_forward(block2_, head.block1.data() + b * l, l, l, head.block2.data() + b * l, true);
     }
@@ -137,7 +145,8 @@ std::size_t FastStructural::sequence_gradient_size(const Sequence& sequence) con
 void FastStructural::backward_head(const Sequence& sequence, const Head& head, std::span<const float> d_logits,
                                    std::span<float> d_sequence)
 {
-    const std::ptrdiff_t p = 2 * dims_.hidden, d = dims_.decider, c = d + dims_.time, k = p + c, l = dims_.linear;
+    const std::ptrdiff_t p = 2 * dims_.hidden, d = dims_.decider, c = d + dims_.time + dims_.globals,
+                         sw = dims_.block_state, k = p + sw + c, l = dims_.linear;
     const std::ptrdiff_t blocks = sequence.blocks;
     if (d_logits.size() != head.logits.size() || d_sequence.size() != sequence_gradient_size(sequence))
         throw Error("fast policy: backward_head: gradient sizes do not fit the network");
@@ -160,7 +169,7 @@ void FastStructural::backward_head(const Sequence& sequence, const Head& head, s
         float* dx = d_in + b * k;
         linear_backward(block1_, head.block_input.data() + b * k, l, k, d1 + b * l, dx);
         axpy(1.0f, dx, d_per_block + b * p, p);
-        axpy(1.0f, dx + p, d_context_.data(), c);
+        axpy(1.0f, dx + p + sw, d_context_.data(), c); // the state row is data: its gradient stops here
     }
     d_stay_.assign(static_cast<std::size_t>(2 * l), 0.0f);
     float* ds2 = d_stay_.data();
@@ -170,7 +179,7 @@ void FastStructural::backward_head(const Sequence& sequence, const Head& head, s
     linear_backward(stay2_, head.stay1.data(), l, l, ds2, ds1);
     relu_backward(head.stay1.data(), l, ds1);
     linear_backward(stay1_, head.context.data(), l, c, ds1, d_context_.data());
-    // The time encoding is a constant: only the decider's part goes on.
+    // The time encoding and the globals are data: only the decider's part goes on.
     axpy(1.0f, d_context_.data(), d_sequence.data(), d);
 }
 

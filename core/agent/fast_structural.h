@@ -26,10 +26,11 @@ struct StructuralSequenceTape {
     std::vector<float> per_block;          // [blocks, 2H]: the means of lstms.encoded
 };
 
-// The MLPs of one decision: their inputs, the ReLU outputs and the logits.
+// The MLPs of one decision: their inputs, the ReLU outputs and the logits. S and G: the state
+// encoder's block and global columns (0 and 0 for the structural encoder).
 struct StructuralHeadTape {
-    std::vector<float> context;                // [D + T]: the decider's last h ++ the time encoding
-    std::vector<float> block_input;            // [blocks, 2H + D + T]: per_block ++ context
+    std::vector<float> context;                // [D + T + G]: the decider's last h ++ the time encoding ++ globals
+    std::vector<float> block_input;            // [blocks, 2H + S + D + T + G]: per_block ++ state row ++ context
     std::vector<float> block1, block2;         // [blocks, decider_linear_size]
     std::vector<float> stay1, stay2;           // [decider_linear_size]
     std::vector<float> logits;                 // StructuralNetImpl::forward's, in its order
@@ -56,12 +57,14 @@ public:
 
     // Error when the input is not rows of kLayerFeatures + 1 values with blocks -1..n, n >= 0.
     void encode(Input input, Sequence& tape) const;
-    // Logits land in head.logits.
-    void head(const Sequence& sequence, double time_left, double time_budget, Head& head) const;
-    void forward(Input input, double time_left, double time_budget, Tape& tape) const
+    // Logits land in head.logits. `state` as StructuralNetImpl::forward takes it (check_state).
+    void head(const Sequence& sequence, double time_left, double time_budget, Head& head,
+              const StateEncoding* state = nullptr) const;
+    void forward(Input input, double time_left, double time_budget, Tape& tape,
+                 const StateEncoding* state = nullptr) const
     {
         encode(input, tape.sequence);
-        head(tape.sequence, time_left, time_budget, tape.head);
+        head(tape.sequence, time_left, time_budget, tape.head, state);
     }
     // Whether `sequence` was encoded from `input` (decisions that see the same share it).
     static bool reads(const Sequence& sequence, Input input);
@@ -79,7 +82,7 @@ public:
 
 private:
     struct Dims {
-        std::ptrdiff_t embedding, hidden, decider, time, linear;
+        std::ptrdiff_t embedding, hidden, decider, time, linear, block_state, globals;
     };
 
     StructuralNet net_;

@@ -28,7 +28,7 @@ namespace {
 TensorShapes network_shapes(const config::PolicyConfig& sizes, std::int64_t vocabulary_size, std::int64_t actions,
                             const std::vector<model::Operation>& ops)
 {
-    return sizes.encoder == config::PolicyEncoder::Structural ? structural_shapes(sizes, ops)
+    return config::scores_blocks(sizes.encoder) ? structural_shapes(sizes, ops)
                                                                : policy_shapes(sizes, vocabulary_size, actions);
 }
 
@@ -136,7 +136,7 @@ PolicyLearner PolicyLearner::load(const TensorFile& f)
                                     fmt::join(config::names<config::PolicyEncoder>(), ", ")));
         s.encoder = *encoder;
     }
-    const bool structural = s.encoder == config::PolicyEncoder::Structural;
+    const bool structural = config::scores_blocks(s.encoder);
     s.vocab = f.string("policy.vocab");
     s.embedding_size = checked_setting(file, "policy.embedding_size", f.integer("policy.embedding_size"));
     s.hidden_size = checked_setting(file, "policy.hidden_size", f.integer("policy.hidden_size"));

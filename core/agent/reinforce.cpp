@@ -93,7 +93,7 @@ PolicyLearner::PolicyLearner(Vocabulary vocabulary, const config::PolicyConfig& 
     : vocabulary_(std::move(vocabulary)), operations_(std::move(operations)), rng_(seed)
 {
     torch::manual_seed(seed);
-    if (sizes.encoder == config::PolicyEncoder::Structural) {
+    if (config::scores_blocks(sizes.encoder)) {
         structural_ = StructuralNet(sizes, operations_);
         fast_structural_.emplace(FastStructural(structural_));
         opt_ = std::make_unique<FastAdam>(structural_->parameters(), sizes.alpha);
@@ -107,7 +107,7 @@ PolicyLearner::PolicyLearner(Vocabulary vocabulary, const config::PolicyConfig& 
 PolicyLearner PolicyLearner::for_model(const config::PolicyConfig& sizes, const model::ModelSpec& model,
                                        std::uint64_t seed, const model::ActionSpace& actions)
 {
-    if (sizes.encoder == config::PolicyEncoder::Structural)
+    if (config::scores_blocks(sizes.encoder))
         return {Vocabulary(), sizes, 0, seed, actions.operations()};
     return {Vocabulary::from_zoo(3, model.input, model.classes, actions.operations(), actions.widen_factor()), sizes,
             actions.size(), seed, actions.operations()};
@@ -133,9 +133,13 @@ torch::Tensor PolicyLearner::input(const model::ModelSummary& architecture, std:
     return encode(architecture.leaf_layers, unknown);
 }
 
-torch::Tensor PolicyLearner::logits(const torch::Tensor& input, double time_left, double time_budget)
+torch::Tensor PolicyLearner::logits(const torch::Tensor& input, double time_left, double time_budget,
+                                    const StateEncoding* state)
 {
-    return net_ ? net_->forward(input, time_left, time_budget) : structural_->forward(input, time_left, time_budget);
+    if (net_ && state != nullptr)
+        throw Error("policy: the original encoder reads no training state");
+    return net_ ? net_->forward(input, time_left, time_budget)
+                : structural_->forward(input, time_left, time_budget, state);
 }
 
 torch::Tensor PolicyLearner::encode(const std::vector<std::string>& leaf_layers,
@@ -180,12 +184,13 @@ template <typename F> auto PolicyLearner::on_fast_path(const torch::Tensor& inpu
     return f(*fast_, span_of<std::int64_t>(ids));
 }
 
-Choice PolicyLearner::sample_reference(const torch::Tensor& layers, double time_left, double time_budget, bool learn)
+Choice PolicyLearner::sample_reference(const torch::Tensor& layers, double time_left, double time_budget, bool learn,
+                                       const StateEncoding* state)
 {
     std::optional<torch::NoGradGuard> no_grad;
     if (!learn)
         no_grad.emplace();
-    const auto log_p = torch::log_softmax(logits(layers, time_left, time_budget) / temperature_, -1);
+    const auto log_p = torch::log_softmax(logits(layers, time_left, time_budget, state) / temperature_, -1);
     Choice c = choose(log_p.detach().exp(), 0);
     c.action = draw(c.probabilities);
     if (learn) {
@@ -196,14 +201,15 @@ Choice PolicyLearner::sample_reference(const torch::Tensor& layers, double time_
     return c;
 }
 
-Choice PolicyLearner::sample(const torch::Tensor& layers, double time_left, double time_budget, bool learn)
+Choice PolicyLearner::sample(const torch::Tensor& layers, double time_left, double time_budget, bool learn,
+                             const StateEncoding* state)
 {
     if (reference_)
-        return sample_reference(layers, time_left, time_budget, learn);
+        return sample_reference(layers, time_left, time_budget, learn, state);
     return on_fast_path(layers, [&](auto& episode, auto input) {
         Choice c;
-        softmax(learn ? episode.decide(input, time_left, time_budget, temperature_)
-                      : episode.forward(input, time_left, time_budget),
+        softmax(learn ? episode.decide(input, time_left, time_budget, temperature_, state)
+                      : episode.forward(input, time_left, time_budget, state),
                 temperature_, c.probabilities);
         c.action = draw(c.probabilities);
         if (learn)
@@ -212,14 +218,15 @@ Choice PolicyLearner::sample(const torch::Tensor& layers, double time_left, doub
     });
 }
 
-Choice PolicyLearner::record(const torch::Tensor& layers, double time_left, double time_budget, int action)
+Choice PolicyLearner::record(const torch::Tensor& layers, double time_left, double time_budget, int action,
+                             const StateEncoding* state)
 {
     const std::int64_t n = structural_ ? model::ActionSpace(static_cast<int>(structural_blocks(layers)), operations_).size()
                                        : actions();
     if (action < 0 || action >= n)
         throw Error(fmt::format("policy: action {} is outside 0..{}", action, n - 1));
     if (reference_) {
-        const auto log_p = torch::log_softmax(logits(layers, time_left, time_budget) / temperature_, -1);
+        const auto log_p = torch::log_softmax(logits(layers, time_left, time_budget, state) / temperature_, -1);
         log_probs_.push_back(log_p[action]);
         if (options_.entropy_bonus > 0.0)
             entropies_.push_back(-(log_p.exp() * log_p).sum());
@@ -227,22 +234,23 @@ Choice PolicyLearner::record(const torch::Tensor& layers, double time_left, doub
     }
     return on_fast_path(layers, [&](auto& episode, auto input) {
         Choice c{action, {}};
-        softmax(episode.decide(input, time_left, time_budget, temperature_), temperature_, c.probabilities);
+        softmax(episode.decide(input, time_left, time_budget, temperature_, state), temperature_, c.probabilities);
         episode.take(action);
         return c;
     });
 }
 
-Choice PolicyLearner::greedy(const torch::Tensor& layers, double time_left, double time_budget)
+Choice PolicyLearner::greedy(const torch::Tensor& layers, double time_left, double time_budget,
+                             const StateEncoding* state)
 {
     if (reference_) {
         torch::NoGradGuard no_grad;
-        const auto p = action_probabilities(logits(layers, time_left, time_budget), temperature_);
+        const auto p = action_probabilities(logits(layers, time_left, time_budget, state), temperature_);
         return choose(p, static_cast<int>(p.argmax().item<std::int64_t>()));
     }
     return on_fast_path(layers, [&](auto& episode, auto input) {
         Choice c;
-        softmax(episode.forward(input, time_left, time_budget), temperature_, c.probabilities);
+        softmax(episode.forward(input, time_left, time_budget, state), temperature_, c.probabilities);
         c.action = argmax(c.probabilities);
         return c;
     });
@@ -384,8 +392,12 @@ Decision PolicyAgent::decide(const DecisionContext& c)
     if (!unknown.empty() && warn_)
         warn_(fmt::format("policy: {} layer(s) not in its vocabulary, read as <unk>: {}", unknown.size(),
                           unknown.front()));
-    const Choice choice = greedy_ ? learner_->greedy(layers, c.time_left, c.time_budget)
-                                  : learner_->sample(layers, c.time_left, c.time_budget, /*learn=*/false);
+    std::optional<StateEncoding> state; // the network refuses a missing one (check_state)
+    if (learner_->reads_state() && c.features != nullptr)
+        state = encode_state(*c.features, c.actions.blocks());
+    const StateEncoding* s = state ? &*state : nullptr;
+    const Choice choice = greedy_ ? learner_->greedy(layers, c.time_left, c.time_budget, s)
+                                  : learner_->sample(layers, c.time_left, c.time_budget, /*learn=*/false, s);
     return {choice.action, choice.probabilities};
 }
 

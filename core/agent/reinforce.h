@@ -65,13 +65,18 @@ public:
     // sizes under their [policy] keys' names and the learning state in the header.
     void save(const std::string& path) const;
 
-    // `layers`: vocabulary ids (int64 [L]) of the current architecture's leaf layers. With
-    // `learn`, log p of the choice is kept for finish_episode(); without, nothing is kept.
-    Choice sample(const torch::Tensor& layers, double time_left, double time_budget, bool learn = true);
-    Choice greedy(const torch::Tensor& layers, double time_left, double time_budget);
+    // `layers`: the network's input() for the current architecture. With `learn`, log p of the
+    // choice is kept for finish_episode(); without, nothing is kept. `state`: the training state at
+    // the decision (encode_state of its decision features), which the state encoder requires and
+    // the others refuse (Error).
+    Choice sample(const torch::Tensor& layers, double time_left, double time_budget, bool learn = true,
+                  const StateEncoding* state = nullptr);
+    Choice greedy(const torch::Tensor& layers, double time_left, double time_budget,
+                  const StateEncoding* state = nullptr);
     // Keeps log p of an action chosen elsewhere (a replayed or demonstrated sequence) for the
     // episode's update, as sample() does for its own draw.
-    Choice record(const torch::Tensor& layers, double time_left, double time_budget, int action);
+    Choice record(const torch::Tensor& layers, double time_left, double time_budget, int action,
+                  const StateEncoding* state = nullptr);
     // Ends the episode with its reward: one Adam step over all its decisions; returns the objective.
     double finish_episode(double reward);
 
@@ -82,6 +87,8 @@ public:
     torch::Tensor input(const model::ModelSummary& architecture, std::vector<std::string>* unknown = nullptr) const;
 
     config::PolicyEncoder encoder() const { return sizes().encoder; }
+    // Whether every decision needs the training state (the state encoder).
+    bool reads_state() const { return config::reads_state(encoder()); }
     // The actions every decision has: blocks + 1 of the model it was made for (original), or 0 for
     // the structural encoder, which takes each architecture's own.
     std::int64_t actions() const { return net_ ? net_->actions() : 0; }
@@ -128,8 +135,9 @@ private:
 
     Choice choose(const torch::Tensor& probabilities, int action);
     int draw(const std::vector<double>& probabilities);
-    torch::Tensor logits(const torch::Tensor& input, double time_left, double time_budget);
-    Choice sample_reference(const torch::Tensor& layers, double time_left, double time_budget, bool learn);
+    torch::Tensor logits(const torch::Tensor& input, double time_left, double time_budget, const StateEncoding* state);
+    Choice sample_reference(const torch::Tensor& layers, double time_left, double time_budget, bool learn,
+                            const StateEncoding* state);
     // f(episode, input): the fast path's episode of whichever network, and `input` in its
     // kernel's form (as_ids or as_rows); returns what f returns.
     template <typename F> auto on_fast_path(const torch::Tensor& input, F&& f);
@@ -171,8 +179,10 @@ class PolicyAgent final : public Agent {
 public:
     PolicyAgent(std::shared_ptr<PolicyLearner> learner, bool greedy,
                 std::function<void(const std::string&)> warn = {});
+    // The state encoder's policy reads the decision's features (encode_state): Error without them.
     Decision decide(const DecisionContext& c) override;
     std::string name() const override { return greedy_ ? "policy (greedy)" : "policy (sampling)"; }
+    bool reads_features() const override { return learner_->reads_state(); }
 
 private:
     std::shared_ptr<PolicyLearner> learner_;

@@ -30,16 +30,44 @@ std::int64_t structural_blocks(const torch::Tensor& input)
     return static_cast<std::int64_t>(input.select(1, kLayerFeatures).max().item<float>()) + 1;
 }
 
+std::int64_t block_state_width(const config::PolicyConfig& s)
+{
+    return config::reads_state(s.encoder) ? std::int64_t{kBlockStateFeatures} : 0;
+}
+
+std::int64_t global_state_width(const config::PolicyConfig& s)
+{
+    return config::reads_state(s.encoder) ? std::int64_t{kGlobalStateFeatures} : 0;
+}
+
+void check_state(const config::PolicyConfig& s, const StateEncoding* state, std::int64_t blocks)
+{
+    if (!config::reads_state(s.encoder)) {
+        if (state != nullptr)
+            throw Error(fmt::format("policy: the {} encoder reads no training state", config::to_string(s.encoder)));
+        return;
+    }
+    if (state == nullptr)
+        throw Error("policy: the state encoder needs the training state (decision features) at every decision");
+    if (state->blocks.size() != static_cast<std::size_t>(blocks * kBlockStateFeatures) ||
+        state->globals.size() != static_cast<std::size_t>(kGlobalStateFeatures))
+        throw Error(fmt::format("policy: a training state of {} block values and {} globals does not fit an "
+                                "architecture of {} blocks ({} and {})",
+                                state->blocks.size(), state->globals.size(), blocks, blocks * kBlockStateFeatures,
+                                kGlobalStateFeatures));
+}
+
 std::vector<std::pair<std::string, std::vector<std::int64_t>>> structural_shapes(const config::PolicyConfig& s,
                                                                                  const std::vector<model::Operation>& ops)
 {
     TensorShapes out;
-    const std::int64_t context = size_sum(s.decider_lstm_size, s.time_encoding_size);
+    const std::int64_t context = size_sum(size_sum(s.decider_lstm_size, s.time_encoding_size), global_state_width(s));
     const std::int64_t l = s.decider_linear_size;
     add_linear_shapes(out, "embed", kLayerFeatures, s.embedding_size);
     add_lstm_shapes(out, "encoder", s.embedding_size, s.hidden_size, /*bidirectional=*/true);
     add_lstm_shapes(out, "decider", size_product(2, s.hidden_size), s.decider_lstm_size, false);
-    add_linear_shapes(out, "block1", size_sum(size_product(2, s.hidden_size), context), l);
+    add_linear_shapes(out, "block1", size_sum(size_sum(size_product(2, s.hidden_size), block_state_width(s)), context),
+                      l);
     add_linear_shapes(out, "block2", l, l);
     add_linear_shapes(out, "block_out", l, 1);
     for (std::size_t i = 1; i < ops.size(); ++i)
@@ -56,12 +84,12 @@ StructuralNetImpl::StructuralNetImpl(const config::PolicyConfig& s, std::vector<
     using torch::nn::Linear;
     using torch::nn::LSTM;
     using torch::nn::LSTMOptions;
-    const std::int64_t context = s.decider_lstm_size + s.time_encoding_size;
+    const std::int64_t context = s.decider_lstm_size + s.time_encoding_size + global_state_width(s);
     const std::int64_t l = s.decider_linear_size;
     embed_ = register_module("embed", Linear(kLayerFeatures, s.embedding_size));
     encoder_ = register_module("encoder", LSTM(LSTMOptions(s.embedding_size, s.hidden_size).bidirectional(true)));
     decider_ = register_module("decider", LSTM(LSTMOptions(2 * s.hidden_size, s.decider_lstm_size)));
-    block1_ = register_module("block1", Linear(2 * s.hidden_size + context, l));
+    block1_ = register_module("block1", Linear(2 * s.hidden_size + block_state_width(s) + context, l));
     block2_ = register_module("block2", Linear(l, l));
     block_out_ = register_module("block_out", Linear(l, 1));
     for (std::size_t i = 1; i < ops_.size(); ++i)
@@ -71,22 +99,30 @@ StructuralNetImpl::StructuralNetImpl(const config::PolicyConfig& s, std::vector<
     stay_out_ = register_module("stay_out", Linear(l, 1));
 }
 
-torch::Tensor StructuralNetImpl::forward(const torch::Tensor& input, double time_left, double time_budget)
+torch::Tensor StructuralNetImpl::forward(const torch::Tensor& input, double time_left, double time_budget,
+                                         const StateEncoding* state)
 {
     const std::int64_t blocks = structural_blocks(input);
+    check_state(sizes_, state, blocks);
     const auto rows = input.narrow(1, 0, kLayerFeatures);
     const auto block = input.select(1, kLayerFeatures).to(torch::kLong);
     const auto x = torch::relu(embed_->forward(rows)).unsqueeze(1);        // [L, 1, E]
     const auto encoded = std::get<0>(encoder_->forward(x));                 // [L, 1, 2H]
     const auto last = std::get<0>(std::get<1>(decider_->forward(encoded))); // h_n: [1, 1, D]
     const auto t = torch::tensor(time_encoding(time_left, time_budget, sizes_.time_encoding_size));
-    const auto context = torch::cat({last.reshape({-1}), t}); // [D + T]
+    auto context = torch::cat({last.reshape({-1}), t}); // [D + T]
+    if (state)
+        context = torch::cat({context, torch::tensor(state->globals)}); // [D + T + G]
 
     // Each block's layers averaged: a [blocks, L] matrix of 1/count where a layer is the block's.
     const auto members = block.unsqueeze(0).eq(torch::arange(blocks, torch::kLong).unsqueeze(1)).to(torch::kFloat32);
     const auto mean = members / members.sum(1, /*keepdim=*/true).clamp_min(1.0);
     const auto per_block = mean.mm(encoded.squeeze(1)); // [blocks, 2H]
-    auto h = torch::cat({per_block, context.unsqueeze(0).expand({blocks, context.size(0)})}, 1);
+    std::vector<torch::Tensor> parts{per_block};
+    if (state)
+        parts.push_back(torch::tensor(state->blocks).reshape({blocks, kBlockStateFeatures})); // [blocks, S]
+    parts.push_back(context.unsqueeze(0).expand({blocks, context.size(0)}));
+    auto h = torch::cat(parts, 1);
     h = torch::relu(block1_->forward(h));
     h = torch::relu(block2_->forward(h));
     const model::ActionSpace space(static_cast<int>(blocks), ops_);

@@ -27,9 +27,14 @@ enum class SweepBackend { Local, Slurm }; // worker processes here; cluster jobs
 // Whether a replicated table trains its seeds of one sequence as one fused model (core/sim/build.h):
 // Auto fuses on a GPU only (on the CPU a fused grouped convolution is slower than separate ones)
 enum class FusedReplicates { Auto, On, Off };
-// How a policy reads an architecture: the original's fixed embeddings of layer strings, or the
-// numbers of each layer (core/agent/structure.h), one logit per block
-enum class PolicyEncoder { Original, Structural };
+// How a policy reads an architecture: the original's fixed embeddings of layer strings, the
+// numbers of each layer (core/agent/structure.h), one logit per block, or those numbers with each
+// block's decision features and the run's globals beside them (State, core/agent/state_encoding.h)
+enum class PolicyEncoder { Original, Structural, State };
+// Whether the encoder scores each block from its own layers (StructuralNet): any block count.
+constexpr bool scores_blocks(PolicyEncoder e) { return e != PolicyEncoder::Original; }
+// Whether it reads the training state at each decision: it learns only from tables with features.
+constexpr bool reads_state(PolicyEncoder e) { return e == PolicyEncoder::State; }
 enum class Change { Up, Down };            // an allocation event: more GPUs, or fewer
 
 // Each value with its name, in the order a chooser shows them.

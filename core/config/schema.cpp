@@ -274,7 +274,8 @@ template <> const std::vector<std::pair<FusedReplicates, std::string>>& name_tab
 template <> const std::vector<std::pair<PolicyEncoder, std::string>>& name_table<PolicyEncoder>()
 {
     static const std::vector<std::pair<PolicyEncoder, std::string>> t{{PolicyEncoder::Original, "original"},
-                                                                      {PolicyEncoder::Structural, "structural"}};
+                                                                      {PolicyEncoder::Structural, "structural"},
+                                                                      {PolicyEncoder::State, "state"}};
     return t;
 }
 

@@ -212,7 +212,8 @@ Schema make_schema()
     // [policy]
     k.push_back({.name = "policy.encoder", .type = Type::Choice, .label = "Encoder",
                  .help = "original: fixed embeddings of layer strings, one output per action index (the paper); "
-                         "structural: each layer's numbers, one logit per block, any model",
+                         "structural: each layer's numbers, one logit per block, any model; "
+                         "state: structural plus each block's training state (tables with decision features)",
                  .value = named<&C::policy, &PolicyConfig::encoder>(), .choices = names<PolicyEncoder>()});
     k.push_back({.name = "policy.vocab", .type = Type::Text, .help = "Layer-string vocabulary",
                  .value = member<&C::policy, &PolicyConfig::vocab>(), .required = true});

@@ -12,12 +12,6 @@
 
 namespace rlda::core::sim {
 
-// The seeds under which a feature-reading agent is walked: a replicated table's seeds() (each seed
-// has its own training state), else the one seed its features were recorded at. Error for a task
-// without features: "T has no decision features (features.csv); build it again with rlda simulate
-// to record them", T the table's source; for a single-seed table's features of several seeds.
-std::vector<std::uint64_t> feature_seeds(const LearnTask& task);
-
 // The sequence `agent` takes on task's table under `seed`: from the root, at each decision node it
 // is asked with the node's architecture, the table's time left there (SimulationTable::time_left)
 // and, when it reads_features(), the features recorded there under `seed`
@@ -29,13 +23,9 @@ std::vector<int> follow_agent(agent::Agent& agent, const LearnTask& task, std::u
 // `random_seed` seeds them and the 10 random sequences, as `rlda evaluate` does for a policy):
 // - an agent that does not read features takes one sequence, judged exactly as a policy's greedy
 //   sequence (evaluate_sequence);
-// - one that does is walked under each of feature_seeds(task). When every seed leads to the same
-//   sequence, that sequence is judged as above. When they differ (a replicated table whose seeds
-//   trained differently), the agent is judged as what it is, a rule that ends at a seed's own
-//   sequence: its accuracy is the mean over the seeds of what each seed's sequence earned at that
-//   seed, its rank 1 + the sequences whose mean is strictly higher (the scale of a policy's rank in
-//   the mean table), and its interval and P(best) come from the same bootstrap over the seeds
-//   (bootstrap_candidate). Evaluation::seed_sequences then lists each seed's sequence.
+// - one that does is walked under each of feature_seeds(task) (core/sim/learn.h), and its
+//   sequences judged as one by evaluate_seed_sequences: one sequence when the seeds agree, else a
+//   rule that ends at each seed's own sequence.
 // The agent must answer a node the same whatever it was asked before (every agent here but random
 // and a sampling policy does).
 Evaluation evaluate_agent(agent::Agent& agent, const LearnTask& task, std::uint64_t random_seed = 0);

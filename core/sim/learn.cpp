@@ -1,15 +1,19 @@
 // Episodes against a table and greedy evaluation; the hot loop of `rlda learn`.
 #include "core/sim/learn.h"
 
+#include "core/sim/reliability.h"
 #include "core/util/error.h"
 #include "core/util/statistics.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 #include <numeric>
+#include <optional>
 
 namespace rlda::core::sim {
 namespace {
@@ -26,12 +30,35 @@ void check_fit(const agent::PolicyLearner& learner, const LearnTask& task)
         throw Error(fmt::format("{}: the policy chooses among {} actions of the operations {}, the table has {} of {}",
                                 task.table->source(), learner.actions(), operations_text(learner.operations()),
                                 task.table->num_actions(), operations_text(task.actions.operations())));
+    if (learner.reads_state())
+        (void)feature_seeds(task); // the one-line refusal of a table without features
 }
 
-// What add_seed_statistics adds; `greedy_by_seed`, when given, is what the greedy "sequence" earned at
-// each seed (an agent whose sequence differs between them), else the row of e.greedy.
-void add_statistics(Evaluation& e, const SimulationTable& table, const std::vector<double>* greedy_by_seed,
-                    std::uint64_t seed)
+// What each seed's own sequence earned at that seed (seed_sequences[i] at the table's seed i).
+std::vector<double> accuracies_of(const SimulationTable& table, const std::vector<std::vector<int>>& seed_sequences)
+{
+    std::vector<double> by_seed;
+    for (std::size_t i = 0; i < seed_sequences.size(); ++i)
+        by_seed.push_back(table.at(seed_sequences[i]).replicates.at(i));
+    return by_seed;
+}
+
+// The most frequent sequence; among equals, the one of the earliest seed.
+const std::vector<int>& most_frequent(const std::vector<std::vector<int>>& sequences)
+{
+    std::map<std::vector<int>, int> count;
+    for (const auto& s : sequences)
+        ++count[s];
+    const std::vector<int>* best = &sequences.front();
+    for (const auto& s : sequences)
+        if (count[s] > count[*best])
+            best = &s;
+    return *best;
+}
+
+} // namespace
+
+void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint64_t seed)
 {
     if (!table.replicated())
         return;
@@ -48,8 +75,8 @@ void add_statistics(Evaluation& e, const SimulationTable& table, const std::vect
         return Evaluation::Spread{b.rank_low[s], b.rank_high[s], b.best_share[s]};
     };
     e.replicates = r.replicates();
-    if (greedy_by_seed) {
-        const CandidateRanks c = bootstrap_candidate(r, *greedy_by_seed, kResamples, seed);
+    if (!e.seed_sequences.empty()) {
+        const CandidateRanks c = bootstrap_candidate(r, accuracies_of(table, e.seed_sequences), kResamples, seed);
         e.greedy_spread = {c.low, c.high, c.best_share};
     } else {
         e.greedy_spread = spread(e.greedy);
@@ -68,8 +95,6 @@ void add_statistics(Evaluation& e, const SimulationTable& table, const std::vect
     e.greedy_among_best = e.greedy_spread.best_share >= kBestShare;
     e.reliability = rank_reliability(r, seed);
 }
-
-} // namespace
 
 void check_task(const LearnTask& task)
 {
@@ -99,6 +124,17 @@ ArchitectureCache::ArchitectureCache(model::ModelSpec base, model::ActionSpace a
 {
 }
 
+const agent::StateEncoding& ArchitectureCache::state(const LearnTask& task, const std::vector<int>& prefix,
+                                                     std::uint64_t seed)
+{
+    auto key = std::make_pair(seed, prefix);
+    auto it = states_.find(key);
+    if (it != states_.end())
+        return it->second;
+    return states_.emplace(std::move(key), agent::encode_state(features_at(task, prefix, seed), actions_.blocks()))
+        .first->second;
+}
+
 const torch::Tensor& ArchitectureCache::layers(const std::vector<int>& prefix)
 {
     auto it = cache_.find(prefix);
@@ -115,16 +151,48 @@ LearnTask learn_task(const OpenedTable& t, RewardDraw reward, std::uint64_t draw
     return {&t.table, &t.model, t.actions, reward, draw_seed, &t.features};
 }
 
-double episode_accuracy(const LearnTask& task, const TableRow& row, std::int64_t episode)
+std::vector<std::uint64_t> feature_seeds(const LearnTask& task)
 {
-    if (row.replicates.empty() || task.reward == RewardDraw::Mean)
-        return row.accuracy;
+    const SimulationTable& table = *task.table;
+    if (task.features == nullptr || task.features->empty())
+        throw Error(fmt::format("{} has no decision features (features.csv); build it again with rlda simulate to "
+                                "record them",
+                                table.source()));
+    if (table.replicated())
+        return table.seeds();
+    auto seeds = task.features->seeds();
+    if (seeds.size() != 1)
+        throw Error(fmt::format("{}: decision features of {} seeds for a table of one seed", table.source(),
+                                seeds.size()));
+    return seeds;
+}
+
+const agent::DecisionFeatures& features_at(const LearnTask& task, const std::vector<int>& prefix, std::uint64_t seed)
+{
+    const agent::DecisionFeatures* f = task.features ? task.features->at(prefix, seed) : nullptr;
+    if (f == nullptr)
+        throw Error(fmt::format("{}: no decision features at the node [{}] under seed {}", task.table->source(),
+                                sequence_string(prefix), seed));
+    return *f;
+}
+
+std::size_t episode_replicate(const LearnTask& task, std::int64_t episode)
+{
+    if (!task.table->replicated())
+        return 0;
     // splitmix64 of (seed, episode): a uniform, stateless draw of the replicate.
     std::uint64_t z = task.draw_seed + 0x9e3779b97f4a7c15ull * (static_cast<std::uint64_t>(episode) + 1);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
-    return row.replicates[z % row.replicates.size()];
+    return static_cast<std::size_t>(z % task.table->seeds().size());
+}
+
+double episode_accuracy(const LearnTask& task, const TableRow& row, std::int64_t episode)
+{
+    if (row.replicates.empty() || task.reward == RewardDraw::Mean)
+        return row.accuracy;
+    return row.replicates.at(episode_replicate(task, episode));
 }
 
 std::int64_t learn(agent::PolicyLearner& learner, const LearnTask& task, std::int64_t episodes,
@@ -150,10 +218,12 @@ std::int64_t learn_tables(agent::PolicyLearner& learner, const std::vector<Learn
         double mean = 0.0, spread = 1.0;
     };
     std::vector<Scale> scales;
+    std::vector<std::vector<std::uint64_t>> seeds; // each task's feature_seeds, for a state-aware policy
     for (const LearnTask& t : tasks) {
         check_fit(learner, t);
         budgets.push_back(table_budget(*t.table));
         caches.emplace_back(*t.model, t.actions, learner);
+        seeds.push_back(learner.reads_state() ? feature_seeds(t) : std::vector<std::uint64_t>{});
         Scale s;
         if (standardise) {
             std::vector<double> rewards;
@@ -174,12 +244,17 @@ std::int64_t learn_tables(agent::PolicyLearner& learner, const std::vector<Learn
         ArchitectureCache& architectures = caches[task];
         const double budget = budgets[task];
         const int k = table.decisions();
+        // The seed this episode plays: its reward's, and the training state its decisions read.
+        const std::size_t replicate = episode_replicate(tasks[task], learner.episode());
         prefix.clear();
         rec.probabilities.clear();
         rec.temperature = learner.temperature();
         rec.lr = learner.lr();
         for (int j = 0; j < k; ++j) {
-            agent::Choice c = learner.sample(architectures.layers(prefix), table.time_left(prefix), budget);
+            const agent::StateEncoding* state =
+                seeds[task].empty() ? nullptr : &architectures.state(tasks[task], prefix, seeds[task].at(replicate));
+            agent::Choice c = learner.sample(architectures.layers(prefix), table.time_left(prefix), budget,
+                                             /*learn=*/true, state);
             prefix.push_back(c.action);
             rec.probabilities.push_back(std::move(c.probabilities));
         }
@@ -228,15 +303,53 @@ Evaluation evaluate(agent::PolicyLearner& learner, const LearnTask& task, std::u
     const SimulationTable& table = *task.table;
     const double budget = table_budget(table);
     ArchitectureCache architectures(*task.model, task.actions, learner);
-    std::vector<int> greedy;
-    std::vector<std::vector<double>> probabilities;
-    for (int j = 0; j < table.decisions(); ++j) {
-        agent::Choice c = learner.greedy(architectures.layers(greedy), table.time_left(greedy), budget);
-        greedy.push_back(c.action);
-        probabilities.push_back(std::move(c.probabilities));
+    // The greedy walk under each seed whose training state it reads (one walk for a policy that reads none).
+    const std::vector<std::optional<std::uint64_t>> walks = [&] {
+        std::vector<std::optional<std::uint64_t>> out;
+        if (!learner.reads_state())
+            return std::vector<std::optional<std::uint64_t>>{std::nullopt};
+        for (const std::uint64_t seed : feature_seeds(task))
+            out.emplace_back(seed);
+        return out;
+    }();
+    std::vector<std::vector<int>> sequences;
+    std::vector<std::vector<std::vector<double>>> probabilities;
+    for (const auto& seed : walks) {
+        std::vector<int> greedy;
+        std::vector<std::vector<double>> p;
+        for (int j = 0; j < table.decisions(); ++j) {
+            const agent::StateEncoding* state = seed ? &architectures.state(task, greedy, *seed) : nullptr;
+            agent::Choice c = learner.greedy(architectures.layers(greedy), table.time_left(greedy), budget, state);
+            greedy.push_back(c.action);
+            p.push_back(std::move(c.probabilities));
+        }
+        sequences.push_back(std::move(greedy));
+        probabilities.push_back(std::move(p));
     }
-    Evaluation e = evaluate_sequence(table, greedy, random_seed);
-    e.probabilities = std::move(probabilities);
+    Evaluation e = evaluate_seed_sequences(table, sequences, random_seed);
+    const auto first = std::find(sequences.begin(), sequences.end(), e.greedy);
+    e.probabilities = std::move(probabilities[static_cast<std::size_t>(first - sequences.begin())]);
+    return e;
+}
+
+Evaluation evaluate_seed_sequences(const SimulationTable& table, const std::vector<std::vector<int>>& sequences,
+                                   std::uint64_t random_seed)
+{
+    if (sequences.empty())
+        throw Error(fmt::format("{}: no sequence to judge", table.source()));
+    Evaluation e = evaluate_sequence(table, most_frequent(sequences), random_seed);
+    const bool agree = std::all_of(sequences.begin(), sequences.end(),
+                                   [&](const std::vector<int>& s) { return s == sequences.front(); });
+    if (agree)
+        return e;
+    // The seeds of a replicated table disagree: the rule earns seed i's accuracy of its own sequence.
+    const std::vector<double> by_seed = accuracies_of(table, sequences);
+    // The point rank alone: one resample is enough, and the bootstrap comes with the statistics.
+    const CandidateRanks point = bootstrap_candidate(accuracies_by_seed(table), by_seed, 1, random_seed);
+    e.seed_sequences = sequences;
+    e.accuracy = mean_of(by_seed);
+    e.rank = point.rank;
+    e.regret = e.optimal - e.accuracy;
     return e;
 }
 
@@ -256,16 +369,6 @@ Evaluation evaluate_sequence(const SimulationTable& table, const std::vector<int
     return e;
 }
 
-void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint64_t seed)
-{
-    add_statistics(e, table, nullptr, seed);
-}
-
-void add_seed_statistics(Evaluation& e, const SimulationTable& table, const std::vector<double>& greedy_by_seed,
-                         std::uint64_t seed)
-{
-    add_statistics(e, table, &greedy_by_seed, seed);
-}
 
 std::string sequence_string(const std::vector<int>& actions)
 {

@@ -2,12 +2,14 @@
 #pragma once
 
 #include "core/agent/reinforce.h"
+#include "core/agent/state_encoding.h"
 #include "core/model/spec.h"
 #include "core/sim/results.h"
 #include "core/sim/table.h"
 #include "core/sim/table_features.h"
 #include "core/sim/table_meta.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <stop_token>
@@ -16,12 +18,17 @@
 
 namespace rlda::core::sim {
 
+struct LearnTask;
+
 // The policy's input (PolicyLearner::input) of every architecture a prefix of actions leads to,
 // built once per prefix: an episode walks the same few architectures ((n+1)^k - 1)/n times over.
+// Also the training state there (encode_state of the task's features_at), once per prefix and seed.
 class ArchitectureCache {
 public:
     ArchitectureCache(model::ModelSpec base, model::ActionSpace actions, const agent::PolicyLearner& learner);
     const torch::Tensor& layers(const std::vector<int>& prefix);
+    // `task`: the one whose model and actions this cache was made for.
+    const agent::StateEncoding& state(const LearnTask& task, const std::vector<int>& prefix, std::uint64_t seed);
     // Layers the vocabulary did not know, across all architectures seen so far.
     const std::vector<std::string>& unknown() const { return unknown_; }
 
@@ -30,6 +37,7 @@ private:
     model::ActionSpace actions_;
     const agent::PolicyLearner& learner_;
     std::map<std::vector<int>, torch::Tensor> cache_;
+    std::map<std::pair<std::uint64_t, std::vector<int>>, agent::StateEncoding> states_;
     std::vector<std::string> unknown_;
 };
 
@@ -52,14 +60,28 @@ double table_budget(const SimulationTable& table);
 // An opened table as a task: its table, model and actions.
 LearnTask learn_task(const OpenedTable& table, RewardDraw reward = RewardDraw::Replicate, std::uint64_t draw_seed = 0);
 
-// The accuracy episode `episode` (the policy's counter) earns with `row` of `task`'s table: the
-// row's accuracy, or for a replicated table drawn as task.reward says. A function of the episode, so
-// that a learning run continued from its policy file draws what the unbroken run would have.
+// The seeds under which a feature-reading agent or policy is walked: a replicated table's seeds()
+// (each seed has its own training state), else the one seed its features were recorded at. Error
+// for a task without features: "T has no decision features (features.csv); build it again with rlda
+// simulate to record them", T the table's source; for a single-seed table's features of several seeds.
+std::vector<std::uint64_t> feature_seeds(const LearnTask& task);
+// The features recorded at the node `prefix` under `seed`; Error naming the table, the node and the
+// seed where there are none.
+const agent::DecisionFeatures& features_at(const LearnTask& task, const std::vector<int>& prefix, std::uint64_t seed);
+
+// Which of a replicated table's seeds episode `episode` (the policy's counter) plays: a hash of
+// (task.draw_seed, episode) modulo the seeds; 0 for a single-seed table. A function of the episode,
+// so that a learning run continued from its policy file draws what the unbroken run would have.
+std::size_t episode_replicate(const LearnTask& task, std::int64_t episode);
+// The accuracy episode `episode` earns with `row` of `task`'s table: the row's accuracy, or for a
+// replicated table drawn as task.reward says (episode_replicate's seed, or the mean).
 double episode_accuracy(const LearnTask& task, const TableRow& row, std::int64_t episode);
 
 // Algorithm 4: `episodes` episodes of k sampled decisions against `table`, one REINFORCE update
 // each. Stops early when `stop` is requested (between episodes). Returns episodes run. Without an
-// action space, the table's actions are the paper's (deepen a block, or do nothing).
+// action space, the table's actions are the paper's (deepen a block, or do nothing). A state-aware
+// policy reads at each node the features of the seed the episode plays (episode_replicate), and is
+// refused a table without features (feature_seeds' error).
 std::int64_t learn(agent::PolicyLearner& learner, const LearnTask& task, std::int64_t episodes,
                    LearnObserver* observer = nullptr, const std::stop_token& stop = {});
 std::int64_t learn(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
@@ -84,7 +106,9 @@ struct FixedSequence {
 FixedSequence best_fixed_sequence(const std::vector<const SimulationTable*>& tables);
 
 // The greedy (argmax) sequence and where it stands. The policy may come from another model's
-// table: only the action count must agree.
+// table: only the action count must agree. A state-aware policy is walked under each of
+// feature_seeds(task) and judged as evaluate_seed_sequences says; its probabilities are those of
+// the first seed that took e.greedy.
 Evaluation evaluate(agent::PolicyLearner& learner, const LearnTask& task, std::uint64_t random_seed = 0);
 // The same for a table of the paper's actions.
 Evaluation evaluate(agent::PolicyLearner& learner, const SimulationTable& table, const model::ModelSpec& base,
@@ -93,17 +117,24 @@ Evaluation evaluate(agent::PolicyLearner& learner, const SimulationTable& table,
 // greedy sequence, without its probabilities. `random_seed` seeds the 10 random sequences.
 Evaluation evaluate_sequence(const SimulationTable& table, const std::vector<int>& sequence,
                              std::uint64_t random_seed = 0);
+// The sequences a rule that reads the training state took, one per seed of feature_seeds() (or a
+// single one), judged as one. When they agree, that sequence is judged as evaluate_sequence does.
+// When they differ (a replicated table whose seeds trained differently) the rule is judged as what
+// it is, one that ends at each seed's own sequence: its accuracy is the mean over the seeds of what
+// each seed's sequence earned at that seed, its rank 1 + the sequences whose mean is strictly higher
+// (the scale of a policy's rank in the mean table), e.greedy the most frequent sequence (the
+// earliest seed's among equals), and Evaluation::seed_sequences lists each seed's.
+Evaluation evaluate_seed_sequences(const SimulationTable& table, const std::vector<std::vector<int>>& sequences,
+                                   std::uint64_t random_seed = 0);
 
 // Adds what a replicated table's seeds say to `e` (evaluated on `table`): the rank intervals of the
 // greedy, optimal and no-adaptation sequences over a bootstrap of the seeds, whether the greedy
 // sequence is indistinguishable from the best, and the table's reliability (core/sim/reliability.h).
-// Leaves `e` unchanged for a single-seed table. `seed` seeds the bootstrap.
+// When e.seed_sequences lists a sequence per seed, the greedy "sequence" is no one row: it earned
+// each seed's own sequence's accuracy at that seed, and its interval and P(best) come from the same
+// resamples (bootstrap_candidate, core/sim/reliability.h). Leaves `e` unchanged for a single-seed
+// table. `seed` seeds the bootstrap.
 void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint64_t seed = 0);
-// The same for a greedy "sequence" that is no one row: an agent whose sequence differs between the
-// seeds and earned greedy_by_seed[i] at the table's seed i (in seeds() order). Its interval and
-// P(best) come from the same resamples (bootstrap_candidate, core/sim/reliability.h).
-void add_seed_statistics(Evaluation& e, const SimulationTable& table, const std::vector<double>& greedy_by_seed,
-                         std::uint64_t seed = 0);
 
 
 } // namespace rlda::core::sim

@@ -1,4 +1,6 @@
-// The hand-written structural kernel against StructuralNet::forward, autograd and the autograd learner.
+// The hand-written structural kernel against StructuralNet::forward, autograd and the autograd
+// learner, for the structural encoder and the state encoder (the same network reading the training
+// state).
 #include "core/agent/fast_episode.h"
 #include "core/agent/fast_structural.h"
 #include "core/agent/reinforce.h"
@@ -14,6 +16,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 using namespace rlda::core;
 using namespace rlda::core::agent;
@@ -22,24 +25,32 @@ namespace {
 
 using model::Operation;
 
-config::PolicyConfig structural_sizes(double alpha = 1e-3)
+config::PolicyConfig structural_sizes(double alpha = 1e-3,
+                                      config::PolicyEncoder encoder = config::PolicyEncoder::Structural)
 {
     config::PolicyConfig s;
-    s.encoder = config::PolicyEncoder::Structural;
+    s.encoder = encoder;
     s.alpha = alpha;
     return s;
 }
 
-// The paper's sizes, and odd ones that leave every loop a remainder after its 8-wide blocks.
-std::vector<std::pair<const char*, config::PolicyConfig>> sizes_to_try()
+// The paper's sizes, and odd ones that leave every loop a remainder after its 8-wide blocks, of
+// both encoders.
+std::vector<std::pair<QString, config::PolicyConfig>> sizes_to_try()
 {
-    config::PolicyConfig odd = structural_sizes();
-    odd.embedding_size = 5;
-    odd.hidden_size = 7;
-    odd.decider_lstm_size = 3;
-    odd.decider_linear_size = 9;
-    odd.time_encoding_size = 3;
-    return {{"paper", structural_sizes()}, {"odd", odd}};
+    std::vector<std::pair<QString, config::PolicyConfig>> out;
+    for (const auto encoder : {config::PolicyEncoder::Structural, config::PolicyEncoder::State}) {
+        config::PolicyConfig odd = structural_sizes(1e-3, encoder);
+        odd.embedding_size = 5;
+        odd.hidden_size = 7;
+        odd.decider_lstm_size = 3;
+        odd.decider_linear_size = 9;
+        odd.time_encoding_size = 3;
+        const auto name = QString::fromStdString(config::to_string(encoder));
+        out.emplace_back("paper " + name, structural_sizes(1e-3, encoder));
+        out.emplace_back("odd " + name, odd);
+    }
+    return out;
 }
 
 struct Network {
@@ -48,7 +59,8 @@ struct Network {
     std::vector<Operation> ops;
 };
 
-// StructuralNets of both sizes, deepening alone and deepening and widening, seeded from `seed` on.
+// StructuralNets of both sizes and encoders, deepening alone and deepening and widening, seeded
+// from `seed` on.
 std::vector<Network> networks(std::uint64_t seed)
 {
     std::vector<Network> out;
@@ -60,6 +72,23 @@ std::vector<Network> networks(std::uint64_t seed)
         }
     return out;
 }
+
+// A training state for `input`'s blocks when `net` reads one (values in the encoding's ranges,
+// different for each salt), else none.
+std::optional<StateEncoding> state_for(const StructuralNet& net, const torch::Tensor& input, int salt)
+{
+    if (!config::reads_state(net->sizes().encoder))
+        return std::nullopt;
+    StateEncoding s;
+    const auto blocks = static_cast<std::size_t>(structural_blocks(input));
+    for (std::size_t i = 0; i < blocks * kBlockStateFeatures; ++i)
+        s.blocks.push_back(static_cast<float>(std::sin(0.7 * static_cast<double>(i) + salt)));
+    for (std::size_t i = 0; i < kGlobalStateFeatures; ++i)
+        s.globals.push_back(static_cast<float>(std::cos(1.3 * static_cast<double>(i) + salt)));
+    return s;
+}
+
+const StateEncoding* pointer(const std::optional<StateEncoding>& s) { return s ? &*s : nullptr; }
 
 torch::Tensor input_of(const model::ModelSpec& spec)
 {
@@ -107,8 +136,9 @@ private Q_SLOTS:
             for (const auto& [name, input] : archs)
                 for (const double left : {0.0, 37.5, 399.0}) {
                     torch::NoGradGuard no_grad;
-                    const auto expected = net->forward(input, left, 400.0);
-                    fast.forward(span_of(input), left, 400.0, tape);
+                    const auto state = state_for(net, input, static_cast<int>(left));
+                    const auto expected = net->forward(input, left, 400.0, pointer(state));
+                    fast.forward(span_of(input), left, 400.0, tape, pointer(state));
                     QCOMPARE(static_cast<std::int64_t>(tape.head.logits.size()), expected.numel());
                     const float diff = max_abs_diff(torch::tensor(tape.head.logits), expected);
                     QVERIFY2(diff <= 1e-5f, qPrintable(QString("%1, %2, t=%3: max |diff| %4")
@@ -130,6 +160,9 @@ private Q_SLOTS:
             const std::vector<torch::Tensor> inputs{archs[1].second, archs[6].second, archs[6].second,
                                                     archs[5].second, archs[5].second};
             const std::vector<double> left{330.0, 250.0, 120.0, 60.0, 10.0};
+            std::vector<std::optional<StateEncoding>> states; // decisions 2-3 share an architecture, not a state
+            for (std::size_t j = 0; j < inputs.size(); ++j)
+                states.push_back(state_for(net, inputs[j], static_cast<int>(j)));
             std::vector<int> actions;
             for (std::size_t j = 0; j < inputs.size(); ++j) {
                 const auto n = model::ActionSpace(static_cast<int>(structural_blocks(inputs[j])), ops).size();
@@ -141,7 +174,8 @@ private Q_SLOTS:
                 p.mutable_grad() = torch::Tensor();
             std::vector<torch::Tensor> log_p, h;
             for (std::size_t j = 0; j < inputs.size(); ++j) {
-                const auto lp = torch::log_softmax(net->forward(inputs[j], left[j], 400.0) / temperature, -1);
+                const auto lp =
+                    torch::log_softmax(net->forward(inputs[j], left[j], 400.0, pointer(states[j])) / temperature, -1);
                 log_p.push_back(lp[actions[j]]);
                 h.push_back(-(lp.exp() * lp).sum());
             }
@@ -155,7 +189,7 @@ private Q_SLOTS:
                 p.mutable_grad().zero_();
             FastEpisode<FastStructural> episode{FastStructural(net)};
             for (std::size_t j = 0; j < inputs.size(); ++j) {
-                episode.decide(span_of(inputs[j]), left[j], 400.0, temperature);
+                episode.decide(span_of(inputs[j]), left[j], 400.0, temperature, pointer(states[j]));
                 episode.take(actions[j]);
             }
             const double got = episode.finish(advantage, entropy);
@@ -282,6 +316,22 @@ private Q_SLOTS:
             bad[i] = -1.0f; // no block at all
         QVERIFY_THROWS_EXCEPTION(Error, fast.forward(bad, 1, 2, tape)); // ActionSpace's ModelError
         fast.forward(rows, 1, 2, tape); // still usable
+        QCOMPARE(static_cast<int>(tape.head.logits.size()), model::original_block_count(model::zoo_model("ConvNet2")) + 1);
+
+        // A training state: refused by the structural encoder, required by the state encoder, and
+        // its block count must be the architecture's.
+        StructuralNet reads(structural_sizes(1e-3, config::PolicyEncoder::State));
+        FastStructural with_state(reads);
+        const auto state = state_for(reads, input, 1);
+        QVERIFY_THROWS_EXCEPTION(Error, fast.forward(rows, 1, 2, tape, pointer(state)));
+        QVERIFY_THROWS_EXCEPTION(Error, net->forward(input, 1, 2, pointer(state)));
+        QVERIFY_THROWS_EXCEPTION(Error, with_state.forward(rows, 1, 2, tape));
+        QVERIFY_THROWS_EXCEPTION(Error, reads->forward(input, 1, 2));
+        auto short_state = *state;
+        short_state.blocks.resize(short_state.blocks.size() - kBlockStateFeatures);
+        QVERIFY_THROWS_EXCEPTION(Error, with_state.forward(rows, 1, 2, tape, &short_state));
+        QVERIFY_THROWS_EXCEPTION(Error, reads->forward(input, 1, 2, &short_state));
+        with_state.forward(rows, 1, 2, tape, pointer(state));
         QCOMPARE(static_cast<int>(tape.head.logits.size()), model::original_block_count(model::zoo_model("ConvNet2")) + 1);
     }
 };

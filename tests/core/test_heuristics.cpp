@@ -270,7 +270,7 @@ private Q_SLOTS:
         sim::TableFeatures root_only;
         root_only.add(42, {}, features({1.0, 4.0}, {0.0, 0.0}));
         QCOMPARE(error_of([&] { sim::evaluate_agent(g, task(t, &root_only)); }),
-                 QStringLiteral("simulation table: no decision features at the node [1] under seed 42 (agent gradient)"));
+                 QStringLiteral("simulation table: no decision features at the node [1] under seed 42"));
         // Loss drop and grow-while-improving at the same nodes.
         f = {};
         f.add(42, {}, features({0.0, 0.0}, {0.5, 0.1}, 0.01));
@@ -376,7 +376,7 @@ private Q_SLOTS:
     }
 
     // rlda evaluate --agent: a heuristic that needs no features on a shipped table; one that does
-    // on a table without them, refused in one line; exactly one of --policy and --agent.
+    // on a table without them (the paper's), refused in one line; exactly one of --policy and --agent.
     void rlda_evaluate_agent()
     {
         const QString table = QStringLiteral(RLDA_SOURCE_DIR "/data/fashion-mnist/tables/feedforwardnet2_middle.csv");
@@ -384,11 +384,12 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         for (const char* line : {"agent: last\n", "greedy: 1 1 1\n", "rank: ", "rank_interval: ", "no_adaptation: "})
             QVERIFY2(r.out.contains(QLatin1String(line)), qPrintable(QStringLiteral("%1 in:\n%2").arg(line, r.out)));
-        r = rlda::test::rlda_cli({"evaluate", "--agent", "gradient", "--table", table});
+        const QString paper = QStringLiteral(RLDA_SOURCE_DIR "/data/paper/tables/convnet2_middle.csv"); // no features
+        r = rlda::test::rlda_cli({"evaluate", "--agent", "gradient", "--table", paper});
         QCOMPARE(r.code, 1);
         QCOMPARE(r.err, QStringLiteral("rlda: error: %1 has no decision features (features.csv); build it again with "
                                        "rlda simulate to record them\n")
-                            .arg(table));
+                            .arg(paper));
         r = rlda::test::rlda_cli({"evaluate", "--table", table});
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains("--policy or --agent"), qPrintable(r.err));
