@@ -81,6 +81,41 @@ private:
 std::string cell(const std::optional<double>& v) { return v ? fmt::format("{:.1f}", *v) : "-"; }
 std::string cell(const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; }
 
+// Each held-out table's references: rank [interval over the seeds], * where indistinguishable from the best.
+void print_references(const core::run::TransferSummary& s)
+{
+    std::vector<std::string> agents; // in the order judge_references gives them
+    for (const auto& row : s.rows)
+        for (const auto& r : row.references)
+            if (std::find(agents.begin(), agents.end(), r.agent) == agents.end())
+                agents.push_back(r.agent);
+    if (agents.empty())
+        return;
+    std::string head = fmt::format("{:<28}", "references");
+    for (const auto& a : agents)
+        head += fmt::format(" {:>14}", a.substr(0, 14));
+    fmt::print("{}\n", head);
+    for (const auto& row : s.rows) {
+        std::string line = fmt::format("{:<28}", fs::path(row.table).filename().string());
+        for (const auto& a : agents) {
+            const auto it = std::find_if(row.references.begin(), row.references.end(),
+                                         [&](const auto& r) { return r.agent == a; });
+            std::string text = "-";
+            if (it != row.references.end()) {
+                text = fmt::format("{:g}", it->rank);
+                if (it->rank_high > 0)
+                    text += fmt::format(" [{}-{}]", it->rank_low, it->rank_high);
+                if (it->among_best)
+                    text += "*";
+            }
+            line += fmt::format(" {:>14}", text);
+        }
+        fmt::print("{}\n", line);
+    }
+    fmt::print("(rank [95 % interval over the table's seeds]; * indistinguishable from the best; random: where 95 % "
+               "of its ranks fall)\n");
+}
+
 // core::run::summarize_transfer as text: per held-out model a row per table, then the means.
 void print_summary(const core::run::TransferResult& r)
 {
@@ -109,6 +144,7 @@ void print_summary(const core::run::TransferResult& r)
             fmt::print("replicates: {} on {} tables (other seeds): rank {:.1f} +- {:.1f} (sd across tables), best {}, "
                        "worst {}\n",
                        sp.scenario, sp.tables, sp.mean, sp.sd, sp.best, sp.worst);
+        print_references(s);
     }
 }
 

@@ -2,7 +2,9 @@
 #include "core/run/transfer_protocol.h"
 
 #include "core/agent/reinforce.h"
+#include "core/sim/agent_eval.h"
 #include "core/sim/learn.h"
+#include "core/train/setup.h"
 #include "core/sim/replicates.h"
 #include "core/sim/table_meta.h"
 #include "core/util/csv.h"
@@ -33,6 +35,15 @@ constexpr const char* kFoldsHeader =
     "model,sequences,random_rank,no_adaptation_rank,best_fixed,best_fixed_rank,tables,training_tables\n";
 constexpr const char* kRanksHeader = "model,seed,table,scenario,table_seed,rank,sequences,greedy,accuracy,optimal,"
                                      "no_adaptation_rank,best_fixed_rank\n";
+
+constexpr const char* kReferencesHeader =
+    "model,table,scenario,agent,rank,rank_low,rank_high,p_best,among_best,sequence\n";
+
+std::string reference_line(const TransferReference& r)
+{
+    return fmt::format("{},{},{},{},{},{},{},{},{},{}\n", r.model, r.table, r.scenario, r.agent, r.rank, r.rank_low,
+                       r.rank_high, r.p_best, r.among_best ? 1 : 0, sequence_string(r.sequence));
+}
 
 std::string fold_line(const TransferFold& f)
 {
@@ -87,6 +98,58 @@ std::vector<std::string> words(const std::string& text)
 
 } // namespace
 
+std::vector<TransferReference> judge_references(const LearnTask& task, const std::vector<int>& best_fixed)
+{
+    const SimulationTable& table = *task.table;
+    const bool has_features = task.features != nullptr && !task.features->empty();
+    std::vector<TransferReference> out;
+    const auto judged = [&](const std::string& name, const config::AgentConfig& agent) {
+        const Evaluation e = evaluate_agent(agent, task);
+        TransferReference r;
+        r.agent = name;
+        r.rank = e.rank;
+        r.rank_low = e.greedy_spread.low;
+        r.rank_high = e.greedy_spread.high;
+        r.p_best = e.greedy_spread.best_share;
+        r.among_best = e.greedy_among_best;
+        r.sequence = e.greedy;
+        out.push_back(std::move(r));
+    };
+    for (const auto& [kind, name] : config::name_table<config::AgentKind>()) {
+        if (!train::is_heuristic(kind))
+            continue;
+        config::AgentConfig agent;
+        agent.kind = kind;
+        if (!has_features && train::make_agent(agent)->reads_features())
+            continue; // a feature reader cannot walk a table without features
+        judged(name, agent);
+    }
+    config::AgentConfig none;
+    none.kind = config::AgentKind::None;
+    judged("none", none);
+    config::AgentConfig fixed;
+    fixed.kind = config::AgentKind::Fixed;
+    fixed.sequence = best_fixed;
+    judged("best-fixed", fixed);
+    // A uniformly random sequence: its expected rank, and where 95 % of its ranks fall.
+    std::vector<int> ranks;
+    for (const TableRow& row : table.rows())
+        ranks.push_back(table.rank(row.actions));
+    std::sort(ranks.begin(), ranks.end());
+    TransferReference random;
+    random.agent = "random";
+    random.rank = (static_cast<double>(ranks.size()) + 1.0) / 2.0;
+    const auto quantile = [&](double q) {
+        return ranks[static_cast<std::size_t>(std::floor(q * static_cast<double>(ranks.size() - 1) + 0.5))];
+    };
+    random.rank_low = quantile(0.025);
+    random.rank_high = quantile(0.975);
+    out.push_back(std::move(random));
+    for (auto& r : out)
+        r.table = table.source();
+    return out;
+}
+
 TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool force, TransferObserver* observer,
                             std::stop_token stop)
 {
@@ -131,6 +194,9 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
                                         t.file.string(), t.table.num_actions(), tables.front().file.string(),
                                         tables.front().table.num_actions()));
     }
+    if (config::reads_state(s.policy.encoder))
+        for (const auto& t : tables)
+            (void)feature_seeds(learn_task(t)); // each is learned from, or judged on
 
     TransferResult result;
     std::vector<std::vector<const OpenedTable*>> test_of, train_of;
@@ -182,6 +248,18 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
         LineAppender folds(out / "folds.csv", kFoldsHeader);
         for (const auto& f : result.folds)
             folds.append(fold_line(f));
+    }
+    {
+        LineAppender references(out / "references.csv", kReferencesHeader);
+        for (std::size_t f = 0; f < result.folds.size() && !stop.stop_requested(); ++f)
+            for (const auto* t : test_of[f])
+                for (auto& r : judge_references(learn_task(*t), result.folds[f].best_fixed)) {
+                    r.model = result.folds[f].model;
+                    r.table = t->file.string();
+                    r.scenario = t->meta.scenario;
+                    references.append(reference_line(r));
+                    result.references.push_back(std::move(r));
+                }
     }
     LineAppender ranks(out / "ranks.csv", kRanksHeader);
     for (std::size_t f = 0; f < result.folds.size(); ++f) {
@@ -309,6 +387,9 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
             }
             if (n > 0)
                 row.mean = sum / n;
+            for (const auto& x : r.references)
+                if (x.model == f.model && x.table == table)
+                    row.references.push_back(x);
             all += sum;
             count += n;
             s.rows.push_back(std::move(row));
@@ -369,6 +450,32 @@ TransferResult read_transfer(const fs::path& folder)
         if (std::none_of(result.folds.begin(), result.folds.end(), [&](const auto& f) { return f.model == r.model; }))
             throw Error(fmt::format("{}:{}: model {} is not in folds.csv", ranks.source, ranks.row_lines[i], r.model));
         result.ranks.push_back(std::move(r));
+    }
+    if (!fs::exists(folder / "references.csv"))
+        return result; // written before references were judged
+    const CsvTable refs = read_csv((folder / "references.csv").string());
+    for (std::size_t i = 0; i < refs.rows.size(); ++i) {
+        TransferReference r;
+        const auto& row = refs.rows[i];
+        r.model = row[refs.column("model")];
+        r.table = row[refs.column("table")];
+        r.scenario = row[refs.column("scenario")];
+        r.agent = row[refs.column("agent")];
+        r.rank = field<double>(refs, i, "rank");
+        r.rank_low = field<int>(refs, i, "rank_low");
+        r.rank_high = field<int>(refs, i, "rank_high");
+        r.p_best = field<double>(refs, i, "p_best");
+        r.among_best = field<int>(refs, i, "among_best") != 0;
+        const std::string& sequence = row[refs.column("sequence")];
+        try {
+            if (!sequence.empty())
+                r.sequence = model::parse_actions(sequence);
+        } catch (const Error& e) {
+            throw Error(fmt::format("{}:{}: sequence: {}", refs.source, refs.row_lines[i], e.what()));
+        }
+        if (std::none_of(result.folds.begin(), result.folds.end(), [&](const auto& f) { return f.model == r.model; }))
+            throw Error(fmt::format("{}:{}: model {} is not in folds.csv", refs.source, refs.row_lines[i], r.model));
+        result.references.push_back(std::move(r));
     }
     return result;
 }

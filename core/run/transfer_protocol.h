@@ -14,6 +14,10 @@
 #include <string>
 #include <vector>
 
+namespace rlda::core::sim {
+struct LearnTask; // core/sim/learn.h
+} // namespace rlda::core::sim
+
 namespace rlda::core::run {
 
 struct TransferSettings {
@@ -60,9 +64,31 @@ struct TransferRank {
     int best_fixed_rank = 0; // the fold's best fixed sequence on this table
 };
 
+// A reference on one held-out table, judged once (it learns nothing): each growth heuristic
+// (core/agent/heuristics.h) the table can judge (the feature readers need its decision features),
+// no adaptation, the fold's best fixed sequence in hindsight, and a uniformly random sequence. Its
+// rank comes with the interval over the table's seeds and whether it is indistinguishable from
+// the best (core/sim/agent_eval.h), as a policy's does.
+struct TransferReference {
+    std::string model; // held out
+    std::string table; // file
+    std::string scenario;
+    std::string agent;  // an agent.kind ("gradient", "first", ..., "none"), "best-fixed" or "random"
+    double rank = 0.0;  // random: its expected rank, (N + 1) / 2
+    int rank_low = 0;   // 95 % interval over the seeds' resamples; for random, of a random sequence's
+    int rank_high = 0;  // rank; 0 and 0 for a single-seed table (random: its 2.5 and 97.5 % quantiles)
+    double p_best = 0.0;     // P(best) over the resamples; 0 for a single-seed table and for random
+    bool among_best = false; // P(best) >= 5 %
+    std::vector<int> sequence; // the sequence ranked (a heuristic's most frequent); empty for random
+};
+// The references of one held-out table (heuristics in agent.kind order, then "none", "best-fixed",
+// "random"). `best_fixed`: the fold's sequence.
+std::vector<TransferReference> judge_references(const sim::LearnTask& task, const std::vector<int>& best_fixed);
+
 struct TransferResult {
     std::vector<TransferFold> folds;
     std::vector<TransferRank> ranks; // fold by fold, seed by seed, table by table
+    std::vector<TransferReference> references; // fold by fold, table by table
     bool cancelled = false;
 };
 
@@ -78,6 +104,7 @@ struct TransferSummaryRow {
     std::optional<int> worst;
     int no_adaptation_rank = 0;
     int best_fixed_rank = 0;
+    std::vector<TransferReference> references; // the table's, as judge_references orders them
 };
 // A scenario of the held-out model whose table exists at several seeds (replicates: the same
 // scenario name, another table_seed): the greedy sequence's rank over those tables, with its spread.
@@ -110,15 +137,16 @@ public:
 };
 
 // Opens every table (its metadata names its model; an incomplete table or one without metadata is
-// an Error) before anything is written. Then fills `out`: folds.csv, ranks.csv (a flushed line per
-// rank, so that a killed run keeps what it judged) and <model>-seed<N>/policy.pt. Errors: a held-out
+// an Error) before anything is written. Then fills `out`: folds.csv, references.csv (each held-out
+// table's references, before any learning), ranks.csv (a flushed line per rank, so that a killed
+// run keeps what it judged) and <model>-seed<N>/policy.pt. Errors: a held-out
 // model no table has; a fold with no training table; the original encoder with models of different
 // block counts. A stop request ends it between episodes; what was judged stays.
 TransferResult run_transfer(const TransferSettings& settings, const std::filesystem::path& out, bool force,
                             TransferObserver* observer = nullptr, std::stop_token stop = {});
 
-// folds.csv and ranks.csv of a transfer folder, read back (the workbench's Policy page, figures).
-// Error naming the file and line.
+// folds.csv, ranks.csv and references.csv (absent in a folder written before it: none) of a
+// transfer folder, read back (the workbench's Policy page, figures). Error naming the file and line.
 TransferResult read_transfer(const std::filesystem::path& folder);
 
 } // namespace rlda::core::run

@@ -122,11 +122,76 @@ private Q_SLOTS:
             QCOMPARE(*row.mean, (*row.ranks[0] + *row.ranks[1]) / 2.0);
         }
         QCOMPARE(*t.worst_seed_mean, std::max(*t.seed_means[0], *t.seed_means[1]));
+
+        // The references of each held-out table, judged once: the paper's tables have no decision
+        // features, so of the heuristics only first and last; then none, best-fixed and random.
+        QCOMPARE(r.references.size(), std::size_t{5 * 5});
+        for (const auto& row : t.rows) {
+            QStringList agents;
+            for (const auto& x : row.references)
+                agents << QString::fromStdString(x.agent);
+            QCOMPARE(agents.join(' '), QStringLiteral("first last none best-fixed random"));
+            QCOMPARE(row.references[0].sequence, (std::vector<int>{0, 0, 0}));
+            QCOMPARE(row.references[0].rank, static_cast<double>(row.best_fixed_rank)); // first is (0 0 0) too
+            QCOMPARE(row.references[2].rank, static_cast<double>(row.no_adaptation_rank));
+            QCOMPARE(row.references[3].rank, static_cast<double>(row.best_fixed_rank));
+            QCOMPARE(row.references[4].rank, 32.5);
+            QVERIFY(row.references[4].rank_low < row.references[4].rank_high);
+        }
+        QCOMPARE(back.references.size(), r.references.size());
+        for (std::size_t i = 0; i < r.references.size(); ++i) {
+            QCOMPARE(back.references[i].agent, r.references[i].agent);
+            QCOMPARE(back.references[i].rank, r.references[i].rank);
+            QCOMPARE(back.references[i].sequence, r.references[i].sequence);
+            QCOMPARE(back.references[i].rank_high, r.references[i].rank_high);
+        }
         // The same seed learns the same policy: a second run judges alike.
         const auto again = run::run_transfer(s, out, /*force=*/true);
         for (std::size_t i = 0; i < r.ranks.size(); ++i)
             QCOMPARE(again.ranks[i].evaluation.greedy, r.ranks[i].evaluation.greedy);
         fs::remove_all(out);
+    }
+
+    // A held-out model whose tables carry decision features (FeedForwardNet2's, replicated over 5
+    // seeds) is judged against every heuristic too, each with its interval over the seeds; the
+    // state encoder learns only where every training table has features, refused before anything
+    // is written otherwise.
+    void heuristics_are_references_where_the_tables_have_features()
+    {
+        run::TransferSettings s;
+        for (const auto& t : sim::expand_tables({(fashion_mnist_tables_dir() / "index.csv").string()}))
+            s.tables.push_back(t);
+        s.held_out = {"FeedForwardNet2"};
+        s.episodes = 30;
+        s.seeds = {1};
+        const fs::path out = fresh_folder("ffn2");
+        const auto r = run::run_transfer(s, out, false);
+        const auto summary = run::summarize_transfer(r);
+        QCOMPARE(summary.front().rows.size(), std::size_t{3});
+        for (const auto& row : summary.front().rows) {
+            QStringList agents;
+            for (const auto& x : row.references) {
+                agents << QString::fromStdString(x.agent);
+                // A rule that lands each seed on its own sequence can fall below every row: 28.
+                QVERIFY(x.rank >= 1 && x.rank <= 28);
+                QVERIFY2(x.rank_low >= 1 && x.rank_low <= x.rank_high && x.rank_high <= 28, x.agent.c_str());
+            }
+            QCOMPARE(agents.join(' '),
+                     QStringLiteral("gradient loss-drop first last grow-while-improving none best-fixed random"));
+        }
+        fs::remove_all(out);
+
+        s.policy.encoder = config::PolicyEncoder::State;
+        s.tables = paper_tables(); // no features
+        s.held_out = {"ConvNet3"};
+        const fs::path refused = fresh_folder("state");
+        try {
+            run::run_transfer(s, refused, false);
+            QFAIL("a state policy learned from tables without features");
+        } catch (const Error& e) {
+            QVERIFY2(QString(e.what()).contains("has no decision features"), e.what());
+        }
+        QVERIFY(!fs::exists(refused));
     }
 
     void a_stop_keeps_what_was_judged()
