@@ -64,15 +64,20 @@ private Q_SLOTS:
         auto* view = page.transfer();
         QCOMPARE(view->models()->count(), 2);
         QCOMPARE(view->models()->itemText(0), QStringLiteral("ConvNet2"));
-        // 5 tables and the means; table, 2 seeds, mean, worst, no adaptation, best fixed.
+        // 5 tables and the means; table, 2 seeds, mean, worst, no adaptation, best fixed, then the
+        // references the paper's tables (no decision features) can judge: first, last, random.
         QCOMPARE(view->table()->rowCount(), 6);
-        QCOMPARE(view->table()->columnCount(), 7);
+        QCOMPARE(view->table()->columnCount(), 10);
+        QCOMPARE(view->table()->horizontalHeaderItem(7)->text(), QStringLiteral("first"));
+        QCOMPARE(view->table()->horizontalHeaderItem(9)->text(), QStringLiteral("random"));
+        QCOMPARE(view->table()->item(0, 9)->text(), QStringLiteral("32.5"));
         const auto summary = run::summarize_transfer(result);
         QCOMPARE(view->table()->item(0, 1)->text(), QString::number(*summary[0].rows[0].ranks[0]));
         QCOMPARE(view->table()->item(5, 3)->text(), QString::number(*summary[0].mean, 'f', 1));
         QVERIFY(view->plot()->plottableCount() >= 5);
         view->models()->setCurrentIndex(1);
         QCOMPARE(view->table()->item(5, 6)->text(), QStringLiteral("13.4")); // ConvNet3's best fixed (0 0 0)
+        QCOMPARE(view->table()->item(5, 7)->text(), QStringLiteral("13.4")); // and first's, the same sequence
         if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty())
             QVERIFY(page.grab().toImage().save(shots + QStringLiteral("/policy-transfer.png")));
 

@@ -36,6 +36,28 @@ QTableWidgetItem* item(const QString& s, bool bold = false)
     return i;
 }
 
+// The references shown beside the policy's ranks: every one the rows hold but the two the table
+// already has as columns (no adaptation, best fixed), in the order they were judged.
+QStringList extra_references(const core::run::TransferSummary& s)
+{
+    QStringList out;
+    for (const auto& row : s.rows)
+        for (const auto& r : row.references) {
+            const auto name = QString::fromStdString(r.agent);
+            if (name != QLatin1String("none") && name != QLatin1String("best-fixed") && !out.contains(name))
+                out << name;
+        }
+    return out;
+}
+
+const core::run::TransferReference* reference_of(const core::run::TransferSummaryRow& row, const QString& agent)
+{
+    for (const auto& r : row.references)
+        if (QString::fromStdString(r.agent) == agent)
+            return &r;
+    return nullptr;
+}
+
 } // namespace
 
 TransferView::TransferView(QWidget* parent) : QWidget(parent)
@@ -93,6 +115,8 @@ void TransferView::showModel(int index)
     for (auto seed : s.seeds)
         header << tr("seed %1").arg(seed);
     header << tr("mean") << tr("worst") << tr("no adaptation") << tr("best fixed");
+    const QStringList references = extra_references(s);
+    header << references;
     table_->setColumnCount(static_cast<int>(header.size()));
     table_->setHorizontalHeaderLabels(header);
     table_->setRowCount(static_cast<int>(s.rows.size()) + 1);
@@ -109,6 +133,28 @@ void TransferView::showModel(int index)
         table_->setItem(static_cast<int>(r), c++, item(text(row.worst)));
         table_->setItem(static_cast<int>(r), c++, item(QString::number(row.no_adaptation_rank)));
         table_->setItem(static_cast<int>(r), c++, item(QString::number(row.best_fixed_rank)));
+        for (const auto& agent : references) {
+            const auto* x = reference_of(row, agent);
+            if (x == nullptr) { // a feature reader on a table without features
+                auto* none = item(QStringLiteral("–"));
+                none->setToolTip(tr("%1 needs decision features, which this table does not have").arg(agent));
+                table_->setItem(static_cast<int>(r), c++, none);
+                continue;
+            }
+            // * marks a reference indistinguishable from the best over the table's seeds.
+            auto* cell = item(QString::number(x->rank, 'g', 4) + (x->among_best ? QStringLiteral("*") : QString()));
+            cell->setToolTip(x->rank_high > 0
+                                 ? tr("%1: rank %2, %3–%4 over resamples of the table's seeds%5")
+                                       .arg(agent)
+                                       .arg(x->rank)
+                                       .arg(x->rank_low)
+                                       .arg(x->rank_high)
+                                       .arg(agent == QLatin1String("random")
+                                                ? QString()
+                                                : tr("; P(best) %1 %").arg(100.0 * x->p_best, 0, 'f', 0))
+                                 : tr("%1: rank %2").arg(agent).arg(x->rank));
+            table_->setItem(static_cast<int>(r), c++, cell);
+        }
     }
     const int last = static_cast<int>(s.rows.size());
     int c = 0;
@@ -121,6 +167,16 @@ void TransferView::showModel(int index)
     table_->setItem(last, c++, item(text(s.worst_seed_mean)));
     table_->setItem(last, c++, item(QString::number(s.fold.no_adaptation_rank, 'f', 1)));
     table_->setItem(last, c++, item(QString::number(s.fold.best_fixed_rank, 'f', 1)));
+    for (const auto& agent : references) {
+        double sum = 0.0;
+        int n = 0;
+        for (const auto& row : s.rows)
+            if (const auto* x = reference_of(row, agent)) {
+                sum += x->rank;
+                ++n;
+            }
+        table_->setItem(last, c++, item(n > 0 ? QString::number(sum / n, 'f', 1) : QStringLiteral("–")));
+    }
     table_->resizeColumnsToContents();
     // The whole table beside the figure: its columns' width, the figure the rest.
     int width = 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width() + 24;
