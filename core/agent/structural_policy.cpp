@@ -13,7 +13,7 @@ torch::Tensor structural_input(const ArchitectureFeatures& f)
 {
     const std::int64_t width = kLayerFeatures + 1;
     auto input = torch::empty({f.layers, width}, torch::kFloat32);
-    float* out = input.data_ptr<float>();
+    auto* out = input.data_ptr<float>();
     for (std::int64_t i = 0; i < f.layers; ++i) {
         std::copy_n(f.rows.data() + i * kLayerFeatures, kLayerFeatures, out + i * width);
         out[i * width + kLayerFeatures] = static_cast<float>(f.block[static_cast<std::size_t>(i)]);
@@ -93,7 +93,7 @@ StructuralNetImpl::StructuralNetImpl(const config::PolicyConfig& s, std::vector<
     block2_ = register_module("block2", Linear(l, l));
     block_out_ = register_module("block_out", Linear(l, 1));
     for (std::size_t i = 1; i < ops_.size(); ++i)
-        extra_out_.push_back(register_module("block_out_" + model::to_string(ops_[i]), Linear(l, 1)));
+        extra_out_.emplace_back(register_module("block_out_" + model::to_string(ops_[i]), Linear(l, 1)));
     stay1_ = register_module("stay1", Linear(context, l));
     stay2_ = register_module("stay2", Linear(l, l));
     stay_out_ = register_module("stay_out", Linear(l, 1));

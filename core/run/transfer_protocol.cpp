@@ -151,7 +151,7 @@ std::vector<TransferReference> judge_references(const LearnTask& task, const std
 }
 
 TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool force, TransferObserver* observer,
-                            std::stop_token stop)
+                            const std::stop_token& stop)
 {
     if (s.tables.empty())
         throw Error("transfer: no tables given");
@@ -370,11 +370,11 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
                     return x.model == f.model && x.seed == s.seeds[i] && x.table == table;
                 });
                 if (it == r.ranks.end()) {
-                    row.ranks.push_back(std::nullopt);
+                    row.ranks.emplace_back(std::nullopt);
                     continue;
                 }
                 const int rank = it->evaluation.rank;
-                row.ranks.push_back(rank);
+                row.ranks.emplace_back(rank);
                 row.scenario = it->scenario;
                 row.table_seed = it->table_seed;
                 row.no_adaptation_rank = it->no_adaptation_rank;

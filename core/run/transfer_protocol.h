@@ -143,7 +143,7 @@ public:
 // model no table has; a fold with no training table; the original encoder with models of different
 // block counts. A stop request ends it between episodes; what was judged stays.
 TransferResult run_transfer(const TransferSettings& settings, const std::filesystem::path& out, bool force,
-                            TransferObserver* observer = nullptr, std::stop_token stop = {});
+                            TransferObserver* observer = nullptr, const std::stop_token& stop = {});
 
 // folds.csv, ranks.csv and references.csv (absent in a folder written before it: none) of a
 // transfer folder, read back (the workbench's Policy page, figures). Error naming the file and line.
