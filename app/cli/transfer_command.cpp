@@ -114,6 +114,8 @@ void print_references(const core::run::TransferSummary& s)
     }
     fmt::print("(rank [95 % interval over the table's seeds]; * indistinguishable from the best; random: where 95 % "
                "of its ranks fall)\n");
+    if (const auto best = core::run::best_heuristic(s))
+        fmt::print("best heuristic: {}, mean rank {:.1f}\n", best->agent, best->mean_rank);
 }
 
 // core::run::summarize_transfer as text: per held-out model a row per table, then the means.

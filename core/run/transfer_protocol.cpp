@@ -407,6 +407,26 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
     return out;
 }
 
+std::optional<BestHeuristic> best_heuristic(const TransferSummary& summary)
+{
+    std::optional<BestHeuristic> best;
+    for (const auto& [kind, name] : config::name_table<config::AgentKind>()) {
+        if (!train::is_heuristic(kind))
+            continue;
+        double sum = 0.0;
+        int n = 0;
+        for (const auto& row : summary.rows)
+            for (const auto& r : row.references)
+                if (r.agent == name) {
+                    sum += r.rank;
+                    ++n;
+                }
+        if (n > 0 && (!best || sum / n < best->mean_rank))
+            best = BestHeuristic{name, sum / n};
+    }
+    return best;
+}
+
 TransferResult read_transfer(const fs::path& folder)
 {
     TransferResult result;

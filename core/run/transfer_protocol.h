@@ -127,6 +127,15 @@ struct TransferSummary {
 };
 std::vector<TransferSummary> summarize_transfer(const TransferResult& result);
 
+// The growth heuristic (a reference whose agent is a train::is_heuristic kind) of the lowest mean
+// rank over the summary's tables that judged it, and that mean; nullopt when no table judged one.
+// Among equal means, the first in agent.kind order.
+struct BestHeuristic {
+    std::string agent;
+    double mean_rank = 0.0;
+};
+std::optional<BestHeuristic> best_heuristic(const TransferSummary& summary);
+
 // Told as the protocol goes (same thread): a fold's references before its first seed, each seed's
 // start, every episode (LearnObserver), each rank once judged.
 class TransferObserver : public sim::LearnObserver {

@@ -179,6 +179,18 @@ private Q_SLOTS:
             QCOMPARE(agents.join(' '),
                      QStringLiteral("gradient loss-drop first last grow-while-improving none best-fixed random"));
         }
+        // The best heuristic: the lowest mean rank over the tables among the five.
+        const auto best = run::best_heuristic(summary.front());
+        QVERIFY(best.has_value());
+        for (const char* kind : {"gradient", "loss-drop", "first", "last", "grow-while-improving"}) {
+            double sum = 0.0;
+            for (const auto& row : summary.front().rows)
+                for (const auto& x : row.references)
+                    sum += x.agent == kind ? x.rank : 0.0;
+            QVERIFY(best->mean_rank <= sum / 3.0 + 1e-12);
+            if (best->agent == kind)
+                QCOMPARE(best->mean_rank, sum / 3.0);
+        }
         fs::remove_all(out);
 
         s.policy.encoder = config::PolicyEncoder::State;

@@ -46,7 +46,8 @@ void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, c
     subtitle.insert(subtitle.contains(QLatin1Char('\n')) ? subtitle.indexOf(QLatin1Char('\n')) : subtitle.size(),
                     QStringLiteral(" · rank 1 = best"));
     addPlotTitle(plot, title, subtitle);
-    auto* legend = addLegendRow(plot, 5);
+    const auto heuristic = core::run::best_heuristic(s);
+    auto* legend = addLegendRow(plot, 3); // two rows: six entries do not fit one beside the table
     auto* x = rect->axis(QCPAxis::atBottom);
     auto* y = rect->axis(QCPAxis::atLeft);
     for (auto* axis : {x, y}) {
@@ -74,6 +75,13 @@ void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, c
     };
     auto* best = marker(QStringLiteral("best fixed sequence (hindsight)"), palette::optimal(), QCPScatterStyle::ssPlus);
     auto* none = marker(QStringLiteral("no adaptation"), palette::noAdaptation(), QCPScatterStyle::ssCross);
+    // The growth heuristic of the best mean rank over these tables, on each table.
+    QCPGraph* rule = nullptr;
+    if (heuristic)
+        rule = marker(QStringLiteral("best heuristic (%1, mean %2)")
+                          .arg(QString::fromStdString(heuristic->agent))
+                          .arg(heuristic->mean_rank, 0, 'f', 1),
+                      palette::randomMean().darker(140), QCPScatterStyle::ssDiamond);
     auto* random = new QCPGraph(x, y);
     random->setName(QStringLiteral("random sequence (expected)"));
     random->setPen(QPen(palette::randomMean(), 1.6, Qt::DashLine));
@@ -92,6 +100,12 @@ void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, c
             }
         best->addData(key, row.best_fixed_rank);
         none->addData(key, row.no_adaptation_rank);
+        if (rule)
+            for (const auto& r : row.references)
+                if (r.agent == heuristic->agent) {
+                    rule->addData(key, r.rank);
+                    top = std::max(top, r.rank);
+                }
         top = std::max({top, static_cast<double>(row.best_fixed_rank), static_cast<double>(row.no_adaptation_rank)});
         QString label = row.scenario.empty() ? QString::fromStdString(std::filesystem::path(row.table).stem().string())
                                              : QString::fromStdString(row.scenario);
@@ -103,8 +117,9 @@ void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, c
     }
     random->addData(0.4, s.fold.random_rank);
     random->addData(static_cast<double>(s.rows.size()) + 0.6, s.fold.random_rank);
-    for (auto* p : std::initializer_list<QCPAbstractPlottable*>{mean, seeds, best, none, random})
-        p->addToLegend(legend);
+    for (auto* p : std::initializer_list<QCPAbstractPlottable*>{mean, seeds, best, none, rule, random})
+        if (p)
+            p->addToLegend(legend);
     x->setTicker(ticker);
     x->grid()->setVisible(false);
     x->setRange(0.4, static_cast<double>(s.rows.size()) + 0.6);

@@ -1,6 +1,6 @@
 // The transfer figure: one held-out model's tables, the rank the policies reached on each (every
-// seed a dot, their mean a bar), beside a random sequence, no adaptation and the best fixed
-// sequence chosen in hindsight. `rlda transfer` writes it; the Policy page shows it.
+// seed a dot, their mean a bar), beside a random sequence, no adaptation, the best fixed sequence
+// chosen in hindsight and the growth heuristic of the best mean rank (core::run::best_heuristic). `rlda transfer` writes it; the Policy page shows it.
 #pragma once
 
 #include "core/run/transfer_protocol.h"

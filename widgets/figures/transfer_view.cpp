@@ -182,6 +182,9 @@ void TransferView::showModel(int index)
     int width = 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width() + 24;
     for (int col = 0; col < table_->columnCount(); ++col)
         width += table_->columnWidth(col);
+    // The splitter lays a tab out again when it is first shown, from its widgets' hints: the table
+    // asks for its whole width, up to 560 px (the references make it wide; the figure needs room).
+    table_->setMinimumWidth(std::min(width, 560));
     const int total = std::max(split_->width(), width + 300);
     split_->setSizes({width, total - width});
     drawTransferChart(*plot_, s,
