@@ -90,7 +90,7 @@ void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, c
     double top = s.fold.random_rank;
     for (std::size_t i = 0; i < s.rows.size(); ++i) {
         const auto& row = s.rows[i];
-        const double key = static_cast<double>(i + 1);
+        const auto key = static_cast<double>(i + 1);
         if (row.mean)
             mean->addData(key, *row.mean);
         for (const auto& r : row.ranks)
