@@ -116,8 +116,9 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     for (const auto& name : core::config::names<core::config::PolicyEncoder>())
         encoder_->addItem(QString::fromStdString(name));
     encoder_->setToolTip(tr("A new policy's encoder: original (the paper's: fixed embeddings of layer strings, one "
-                            "output per block index) or structural (each layer's numbers, a logit per block: any "
-                            "model, any block count)"));
+                            "output per block index), structural (each layer's numbers, a logit per block: any "
+                            "model, any block count) or state (structural plus each block's training state: tables "
+                            "with decision features only)"));
     learner_ = new QComboBox(this);
     learner_->setObjectName(QStringLiteral("learnLearner"));
     for (const auto& name : core::agent::learner_preset_names())
