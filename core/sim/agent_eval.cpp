@@ -32,12 +32,8 @@ Evaluation evaluate_agent(agent::Agent& agent, const LearnTask& task, std::uint6
 {
     check_task(task);
     std::vector<std::vector<int>> sequences;
-    if (agent.reads_features()) {
-        for (const std::uint64_t seed : feature_seeds(task))
-            sequences.push_back(follow_agent(agent, task, seed));
-    } else {
-        sequences.push_back(follow_agent(agent, task, 0));
-    }
+    for (const std::uint64_t seed : walk_seeds(task, agent.reads_features()))
+        sequences.push_back(follow_agent(agent, task, seed));
     Evaluation e = evaluate_seed_sequences(*task.table, sequences, random_seed);
     add_seed_statistics(e, *task.table, random_seed);
     return e;

@@ -13,7 +13,6 @@
 #include <limits>
 #include <map>
 #include <numeric>
-#include <optional>
 
 namespace rlda::core::sim {
 namespace {
@@ -127,11 +126,11 @@ ArchitectureCache::ArchitectureCache(model::ModelSpec base, model::ActionSpace a
 const agent::StateEncoding& ArchitectureCache::state(const LearnTask& task, const std::vector<int>& prefix,
                                                      std::uint64_t seed)
 {
-    auto key = std::make_pair(seed, prefix);
-    auto it = states_.find(key);
-    if (it != states_.end())
+    auto& of_seed = states_[seed];
+    const auto it = of_seed.find(prefix);
+    if (it != of_seed.end())
         return it->second;
-    return states_.emplace(std::move(key), agent::encode_state(features_at(task, prefix, seed), actions_.blocks()))
+    return of_seed.emplace(prefix, agent::encode_state(features_at(task, prefix, seed), actions_.blocks()))
         .first->second;
 }
 
@@ -174,6 +173,11 @@ const agent::DecisionFeatures& features_at(const LearnTask& task, const std::vec
         throw Error(fmt::format("{}: no decision features at the node [{}] under seed {}", task.table->source(),
                                 sequence_string(prefix), seed));
     return *f;
+}
+
+std::vector<std::uint64_t> walk_seeds(const LearnTask& task, bool reads_state)
+{
+    return reads_state ? feature_seeds(task) : std::vector<std::uint64_t>{0};
 }
 
 std::size_t episode_replicate(const LearnTask& task, std::int64_t episode)
@@ -303,22 +307,14 @@ Evaluation evaluate(agent::PolicyLearner& learner, const LearnTask& task, std::u
     const SimulationTable& table = *task.table;
     const double budget = table_budget(table);
     ArchitectureCache architectures(*task.model, task.actions, learner);
-    // The greedy walk under each seed whose training state it reads (one walk for a policy that reads none).
-    const std::vector<std::optional<std::uint64_t>> walks = [&] {
-        std::vector<std::optional<std::uint64_t>> out;
-        if (!learner.reads_state())
-            return std::vector<std::optional<std::uint64_t>>{std::nullopt};
-        for (const std::uint64_t seed : feature_seeds(task))
-            out.emplace_back(seed);
-        return out;
-    }();
     std::vector<std::vector<int>> sequences;
     std::vector<std::vector<std::vector<double>>> probabilities;
-    for (const auto& seed : walks) {
+    for (const std::uint64_t seed : walk_seeds(task, learner.reads_state())) {
         std::vector<int> greedy;
         std::vector<std::vector<double>> p;
         for (int j = 0; j < table.decisions(); ++j) {
-            const agent::StateEncoding* state = seed ? &architectures.state(task, greedy, *seed) : nullptr;
+            const agent::StateEncoding* state =
+                learner.reads_state() ? &architectures.state(task, greedy, seed) : nullptr;
             agent::Choice c = learner.greedy(architectures.layers(greedy), table.time_left(greedy), budget, state);
             greedy.push_back(c.action);
             p.push_back(std::move(c.probabilities));

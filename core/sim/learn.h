@@ -11,6 +11,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <stop_token>
 #include <string>
@@ -37,7 +38,8 @@ private:
     model::ActionSpace actions_;
     const agent::PolicyLearner& learner_;
     std::map<std::vector<int>, torch::Tensor> cache_;
-    std::map<std::pair<std::uint64_t, std::vector<int>>, agent::StateEncoding> states_;
+    // By seed, then prefix: a lookup builds no key (it runs at every decision of every episode).
+    std::map<std::uint64_t, std::map<std::vector<int>, agent::StateEncoding, std::less<>>> states_;
     std::vector<std::string> unknown_;
 };
 
@@ -65,6 +67,9 @@ LearnTask learn_task(const OpenedTable& table, RewardDraw reward = RewardDraw::R
 // for a task without features: "T has no decision features (features.csv); build it again with rlda
 // simulate to record them", T the table's source; for a single-seed table's features of several seeds.
 std::vector<std::uint64_t> feature_seeds(const LearnTask& task);
+// The seeds a rule that may read the training state is walked under: feature_seeds(task) when it
+// does, else one walk, under seed 0, which nothing reads.
+std::vector<std::uint64_t> walk_seeds(const LearnTask& task, bool reads_state);
 // The features recorded at the node `prefix` under `seed`; Error naming the table, the node and the
 // seed where there are none.
 const agent::DecisionFeatures& features_at(const LearnTask& task, const std::vector<int>& prefix, std::uint64_t seed);
