@@ -84,11 +84,7 @@ std::string cell(const std::optional<int>& v) { return v ? std::to_string(*v) : 
 // Each held-out table's references: rank [interval over the seeds], * where indistinguishable from the best.
 void print_references(const core::run::TransferSummary& s)
 {
-    std::vector<std::string> agents; // in the order judge_references gives them
-    for (const auto& row : s.rows)
-        for (const auto& r : row.references)
-            if (std::find(agents.begin(), agents.end(), r.agent) == agents.end())
-                agents.push_back(r.agent);
+    const auto agents = core::run::reference_agents(s);
     if (agents.empty())
         return;
     std::string head = fmt::format("{:<28}", "references");

@@ -126,18 +126,18 @@ std::vector<TransferReference> judge_references(const LearnTask& task, const std
     }
     config::AgentConfig none;
     none.kind = config::AgentKind::None;
-    judged("none", none);
+    judged(kNoAdaptationReference, none);
     config::AgentConfig fixed;
     fixed.kind = config::AgentKind::Fixed;
     fixed.sequence = best_fixed;
-    judged("best-fixed", fixed);
+    judged(kBestFixedReference, fixed);
     // A uniformly random sequence: its expected rank, and where 95 % of its ranks fall.
     std::vector<int> ranks;
     for (const TableRow& row : table.rows())
         ranks.push_back(table.rank(row.actions));
     std::sort(ranks.begin(), ranks.end());
     TransferReference random;
-    random.agent = "random";
+    random.agent = kRandomReference;
     random.rank = (static_cast<double>(ranks.size()) + 1.0) / 2.0;
     const auto quantile = [&](double q) {
         return ranks[static_cast<std::size_t>(std::floor(q * static_cast<double>(ranks.size() - 1) + 0.5))];
@@ -407,22 +407,38 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
     return out;
 }
 
+std::vector<std::string> reference_agents(const TransferSummary& summary)
+{
+    std::vector<std::string> out;
+    for (const auto& row : summary.rows)
+        for (const auto& r : row.references)
+            if (std::find(out.begin(), out.end(), r.agent) == out.end())
+                out.push_back(r.agent);
+    return out;
+}
+
+std::optional<double> reference_mean(const TransferSummary& summary, const std::string& agent)
+{
+    double sum = 0.0;
+    int n = 0;
+    for (const auto& row : summary.rows)
+        for (const auto& r : row.references)
+            if (r.agent == agent) {
+                sum += r.rank;
+                ++n;
+            }
+    return n > 0 ? std::optional<double>(sum / n) : std::nullopt;
+}
+
 std::optional<BestHeuristic> best_heuristic(const TransferSummary& summary)
 {
     std::optional<BestHeuristic> best;
     for (const auto& [kind, name] : config::name_table<config::AgentKind>()) {
         if (!train::is_heuristic(kind))
             continue;
-        double sum = 0.0;
-        int n = 0;
-        for (const auto& row : summary.rows)
-            for (const auto& r : row.references)
-                if (r.agent == name) {
-                    sum += r.rank;
-                    ++n;
-                }
-        if (n > 0 && (!best || sum / n < best->mean_rank))
-            best = BestHeuristic{name, sum / n};
+        const auto mean = reference_mean(summary, name);
+        if (mean && (!best || *mean < best->mean_rank))
+            best = BestHeuristic{name, *mean};
     }
     return best;
 }

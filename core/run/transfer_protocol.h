@@ -81,6 +81,10 @@ struct TransferReference {
     bool among_best = false; // P(best) >= 5 %
     std::vector<int> sequence; // the sequence ranked (a heuristic's most frequent); empty for random
 };
+// The names of the references that are no heuristic.
+inline constexpr const char* kNoAdaptationReference = "none";
+inline constexpr const char* kBestFixedReference = "best-fixed";
+inline constexpr const char* kRandomReference = "random";
 // The references of one held-out table (heuristics in agent.kind order, then "none", "best-fixed",
 // "random"). `best_fixed`: the fold's sequence.
 std::vector<TransferReference> judge_references(const sim::LearnTask& task, const std::vector<int>& best_fixed);
@@ -135,6 +139,10 @@ struct BestHeuristic {
     double mean_rank = 0.0;
 };
 std::optional<BestHeuristic> best_heuristic(const TransferSummary& summary);
+// Every reference agent the summary's tables were judged against, in the order judge_references
+// gives them, and one's mean rank over the tables that judged it (nullopt: none did).
+std::vector<std::string> reference_agents(const TransferSummary& summary);
+std::optional<double> reference_mean(const TransferSummary& summary, const std::string& agent);
 
 // Told as the protocol goes (same thread): a fold's references before its first seed, each seed's
 // start, every episode (LearnObserver), each rank once judged.

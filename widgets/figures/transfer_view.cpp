@@ -41,12 +41,9 @@ QTableWidgetItem* item(const QString& s, bool bold = false)
 QStringList extra_references(const core::run::TransferSummary& s)
 {
     QStringList out;
-    for (const auto& row : s.rows)
-        for (const auto& r : row.references) {
-            const auto name = QString::fromStdString(r.agent);
-            if (name != QLatin1String("none") && name != QLatin1String("best-fixed") && !out.contains(name))
-                out << name;
-        }
+    for (const auto& agent : core::run::reference_agents(s))
+        if (agent != core::run::kNoAdaptationReference && agent != core::run::kBestFixedReference)
+            out << QString::fromStdString(agent);
     return out;
 }
 
@@ -149,7 +146,7 @@ void TransferView::showModel(int index)
                                        .arg(x->rank)
                                        .arg(x->rank_low)
                                        .arg(x->rank_high)
-                                       .arg(agent == QLatin1String("random")
+                                       .arg(agent == QLatin1String(core::run::kRandomReference)
                                                 ? QString()
                                                 : tr("; P(best) %1 %").arg(100.0 * x->p_best, 0, 'f', 0))
                                  : tr("%1: rank %2").arg(agent).arg(x->rank));
@@ -167,16 +164,8 @@ void TransferView::showModel(int index)
     table_->setItem(last, c++, item(text(s.worst_seed_mean)));
     table_->setItem(last, c++, item(QString::number(s.fold.no_adaptation_rank, 'f', 1)));
     table_->setItem(last, c++, item(QString::number(s.fold.best_fixed_rank, 'f', 1)));
-    for (const auto& agent : references) {
-        double sum = 0.0;
-        int n = 0;
-        for (const auto& row : s.rows)
-            if (const auto* x = reference_of(row, agent)) {
-                sum += x->rank;
-                ++n;
-            }
-        table_->setItem(last, c++, item(n > 0 ? QString::number(sum / n, 'f', 1) : QStringLiteral("–")));
-    }
+    for (const auto& agent : references)
+        table_->setItem(last, c++, item(text(core::run::reference_mean(s, agent.toStdString()))));
     table_->resizeColumnsToContents();
     // The whole table beside the figure: its columns' width, the figure the rest.
     int width = 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width() + 24;
