@@ -94,6 +94,25 @@ private Q_SLOTS:
         }
     }
 
+    // The resolution marks a PNG and changes none of its pixels: laid out at 96 DPI and drawn at
+    // 300, a figure's titles and legend would outgrow the room the layout left them.
+    void theResolutionMarksThePixelsItDoesNotMove()
+    {
+        QTemporaryDir dir;
+        QString error;
+        const auto low = widgets::renderPaperFigures(inputs(), dir.filePath("low"), {"png"}, {QSize(900, 500), 96}, &error);
+        const auto high = widgets::renderPaperFigures(inputs(), dir.filePath("high"), {"png"}, {QSize(900, 500), 300}, &error);
+        QCOMPARE(error, QString());
+        QCOMPARE(low.size(), high.size());
+        for (qsizetype i = 0; i < low.size(); ++i) {
+            const QImage a(low[i]);
+            const QImage b(high[i]);
+            QCOMPARE(qRound(b.dotsPerMeterX() * 0.0254), 300);
+            QVERIFY2(a.convertToFormat(QImage::Format_ARGB32) == b.convertToFormat(QImage::Format_ARGB32),
+                     qPrintable(low[i]));
+        }
+    }
+
     void figuresNeedTheirInputs()
     {
         widgets::FigureInputs onlyTables;
