@@ -46,6 +46,8 @@ std::function<int()> add_evaluate_command(CLI::App& app);
 std::function<int()> add_reproduce_command(CLI::App& app);
 // Registers `rlda transfer …` (leave one model out, learn on the rest, judge on it).
 std::function<int()> add_transfer_command(CLI::App& app);
+// Registers `rlda transfer-compare RUN…` (transfer runs side by side, per held-out model).
+std::function<int()> add_transfer_compare_command(CLI::App& app);
 // Registers `rlda noise TABLES…` (replicate tables: one sequence's spread against the sequences').
 std::function<int()> add_noise_command(CLI::App& app);
 // Registers `rlda figures …`; without the GUI build it only says that it needs it.

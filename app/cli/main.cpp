@@ -49,6 +49,7 @@ int main(int argc, char** argv)
                                                 rlda::app::add_figures_command(app),
                                                 rlda::app::add_reproduce_command(app),
                                                 rlda::app::add_transfer_command(app),
+                                                rlda::app::add_transfer_compare_command(app),
                                                 rlda::app::add_noise_command(app),
                                                 rlda::app::add_sweep_command(app),
                                                 rlda::app::add_completion_command(app),

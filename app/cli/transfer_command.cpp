@@ -8,6 +8,7 @@
 
 #include "core/config/experiment_io.h"
 #include "core/run/transfer_protocol.h"
+#include "core/run/transfer_study.h"
 #include "core/sim/table_meta.h"
 #include "core/util/error.h"
 
@@ -135,9 +136,10 @@ void print_summary(const core::run::TransferResult& r)
             line += fmt::format(" {:>7}", cell(m));
         fmt::print("{} {:>7} {:>6} {:>9.1f} {:>10.1f}\n", line, cell(s.mean), cell(s.worst_seed_mean),
                    s.fold.no_adaptation_rank, s.fold.best_fixed_rank);
-        fmt::print("references: random {:.1f}, no adaptation {:.1f}, best fixed sequence in hindsight ({}) {:.1f}\n",
-                   s.fold.random_rank, s.fold.no_adaptation_rank, core::sim::sequence_string(s.fold.best_fixed),
-                   s.fold.best_fixed_rank);
+        fmt::print("references: random {:.1f} (a random agent judged as often: 95 % within {:.1f}-{:.1f}), no "
+                   "adaptation {:.1f}, best fixed sequence in hindsight ({}) {:.1f}\n",
+                   s.fold.random_rank, s.fold.random_mean_low, s.fold.random_mean_high, s.fold.no_adaptation_rank,
+                   core::sim::sequence_string(s.fold.best_fixed), s.fold.best_fixed_rank);
         for (const auto& sp : s.replicates)
             fmt::print("replicates: {} on {} tables (other seeds): rank {:.1f} +- {:.1f} (sd across tables), best {}, "
                        "worst {}\n",
@@ -186,7 +188,115 @@ int run_transfer(const TransferOptions& o)
     return 0;
 }
 
+struct CompareOptions {
+    std::vector<std::string> runs;
+    std::vector<std::string> labels;
+    std::string out;
+    bool markdown = false;
+};
+
+std::string fixed1(const std::optional<double>& v) { return v ? fmt::format("{:.1f}", *v) : "-"; }
+
+// core::run::compare_transfers as text: a row per held-out model, a column per run, then the
+// references; a run's mean below random's interval is marked <.
+int run_compare(const CompareOptions& o)
+{
+    if (!o.labels.empty() && o.labels.size() != o.runs.size())
+        throw core::Error(fmt::format("transfer-compare: {} labels for {} runs", o.labels.size(), o.runs.size()));
+    std::vector<core::run::StudyRun> runs;
+    for (std::size_t i = 0; i < o.runs.size(); ++i) {
+        core::run::StudyRun run;
+        run.label = o.labels.empty() ? fs::path(o.runs[i]).lexically_normal().filename().string() : o.labels[i];
+        if (run.label.empty())
+            run.label = o.runs[i];
+        run.summaries = core::run::summarize_transfer(core::run::read_transfer(o.runs[i]));
+        runs.push_back(std::move(run));
+    }
+    const auto rows = core::run::compare_transfers(runs);
+    std::vector<std::string> head{"held out", "sequences"};
+    for (const auto& r : runs)
+        head.push_back(r.label);
+    for (const char* h : {"best heuristic", "random [95 %]", "no adaptation", "best fixed"})
+        head.emplace_back(h);
+    std::vector<std::vector<std::string>> cells;
+    for (const auto& row : rows) {
+        std::vector<std::string> line{row.model, std::to_string(row.sequences)};
+        for (const auto& m : row.means)
+            line.push_back(fixed1(m) + (m && core::run::beats_random(row, *m) ? " <" : ""));
+        line.push_back(row.heuristic ? fmt::format("{:.1f} ({})", row.heuristic->mean_rank, row.heuristic->agent) : "-");
+        line.push_back(row.random_high > 0.0
+                           ? fmt::format("{:.1f} [{:.1f}-{:.1f}]", row.random, row.random_low, row.random_high)
+                           : fmt::format("{:.1f}", row.random));
+        line.push_back(fmt::format("{:.1f}", row.no_adaptation));
+        line.push_back(fmt::format("{:.1f}", row.best_fixed));
+        cells.push_back(std::move(line));
+    }
+    if (o.markdown) {
+        fmt::print("| {} |\n|{}|\n", fmt::join(head, " | "), fmt::join(std::vector<std::string>(head.size(), "---"), "|"));
+        for (const auto& line : cells)
+            fmt::print("| {} |\n", fmt::join(line, " | "));
+    } else {
+        std::vector<std::size_t> width(head.size(), 0);
+        for (std::size_t c = 0; c < head.size(); ++c) {
+            width[c] = head[c].size();
+            for (const auto& line : cells)
+                width[c] = std::max(width[c], line[c].size());
+        }
+        const auto print_line = [&](const std::vector<std::string>& line) {
+            std::string text;
+            for (std::size_t c = 0; c < line.size(); ++c)
+                text += c == 0 ? fmt::format("{:<{}}", line[c], width[c]) : fmt::format("  {:>{}}", line[c], width[c]);
+            fmt::print("{}\n", text);
+        };
+        print_line(head);
+        for (const auto& line : cells)
+            print_line(line);
+    }
+    fmt::print("(mean rank over the seeds and the held-out model's tables, lower is better; < below where 95 % of a "
+               "random agent's mean falls, judged as often)\n");
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        int judged = 0, beat_random = 0, heuristic = 0;
+        for (const auto& row : rows) {
+            if (!row.means[r])
+                continue;
+            ++judged;
+            beat_random += core::run::beats_random(row, *row.means[r]) ? 1 : 0;
+            heuristic += !row.heuristic || *row.means[r] <= row.heuristic->mean_rank ? 1 : 0;
+        }
+        fmt::print("{}: no worse than the best heuristic on {} of {} models; below random's interval on {} of {}\n",
+                   runs[r].label, heuristic, judged, beat_random, judged);
+    }
+    if (!o.out.empty()) {
+#ifdef RLDA_WITH_FIGURES
+        widgets::FigureJob job;
+        job.out_dir = o.out;
+        job.study = rows;
+        for (const auto& r : runs)
+            job.study_labels.push_back(r.label);
+        for (const auto& f : widgets::renderFigureJob(job))
+            fmt::print("wrote {}\n", f);
+#else
+        fmt::print(stderr, "rlda: warning: this rlda was built without Qt: no figure (it needs the GUI build)\n");
+#endif
+    }
+    return 0;
+}
+
 } // namespace
+
+std::function<int()> add_transfer_compare_command(CLI::App& app)
+{
+    auto* cmd = app.add_subcommand("transfer-compare", "Transfer runs side by side: each held-out model's mean rank "
+                                                       "per run, beside the best heuristic, random and the baselines");
+    auto o = std::make_shared<CompareOptions>();
+    cmd->add_option("runs", o->runs, "Folders of rlda transfer runs that left the same models out (one per encoder, say)")
+        ->required()
+        ->check(CLI::ExistingDirectory);
+    cmd->add_option("--labels", o->labels, "A name per run, in order (default: each folder's name)");
+    cmd->add_option("--out", o->out, "Folder to write the figure to: transfer_study.png");
+    cmd->add_flag("--markdown", o->markdown, "Print the table as Markdown");
+    return [cmd, o]() -> int { return cmd->parsed() ? run_compare(*o) : -1; };
+}
 
 std::function<int()> add_transfer_command(CLI::App& app)
 {

@@ -18,6 +18,7 @@
 #include <QVBoxLayout>
 
 #include <exception>
+#include <filesystem>
 
 namespace rlda::app {
 
@@ -54,8 +55,13 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
     transferHint->setWordWrap(true);
     auto* openTransferButton = new QPushButton(tr("Open a transfer run…"), transferTab);
     openTransferButton->setObjectName(QStringLiteral("openTransferButton"));
+    auto* compareTransferButton = new QPushButton(tr("Compare with a run…"), transferTab);
+    compareTransferButton->setObjectName(QStringLiteral("compareTransferButton"));
+    compareTransferButton->setToolTip(tr("Add another transfer run that left the same models out (another encoder, "
+                                         "say): every held-out model's mean rank per run, side by side"));
     transferBar->addWidget(transferHint, 1);
     transferBar->addWidget(openTransferButton);
+    transferBar->addWidget(compareTransferButton);
     transferLayout->addLayout(transferBar);
     transfer_ = new widgets::TransferView(transferTab);
     transferLayout->addWidget(transfer_, 1);
@@ -64,6 +70,11 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
         const QString folder = widgets::existingFolder(this, widgets::FileKind::RunFolder, tr("Transfer run folder"));
         if (!folder.isEmpty())
             openTransfer(folder);
+    });
+    connect(compareTransferButton, &QPushButton::clicked, this, [this] {
+        const QString folder = widgets::existingFolder(this, widgets::FileKind::RunFolder, tr("Transfer run to compare"));
+        if (!folder.isEmpty())
+            compareTransfer(folder);
     });
     splitter->addWidget(decisions_);
     splitter->addWidget(lowerTabs_);
@@ -126,19 +137,44 @@ void PolicyPage::showRanked(const QString& table, const QString& fallbackModel, 
 
 void PolicyPage::openTransfer(const QString& folder)
 {
+    readTransfers({}, folder);
+}
+
+void PolicyPage::compareTransfer(const QString& folder)
+{
+    readTransfers(transfer_->runs(), folder);
+}
+
+void PolicyPage::readTransfers(std::vector<core::run::StudyRun> runs, const QString& folder)
+{
     Q_EMIT statusMessage(tr("Reading the transfer run %1…").arg(folder));
-    transfers_.startJob([folder] { return core::run::summarize_transfer(core::run::read_transfer(folder.toStdString())); },
-                        [this, folder](std::vector<core::run::TransferSummary> summaries) {
-                            transfer_->setSummaries(std::move(summaries));
-                            lowerTabs_->setCurrentWidget(transfer_->parentWidget());
-                            giveRanksTheRoom();
-                            Q_EMIT statusMessage(tr("Transfer run %1").arg(folder));
-                            Q_EMIT transferOpened(QString());
-                        },
-                        [this](const QString& reason) {
-                            Q_EMIT statusMessage(reason);
-                            Q_EMIT transferOpened(reason);
-                        });
+    struct Read {
+        std::vector<core::run::StudyRun> runs;
+        std::vector<core::run::StudyRow> study;
+    };
+    const bool comparing = !runs.empty();
+    transfers_.startJob(
+        [runs = std::move(runs), folder]() mutable {
+            core::run::StudyRun run;
+            run.label = std::filesystem::path(folder.toStdString()).lexically_normal().filename().string();
+            run.summaries = core::run::summarize_transfer(core::run::read_transfer(folder.toStdString()));
+            runs.push_back(std::move(run));
+            Read read;
+            read.study = core::run::compare_transfers(runs); // throws when the runs judged different tables
+            read.runs = std::move(runs);
+            return read;
+        },
+        [this, folder, comparing](Read read) {
+            transfer_->setRuns(std::move(read.runs), std::move(read.study), comparing);
+            lowerTabs_->setCurrentWidget(transfer_->parentWidget());
+            giveRanksTheRoom();
+            Q_EMIT statusMessage(tr("Transfer run %1").arg(folder));
+            Q_EMIT transferOpened(QString());
+        },
+        [this](const QString& reason) {
+            Q_EMIT statusMessage(reason);
+            Q_EMIT transferOpened(reason);
+        });
 }
 
 void PolicyPage::setBusy(bool busy)

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "core/model/spec.h"
+#include "core/run/transfer_study.h"
 #include "core/sim/results.h"
 #include "widgets/job_tracker.h"
 
@@ -41,6 +42,10 @@ public:
     // Reads a transfer run's folds.csv and ranks.csv (rlda transfer --out) off the GUI thread and
     // shows its table and figure on the Transfer tab; transferOpened() with "" or the reason.
     void openTransfer(const QString& folder);
+    // Reads another transfer run the same way and shows it beside those open (TransferView::setRuns),
+    // every held-out model across the runs first; a run that judged a model on other tables is
+    // refused in transferOpened(reason).
+    void compareTransfer(const QString& folder);
     widgets::TransferView* transfer() const { return transfer_; }
     QString policy() const { return policy_; } // the policy last evaluated, for the recent policies
 
@@ -54,6 +59,8 @@ private:
     void evaluateWithDialogs();
     void giveRanksTheRoom();
     void setBusy(bool busy);
+    // Reads `folder` off the GUI thread and shows it after `runs` (none: it replaces what is open).
+    void readTransfers(std::vector<core::run::StudyRun> runs, const QString& folder);
 
     QSplitter* splitter_ = nullptr;
     widgets::DecisionView* decisions_ = nullptr;

@@ -32,7 +32,8 @@ namespace {
 namespace fs = std::filesystem;
 
 constexpr const char* kFoldsHeader =
-    "model,sequences,random_rank,no_adaptation_rank,best_fixed,best_fixed_rank,tables,training_tables\n";
+    "model,sequences,random_rank,random_mean_low,random_mean_high,no_adaptation_rank,best_fixed,best_fixed_rank,tables,"
+    "training_tables\n";
 constexpr const char* kRanksHeader = "model,seed,table,scenario,table_seed,rank,sequences,greedy,accuracy,optimal,"
                                      "no_adaptation_rank,best_fixed_rank\n";
 
@@ -47,8 +48,8 @@ std::string reference_line(const TransferReference& r)
 
 std::string fold_line(const TransferFold& f)
 {
-    return fmt::format("{},{},{},{},{},{},{},{}\n", f.model, f.sequences, f.random_rank, f.no_adaptation_rank,
-                       sequence_string(f.best_fixed), f.best_fixed_rank, fmt::join(f.tables, ";"),
+    return fmt::format("{},{},{},{},{},{},{},{},{},{}\n", f.model, f.sequences, f.random_rank, f.random_mean_low,
+                       f.random_mean_high, f.no_adaptation_rank, sequence_string(f.best_fixed), f.best_fixed_rank, fmt::join(f.tables, ";"),
                        fmt::join(f.training_tables, ";"));
 }
 
@@ -132,10 +133,7 @@ std::vector<TransferReference> judge_references(const LearnTask& task, const std
     fixed.sequence = best_fixed;
     judged(kBestFixedReference, fixed);
     // A uniformly random sequence: its expected rank, and where 95 % of its ranks fall.
-    std::vector<int> ranks;
-    for (const TableRow& row : table.rows())
-        ranks.push_back(table.rank(row.actions));
-    std::sort(ranks.begin(), ranks.end());
+    const std::vector<int> ranks = sequence_ranks(table);
     TransferReference random;
     random.agent = kRandomReference;
     random.rank = (static_cast<double>(ranks.size()) + 1.0) / 2.0;
@@ -148,6 +146,49 @@ std::vector<TransferReference> judge_references(const LearnTask& task, const std
     for (auto& r : out)
         r.table = table.source();
     return out;
+}
+
+std::vector<int> sequence_ranks(const SimulationTable& table)
+{
+    std::vector<int> ranks;
+    for (const TableRow& row : table.rows())
+        ranks.push_back(table.rank(row.actions));
+    std::sort(ranks.begin(), ranks.end());
+    return ranks;
+}
+
+RankInterval random_mean_interval(const std::vector<std::vector<int>>& ranks, int draws)
+{
+    // The distribution of the sum of every draw, one list convolved in per draw.
+    std::vector<double> sum{1.0};
+    int count = 0;
+    for (const auto& list : ranks) {
+        if (list.empty())
+            continue;
+        const int top = *std::max_element(list.begin(), list.end());
+        const double p = 1.0 / static_cast<double>(list.size());
+        for (int d = 0; d < draws; ++d) {
+            std::vector<double> next(sum.size() + static_cast<std::size_t>(top), 0.0);
+            for (std::size_t s = 0; s < sum.size(); ++s)
+                if (sum[s] > 0.0)
+                    for (const int r : list)
+                        next[s + static_cast<std::size_t>(r)] += sum[s] * p;
+            sum = std::move(next);
+            ++count;
+        }
+    }
+    if (count == 0)
+        return {};
+    const auto quantile = [&](double q) {
+        double cdf = 0.0;
+        for (std::size_t s = 0; s < sum.size(); ++s) {
+            cdf += sum[s];
+            if (cdf >= q - 1e-12)
+                return static_cast<double>(s) / count;
+        }
+        return static_cast<double>(sum.size() - 1) / count;
+    };
+    return {quantile(0.025), quantile(0.975)};
 }
 
 TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool force, TransferObserver* observer,
@@ -233,6 +274,12 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
         const FixedSequence best = best_fixed_sequence(judged); // also checks the tables agree
         fold.sequences = static_cast<int>(test.front()->table.sequences());
         fold.random_rank = (fold.sequences + 1) / 2.0;
+        std::vector<std::vector<int>> ranks;
+        for (const auto* t : test)
+            ranks.push_back(sequence_ranks(t->table));
+        const RankInterval chance = random_mean_interval(ranks, static_cast<int>(s.seeds.size()));
+        fold.random_mean_low = chance.low;
+        fold.random_mean_high = chance.high;
         fold.no_adaptation_rank = no_adaptation / static_cast<double>(test.size());
         fold.best_fixed = best.actions;
         fold.best_fixed_rank = best.mean_rank;
@@ -452,6 +499,12 @@ TransferResult read_transfer(const fs::path& folder)
         f.model = folds.rows[i][folds.column("model")];
         f.sequences = field<int>(folds, i, "sequences");
         f.random_rank = field<double>(folds, i, "random_rank");
+        // Recorded since the study of docs/agent.md; a run written before has neither column.
+        const auto& head = folds.header;
+        if (std::find(head.begin(), head.end(), "random_mean_low") != head.end()) {
+            f.random_mean_low = field<double>(folds, i, "random_mean_low");
+            f.random_mean_high = field<double>(folds, i, "random_mean_high");
+        }
         f.no_adaptation_rank = field<double>(folds, i, "no_adaptation_rank");
         try {
             f.best_fixed = model::parse_actions(folds.rows[i][folds.column("best_fixed")]);

@@ -47,6 +47,12 @@ struct TransferFold {
     std::vector<std::string> tables;          // the held-out model's
     int sequences = 0;
     double random_rank = 0.0;          // a uniformly random sequence's expected rank: (N + 1) / 2
+    // Where 95 % of a random agent's mean rank falls when it is judged as often as the policies
+    // (a uniformly random sequence once per seed on each held-out table; random_mean_interval).
+    // A policy's mean rank below random_mean_low is better than chance. 0 and 0 in a run written
+    // before they were recorded.
+    double random_mean_low = 0.0;
+    double random_mean_high = 0.0;
     double no_adaptation_rank = 0.0;   // mean over the held-out tables
     std::vector<int> best_fixed;       // the fixed sequence of best mean rank there, in hindsight
     double best_fixed_rank = 0.0;      // its mean rank
@@ -88,6 +94,18 @@ inline constexpr const char* kRandomReference = "random";
 // The references of one held-out table (heuristics in agent.kind order, then "none", "best-fixed",
 // "random"). `best_fixed`: the fold's sequence.
 std::vector<TransferReference> judge_references(const sim::LearnTask& task, const std::vector<int>& best_fixed);
+
+// Every sequence's rank on one table (ties share the best), ascending: what a uniformly random
+// sequence's rank is drawn from.
+std::vector<int> sequence_ranks(const sim::SimulationTable& table);
+
+// The 2.5 % and 97.5 % quantiles of the mean of independent uniform draws, `draws` from each list
+// of `ranks` (sequence_ranks of each table), computed exactly by convolving the lists.
+struct RankInterval {
+    double low = 0.0;
+    double high = 0.0;
+};
+RankInterval random_mean_interval(const std::vector<std::vector<int>>& ranks, int draws);
 
 struct TransferResult {
     std::vector<TransferFold> folds;

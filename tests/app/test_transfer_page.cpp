@@ -62,7 +62,7 @@ private Q_SLOTS:
         rlda::app::PolicyPage page;
         QVERIFY(open_transfer_in(page, out));
         auto* view = page.transfer();
-        QCOMPARE(view->models()->count(), 2);
+        QCOMPARE(view->models()->count(), 3); // each held-out model, then every held-out model
         QCOMPARE(view->models()->itemText(0), QStringLiteral("ConvNet2"));
         // 5 tables and the means; table, 2 seeds, mean, worst, no adaptation, best fixed, then the
         // references the paper's tables (no decision features) can judge: first, last, random.
@@ -88,7 +88,61 @@ private Q_SLOTS:
         const QString error = opened.last().first().toString();
         QVERIFY2(error.contains(QStringLiteral("folds.csv")), qPrintable(error));
         QVERIFY(!error.contains(QLatin1Char('\n')));
-        QCOMPARE(view->models()->count(), 2);
+        QCOMPARE(view->models()->count(), 3);
+    }
+
+    // Two runs side by side (rlda transfer-compare's table and figure): every held-out model's mean
+    // rank per run beside the references; a run that judged a model on other tables is refused in
+    // one line, and what was shown stays.
+    void transfer_runs_compare_side_by_side()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        run::TransferSettings s;
+        for (const auto& t : rlda::core::sim::expand_tables({rlda::core::paper_tables_dir().string()}))
+            s.tables.push_back(t);
+        s.episodes = 40;
+        s.seeds = {1, 2};
+        const auto root = std::filesystem::path(dir.path().toStdString());
+        const auto first = run::run_transfer(s, root / "first", false);
+        s.seeds = {3};
+        const auto second = run::run_transfer(s, root / "second", false);
+        s.tables.pop_back(); // a ConvNet3 table fewer: not comparable
+        (void)run::run_transfer(s, root / "fewer", false);
+
+        rlda::app::PolicyPage page;
+        QVERIFY(open_transfer_in(page, root / "first"));
+        QSignalSpy opened(&page, &rlda::app::PolicyPage::transferOpened);
+        page.compareTransfer(QString::fromStdString((root / "second").string()));
+        QVERIFY(opened.wait(20000));
+        QVERIFY2(opened.last().first().toString().isEmpty(), qPrintable(opened.last().first().toString()));
+        auto* view = page.transfer();
+        QCOMPARE(view->models()->count(), 5); // 2 runs x 2 models, then every held-out model
+        QCOMPARE(view->models()->itemText(1), QStringLiteral("ConvNet3 · first"));
+        QCOMPARE(view->models()->currentIndex(), 4); // the comparison is shown
+        auto* table = view->table();
+        QCOMPARE(table->rowCount(), 2);
+        QCOMPARE(table->columnCount(), 8);
+        QCOMPARE(table->horizontalHeaderItem(2)->text(), QStringLiteral("first"));
+        QCOMPARE(table->horizontalHeaderItem(3)->text(), QStringLiteral("second"));
+        QCOMPARE(table->item(1, 0)->text(), QStringLiteral("ConvNet3"));
+        QCOMPARE(table->item(1, 1)->text(), QStringLiteral("64"));
+        const auto mean = [](const run::TransferResult& r) { return *run::summarize_transfer(r)[1].mean; };
+        QVERIFY(table->item(1, 2)->text().startsWith(QString::number(mean(first), 'f', 1)));
+        QVERIFY(table->item(1, 3)->text().startsWith(QString::number(mean(second), 'f', 1)));
+        QVERIFY(table->item(1, 5)->text().startsWith(QStringLiteral("32.5 [")));
+        QCOMPARE(table->item(1, 7)->text(), QStringLiteral("13.4"));
+        QVERIFY(view->plot()->plottableCount() >= 6); // 2 runs' bars, 4 references, random's interval
+        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty())
+            QVERIFY(page.grab().toImage().save(shots + QStringLiteral("/policy-transfer-study.png")));
+
+        page.compareTransfer(QString::fromStdString((root / "fewer").string()));
+        QVERIFY(opened.wait(20000));
+        const QString error = opened.last().first().toString();
+        QVERIFY2(error.contains(QStringLiteral("different tables")) && error.contains(QStringLiteral("fewer")),
+                 qPrintable(error));
+        QVERIFY(!error.contains(QLatin1Char('\n')));
+        QCOMPARE(view->models()->count(), 5);
     }
 
     // Replicates of the held-out model's tables: a row each, and the rank's spread under the table.

@@ -2,16 +2,21 @@
 // judge on ConvNet3's five, beside the references the issue names (random 32.5, the hindsight-best
 // fixed sequence (0 0 0) at 13.4); the files it leaves read back; bad settings are refused.
 #include "core/run/transfer_protocol.h"
+#include "core/run/transfer_study.h"
 #include "core/sim/learn.h"
 #include "core/sim/table_meta.h"
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <QtTest/QtTest>
 
 #include <filesystem>
+#include <fstream>
+#include <numeric>
+#include <sstream>
 
 namespace fs = std::filesystem;
 using namespace rlda::core;
@@ -100,6 +105,12 @@ private Q_SLOTS:
         QCOMPARE(back.folds.front().best_fixed, f.best_fixed);
         QCOMPARE(back.folds.front().tables, f.tables);
         QCOMPARE(back.folds.front().best_fixed_rank, f.best_fixed_rank);
+        // A random agent judged as often as the policies (2 seeds x 5 tables of 64 sequences):
+        // the interval of its mean rank, around 32.5 and far narrower than one draw's.
+        QVERIFY(f.random_mean_low > 15.0 && f.random_mean_low < 32.5);
+        QVERIFY(f.random_mean_high > 32.5 && f.random_mean_high < 50.0);
+        QCOMPARE(back.folds.front().random_mean_low, f.random_mean_low);
+        QCOMPARE(back.folds.front().random_mean_high, f.random_mean_high);
         QCOMPARE(back.ranks.size(), r.ranks.size());
         for (std::size_t i = 0; i < r.ranks.size(); ++i) {
             QCOMPARE(back.ranks[i].evaluation.rank, r.ranks[i].evaluation.rank);
@@ -227,6 +238,103 @@ private Q_SLOTS:
         QCOMPARE(r.ranks.size(), std::size_t{5}); // ConvNet2's, judged before the stop
         QCOMPARE(run::read_transfer(out).ranks.size(), std::size_t{5});
         fs::remove_all(out);
+    }
+
+    // The interval of a random agent's mean rank, exactly: the quantiles of a sum of uniform draws.
+    void a_random_agents_mean_rank_has_an_exact_interval()
+    {
+        // One draw from 1..4: each 25 %, so the 2.5 % quantile is 1 and the 97.5 % one is 4.
+        auto i = run::random_mean_interval({{1, 2, 3, 4}}, 1);
+        QCOMPARE(i.low, 1.0);
+        QCOMPARE(i.high, 4.0);
+        // Two draws from {1, 2}: means 1, 1.5, 2 with 25 %, 50 %, 25 %.
+        i = run::random_mean_interval({{1, 2}}, 2);
+        QCOMPARE(i.low, 1.0);
+        QCOMPARE(i.high, 2.0);
+        // Tied ranks count once per sequence: {1, 1, 1, 4} puts 75 % on 1.
+        i = run::random_mean_interval({{1, 1, 1, 4}}, 1);
+        QCOMPARE(i.low, 1.0);
+        QCOMPARE(i.high, 4.0);
+        // 27 sequences, 5 draws from each of 3 tables: about 14 +- 1.96 * 7.8 / sqrt(15).
+        std::vector<int> ranks(27);
+        std::iota(ranks.begin(), ranks.end(), 1);
+        i = run::random_mean_interval({ranks, ranks, ranks}, 5);
+        QVERIFY(std::abs(i.low - (14.0 - 3.9)) < 0.5);
+        QVERIFY(std::abs(i.high - (14.0 + 3.9)) < 0.5);
+        QVERIFY(std::abs(i.low + i.high - 28.0) <= 1.0 / 15 + 1e-9); // symmetric, to one draw
+        // Nothing to draw from: no interval.
+        i = run::random_mean_interval({{}}, 3);
+        QCOMPARE(i.high, 0.0);
+    }
+
+    // Runs side by side: each held-out model's mean per run and the references; runs that judged
+    // a model on other tables are refused, naming both; a run written before the random agent's
+    // interval was recorded still reads (no interval, never "better than chance").
+    void transfer_runs_compare_per_held_out_model()
+    {
+        run::TransferSettings s;
+        s.tables = paper_tables();
+        s.episodes = 40;
+        s.seeds = {1, 2};
+        const fs::path a = fresh_folder("study-a");
+        const fs::path b = fresh_folder("study-b");
+        const auto ra = run::run_transfer(s, a, false);
+        s.seeds = {3};
+        s.held_out = {"ConvNet3"};
+        const auto rb = run::run_transfer(s, b, false);
+        const std::vector<run::StudyRun> runs{{"a", run::summarize_transfer(run::read_transfer(a))},
+                                              {"b", run::summarize_transfer(run::read_transfer(b))}};
+        const auto rows = run::compare_transfers(runs);
+        QCOMPARE(rows.size(), std::size_t{2});
+        QCOMPARE(rows[0].model, std::string("ConvNet2"));
+        QCOMPARE(rows[1].model, std::string("ConvNet3"));
+        QCOMPARE(rows[1].sequences, 64);
+        QCOMPARE(rows[1].tables, 5);
+        QCOMPARE(rows[0].means.size(), std::size_t{2});
+        QCOMPARE(*rows[0].means[0], *run::summarize_transfer(ra)[0].mean);
+        QVERIFY(!rows[0].means[1]); // b left ConvNet2 in
+        QCOMPARE(*rows[1].means[1], *run::summarize_transfer(rb)[0].mean);
+        QCOMPARE(rows[1].random, 32.5);
+        QCOMPARE(rows[1].random_low, ra.folds[1].random_mean_low); // from the first run
+        QCOMPARE(rows[1].best_fixed, 13.4);
+        QVERIFY(rows[1].heuristic); // first or last, the paper's tables have no features
+        QVERIFY(run::beats_random(rows[1], rows[1].random_low - 0.1));
+        QVERIFY(!run::beats_random(rows[1], rows[1].random_low));
+
+        auto other = runs;
+        other[1].summaries[0].fold.tables.pop_back();
+        try {
+            run::compare_transfers(other);
+            QFAIL("runs judged on different tables were compared");
+        } catch (const Error& e) {
+            const QString what = QString::fromUtf8(e.what());
+            QVERIFY2(what.contains("runs a and b") && what.contains("ConvNet3"), e.what());
+        }
+
+        // folds.csv as written before random_mean_low and random_mean_high: it reads, with no interval.
+        {
+            std::ifstream in(a / "folds.csv");
+            std::stringstream text;
+            text << in.rdbuf();
+            std::string csv = text.str();
+            std::ofstream out(a / "folds.csv", std::ios::trunc);
+            std::istringstream lines(csv);
+            for (std::string line; std::getline(lines, line);) {
+                // drop the 4th and 5th fields
+                std::vector<std::string> f;
+                std::stringstream ls(line);
+                for (std::string x; std::getline(ls, x, ',');)
+                    f.push_back(x);
+                f.erase(f.begin() + 3, f.begin() + 5);
+                out << fmt::format("{}\n", fmt::join(f, ","));
+            }
+        }
+        const auto old = run::read_transfer(a);
+        QCOMPARE(old.folds[0].random_mean_high, 0.0);
+        const auto old_rows = run::compare_transfers({{"old", run::summarize_transfer(old)}});
+        QVERIFY(!run::beats_random(old_rows[0], 0.5));
+        fs::remove_all(a);
+        fs::remove_all(b);
     }
 
     void bad_settings_are_refused_before_anything_is_written()

@@ -25,6 +25,9 @@ std::vector<std::string> renderFigureJob(const FigureJob& job)
         inputs.tables.push_back({QString::fromStdString(t.model), QString::fromStdString(t.scenario),
                                  QString::fromStdString(t.agent), t.rows, t.evaluation, t.no_adaptation});
     inputs.transfers = job.transfers;
+    inputs.study = job.study;
+    for (const auto& l : job.study_labels)
+        inputs.study_labels << QString::fromStdString(l);
     QStringList formats;
     for (const auto& f : job.formats)
         formats << QString::fromStdString(f);

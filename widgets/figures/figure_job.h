@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/run/transfer_protocol.h"
+#include "core/run/transfer_study.h"
 #include "core/sim/results.h"
 #include "core/sim/table.h"
 #include "core/util/rolling_mean.h"
@@ -25,6 +26,8 @@ struct FigureJob {
     std::vector<std::string> runs; // learning run folders (metrics/episodes.csv): figures 7-9
     std::vector<Table> tables;     // evaluated tables: figures 10-12
     std::vector<core::run::TransferSummary> transfers; // held-out models of `rlda transfer`: transfer_<model>
+    std::vector<core::run::StudyRow> study;            // `rlda transfer-compare`: transfer_study
+    std::vector<std::string> study_labels;             // its runs' names
     std::string out_dir;
     std::vector<std::string> formats{"png"}; // "png", "pdf", "svg"
     int width = 1200;

@@ -401,6 +401,9 @@ std::vector<PaperFigure> paperFigures(const FigureInputs& inputs)
         figures.push_back({QStringLiteral("transfer_%1").arg(fileSafe(model)), 0,
                            QStringLiteral("Transfer to %1, a model the policy never saw").arg(model)});
     }
+    if (!inputs.study.empty())
+        figures.push_back({QStringLiteral("transfer_study"), 0,
+                           QStringLiteral("Transfer to models never seen: %1").arg(inputs.study_labels.join(QStringLiteral(", ")))});
     return figures;
 }
 
@@ -410,7 +413,9 @@ bool drawPaperFigure(QCustomPlot& plot, const FigureInputs& inputs, const QStrin
         if (f.file != file)
             continue;
         const QString title = f.paper > 0 ? QStringLiteral("Figure %1 — %2").arg(f.paper).arg(f.title) : f.title;
-        if (f.paper == 0) {
+        if (f.file == QLatin1String("transfer_study")) {
+            drawTransferStudyChart(plot, inputs.study, inputs.study_labels, title);
+        } else if (f.paper == 0) {
             for (const auto& t : inputs.transfers)
                 if (f.file == QStringLiteral("transfer_%1").arg(fileSafe(QString::fromStdString(t.fold.model))))
                     drawTransferChart(plot, t, title);

@@ -20,6 +20,7 @@
 #pragma once
 
 #include "core/run/transfer_protocol.h"
+#include "core/run/transfer_study.h"
 #include "widgets/figures/rank_chart.h"
 #include "widgets/plot_export.h"
 #include "widgets/rolling_series.h"
@@ -65,6 +66,10 @@ struct FigureInputs {
     std::vector<RankedTable> tables; // grouped by model for figures 10 and 11, in the order given
     int window = core::kPaperRollingWindow; // rolling mean of the learning curves
     std::vector<core::run::TransferSummary> transfers; // a transfer figure each (not the paper's)
+    // Transfer runs side by side (core::run::compare_transfers): one figure, transfer_study, when
+    // there are rows; study_labels names the runs.
+    std::vector<core::run::StudyRow> study;
+    QStringList study_labels;
 };
 
 // One figure renderPaperFigures would write: its file name without suffix and what it shows.

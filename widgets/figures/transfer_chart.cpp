@@ -127,4 +127,90 @@ void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, c
     plot.replot();
 }
 
+void drawTransferStudyChart(QCustomPlot& plot, const std::vector<core::run::StudyRow>& rows, const QStringList& labels,
+                            const QString& title)
+{
+    resetPlot(plot);
+    auto* rect = new QCPAxisRect(&plot);
+    plot.plotLayout()->addElement(0, 0, rect);
+    addPlotTitle(plot, title,
+                 QStringLiteral("each model learned without any of its tables · mean rank over the seeds and its tables "
+                                "÷ its sequences · lower is better"));
+    auto* legend = addLegendRow(plot, 3);
+    auto* x = rect->axis(QCPAxis::atBottom);
+    auto* y = rect->axis(QCPAxis::atLeft);
+    for (auto* axis : {x, y}) {
+        axis->setTickLabelFont(figureFont(plot, 9.5));
+        axis->setLabelFont(figureFont(plot, 10.5));
+    }
+    x->setLabel(QStringLiteral("held-out model"));
+    y->setLabel(QStringLiteral("mean rank ÷ sequences"));
+
+    // The runs' bars side by side left of each model's key, the references in a column right of it.
+    auto* group = new QCPBarsGroup(&plot);
+    group->setSpacingType(QCPBarsGroup::stAbsolute);
+    group->setSpacing(1);
+    const double width = 0.5 / static_cast<double>(std::max<qsizetype>(1, labels.size()));
+    std::vector<QCPBars*> bars;
+    for (qsizetype r = 0; r < labels.size(); ++r) {
+        auto* b = new QCPBars(x, y);
+        b->setName(labels[r]);
+        b->setWidth(width);
+        b->setPen(Qt::NoPen);
+        b->setBrush(palette::run(static_cast<int>(r)));
+        b->setBarsGroup(group);
+        bars.push_back(b);
+    }
+    const auto marker = [&](const QString& name, const QColor& color, QCPScatterStyle::ScatterShape shape) {
+        auto* g = new QCPGraph(x, y);
+        g->setName(name);
+        g->setLineStyle(QCPGraph::lsNone);
+        g->setScatterStyle(QCPScatterStyle(shape, QPen(color, 2.0), Qt::NoBrush, 11));
+        return g;
+    };
+    auto* heuristic = marker(QStringLiteral("best heuristic"), palette::randomMean().darker(140), QCPScatterStyle::ssDiamond);
+    auto* none = marker(QStringLiteral("no adaptation"), palette::noAdaptation(), QCPScatterStyle::ssCross);
+    auto* fixed = marker(QStringLiteral("best fixed sequence (hindsight)"), palette::optimal(), QCPScatterStyle::ssPlus);
+    auto* random = marker(QStringLiteral("random agent (95 % of its mean)"), palette::randomMean(), QCPScatterStyle::ssCircle);
+    auto* spread = new QCPErrorBars(x, y);
+    spread->removeFromLegend();
+    spread->setDataPlottable(random);
+    spread->setPen(QPen(palette::randomMean(), 1.6));
+
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    double top = 0.5;
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        const auto& row = rows[i];
+        const auto key = static_cast<double>(i + 1);
+        const double n = std::max(1, row.sequences);
+        for (std::size_t r = 0; r < bars.size() && r < row.means.size(); ++r)
+            if (row.means[r]) {
+                bars[r]->addData(key - 0.12, *row.means[r] / n);
+                top = std::max(top, *row.means[r] / n);
+            }
+        if (row.heuristic) {
+            heuristic->addData(key + 0.2, row.heuristic->mean_rank / n);
+            top = std::max(top, row.heuristic->mean_rank / n);
+        }
+        none->addData(key + 0.28, row.no_adaptation / n);
+        fixed->addData(key + 0.28, row.best_fixed / n);
+        random->addData(key + 0.36, row.random / n);
+        // An interval only where the run recorded one (runs before it have 0 and 0).
+        const bool interval = row.random_high > 0.0;
+        spread->addData(interval ? (row.random - row.random_low) / n : 0.0,
+                        interval ? (row.random_high - row.random) / n : 0.0);
+        top = std::max({top, row.no_adaptation / n, row.random_high / n});
+        ticker->addTick(key, QStringLiteral("%1\n%2 sequences").arg(QString::fromStdString(row.model)).arg(row.sequences));
+    }
+    for (auto* b : bars)
+        b->addToLegend(legend);
+    for (auto* g : {heuristic, none, fixed, random})
+        g->addToLegend(legend);
+    x->setTicker(ticker);
+    x->grid()->setVisible(false);
+    x->setRange(0.4, static_cast<double>(rows.size()) + 0.6);
+    y->setRange(0.0, std::min(1.0, top * 1.1));
+    plot.replot();
+}
+
 } // namespace rlda::widgets

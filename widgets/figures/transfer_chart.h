@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/run/transfer_protocol.h"
+#include "core/run/transfer_study.h"
 
 #include <QString>
 
@@ -17,5 +18,13 @@ void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& summ
 // "held out ConvNet3: mean rank 14.2 over 5 seeds (worst seed 18.0); random 32.5, no adaptation
 // 58.0, best fixed (0 0 0) 13.4": the line above the chart and in the page's status.
 QString transferSubtitle(const core::run::TransferSummary& summary);
+
+// The study figure (core::run::compare_transfers): per held-out model, each run's mean rank as a
+// bar beside the best growth heuristic, no adaptation, the best fixed sequence in hindsight and a
+// random agent judged as often (its expected rank, and where 95 % of its mean falls). Ranks are
+// shown as a fraction of the model's sequences, so that models of 16 and 64 sequences share an axis.
+// `labels` names the runs, in the order of each row's means.
+void drawTransferStudyChart(QCustomPlot& plot, const std::vector<core::run::StudyRow>& rows, const QStringList& labels,
+                            const QString& title);
 
 } // namespace rlda::widgets

@@ -83,30 +83,61 @@ TransferView::TransferView(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
     layout->addWidget(split, 1);
-    connect(models_, &QComboBox::currentIndexChanged, this, &TransferView::showModel);
+    connect(models_, &QComboBox::currentIndexChanged, this, &TransferView::showEntry);
 }
 
 void TransferView::setSummaries(std::vector<core::run::TransferSummary> summaries)
 {
-    summaries_ = std::move(summaries);
-    const QSignalBlocker block(models_);
-    models_->clear();
-    for (const auto& s : summaries_)
-        models_->addItem(QString::fromStdString(s.fold.model));
-    showModel(summaries_.empty() ? -1 : 0);
+    std::vector<core::run::StudyRun> runs{{std::string(), std::move(summaries)}};
+    auto study = core::run::compare_transfers(runs);
+    setRuns(std::move(runs), std::move(study), false);
 }
 
-void TransferView::showModel(int index)
+void TransferView::setRuns(std::vector<core::run::StudyRun> runs, std::vector<core::run::StudyRow> study, bool showStudy)
+{
+    runs_ = std::move(runs);
+    study_ = std::move(study);
+    entries_.clear();
+    const QSignalBlocker block(models_);
+    models_->clear();
+    for (std::size_t r = 0; r < runs_.size(); ++r)
+        for (std::size_t m = 0; m < runs_[r].summaries.size(); ++m) {
+            QString name = QString::fromStdString(runs_[r].summaries[m].fold.model);
+            if (runs_.size() > 1)
+                name += QStringLiteral(" · %1").arg(QString::fromStdString(runs_[r].label));
+            models_->addItem(name);
+            entries_.emplace_back(r, m);
+        }
+    if (!study_.empty()) {
+        models_->addItem(tr("every held-out model"));
+        models_->setItemData(models_->count() - 1,
+                             tr("Each held-out model's mean rank per run, beside the best heuristic, a random agent "
+                                "and the baselines (rlda transfer-compare)"),
+                             Qt::ToolTipRole);
+    }
+    const int first = entries_.empty() ? -1 : 0;
+    models_->setCurrentIndex(showStudy && !study_.empty() ? models_->count() - 1 : first);
+    showEntry(models_->currentIndex());
+}
+
+void TransferView::showEntry(int index)
 {
     table_->clear();
-    if (index < 0 || index >= static_cast<int>(summaries_.size())) {
+    if (index >= 0 && index < static_cast<int>(entries_.size())) {
+        const auto [run, summary] = entries_[static_cast<std::size_t>(index)];
+        showModel(runs_[run].summaries[summary]);
+    } else if (index == static_cast<int>(entries_.size()) && !study_.empty()) {
+        showStudy();
+    } else {
         table_->setRowCount(0);
         table_->setColumnCount(0);
         plot_->clearPlottables();
         plot_->replot();
-        return;
     }
-    const auto& s = summaries_[static_cast<std::size_t>(index)];
+}
+
+void TransferView::showModel(const core::run::TransferSummary& s)
+{
     summary_->setText(transferSubtitle(s));
     QStringList header{tr("table")};
     for (auto seed : s.seeds)
@@ -166,6 +197,63 @@ void TransferView::showModel(int index)
     table_->setItem(last, c++, item(QString::number(s.fold.best_fixed_rank, 'f', 1)));
     for (const auto& agent : references)
         table_->setItem(last, c++, item(text(core::run::reference_mean(s, agent.toStdString()))));
+    fitTable();
+    drawTransferChart(*plot_, s,
+                      tr("Transfer to %1, a model the policy never saw").arg(QString::fromStdString(s.fold.model)));
+}
+
+void TransferView::showStudy()
+{
+    QStringList labels;
+    for (const auto& r : runs_)
+        labels << (r.label.empty() ? tr("policy") : QString::fromStdString(r.label));
+    summary_->setText(tr("%n held-out model(s), each learned without any of its tables; mean rank over the seeds and "
+                         "its tables (lower is better); < below where 95 % of a random agent's mean falls",
+                         nullptr, static_cast<int>(study_.size())));
+    QStringList header{tr("held out"), tr("sequences")};
+    header << labels << tr("best heuristic") << tr("random [95 %]") << tr("no adaptation") << tr("best fixed");
+    table_->setColumnCount(static_cast<int>(header.size()));
+    table_->setHorizontalHeaderLabels(header);
+    table_->setRowCount(static_cast<int>(study_.size()));
+    for (std::size_t i = 0; i < study_.size(); ++i) {
+        const auto& row = study_[i];
+        const int r = static_cast<int>(i);
+        int c = 0;
+        auto* name = item(QString::fromStdString(row.model));
+        name->setTextAlignment(Qt::AlignVCenter | Qt::AlignLeft);
+        name->setToolTip(tr("%n table(s) judged", nullptr, row.tables));
+        table_->setItem(r, c++, name);
+        table_->setItem(r, c++, item(QString::number(row.sequences)));
+        std::optional<double> best;
+        for (const auto& m : row.means)
+            if (m && (!best || *m < *best))
+                best = m;
+        for (const auto& m : row.means) {
+            const bool beats = m && core::run::beats_random(row, *m);
+            auto* cell = item(text(m) + (beats ? QStringLiteral(" <") : QString()), m && best && *m == *best);
+            if (beats)
+                cell->setToolTip(tr("below where 95 % of a random agent's mean rank falls (%1)").arg(row.random_low, 0, 'f', 1));
+            table_->setItem(r, c++, cell);
+        }
+        auto* rule = item(row.heuristic ? QString::number(row.heuristic->mean_rank, 'f', 1) : QStringLiteral("–"));
+        rule->setToolTip(row.heuristic ? QString::fromStdString(row.heuristic->agent)
+                                       : tr("no heuristic judged these tables"));
+        table_->setItem(r, c++, rule);
+        table_->setItem(r, c++,
+                        item(row.random_high > 0.0 ? QStringLiteral("%1 [%2–%3]")
+                                                         .arg(row.random, 0, 'f', 1)
+                                                         .arg(row.random_low, 0, 'f', 1)
+                                                         .arg(row.random_high, 0, 'f', 1)
+                                                   : QString::number(row.random, 'f', 1)));
+        table_->setItem(r, c++, item(QString::number(row.no_adaptation, 'f', 1)));
+        table_->setItem(r, c++, item(QString::number(row.best_fixed, 'f', 1)));
+    }
+    fitTable();
+    drawTransferStudyChart(*plot_, study_, labels, tr("Transfer to models never seen"));
+}
+
+void TransferView::fitTable()
+{
     table_->resizeColumnsToContents();
     // The whole table beside the figure: its columns' width, the figure the rest.
     int width = 2 * table_->frameWidth() + table_->verticalScrollBar()->sizeHint().width() + 24;
@@ -176,8 +264,6 @@ void TransferView::showModel(int index)
     table_->setMinimumWidth(std::min(width, 560));
     const int total = std::max(split_->width(), width + 300);
     split_->setSizes({width, total - width});
-    drawTransferChart(*plot_, s,
-                      tr("Transfer to %1, a model the policy never saw").arg(QString::fromStdString(s.fold.model)));
 }
 
 } // namespace rlda::widgets

@@ -1,8 +1,11 @@
-// A transfer run on screen (the Policy page): per held-out model the table `rlda transfer` prints
-// and the figure it writes, from core::run::summarize_transfer.
+// Transfer runs on screen (the Policy page): per held-out model the table `rlda transfer` prints
+// and the figure it writes, from core::run::summarize_transfer; and, as the last entry, every
+// held-out model across the runs (core::run::compare_transfers, the figure of `rlda
+// transfer-compare`).
 #pragma once
 
 #include "core/run/transfer_protocol.h"
+#include "core/run/transfer_study.h"
 
 #include <QWidget>
 
@@ -21,18 +24,27 @@ class TransferView : public QWidget {
 public:
     explicit TransferView(QWidget* parent = nullptr);
 
-    // Replaces what is shown; the first held-out model is selected.
+    // Replaces what is shown with one run; the first held-out model is selected.
     void setSummaries(std::vector<core::run::TransferSummary> summaries);
-    const std::vector<core::run::TransferSummary>& summaries() const { return summaries_; }
+    // Replaces what is shown with `runs` side by side (`study`: compare_transfers of them): an
+    // entry per run and held-out model, then "every held-out model". The first entry is selected,
+    // or the study when `showStudy`.
+    void setRuns(std::vector<core::run::StudyRun> runs, std::vector<core::run::StudyRow> study, bool showStudy);
+    const std::vector<core::run::StudyRun>& runs() const { return runs_; }
     QTableWidget* table() const { return table_; }
     QCustomPlot* plot() const { return plot_; }
     QComboBox* models() const { return models_; }
     QLabel* summary() const { return summary_; }
 
 private:
-    void showModel(int index);
+    void showEntry(int index);
+    void showModel(const core::run::TransferSummary& s);
+    void showStudy();
+    void fitTable(); // the table's whole width beside the figure, up to a limit
 
-    std::vector<core::run::TransferSummary> summaries_;
+    std::vector<core::run::StudyRun> runs_;
+    std::vector<core::run::StudyRow> study_;
+    std::vector<std::pair<std::size_t, std::size_t>> entries_; // the combo's models: (run, summary)
     QComboBox* models_ = nullptr;
     QLabel* summary_ = nullptr;
     QTableWidget* table_ = nullptr;

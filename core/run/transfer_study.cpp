@@ -1,0 +1,57 @@
+// Transfer runs side by side, per held-out model.
+#include "core/run/transfer_study.h"
+
+#include "core/util/error.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+namespace rlda::core::run {
+
+std::vector<StudyRow> compare_transfers(const std::vector<StudyRun>& runs)
+{
+    std::vector<StudyRow> rows;
+    std::vector<const TransferSummary*> first; // per row: the summary its references come from
+    std::vector<std::string> first_label;
+    for (const auto& run : runs)
+        for (const auto& s : run.summaries) {
+            const auto it = std::find_if(rows.begin(), rows.end(), [&](const StudyRow& r) { return r.model == s.fold.model; });
+            if (it == rows.end()) {
+                StudyRow row;
+                row.model = s.fold.model;
+                row.sequences = s.fold.sequences;
+                row.tables = static_cast<int>(s.fold.tables.size());
+                row.random = s.fold.random_rank;
+                row.random_low = s.fold.random_mean_low;
+                row.random_high = s.fold.random_mean_high;
+                row.no_adaptation = s.fold.no_adaptation_rank;
+                row.best_fixed = s.fold.best_fixed_rank;
+                row.heuristic = best_heuristic(s);
+                rows.push_back(std::move(row));
+                first.push_back(&s);
+                first_label.push_back(run.label);
+                continue;
+            }
+            const auto i = static_cast<std::size_t>(it - rows.begin());
+            if (first[i]->fold.tables != s.fold.tables)
+                throw Error(fmt::format("transfer runs {} and {} judged {} on different tables: their ranks are not "
+                                        "comparable",
+                                        first_label[i], run.label, s.fold.model));
+        }
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        for (const auto& run : runs) {
+            const auto it = std::find_if(run.summaries.begin(), run.summaries.end(),
+                                         [&](const TransferSummary& s) { return s.fold.model == rows[i].model; });
+            rows[i].means.push_back(it == run.summaries.end() ? std::nullopt : it->mean);
+        }
+    }
+    return rows;
+}
+
+bool beats_random(const StudyRow& row, double mean)
+{
+    return row.random_low > 0.0 && mean < row.random_low;
+}
+
+} // namespace rlda::core::run

@@ -1,0 +1,45 @@
+// Transfer runs side by side (docs/agent.md, "The study"): the same held-out models left out by
+// runs that differ in the policy (one run per encoder, say), each model's mean rank per run beside
+// the references every run shares. `rlda transfer-compare` prints it and draws its figure; the
+// Policy page's Transfer tab shows it.
+#pragma once
+
+#include "core/run/transfer_protocol.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace rlda::core::run {
+
+struct StudyRun {
+    std::string label;                       // the run's name in the table and figure ("state")
+    std::vector<TransferSummary> summaries;  // summarize_transfer of its run
+};
+
+// One held-out model across the runs.
+struct StudyRow {
+    std::string model;
+    int sequences = 0;  // a table
+    int tables = 0;     // judged
+    std::vector<std::optional<double>> means;  // per run: its mean rank over seeds and tables;
+                                               // nullopt where the run judged nothing of this model
+    // The references, from the first run that left the model out (TransferFold's).
+    double random = 0.0;
+    double random_low = 0.0;  // a random agent judged as often: 95 % within [low, high]
+    double random_high = 0.0;
+    double no_adaptation = 0.0;
+    double best_fixed = 0.0;
+    std::optional<BestHeuristic> heuristic;
+};
+
+// A row per held-out model, in the order the runs first meet them. Throws Error naming both runs
+// when two runs left the same model out with different tables to judge it on: their ranks would
+// not be comparable.
+std::vector<StudyRow> compare_transfers(const std::vector<StudyRun>& runs);
+
+// Whether `mean` is better than chance: below where 95 % of a random agent's mean rank falls.
+// False when the row has no interval (a run written before it was recorded).
+bool beats_random(const StudyRow& row, double mean);
+
+} // namespace rlda::core::run
