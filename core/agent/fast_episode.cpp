@@ -1,5 +1,6 @@
 // An episode's decisions on either hand-written kernel and their REINFORCE gradients.
 #include "core/agent/fast_episode.h"
+#include "core/agent/structural_policy.h"
 
 #include "core/util/error.h"
 
@@ -39,8 +40,7 @@ void FastEpisode<Kernel>::head(const typename Kernel::Sequence& sequence, double
     if constexpr (std::is_same_v<Kernel, FastStructural>) {
         kernel_.head(sequence, time_left, time_budget, head, state);
     } else {
-        if (state != nullptr)
-            throw Error("policy: the original encoder reads no training state");
+        check_no_state(config::PolicyEncoder::Original, state);
         kernel_.head(sequence, time_left, time_budget, head);
     }
 }

@@ -136,8 +136,8 @@ torch::Tensor PolicyLearner::input(const model::ModelSummary& architecture, std:
 torch::Tensor PolicyLearner::logits(const torch::Tensor& input, double time_left, double time_budget,
                                     const StateEncoding* state)
 {
-    if (net_ && state != nullptr)
-        throw Error("policy: the original encoder reads no training state");
+    if (net_)
+        check_no_state(config::PolicyEncoder::Original, state);
     return net_ ? net_->forward(input, time_left, time_budget)
                 : structural_->forward(input, time_left, time_budget, state);
 }

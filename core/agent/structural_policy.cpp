@@ -40,11 +40,16 @@ std::int64_t global_state_width(const config::PolicyConfig& s)
     return config::reads_state(s.encoder) ? std::int64_t{kGlobalStateFeatures} : 0;
 }
 
+void check_no_state(config::PolicyEncoder encoder, const StateEncoding* state)
+{
+    if (state != nullptr && !config::reads_state(encoder))
+        throw Error(fmt::format("policy: the {} encoder reads no training state", config::to_string(encoder)));
+}
+
 void check_state(const config::PolicyConfig& s, const StateEncoding* state, std::int64_t blocks)
 {
     if (!config::reads_state(s.encoder)) {
-        if (state != nullptr)
-            throw Error(fmt::format("policy: the {} encoder reads no training state", config::to_string(s.encoder)));
+        check_no_state(s.encoder, state);
         return;
     }
     if (state == nullptr)

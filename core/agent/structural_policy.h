@@ -35,6 +35,9 @@ std::int64_t global_state_width(const config::PolicyConfig& sizes);
 // Error unless `state` is what a network of these sizes reads at a decision over `blocks` original
 // blocks: present, with a row per block and the globals, for the state encoder; absent otherwise.
 void check_state(const config::PolicyConfig& sizes, const StateEncoding* state, std::int64_t blocks);
+// Error when `state` is given to an encoder that reads none (config::reads_state): check_state's
+// rule for those, also for the original encoder's network and kernel, which have no sizes to check.
+void check_no_state(config::PolicyEncoder encoder, const StateEncoding* state);
 
 // Every parameter of StructuralNet by its named_parameters name, and its shape, for these sizes
 // and operations, computed without allocating (policy files are checked against it). Error on overflow.

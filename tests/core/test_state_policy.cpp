@@ -336,6 +336,26 @@ private Q_SLOTS:
 
     // A table without decision features is refused in one line, by learn, evaluate and rlda learn;
     // a table with features but not at a node the walk reaches, naming the node.
+    // The encoders that read no training state refuse one, in the same words, on the reference and
+    // the fast path alike (structural_policy.h's check_no_state).
+    void encoders_without_state_refuse_one()
+    {
+        std::mt19937_64 rng(5);
+        const auto state = encode_state(planted_features(rng, 0), kBlocks);
+        const auto summary = model::summarize(planted_model());
+        for (const auto encoder : {config::PolicyEncoder::Original, config::PolicyEncoder::Structural}) {
+            const QString expected = QStringLiteral("policy: the %1 encoder reads no training state")
+                                         .arg(QString::fromStdString(config::to_string(encoder)));
+            for (const bool fast : {true, false}) {
+                auto learner = PolicyLearner::for_model(sizes_of(encoder), planted_model(), 3, model::ActionSpace(kBlocks));
+                learner.set_reference_autograd(!fast);
+                const auto input = learner.input(summary);
+                QCOMPARE(error_of([&] { (void)learner.greedy(input, 4.0, 8.0, &state); }), expected);
+                QCOMPARE(error_of([&] { (void)learner.sample(input, 4.0, 8.0, true, &state); }), expected);
+            }
+        }
+    }
+
     void a_table_without_features_is_refused()
     {
         PlantedTable t(0, 1, {42});
