@@ -1,5 +1,6 @@
 // `rlda figures` as a user runs it: a short learning run in, figure files out; bad input gives one
-// line naming it and a non-zero exit code.
+// line naming it and a non-zero exit code. And `rlda transfer-compare`: two transfer runs in, their
+// table and the study figure out.
 #include "tests/common/rlda_cli.h"
 
 #include <QDir>
@@ -168,6 +169,37 @@ private Q_SLOTS:
         const CliResult r = rlda_cli({"figures", "--tables", tables, "--run", run_ + ":early", "--out", dir_.filePath("x")});
         QVERIFY(r.code != 0);
         QVERIFY2(r.err.contains("'early'") && r.err.contains("--model"), qPrintable(r.err));
+    }
+
+    void transferRunsSideBySide()
+    {
+        const QString a = dir_.filePath("transfer-a");
+        const QString b = dir_.filePath("transfer-b");
+        for (const auto& [out, encoder] : {std::pair{a, "structural"}, std::pair{b, "original"}}) {
+            const CliResult r = rlda_cli({"transfer", "--tables", tables, "--episodes", "60", "--seeds", "1", "2",
+                                          "--encoder", encoder, "--no-figures", "--out", out});
+            QVERIFY2(r.code == 0, qPrintable(r.err));
+            QVERIFY2(r.out.contains("a random agent judged as often: 95 % within"), qPrintable(r.out));
+        }
+        const QString figures = dir_.filePath("study");
+        CliResult r = rlda_cli({"transfer-compare", a, b, "--labels", "structural", "original", "--out", figures});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const QStringList lines = r.out.split('\n');
+        QVERIFY2(lines[0].contains("held out") && lines[0].contains("structural") && lines[0].contains("original") &&
+                     lines[0].contains("random [95 %]"),
+                 qPrintable(r.out));
+        QVERIFY2(lines[1].startsWith("ConvNet2") && lines[2].startsWith("ConvNet3"), qPrintable(r.out));
+        QVERIFY2(r.out.contains("structural: no worse than the best heuristic on "), qPrintable(r.out));
+        QCOMPARE(head(figures + "/transfer_study.png", 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+        r = rlda_cli({"transfer-compare", a, b, "--markdown"});
+        QVERIFY2(r.out.startsWith("| held out | sequences | transfer-a | transfer-b |"), qPrintable(r.out));
+        // Bad input: one line naming it.
+        r = rlda_cli({"transfer-compare", a, b, "--labels", "one"});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("1 labels for 2 runs") && r.err.count('\n') == 1, qPrintable(r.err));
+        r = rlda_cli({"transfer-compare", a, dir_.path()});
+        QVERIFY(r.code != 0);
+        QVERIFY2(r.err.contains("folds.csv") && r.err.count('\n') == 1, qPrintable(r.err));
     }
 };
 
