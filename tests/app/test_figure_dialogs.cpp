@@ -138,7 +138,7 @@ private Q_SLOTS:
         QTRY_VERIFY(fashion->actions().size() >= 12);
         QAction* slim = nullptr;
         for (auto* a : fashion->actions())
-            if (a->text().startsWith("SlimConvNet5 early"))
+            if (a->text().startsWith("SlimConvNet5 middle"))
                 slim = a;
         QVERIFY(slim);
         slim->trigger();
