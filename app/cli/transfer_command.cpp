@@ -115,6 +115,24 @@ void print_references(const core::run::TransferSummary& s)
         fmt::print("best heuristic: {}, mean rank {:.1f}\n", best->agent, best->mean_rank);
 }
 
+// The figures a widgets::FigureJob that `fill` completes draws, into `out_dir`, each file named as
+// it is written; a build without Qt draws none and says so. `fill` takes the job as auto&, so that
+// it compiles in a build without the type.
+template <class Fill> void write_figures(const std::string& out_dir, Fill&& fill)
+{
+#ifdef RLDA_WITH_FIGURES
+    widgets::FigureJob job;
+    job.out_dir = out_dir;
+    fill(job);
+    for (const auto& f : widgets::renderFigureJob(job))
+        fmt::print("wrote {}\n", f);
+#else
+    (void)out_dir;
+    (void)fill;
+    fmt::print(stderr, "rlda: warning: this rlda was built without Qt: no figure (it needs the GUI build)\n");
+#endif
+}
+
 // core::run::summarize_transfer as text: per held-out model a row per table, then the means.
 void print_summary(const core::run::TransferResult& r)
 {
@@ -174,17 +192,9 @@ int run_transfer(const TransferOptions& o)
         fmt::print(stderr, "rlda: transfer: interrupted; the ranks so far are kept in {}\n", o.out);
         return 130;
     }
-    if (o.figures) {
-#ifdef RLDA_WITH_FIGURES
-        widgets::FigureJob job;
-        job.out_dir = (fs::path(o.out) / "figures").string();
-        job.transfers = core::run::summarize_transfer(result);
-        for (const auto& f : widgets::renderFigureJob(job))
-            fmt::print("wrote {}\n", f);
-#else
-        fmt::print(stderr, "rlda: warning: this rlda was built without Qt: no figure (it needs the GUI build)\n");
-#endif
-    }
+    if (o.figures)
+        write_figures((fs::path(o.out) / "figures").string(),
+                      [&](auto& job) { job.transfers = core::run::summarize_transfer(result); });
     return 0;
 }
 
@@ -266,19 +276,12 @@ int run_compare(const CompareOptions& o)
         fmt::print("{}: no worse than the best heuristic on {} of {} models; below random's interval on {} of {}\n",
                    runs[r].label, heuristic, judged, beat_random, judged);
     }
-    if (!o.out.empty()) {
-#ifdef RLDA_WITH_FIGURES
-        widgets::FigureJob job;
-        job.out_dir = o.out;
-        job.study = rows;
-        for (const auto& r : runs)
-            job.study_labels.push_back(r.label);
-        for (const auto& f : widgets::renderFigureJob(job))
-            fmt::print("wrote {}\n", f);
-#else
-        fmt::print(stderr, "rlda: warning: this rlda was built without Qt: no figure (it needs the GUI build)\n");
-#endif
-    }
+    if (!o.out.empty())
+        write_figures(o.out, [&](auto& job) {
+            job.study = rows;
+            for (const auto& r : runs)
+                job.study_labels.push_back(r.label);
+        });
     return 0;
 }
 

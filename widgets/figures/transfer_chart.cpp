@@ -37,25 +37,55 @@ QString transferSubtitle(const core::run::TransferSummary& s)
     return text;
 }
 
-void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, const QString& title)
+namespace {
+
+// A cleared plot laid out for one chart: the title and subtitle, one axis rect with its axes
+// labelled, and a legend row of three columns below (two rows: six entries do not fit one beside
+// the Transfer tab's table).
+struct Frame {
+    QCPAxis* x = nullptr;
+    QCPAxis* y = nullptr;
+    QCPLegend* legend = nullptr;
+};
+
+Frame newFrame(QCustomPlot& plot, const QString& title, const QString& subtitle, const QString& xLabel,
+               const QString& yLabel)
 {
     resetPlot(plot);
     auto* rect = new QCPAxisRect(&plot);
     plot.plotLayout()->addElement(0, 0, rect);
-    QString subtitle = transferSubtitle(s);
-    subtitle.insert(subtitle.contains(QLatin1Char('\n')) ? subtitle.indexOf(QLatin1Char('\n')) : subtitle.size(),
-                    QStringLiteral(" · rank 1 = best"));
     addPlotTitle(plot, title, subtitle);
-    const auto heuristic = core::run::best_heuristic(s);
-    auto* legend = addLegendRow(plot, 3); // two rows: six entries do not fit one beside the table
-    auto* x = rect->axis(QCPAxis::atBottom);
-    auto* y = rect->axis(QCPAxis::atLeft);
-    for (auto* axis : {x, y}) {
+    Frame f{rect->axis(QCPAxis::atBottom), rect->axis(QCPAxis::atLeft), addLegendRow(plot, 3)};
+    for (auto* axis : {f.x, f.y}) {
         axis->setTickLabelFont(figureFont(plot, 9.5));
         axis->setLabelFont(figureFont(plot, 10.5));
     }
-    x->setLabel(QStringLiteral("table of the held-out model (never seen while learning)"));
-    y->setLabel(QStringLiteral("rank of the greedy sequence"));
+    f.x->setLabel(xLabel);
+    f.y->setLabel(yLabel);
+    return f;
+}
+
+// A reference drawn as unfilled markers, no line: one point per table or model.
+QCPGraph* addMarker(QCPAxis* x, QCPAxis* y, const QString& name, const QColor& color, QCPScatterStyle::ScatterShape shape)
+{
+    auto* g = new QCPGraph(x, y);
+    g->setName(name);
+    g->setLineStyle(QCPGraph::lsNone);
+    g->setScatterStyle(QCPScatterStyle(shape, QPen(color, 2.0), Qt::NoBrush, 11));
+    return g;
+}
+
+} // namespace
+
+void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, const QString& title)
+{
+    QString subtitle = transferSubtitle(s);
+    subtitle.insert(subtitle.contains(QLatin1Char('\n')) ? subtitle.indexOf(QLatin1Char('\n')) : subtitle.size(),
+                    QStringLiteral(" · rank 1 = best"));
+    const auto [x, y, legend] = newFrame(plot, title, subtitle,
+                                         QStringLiteral("table of the held-out model (never seen while learning)"),
+                                         QStringLiteral("rank of the greedy sequence"));
+    const auto heuristic = core::run::best_heuristic(s);
 
     auto* mean = new QCPBars(x, y);
     mean->setName(QStringLiteral("mean over the seeds"));
@@ -66,12 +96,8 @@ void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, c
     seeds->setName(QStringLiteral("one seed"));
     seeds->setLineStyle(QCPGraph::lsNone);
     seeds->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, palette::greedy().darker(130), 6));
-    const auto marker = [&](const QString& name, const QColor& color, QCPScatterStyle::ScatterShape shape) {
-        auto* g = new QCPGraph(x, y);
-        g->setName(name);
-        g->setLineStyle(QCPGraph::lsNone);
-        g->setScatterStyle(QCPScatterStyle(shape, QPen(color, 2.0), Qt::NoBrush, 11));
-        return g;
+    const auto marker = [x = x, y = y](const QString& name, const QColor& color, QCPScatterStyle::ScatterShape shape) {
+        return addMarker(x, y, name, color, shape);
     };
     auto* best = marker(QStringLiteral("best fixed sequence (hindsight)"), palette::optimal(), QCPScatterStyle::ssPlus);
     auto* none = marker(QStringLiteral("no adaptation"), palette::noAdaptation(), QCPScatterStyle::ssCross);
@@ -130,21 +156,11 @@ void drawTransferChart(QCustomPlot& plot, const core::run::TransferSummary& s, c
 void drawTransferStudyChart(QCustomPlot& plot, const std::vector<core::run::StudyRow>& rows, const QStringList& labels,
                             const QString& title)
 {
-    resetPlot(plot);
-    auto* rect = new QCPAxisRect(&plot);
-    plot.plotLayout()->addElement(0, 0, rect);
-    addPlotTitle(plot, title,
+    const auto [x, y, legend] =
+        newFrame(plot, title,
                  QStringLiteral("each model learned without any of its tables · mean rank over the seeds and its tables "
-                                "÷ its sequences · lower is better"));
-    auto* legend = addLegendRow(plot, 3);
-    auto* x = rect->axis(QCPAxis::atBottom);
-    auto* y = rect->axis(QCPAxis::atLeft);
-    for (auto* axis : {x, y}) {
-        axis->setTickLabelFont(figureFont(plot, 9.5));
-        axis->setLabelFont(figureFont(plot, 10.5));
-    }
-    x->setLabel(QStringLiteral("held-out model"));
-    y->setLabel(QStringLiteral("mean rank ÷ sequences"));
+                                "÷ its sequences · lower is better"),
+                 QStringLiteral("held-out model"), QStringLiteral("mean rank ÷ sequences"));
 
     // The runs' bars side by side left of each model's key, the references in a column right of it.
     auto* group = new QCPBarsGroup(&plot);
@@ -161,12 +177,8 @@ void drawTransferStudyChart(QCustomPlot& plot, const std::vector<core::run::Stud
         b->setBarsGroup(group);
         bars.push_back(b);
     }
-    const auto marker = [&](const QString& name, const QColor& color, QCPScatterStyle::ScatterShape shape) {
-        auto* g = new QCPGraph(x, y);
-        g->setName(name);
-        g->setLineStyle(QCPGraph::lsNone);
-        g->setScatterStyle(QCPScatterStyle(shape, QPen(color, 2.0), Qt::NoBrush, 11));
-        return g;
+    const auto marker = [x = x, y = y](const QString& name, const QColor& color, QCPScatterStyle::ScatterShape shape) {
+        return addMarker(x, y, name, color, shape);
     };
     auto* heuristic = marker(QStringLiteral("best heuristic"), palette::randomMean().darker(140), QCPScatterStyle::ssDiamond);
     auto* none = marker(QStringLiteral("no adaptation"), palette::noAdaptation(), QCPScatterStyle::ssCross);
