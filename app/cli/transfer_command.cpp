@@ -43,6 +43,7 @@ struct TransferOptions {
     std::string out;
     bool force = false;
     bool figures = true;
+    bool balance_models = false;
 };
 
 class TransferProgress final : public core::run::TransferObserver {
@@ -182,6 +183,7 @@ int run_transfer(const TransferOptions& o)
     s.policy.encoder = *core::config::from_string<core::config::PolicyEncoder>(o.encoder);
     s.learner = o.learner.options();
     s.reward = o.learner.reward_draw();
+    s.balance_models = o.balance_models;
     TransferProgress progress(o.episodes, isatty(STDOUT_FILENO) != 0);
     const Interrupts interrupts;
     const auto result = core::run::run_transfer(s, o.out, o.force, &progress, interrupts.token());
@@ -325,6 +327,9 @@ std::function<int()> add_transfer_command(CLI::App& app)
         ->capture_default_str()
         ->check(CLI::IsMember(core::config::names<core::config::PolicyEncoder>()));
     add_learner_flags(cmd, o->learner);
+    cmd->add_flag("--balance-models", o->balance_models,
+                  "Weigh each training model the same: episodes over the models in turn, each model's tables in turn "
+                  "(default: over the tables in turn)");
     cmd->add_option("--out", o->out, "Folder: folds.csv, ranks.csv, <model>-seed<N>/policy.pt")->required();
     cmd->add_flag("--force", o->force, "Replace a --out that rlda made first");
     cmd->add_flag("!--no-figures", o->figures, "Skip figures/transfer_<model>.png");

@@ -97,6 +97,34 @@ std::vector<std::string> words(const std::string& text)
     return out;
 }
 
+// The training tables in the order learn_tables plays them: as given, or, balanced, a round per
+// table of the model with the most, each round one table of every model (models in the order they
+// first appear, a model's tables in turn).
+std::vector<const OpenedTable*> training_schedule(const std::vector<const OpenedTable*>& tables, bool balanced)
+{
+    if (!balanced)
+        return tables;
+    std::vector<std::vector<const OpenedTable*>> by_model;
+    std::vector<std::string> models;
+    for (const auto* t : tables) {
+        const auto it = std::find(models.begin(), models.end(), t->meta.model);
+        if (it == models.end()) {
+            models.push_back(t->meta.model);
+            by_model.push_back({t});
+        } else {
+            by_model[static_cast<std::size_t>(it - models.begin())].push_back(t);
+        }
+    }
+    std::size_t rounds = 0;
+    for (const auto& m : by_model)
+        rounds = std::max(rounds, m.size());
+    std::vector<const OpenedTable*> out;
+    for (std::size_t r = 0; r < rounds; ++r)
+        for (const auto& m : by_model)
+            out.push_back(m[r % m.size()]);
+    return out;
+}
+
 } // namespace
 
 std::vector<TransferReference> judge_references(const LearnTask& task, const std::vector<int>& best_fixed)
@@ -317,7 +345,7 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
             if (stop.stop_requested())
                 break;
             std::vector<LearnTask> tasks;
-            for (const auto* t : train_of[f])
+            for (const auto* t : training_schedule(train_of[f], s.balance_models))
                 tasks.push_back(learn_task(*t, s.reward, seed));
             if (observer)
                 observer->on_seed(fold, seed);

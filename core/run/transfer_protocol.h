@@ -38,6 +38,10 @@ struct TransferSettings {
     // A replicated training table's reward: one seed's accuracy per episode (drawn with the fold's
     // seed), or the mean (core/sim/results.h).
     sim::RewardDraw reward = sim::RewardDraw::Replicate;
+    // Each training model weighs the same, however many tables it has: the episodes go over the
+    // models in turn, each model's tables in turn (a model of one table plays it every round).
+    // Off: over the tables in turn, so that a model of three tables weighs three times one of one.
+    bool balance_models = false;
 };
 
 // One held-out model: what it is judged against.

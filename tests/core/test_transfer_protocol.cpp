@@ -163,6 +163,35 @@ private Q_SLOTS:
         fs::remove_all(out);
     }
 
+    // With balance_models, each training model weighs the same: FeedForwardNet3's three tables and
+    // TinyConvNet3's one take turns (3 decisions, then 2), where the tables in turn give
+    // FeedForwardNet3 three episodes in four.
+    void balanced_models_take_turns()
+    {
+        const fs::path dir = fashion_mnist_tables_dir();
+        run::TransferSettings s;
+        for (const char* t : {"feedforwardnet2_middle", "feedforwardnet3_early", "feedforwardnet3_middle",
+                              "feedforwardnet3_late", "tinyconvnet3_middle"})
+            s.tables.push_back(dir / (std::string(t) + ".csv"));
+        s.held_out = {"FeedForwardNet2"};
+        s.episodes = 12;
+        struct Decisions final : run::TransferObserver {
+            std::vector<std::size_t> of;
+            void on_episode(const sim::EpisodeRecord& r) override { of.push_back(r.actions.size()); }
+        };
+        for (const bool balanced : {false, true}) {
+            s.balance_models = balanced;
+            Decisions d;
+            const fs::path out = fresh_folder(balanced ? "balanced" : "by-table");
+            (void)run::run_transfer(s, out, false, &d);
+            const std::vector<std::size_t> expected =
+                balanced ? std::vector<std::size_t>{3, 2, 3, 2, 3, 2, 3, 2, 3, 2, 3, 2}
+                         : std::vector<std::size_t>{3, 3, 3, 2, 3, 3, 3, 2, 3, 3, 3, 2};
+            QCOMPARE(d.of, expected);
+            fs::remove_all(out);
+        }
+    }
+
     // A held-out model whose tables carry decision features (FeedForwardNet2's, replicated over 5
     // seeds) is judged against every heuristic too, each with its interval over the seeds; the
     // state encoder learns only where every training table has features, refused before anything
