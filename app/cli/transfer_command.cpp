@@ -266,6 +266,11 @@ int run_compare(const CompareOptions& o)
     }
     fmt::print("(mean rank over the seeds and the held-out model's tables, lower is better; < below where 95 % of a "
                "random agent's mean falls, judged as often)\n");
+    std::vector<std::string> averages;
+    for (const auto& a : core::run::study_averages(runs, rows))
+        averages.push_back(fmt::format("{} {:.2f}{}", a.agent, a.fraction,
+                                       a.models == static_cast<int>(rows.size()) ? "" : fmt::format(" ({} models)", a.models)));
+    fmt::print("mean rank ÷ sequences over the held-out models: {}\n", fmt::join(averages, ", "));
     for (std::size_t r = 0; r < runs.size(); ++r) {
         int judged = 0, beat_random = 0, heuristic = 0;
         for (const auto& row : rows) {

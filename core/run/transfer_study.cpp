@@ -49,6 +49,39 @@ std::vector<StudyRow> compare_transfers(const std::vector<StudyRun>& runs)
     return rows;
 }
 
+std::vector<StudyAverage> study_averages(const std::vector<StudyRun>& runs, const std::vector<StudyRow>& rows)
+{
+    std::vector<StudyAverage> out;
+    const auto add = [&](const std::string& agent, bool run, double fraction) {
+        auto it = std::find_if(out.begin(), out.end(), [&](const StudyAverage& a) { return a.agent == agent && a.run == run; });
+        if (it == out.end()) {
+            out.push_back({agent, run, 0.0, 0});
+            it = out.end() - 1;
+        }
+        it->fraction += fraction;
+        ++it->models;
+    };
+    for (std::size_t r = 0; r < runs.size(); ++r)
+        for (const auto& row : rows)
+            if (r < row.means.size() && row.means[r] && row.sequences > 0)
+                add(runs[r].label, true, *row.means[r] / row.sequences);
+    for (const auto& row : rows) {
+        const TransferSummary* summary = nullptr;
+        for (const auto& run : runs)
+            for (const auto& s : run.summaries)
+                if (summary == nullptr && s.fold.model == row.model)
+                    summary = &s;
+        if (summary == nullptr || row.sequences <= 0)
+            continue;
+        for (const auto& agent : reference_agents(*summary))
+            if (const auto mean = reference_mean(*summary, agent))
+                add(agent, false, *mean / row.sequences);
+    }
+    for (auto& a : out)
+        a.fraction /= a.models;
+    return out;
+}
+
 bool beats_random(const StudyRow& row, double mean)
 {
     return row.random_low > 0.0 && mean < row.random_low;

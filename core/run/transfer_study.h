@@ -38,6 +38,18 @@ struct StudyRow {
 // not be comparable.
 std::vector<StudyRow> compare_transfers(const std::vector<StudyRun>& runs);
 
+// One agent over every held-out model: the mean, over the models that judged it, of its mean rank
+// as a fraction of the model's sequences, so that models of 16 and 64 sequences weigh alike. A
+// reference agent that is best on one model and worst on another shows here for what it is.
+struct StudyAverage {
+    std::string agent; // a run's label, or a reference's agent ("gradient", "none", "random", ...)
+    bool run = false;  // a run's policy, not a reference
+    double fraction = 0.0;
+    int models = 0;
+};
+// Each run, then each reference agent in the order the first run's tables list them.
+std::vector<StudyAverage> study_averages(const std::vector<StudyRun>& runs, const std::vector<StudyRow>& rows);
+
 // Whether `mean` is better than chance: below where 95 % of a random agent's mean rank falls.
 // False when the row has no interval (a run written before it was recorded).
 bool beats_random(const StudyRow& row, double mean);

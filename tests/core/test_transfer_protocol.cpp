@@ -13,6 +13,7 @@
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <numeric>
@@ -329,6 +330,20 @@ private Q_SLOTS:
         QVERIFY(rows[1].heuristic); // first or last, the paper's tables have no features
         QVERIFY(run::beats_random(rows[1], rows[1].random_low - 0.1));
         QVERIFY(!run::beats_random(rows[1], rows[1].random_low));
+
+        // Each agent over the models, as a fraction of their sequences: the runs, then the references.
+        const auto averages = run::study_averages(runs, rows);
+        QCOMPARE(averages[0].agent, std::string("a"));
+        QVERIFY(averages[0].run);
+        QCOMPARE(averages[0].models, 2);
+        QVERIFY(std::abs(averages[0].fraction - (*rows[0].means[0] / 64 + *rows[1].means[0] / 64) / 2) < 1e-12);
+        QCOMPARE(averages[1].agent, std::string("b"));
+        QCOMPARE(averages[1].models, 1);
+        const auto random = std::find_if(averages.begin(), averages.end(),
+                                         [](const run::StudyAverage& x) { return x.agent == "random"; });
+        QVERIFY(random != averages.end() && !random->run);
+        QCOMPARE(random->models, 2);
+        QVERIFY(std::abs(random->fraction - 32.5 / 64) < 1e-12);
 
         auto other = runs;
         other[1].summaries[0].fold.tables.pop_back();

@@ -221,7 +221,7 @@ void drawTransferStudyChart(QCustomPlot& plot, const std::vector<core::run::Stud
     x->setTicker(ticker);
     x->grid()->setVisible(false);
     x->setRange(0.4, static_cast<double>(rows.size()) + 0.6);
-    y->setRange(0.0, std::min(1.0, top * 1.1));
+    y->setRange(0.0, top * 1.08); // room for a marker at 1 (the last rank)
     plot.replot();
 }
 

@@ -209,7 +209,8 @@ void TransferView::showStudy()
         labels << (r.label.empty() ? tr("policy") : QString::fromStdString(r.label));
     summary_->setText(tr("%n held-out model(s), each learned without any of its tables; mean rank over the seeds and "
                          "its tables (lower is better); < below where 95 % of a random agent's mean falls",
-                         nullptr, static_cast<int>(study_.size())));
+                         nullptr, static_cast<int>(study_.size())) +
+                      averagesText());
     QStringList header{tr("held out"), tr("sequences")};
     header << labels << tr("best heuristic") << tr("random [95 %]") << tr("no adaptation") << tr("best fixed");
     table_->setColumnCount(static_cast<int>(header.size()));
@@ -250,6 +251,14 @@ void TransferView::showStudy()
     }
     fitTable();
     drawTransferStudyChart(*plot_, study_, labels, tr("Transfer to models never seen"));
+}
+
+QString TransferView::averagesText() const
+{
+    QStringList parts;
+    for (const auto& a : core::run::study_averages(runs_, study_))
+        parts << QStringLiteral("%1 %2").arg(QString::fromStdString(a.agent.empty() ? "policy" : a.agent)).arg(a.fraction, 0, 'f', 2);
+    return parts.isEmpty() ? QString() : tr("\nmean rank ÷ sequences over the models: %1").arg(parts.join(QStringLiteral(", ")));
 }
 
 void TransferView::fitTable()

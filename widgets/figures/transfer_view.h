@@ -41,6 +41,7 @@ private:
     void showModel(const core::run::TransferSummary& s);
     void showStudy();
     void fitTable(); // the table's whole width beside the figure, up to a limit
+    QString averagesText() const; // study_averages as a line under the study's summary
 
     std::vector<core::run::StudyRun> runs_;
     std::vector<core::run::StudyRow> study_;

@@ -190,6 +190,8 @@ private Q_SLOTS:
                  qPrintable(r.out));
         QVERIFY2(lines[1].startsWith("ConvNet2") && lines[2].startsWith("ConvNet3"), qPrintable(r.out));
         QVERIFY2(r.out.contains("structural: no worse than the best heuristic on "), qPrintable(r.out));
+        QVERIFY2(r.out.contains(QStringLiteral("mean rank ÷ sequences over the held-out models: structural 0.")),
+                 qPrintable(r.out));
         QCOMPARE(head(figures + "/transfer_study.png", 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
         r = rlda_cli({"transfer-compare", a, b, "--markdown"});
         QVERIFY2(r.out.startsWith("| held out | sequences | transfer-a | transfer-b |"), qPrintable(r.out));
