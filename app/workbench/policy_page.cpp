@@ -5,6 +5,7 @@
 #include "app/workbench/evaluations.h"
 #include "widgets/file_dialogs.h"
 #include "core/run/transfer_protocol.h"
+#include "core/util/data_dir.h"
 #include "widgets/counted.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/figures/transfer_view.h"
@@ -55,11 +56,16 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
     transferHint->setWordWrap(true);
     auto* openTransferButton = new QPushButton(tr("Open a transfer run…"), transferTab);
     openTransferButton->setObjectName(QStringLiteral("openTransferButton"));
+    auto* studyButton = new QPushButton(tr("Open the study"), transferTab);
+    studyButton->setObjectName(QStringLiteral("openStudyButton"));
+    studyButton->setToolTip(tr("The transfer study that ships with the program (docs/agent.md): the six Fashion-MNIST "
+                               "models, each left out, learned by the state-aware and the structural policy"));
     auto* compareTransferButton = new QPushButton(tr("Compare with a run…"), transferTab);
     compareTransferButton->setObjectName(QStringLiteral("compareTransferButton"));
     compareTransferButton->setToolTip(tr("Add another transfer run that left the same models out (another encoder, "
                                          "say): every held-out model's mean rank per run, side by side"));
     transferBar->addWidget(transferHint, 1);
+    transferBar->addWidget(studyButton);
     transferBar->addWidget(openTransferButton);
     transferBar->addWidget(compareTransferButton);
     transferLayout->addLayout(transferBar);
@@ -71,6 +77,7 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
         if (!folder.isEmpty())
             openTransfer(folder);
     });
+    connect(studyButton, &QPushButton::clicked, this, &PolicyPage::openStudy);
     connect(compareTransferButton, &QPushButton::clicked, this, [this] {
         const QString folder = widgets::existingFolder(this, widgets::FileKind::RunFolder, tr("Transfer run to compare"));
         if (!folder.isEmpty())
@@ -137,38 +144,55 @@ void PolicyPage::showRanked(const QString& table, const QString& fallbackModel, 
 
 void PolicyPage::openTransfer(const QString& folder)
 {
-    readTransfers({}, folder);
+    readTransfers({}, {folder}, false);
 }
 
 void PolicyPage::compareTransfer(const QString& folder)
 {
-    readTransfers(transfer_->runs(), folder);
+    readTransfers(transfer_->runs(), {folder}, true);
 }
 
-void PolicyPage::readTransfers(std::vector<core::run::StudyRun> runs, const QString& folder)
+void PolicyPage::openStudy()
 {
-    Q_EMIT statusMessage(tr("Reading the transfer run %1…").arg(folder));
+    QStringList folders;
+    try {
+        for (const auto& run : core::transfer_study_runs())
+            folders << QString::fromStdString(run.string());
+    } catch (const std::exception& e) {
+        const QString reason = QString::fromStdString(e.what());
+        Q_EMIT statusMessage(reason);
+        Q_EMIT transferOpened(reason);
+        return;
+    }
+    readTransfers({}, folders, true);
+}
+
+void PolicyPage::readTransfers(std::vector<core::run::StudyRun> runs, const QStringList& folders, bool showStudy)
+{
+    const QString named = folders.join(QStringLiteral(", "));
+    Q_EMIT statusMessage(tr("Reading the transfer run %1…").arg(named));
     struct Read {
         std::vector<core::run::StudyRun> runs;
         std::vector<core::run::StudyRow> study;
     };
-    const bool comparing = !runs.empty();
     transfers_.startJob(
-        [runs = std::move(runs), folder]() mutable {
-            core::run::StudyRun run;
-            run.label = std::filesystem::path(folder.toStdString()).lexically_normal().filename().string();
-            run.summaries = core::run::summarize_transfer(core::run::read_transfer(folder.toStdString()));
-            runs.push_back(std::move(run));
+        [runs = std::move(runs), folders]() mutable {
+            for (const auto& folder : folders) {
+                core::run::StudyRun run;
+                run.label = std::filesystem::path(folder.toStdString()).lexically_normal().filename().string();
+                run.summaries = core::run::summarize_transfer(core::run::read_transfer(folder.toStdString()));
+                runs.push_back(std::move(run));
+            }
             Read read;
             read.study = core::run::compare_transfers(runs); // throws when the runs judged different tables
             read.runs = std::move(runs);
             return read;
         },
-        [this, folder, comparing](Read read) {
-            transfer_->setRuns(std::move(read.runs), std::move(read.study), comparing);
+        [this, named, showStudy](Read read) {
+            transfer_->setRuns(std::move(read.runs), std::move(read.study), showStudy);
             lowerTabs_->setCurrentWidget(transfer_->parentWidget());
             giveRanksTheRoom();
-            Q_EMIT statusMessage(tr("Transfer run %1").arg(folder));
+            Q_EMIT statusMessage(tr("Transfer run %1").arg(named));
             Q_EMIT transferOpened(QString());
         },
         [this](const QString& reason) {

@@ -8,6 +8,7 @@
 #include "widgets/job_tracker.h"
 
 #include <QString>
+#include <QStringList>
 #include <QWidget>
 
 class QPushButton;
@@ -46,6 +47,9 @@ public:
     // every held-out model across the runs first; a run that judged a model on other tables is
     // refused in transferOpened(reason).
     void compareTransfer(const QString& folder);
+    // Opens the transfer study that ships with the program (core::transfer_study_runs), its runs
+    // side by side, the comparison shown.
+    void openStudy();
     widgets::TransferView* transfer() const { return transfer_; }
     QString policy() const { return policy_; } // the policy last evaluated, for the recent policies
 
@@ -59,8 +63,9 @@ private:
     void evaluateWithDialogs();
     void giveRanksTheRoom();
     void setBusy(bool busy);
-    // Reads `folder` off the GUI thread and shows it after `runs` (none: it replaces what is open).
-    void readTransfers(std::vector<core::run::StudyRun> runs, const QString& folder);
+    // Reads `folders` off the GUI thread and shows them after `runs` (none: they replace what is
+    // open); with `showStudy`, every held-out model across the runs is shown first.
+    void readTransfers(std::vector<core::run::StudyRun> runs, const QStringList& folders, bool showStudy);
 
     QSplitter* splitter_ = nullptr;
     widgets::DecisionView* decisions_ = nullptr;

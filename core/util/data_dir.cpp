@@ -88,6 +88,14 @@ fs::path fashion_mnist_tables_dir()
     return find_data_file(fs::path("fashion-mnist") / "tables" / "index.csv", data_dirs()).parent_path();
 }
 
+std::vector<fs::path> transfer_study_runs()
+{
+    std::vector<fs::path> out;
+    for (const char* run : {"state", "structural"})
+        out.push_back(find_data_file(fs::path("fashion-mnist") / "study" / run / "folds.csv", data_dirs()).parent_path());
+    return out;
+}
+
 fs::path paper_ranks_file()
 {
     return find_data_file(fs::path("paper") / "ranks.csv", data_dirs());

@@ -37,9 +37,14 @@ std::filesystem::path find_data_file(const std::filesystem::path& relative,
 std::filesystem::path paper_tables_dir();
 
 // This project's Fashion-MNIST simulation tables (data/fashion-mnist/tables, index.csv and one
-// X.json of metadata per table), found the same way; their replicates (the same tables built at
-// other seeds) are in the folder's sibling replicates/. Throws core::Error like paper_tables_dir().
+// X.json of metadata per table), found the same way; the earlier one-seed-a-file tables are in the
+// folder's sibling single-seed/. Throws core::Error like paper_tables_dir().
 std::filesystem::path fashion_mnist_tables_dir();
+
+// The transfer study of docs/agent.md (data/fashion-mnist/study): one `rlda transfer` run folder
+// per encoder, state first, then structural (its CSV files; the policies are not shipped), found
+// the same way. Throws core::Error like paper_tables_dir().
+std::vector<std::filesystem::path> transfer_study_runs();
 
 // The original agent's published ranks (data/paper/ranks.csv), found the same way.
 std::filesystem::path paper_ranks_file();

@@ -145,6 +145,34 @@ private Q_SLOTS:
         QCOMPARE(view->models()->count(), 5);
     }
 
+    // The study that ships (data/fashion-mnist/study, docs/agent.md): both runs side by side, the
+    // comparison shown, a row per held-out model.
+    void the_shipped_study_opens_side_by_side()
+    {
+        rlda::app::PolicyPage page;
+        page.resize(1500, 900);
+        page.show();
+        QSignalSpy opened(&page, &rlda::app::PolicyPage::transferOpened);
+        page.openStudy();
+        QVERIFY(opened.wait(20000));
+        QVERIFY2(opened.last().first().toString().isEmpty(), qPrintable(opened.last().first().toString()));
+        auto* view = page.transfer();
+        QCOMPARE(view->runs().size(), std::size_t{2});
+        QCOMPARE(view->models()->currentIndex(), view->models()->count() - 1);
+        auto* table = view->table();
+        QCOMPARE(table->rowCount(), 6);
+        QCOMPARE(table->horizontalHeaderItem(2)->text(), QStringLiteral("state"));
+        QCOMPARE(table->horizontalHeaderItem(3)->text(), QStringLiteral("structural"));
+        QStringList models;
+        for (int r = 0; r < table->rowCount(); ++r)
+            models << table->item(r, 0)->text();
+        QCOMPARE(models.join(' '), QStringLiteral("FeedForwardNet2 FeedForwardNet3 TinyConvNet3 WideConvNet4 "
+                                                  "SlimConvNet5 DeepConvNet6"));
+        QVERIFY(table->item(0, 5)->text().contains(QLatin1Char('['))); // random with its interval
+        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty())
+            QVERIFY(page.grab().toImage().save(shots + QStringLiteral("/policy-transfer-shipped-study.png")));
+    }
+
     // Replicates of the held-out model's tables: a row each, and the rank's spread under the table.
     void replicates_show_the_spread_of_the_rank()
     {

@@ -68,6 +68,19 @@ private Q_SLOTS:
         QVERIFY(fs::equivalent(paper_ranks_file(), fs::path(RLDA_PAPER_DIR) / "ranks.csv"));
     }
 
+    // The transfer study of docs/agent.md: a run per encoder, state first, each a transfer run.
+    void the_transfer_study_is_found_the_same_way()
+    {
+        const auto runs = transfer_study_runs();
+        QCOMPARE(runs.size(), std::size_t{2});
+        const fs::path study = fs::path(RLDA_SOURCE_DIR) / "data" / "fashion-mnist" / "study";
+        QVERIFY(fs::equivalent(runs[0], study / "state"));
+        QVERIFY(fs::equivalent(runs[1], study / "structural"));
+        for (const auto& run : runs)
+            for (const char* file : {"folds.csv", "ranks.csv", "references.csv"})
+                QVERIFY2(fs::is_regular_file(run / file), (run / file).c_str());
+    }
+
     void ranks_file_holds_the_published_ranks()
     {
         const CsvTable ranks = read_csv(paper_ranks_file());
