@@ -18,9 +18,10 @@ using rlda::test::rlda_cli;
 // Every command rlda has, by its path: what the completion and the man page must all hold.
 // Every command a user runs, nested ones as "parent child"; the_command_list_is_every_command
 // checks it against what `rlda --help` lists, so that a new command cannot be left out here.
-const QStringList kCommands{"config keys", "config examples", "model show",   "train",        "simulate",
-                            "learn",       "evaluate",        "figures",      "reproduce",    "transfer",
-                            "noise",       "sweep status",    "sweep wait",   "sweep cancel", "completion bash",
+const QStringList kCommands{"config keys",  "config examples", "model show",   "train",
+                            "simulate",     "learn",           "evaluate",     "figures",
+                            "reproduce",    "transfer",        "transfer-compare", "noise",
+                            "sweep status", "sweep wait",      "sweep cancel", "completion bash",
                             "manpage"};
 
 // Runs `program args` with `input` on stdin; exit code and both streams.
@@ -120,7 +121,7 @@ private Q_SLOTS:
         QTest::newRow("nothing near")
             << QStringList{"xyzzy"}
             << "unknown command 'xyzzy' (commands: config, model, train, simulate, learn, evaluate, figures, "
-               "reproduce, transfer, noise, sweep, completion, manpage)";
+               "reproduce, transfer, transfer-compare, noise, sweep, completion, manpage)";
     }
     void an_unknown_command_is_named_with_the_nearest() { usage_error_as_expected(); }
 
@@ -246,7 +247,7 @@ private Q_SLOTS:
 
     void the_completion_completes_commands_options_and_choices()
     {
-        QCOMPARE(complete("rlda tr"), (QStringList{"train", "transfer"}));
+        QCOMPARE(complete("rlda tr"), (QStringList{"train", "transfer", "transfer-compare"}));
         QCOMPARE(complete("rlda sweep st"), QStringList{"status"});
         QCOMPARE(complete("rlda --verbose sweep c"), QStringList{"cancel"});
         QCOMPARE(complete("rlda config "), (QStringList{"keys", "examples"}));
