@@ -79,7 +79,7 @@ bool drawOn(QPaintDevice& device, bool vector, const QSize& size, const Draw& dr
 
 QString exportDrawing(const QString& path, const ExportSettings& settings, const Draw& draw)
 {
-    if (const QString problem = checkRequest(path, settings); !problem.isEmpty())
+    if (QString problem = checkRequest(path, settings); !problem.isEmpty())
         return problem;
     bool ok = false;
     switch (*exportFormatFor(path)) {

@@ -26,9 +26,8 @@ std::string operation(const CLI::App& app)
     return names.empty() ? std::string("rlda") : names;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+// rlda itself: parse, run the command, say what went wrong in one line.
+int run_rlda(int argc, char** argv)
 {
     CLI::App app{"rlda: reinforcement-learning-driven DNN adaptation, from the command line"};
     app.require_subcommand(1);
@@ -93,6 +92,20 @@ int main(int argc, char** argv)
         return 3;
     } catch (...) {
         fmt::print(stderr, "rlda: error: {}: an unknown exception\n", operation(app));
+        return 3;
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    // What run_rlda cannot catch: its own setup (the options, the commands) or its error messages
+    // failing, out of memory, say.
+    try {
+        return run_rlda(argc, argv);
+    } catch (...) {
+        std::fputs("rlda: error: an unexpected exception while starting or reporting\n", stderr);
         return 3;
     }
 }

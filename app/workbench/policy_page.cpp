@@ -108,7 +108,7 @@ void PolicyPage::evaluate(const QString& policy, const QStringList& tables)
     jobs_.startJob([policy, tables, model = model_, input = input_, classes = classes_] {
                        return evaluatePolicy(policy, tables, model, input, classes);
                    },
-                   [this, policy, n = static_cast<int>(tables.size())](PolicyEvaluation result) {
+                   [this, policy, n = static_cast<int>(tables.size())](const PolicyEvaluation& result) {
                        setBusy(false);
                        policy_ = policy;
                        ranks_->setTables(result.ranked);
@@ -131,7 +131,7 @@ void PolicyPage::showRanked(const QString& table, const QString& fallbackModel, 
     jobs_.startJob([table, fallbackModel, agent, evaluation] { return rankedTable(table, fallbackModel, agent, evaluation); },
                    [this](widgets::RankedTable table) {
                        setBusy(false);
-                       ranks_->setTables({table});
+                       ranks_->setTables({std::move(table)});
                        giveRanksTheRoom();
                        Q_EMIT ranked(QString());
                    },

@@ -303,6 +303,7 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
         fold.sequences = static_cast<int>(test.front()->table.sequences());
         fold.random_rank = (fold.sequences + 1) / 2.0;
         std::vector<std::vector<int>> ranks;
+        ranks.reserve(test.size());
         for (const auto* t : test)
             ranks.push_back(sequence_ranks(t->table));
         const RankInterval chance = random_mean_interval(ranks, static_cast<int>(s.seeds.size()));

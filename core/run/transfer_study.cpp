@@ -39,13 +39,12 @@ std::vector<StudyRow> compare_transfers(const std::vector<StudyRun>& runs)
                                         "comparable",
                                         first_label[i], run.label, s.fold.model));
         }
-    for (std::size_t i = 0; i < rows.size(); ++i) {
+    for (auto& row : rows)
         for (const auto& run : runs) {
             const auto it = std::find_if(run.summaries.begin(), run.summaries.end(),
-                                         [&](const TransferSummary& s) { return s.fold.model == rows[i].model; });
-            rows[i].means.push_back(it == run.summaries.end() ? std::nullopt : it->mean);
+                                         [&](const TransferSummary& s) { return s.fold.model == row.model; });
+            row.means.push_back(it == run.summaries.end() ? std::nullopt : it->mean);
         }
-    }
     return rows;
 }
 

@@ -45,7 +45,7 @@ fs::path find_file(const fs::path& relative, const std::vector<fs::path>& dirs, 
 {
     std::string looked;
     for (const fs::path& dir : dirs) {
-        const fs::path candidate = dir / relative;
+        fs::path candidate = dir / relative;
         std::error_code ec;
         if (fs::is_regular_file(candidate, ec))
             return candidate;

@@ -20,7 +20,7 @@ namespace rlda::widgets {
 namespace {
 
 
-QVector<double> toQVector(const std::vector<double>& v) { return QVector<double>(v.begin(), v.end()); }
+QVector<double> toQVector(const std::vector<double>& v) { return {v.begin(), v.end()}; }
 
 void styleAxes(QCustomPlot& plot, QCPAxisRect* rect, const QString& xTitle, const QString& yTitle)
 {
