@@ -216,14 +216,8 @@ int run_compare(const CompareOptions& o)
     if (!o.labels.empty() && o.labels.size() != o.runs.size())
         throw core::Error(fmt::format("transfer-compare: {} labels for {} runs", o.labels.size(), o.runs.size()));
     std::vector<core::run::StudyRun> runs;
-    for (std::size_t i = 0; i < o.runs.size(); ++i) {
-        core::run::StudyRun run;
-        run.label = o.labels.empty() ? fs::path(o.runs[i]).lexically_normal().filename().string() : o.labels[i];
-        if (run.label.empty())
-            run.label = o.runs[i];
-        run.summaries = core::run::summarize_transfer(core::run::read_transfer(o.runs[i]));
-        runs.push_back(std::move(run));
-    }
+    for (std::size_t i = 0; i < o.runs.size(); ++i)
+        runs.push_back(core::run::read_study_run(o.runs[i], o.labels.empty() ? std::string() : o.labels[i]));
     const auto rows = core::run::compare_transfers(runs);
     std::vector<std::string> head{"held out", "sequences"};
     for (const auto& r : runs)
@@ -236,7 +230,7 @@ int run_compare(const CompareOptions& o)
         for (const auto& m : row.means)
             line.push_back(fixed1(m) + (m && core::run::beats_random(row, *m) ? " <" : ""));
         line.push_back(row.heuristic ? fmt::format("{:.1f} ({})", row.heuristic->mean_rank, row.heuristic->agent) : "-");
-        line.push_back(row.random_high > 0.0
+        line.push_back(core::run::has_random_interval(row)
                            ? fmt::format("{:.1f} [{:.1f}-{:.1f}]", row.random, row.random_low, row.random_high)
                            : fmt::format("{:.1f}", row.random));
         line.push_back(fmt::format("{:.1f}", row.no_adaptation));

@@ -19,7 +19,6 @@
 #include <QVBoxLayout>
 
 #include <exception>
-#include <filesystem>
 
 namespace rlda::app {
 
@@ -177,12 +176,8 @@ void PolicyPage::readTransfers(std::vector<core::run::StudyRun> runs, const QStr
     };
     transfers_.startJob(
         [runs = std::move(runs), folders]() mutable {
-            for (const auto& folder : folders) {
-                core::run::StudyRun run;
-                run.label = std::filesystem::path(folder.toStdString()).lexically_normal().filename().string();
-                run.summaries = core::run::summarize_transfer(core::run::read_transfer(folder.toStdString()));
-                runs.push_back(std::move(run));
-            }
+            for (const auto& folder : folders)
+                runs.push_back(core::run::read_study_run(folder.toStdString()));
             Read read;
             read.study = core::run::compare_transfers(runs); // throws when the runs judged different tables
             read.runs = std::move(runs);

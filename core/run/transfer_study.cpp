@@ -81,9 +81,23 @@ std::vector<StudyAverage> study_averages(const std::vector<StudyRun>& runs, cons
     return out;
 }
 
+StudyRun read_study_run(const std::filesystem::path& folder, std::string label)
+{
+    StudyRun run;
+    run.summaries = summarize_transfer(read_transfer(folder));
+    if (label.empty()) {
+        const std::filesystem::path normal = folder.lexically_normal();
+        label = (normal.has_filename() ? normal : normal.parent_path()).filename().string();
+    }
+    run.label = label.empty() ? folder.string() : std::move(label);
+    return run;
+}
+
+bool has_random_interval(const StudyRow& row) { return row.random_high > 0.0; }
+
 bool beats_random(const StudyRow& row, double mean)
 {
-    return row.random_low > 0.0 && mean < row.random_low;
+    return has_random_interval(row) && mean < row.random_low;
 }
 
 } // namespace rlda::core::run

@@ -6,6 +6,7 @@
 
 #include "core/run/transfer_protocol.h"
 
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -16,6 +17,11 @@ struct StudyRun {
     std::string label;                       // the run's name in the table and figure ("state")
     std::vector<TransferSummary> summaries;  // summarize_transfer of its run
 };
+
+// A transfer run folder read and summarized (read_transfer, summarize_transfer), named `label`, or,
+// when that is empty, by the folder's own name ("runs/study/state/" is "state"). Throws Error as
+// read_transfer does.
+StudyRun read_study_run(const std::filesystem::path& folder, std::string label = {});
 
 // One held-out model across the runs.
 struct StudyRow {
@@ -50,6 +56,8 @@ struct StudyAverage {
 // Each run, then each reference agent in the order the first run's tables list them.
 std::vector<StudyAverage> study_averages(const std::vector<StudyRun>& runs, const std::vector<StudyRow>& rows);
 
+// Whether the row has a random agent's interval (a run written before it was recorded has not).
+bool has_random_interval(const StudyRow& row);
 // Whether `mean` is better than chance: below where 95 % of a random agent's mean rank falls.
 // False when the row has no interval (a run written before it was recorded).
 bool beats_random(const StudyRow& row, double mean);

@@ -316,6 +316,10 @@ private Q_SLOTS:
                                               {"b", run::summarize_transfer(run::read_transfer(b))}};
         const auto rows = run::compare_transfers(runs);
         QCOMPARE(rows.size(), std::size_t{2});
+        // A run read by its folder is named by it, a trailing separator or not; a label given wins.
+        QCOMPARE(run::read_study_run(a.string() + "/").label, a.filename().string());
+        QCOMPARE(run::read_study_run(a, "mine").label, std::string("mine"));
+        QCOMPARE(*run::compare_transfers({run::read_study_run(a)})[0].means[0], *rows[0].means[0]);
         QCOMPARE(rows[0].model, std::string("ConvNet2"));
         QCOMPARE(rows[1].model, std::string("ConvNet3"));
         QCOMPARE(rows[1].sequences, 64);

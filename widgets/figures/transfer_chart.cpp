@@ -208,7 +208,7 @@ void drawTransferStudyChart(QCustomPlot& plot, const std::vector<core::run::Stud
         fixed->addData(key + 0.28, row.best_fixed / n);
         random->addData(key + 0.36, row.random / n);
         // An interval only where the run recorded one (runs before it have 0 and 0).
-        const bool interval = row.random_high > 0.0;
+        const bool interval = core::run::has_random_interval(row);
         spread->addData(interval ? (row.random - row.random_low) / n : 0.0,
                         interval ? (row.random_high - row.random) / n : 0.0);
         top = std::max({top, row.no_adaptation / n, row.random_high / n});

@@ -241,7 +241,7 @@ void TransferView::showStudy()
                                        : tr("no heuristic judged these tables"));
         table_->setItem(r, c++, rule);
         table_->setItem(r, c++,
-                        item(row.random_high > 0.0 ? QStringLiteral("%1 [%2–%3]")
+                        item(core::run::has_random_interval(row) ? QStringLiteral("%1 [%2–%3]")
                                                          .arg(row.random, 0, 'f', 1)
                                                          .arg(row.random_low, 0, 'f', 1)
                                                          .arg(row.random_high, 0, 'f', 1)
