@@ -2,7 +2,7 @@
 // in Python/PyTorch (bench/epoch_reference.py) run in the same process tree, same thread count.
 #include "core/agent/agent.h"
 #include "core/data/synthetic.h"
-#include "core/model/net.h"
+#include "core/net/net.h"
 #include "core/model/zoo.h"
 #include "core/train/trainer.h"
 #include "bench/python_reference.h"

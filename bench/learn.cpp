@@ -1,9 +1,9 @@
 // bench_learn: episodes/s of Algorithm 4 in PolicyLearner (fast and autograd paths of both
 // encoders) and in bench/learn_reference.py (both encoders).
 #include "core/sim/learn.h"
-#include "core/agent/reinforce.h"
+#include "core/policy/reinforce.h"
 #include "core/model/zoo.h"
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "bench/python_reference.h"
 
 #include <ATen/Parallel.h>

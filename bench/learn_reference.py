@@ -12,7 +12,7 @@ one update with Adam of the mean over the decisions of -log p(a) * r, r = 100 ta
 lr x decay every decay_freq episodes.
 
 With --encoder structural the problem holds each architecture's layer rows and blocks instead of
-ids (core/agent/structure.h), and the policy is the structural one (core/agent/structural_policy.h):
+ids (core/agent/structure.h), and the policy is the structural one (core/policy/structural_policy.h):
 rows -> Linear/ReLU -> BiLSTM; context = an LSTM's last state ++ time encoding; each block's logit
 from the mean of its layers' BiLSTM outputs ++ context through an MLP, Do Nothing's from the
 context through its own MLP.

@@ -1,7 +1,7 @@
-// Policy files (core/agent/reinforce.h): the bytes as a tensor file of kind "policy", the
+// Policy files (core/policy/reinforce.h): the bytes as a tensor file of kind "policy", the
 // checksum skipped so that mutated inputs reach the header (core/util/tensor_file.h), then the
 // learner made from it, which must also be able to decide once: a file that loads is usable.
-#include "core/agent/reinforce.h"
+#include "core/policy/reinforce.h"
 #include "fuzz/fuzz_input.h"
 
 #include <string>

@@ -1,6 +1,6 @@
-// Simulation tables and their index (core/sim/table.h): the bytes as a table, with its action
+// Simulation tables and their index (core/table/table.h): the bytes as a table, with its action
 // count inferred and given, and as an index.csv.
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "fuzz/fuzz_input.h"
 
 using namespace rlda;

@@ -2,8 +2,8 @@
 // the harnesses that load into them.
 #pragma once
 
-#include "core/agent/reinforce.h"
-#include "core/model/net.h"
+#include "core/policy/reinforce.h"
+#include "core/net/net.h"
 #include "core/model/zoo.h"
 
 namespace rlda::fuzz {

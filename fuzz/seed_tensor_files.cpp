@@ -2,7 +2,7 @@
 // fuzz/corpus/checkpoint/seed): files as rlda saves them, from the networks of seed_models.h,
 // fresh and after some learning so that the optimizers' state is there too. Run again when the
 // formats change (fuzz/README.md).
-#include "core/model/net.h"
+#include "core/net/net.h"
 #include "core/train/checkpoint.h"
 #include "fuzz/seed_models.h"
 

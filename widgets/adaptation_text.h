@@ -3,7 +3,7 @@
 // action names.
 #pragma once
 
-#include "core/train/events.h"
+#include "core/job/events.h"
 
 #include <QString>
 

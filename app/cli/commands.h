@@ -1,4 +1,7 @@
-// Subcommands of `rlda`: each adds itself to the CLI11 app and runs when selected.
+// Subcommands of `rlda`: each adds itself to the CLI11 app and runs when selected. A command parses
+// its options into core's types and calls one entry point of the engine (core/run/,
+// core/sim/build.h, ...); what it refuses is a core::Error, which main.cpp prints as one line with
+// exit code 1 (2: a command line CLI11 cannot parse).
 #pragma once
 
 #include <functional>

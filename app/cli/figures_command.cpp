@@ -16,12 +16,12 @@
 #include <vector>
 
 #ifdef RLDA_WITH_FIGURES
-#include "core/agent/reinforce.h"
 #include "core/io/run_reader.h"
 #include "core/model/zoo.h"
-#include "core/sim/learn.h"
-#include "core/sim/table.h"
-#include "core/sim/table_meta.h"
+#include "core/run/evaluate_policy.h"
+#include "core/table/judge.h"
+#include "core/table/table.h"
+#include "core/table/open_table.h"
 #include "widgets/figures/figure_job.h"
 
 #include <algorithm>
@@ -276,11 +276,14 @@ int run_figures(const FiguresOptions& o)
     // Evaluations, in --tables order and, for one table, in the order the sources were given.
     std::vector<std::pair<std::size_t, widgets::FigureJob::Table>> ranked;
     for (const auto& s : sources) {
-        auto learner = core::agent::PolicyLearner::load(s.policy, print_warning);
-        for (auto i : s.tables) {
+        std::vector<const core::sim::OpenedTable*> tables;
+        for (auto i : s.tables)
+            tables.push_back(&index[i]);
+        const auto evaluations = core::run::evaluate_policy(s.policy, tables, o.seed, print_warning);
+        for (std::size_t k = 0; k < s.tables.size(); ++k) {
+            const auto i = s.tables[k];
             const auto& t = index[i];
-            auto e = core::sim::evaluate(learner, core::sim::learn_task(t), o.seed);
-            core::sim::add_seed_statistics(e, t.table, o.seed);
+            const auto& e = evaluations[k];
             fmt::print("{} {} ({}): greedy {} rank {}/{} accuracy {} optimal {} no_adaptation {} random_mean {}\n",
                        t.meta.model, t.meta.scenario, s.agent, core::sim::sequence_string(e.greedy), e.rank,
                        e.sequences, decimal(e.accuracy), decimal(e.optimal), decimal(e.no_adaptation),

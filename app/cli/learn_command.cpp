@@ -7,17 +7,17 @@
 #include "app/cli/learner_flags.h"
 #include "app/cli/numbers.h"
 
-#include "core/agent/reinforce.h"
+#include "core/agent/from_config.h"
 #include "core/config/experiment_io.h"
 #include "core/config/schema.h"
 #include "core/config/value_limits.h"
 #include "core/model/zoo.h"
-#include "core/sim/agent_eval.h"
-#include "core/sim/learn.h"
+#include "core/run/evaluate_policy.h"
 #include "core/run/learn_run.h"
-#include "core/sim/table.h"
-#include "core/sim/table_meta.h"
-#include "core/train/setup.h"
+#include "core/table/agent_eval.h"
+#include "core/table/judge.h"
+#include "core/table/table.h"
+#include "core/table/open_table.h"
 #include "core/util/error.h"
 #include "core/util/rolling_mean.h"
 
@@ -61,19 +61,20 @@ void add_table_options(CLI::App* cmd, TableOptions& o)
 
 struct LearnOptions : TableOptions {
     std::string table;
-    std::int64_t episodes = 75000;
-    std::uint64_t seed = 42;
+    // The defaults of a learning run, read from its settings (core/run/learn_run.h).
+    std::int64_t episodes = core::run::kPaperEpisodes;
+    std::uint64_t seed = core::run::LearnRunSettings{}.seed;
     std::string from;
     std::string config; // an experiment file whose [policy] section sizes a new policy
     std::string encoder; // "" = the config's
     double temperature = 0.0;
-    double temperature_decay = 0.9;
+    double temperature_decay = core::run::LearnRunSettings{}.temperature_decay;
     std::int64_t temperature_every = 0;
     LearnerFlags learner;
     std::vector<std::string> stages;
     std::string out;
     bool force = false;
-    std::int64_t checkpoint_every = 5000;
+    std::int64_t checkpoint_every = core::run::LearnRunSettings{}.checkpoint_every;
     std::size_t window = core::kPaperRollingWindow; // rolling mean, as the paper's figures
 };
 
@@ -131,7 +132,7 @@ std::vector<std::string> heuristic_names()
 {
     std::vector<std::string> out;
     for (const auto& [kind, name] : core::config::name_table<core::config::AgentKind>())
-        if (core::train::is_heuristic(kind))
+        if (core::agent::is_heuristic(kind))
             out.push_back(name);
     return out;
 }
@@ -149,9 +150,7 @@ int run_evaluate(const EvaluateOptions& o)
         print_evaluation(e, &t.actions);
         return 0;
     }
-    auto learner = core::agent::PolicyLearner::load(o.policy, print_warning);
-    auto e = core::sim::evaluate(learner, core::sim::learn_task(t), o.seed);
-    core::sim::add_seed_statistics(e, t.table, o.seed);
+    const auto e = core::run::evaluate_policy(o.policy, {&t}, o.seed, print_warning).front();
     print_evaluation(e, &t.actions);
     return 0;
 }

@@ -1,8 +1,9 @@
-// What `rlda learn` and `rlda reproduce` print while a policy learns, and after it was judged.
+// What `rlda learn`, `rlda reproduce` and `rlda transfer` print while a policy learns, and after it
+// was judged.
 #pragma once
 
 #include "core/run/learn_run.h"
-#include "core/sim/results.h"
+#include "core/table/results.h"
 #include "core/util/rolling_mean.h"
 
 #include <chrono>

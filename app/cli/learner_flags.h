@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/agent/learner_options.h"
-#include "core/sim/results.h"
+#include "core/table/results.h"
 
 #include <CLI/CLI.hpp>
 

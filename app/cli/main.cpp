@@ -4,6 +4,7 @@
 #include "app/cli/manpage.h"
 #include "app/cli/unknown_command.h"
 
+#include "core/train/device.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
 
@@ -33,7 +34,11 @@ int run_rlda(int argc, char** argv)
     app.require_subcommand(1);
     app.footer("Every command and option: man rlda (or man -l <(rlda manpage)); rlda COMMAND --help.\n"
                "Bash completion: source <(rlda completion bash) (the package installs it).");
-    app.set_version_flag("--version", "rlda " RLDA_VERSION); // CMake's PROJECT_VERSION (app/CMakeLists.txt)
+    // CMake's PROJECT_VERSION (app/CMakeLists.txt), then the LibTorch and GPUs this program can use,
+    // which is what a bug report or a sweep on a new machine needs first.
+    app.set_version_flag("--version", [] {
+        return fmt::format("rlda {}\n{}", RLDA_VERSION, rlda::core::train::cuda_description());
+    });
     bool verbose = false;
     app.add_flag("--verbose", verbose,
                  "After an error that is not rlda's own (LibTorch's, the standard library's), print its whole "

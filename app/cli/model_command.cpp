@@ -6,7 +6,7 @@
 
 #include "core/config/dataset_shape.h"
 #include "core/config/names.h"
-#include "core/model/net.h"
+#include "core/net/growth_check.h"
 #include "core/model/zoo.h"
 
 #include <CLI/CLI.hpp>
@@ -73,20 +73,9 @@ int run_show(const ShowOptions& o)
 
     double diff = 0.0;
     if (o.check) {
-        torch::manual_seed(0);
-        m::Net net(spec);
-        m::train_on_noise(net, 5, /*seed=*/0);
-        m::Net before = m::clone_net(net);
-        for (int a : actions)
-            net->deepen(a);
-        for (const m::Action& g : grow) {
-            if (g.op == m::Operation::Widen)
-                net->widen(g.block, o.factor);
-            else
-                net->deepen(g.block);
-        }
-        diff = m::max_abs_output_diff(before, net);
-        spec = net->spec();
+        auto checked = m::check_growth(spec, actions, grow, o.factor);
+        diff = checked.max_abs_diff;
+        spec = std::move(checked.grown);
     } else {
         for (int a : actions)
             m::deepen_spec(spec, a);

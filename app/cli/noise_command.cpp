@@ -1,11 +1,11 @@
 // `rlda noise`: how much of a simulation table is noise, from replicate tables (the same table
-// built again at other seeds; core/sim/replicates.h).
+// built again at other seeds; core/table/replicates.h).
 #include "app/cli/commands.h"
 
-#include "core/sim/reliability.h"
-#include "core/sim/replicates.h"
-#include "core/sim/results.h"
-#include "core/sim/table_meta.h"
+#include "core/table/reliability.h"
+#include "core/table/replicates.h"
+#include "core/table/results.h"
+#include "core/table/open_table.h"
 #include "core/util/error.h"
 
 #include <CLI/CLI.hpp>

@@ -2,7 +2,9 @@
 // one of these validators, so that a value out of range, a fraction where a count is due, NaN,
 // infinity or a number too large for its type (which CLI11 would cut to the type's limit) is
 // refused before it reaches the command, as "--OPTION: VALUE: must be ... (see rlda --help)" with
-// exit code 2.
+// exit code 2. An option whose value is text holding numbers (figures --size WIDTHxHEIGHT,
+// simulate --part I/N, learn --stage TABLE:EPISODES[:T]) is parsed by its command instead, and a
+// bad one is a core::Error: "rlda: error: --size '0x0': expected ...", exit code 1.
 #pragma once
 
 #include "core/model/limits.h"

@@ -7,7 +7,7 @@
 #include "app/cli/numbers.h"
 
 #include "core/run/reproduce.h"
-#include "core/sim/table_meta.h"
+#include "core/table/open_table.h"
 #include "core/util/error.h"
 
 #include <CLI/CLI.hpp>
@@ -27,9 +27,9 @@ namespace {
 struct ReproduceOptions {
     std::string out = "runs/reproduce";
     std::string tables;
-    std::int64_t episodes = 75000;
-    std::int64_t stage_episodes = 0;
-    std::uint64_t seed = 42;
+    std::int64_t episodes = core::run::ReproduceSettings{}.episodes;
+    std::int64_t stage_episodes = core::run::ReproduceSettings{}.stage_episodes;
+    std::uint64_t seed = core::run::ReproduceSettings{}.seed;
     LearnerFlags learner;
     bool force = false;
     bool figures = true;

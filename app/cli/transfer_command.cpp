@@ -8,8 +8,8 @@
 
 #include "core/config/experiment_io.h"
 #include "core/run/transfer_protocol.h"
-#include "core/run/transfer_study.h"
-#include "core/sim/table_meta.h"
+#include "core/transfer/study.h"
+#include "core/table/open_table.h"
 #include "core/util/error.h"
 
 #ifdef RLDA_WITH_FIGURES
@@ -35,8 +35,8 @@ struct TransferOptions {
     std::vector<std::string> tables;
     std::vector<std::string> replicates;
     std::vector<std::string> held_out;
-    std::int64_t episodes = 75000;
-    std::vector<std::uint64_t> seeds{42};
+    std::int64_t episodes = core::run::TransferSettings{}.episodes;
+    std::vector<std::uint64_t> seeds = core::run::TransferSettings{}.seeds;
     std::string config;
     std::string encoder = "structural";
     LearnerFlags learner;

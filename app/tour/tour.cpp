@@ -8,7 +8,7 @@
 #include "app/workbench/policy_page.h"
 #include "app/workbench/reproduce_dialog.h"
 #include "app/workbench/sweep_page.h"
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
 #include "widgets/run/experiment_editor.h"

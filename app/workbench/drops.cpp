@@ -3,7 +3,8 @@
 
 #include "core/config/schema.h"
 #include "core/io/run_reader.h"
-#include "core/sim/table.h"
+#include "core/table/table.h"
+#include "core/table/table_status.h"
 #include "core/util/error_text.h"
 #include "core/util/read_file.h"
 #include "core/util/toml_parse.h"
@@ -88,7 +89,7 @@ DropTarget classifyFolder(const QString& path)
 {
     const QDir dir(path);
     const QString name = dir.dirName();
-    if (dir.exists(QStringLiteral("table.csv")))
+    if (core::sim::holds_table(path.toStdString()))
         return {DropKind::Table, path, path, {}};
     // A folder of tables: the paper's (an index.csv) or CSVs side by side; its first table opens.
     QStringList tables;

@@ -1,17 +1,14 @@
-// Evaluating a saved policy on tables (LibTorch, kept out of every header moc reads).
+// Evaluating a saved policy on tables, off the GUI thread.
 #include "app/workbench/evaluations.h"
 
-#include "core/agent/reinforce.h"
 #include "core/model/zoo.h"
-#include "core/sim/learn.h"
-#include "core/sim/table.h"
-#include "core/sim/table_meta.h"
+#include "core/run/evaluate_policy.h"
+#include "core/table/table.h"
+#include "core/table/open_table.h"
 #include "core/util/error.h"
 
 #include <QDir>
 #include <QFileInfo>
-
-#include <torch/csrc/autograd/grad_mode.h>
 
 
 namespace rlda::app {
@@ -56,18 +53,21 @@ widgets::RankedTable rankedTable(const QString& tablePath, const QString& fallba
 PolicyEvaluation evaluatePolicy(const QString& policy, const QStringList& tables, const QString& fallbackModel,
                                 const core::model::Shape& input, qint64 classes)
 {
-    torch::NoGradGuard no_grad; // grad mode is per thread: set on the job's own
     PolicyEvaluation out;
-    auto learner = core::agent::PolicyLearner::load(
-        policy.toStdString(), [&](const std::string& warning) { out.warning = QString::fromStdString(warning); });
+    std::vector<core::sim::OpenedTable> opened;
+    opened.reserve(static_cast<std::size_t>(tables.size()));
+    for (const QString& path : tables)
+        opened.push_back(openTable(path, fallbackModel, input, classes));
+    std::vector<const core::sim::OpenedTable*> views;
+    for (const auto& t : opened)
+        views.push_back(&t);
+    const auto evaluations = core::run::evaluate_policy(
+        policy.toStdString(), views, 0, [&](const std::string& warning) { out.warning = QString::fromStdString(warning); });
     const QString agent = QFileInfo(policy).dir().dirName() + QLatin1Char('/') + QFileInfo(policy).fileName();
-    for (const QString& path : tables) {
-        const auto t = openTable(path, fallbackModel, input, classes);
-        auto e = core::sim::evaluate(learner, core::sim::learn_task(t));
-        core::sim::add_seed_statistics(e, t.table); // a replicated table's rank interval
-        out.ranked.push_back(widgets::makeRankedTable(QString::fromStdString(t.meta.model),
-                                                      QString::fromStdString(t.meta.scenario), agent, t.table, e));
-    }
+    for (std::size_t i = 0; i < opened.size(); ++i)
+        out.ranked.push_back(widgets::makeRankedTable(QString::fromStdString(opened[i].meta.model),
+                                                      QString::fromStdString(opened[i].meta.scenario), agent,
+                                                      opened[i].table, evaluations[i]));
     return out;
 }
 

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/model/spec.h"
-#include "core/sim/results.h"
+#include "core/table/results.h"
 #include "widgets/figures/rank_chart.h"
 
 #include <QString>
@@ -14,7 +14,7 @@
 
 namespace rlda::app {
 
-// What a table says about itself (core/sim/table_meta.h: table.json, or the paper's index), or the
+// What a table says about itself (core/table/table_meta.h: table.json, or the paper's index), or the
 // fallbacks for a table without metadata (`described` false).
 struct TableIdentity {
     QString model;

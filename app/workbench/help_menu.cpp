@@ -3,10 +3,9 @@
 
 #include "app/workbench/documentation_window.h"
 
+#include "core/train/device.h"
 #include "core/util/data_dir.h"
 
-#include <torch/cuda.h>
-#include <torch/version.h>
 
 #include <QAction>
 #include <QCoreApplication>
@@ -48,8 +47,8 @@ void collect(const QMenu& menu, const QString& where, std::vector<Shortcut>& out
 QString aboutText()
 {
     // Asked of LibTorch at the moment the box opens: a driver may come or go between launches.
-    const bool cuda = torch::cuda::is_available();
-    const QString cudaLine = cuda ? QObject::tr("available (%n device(s))", nullptr, int(torch::cuda::device_count()))
+    const int gpus = core::train::cuda_device_count();
+    const QString cudaLine = gpus > 0 ? QObject::tr("available (%n device(s))", nullptr, gpus)
                                   : QObject::tr("not available here: an experiment with job.device = \"cuda\" is refused");
     return QObject::tr("<h3>RLDA Workbench %1</h3>"
                        "<p>Reinforcement-learning-driven DNN adaptation: train under a changing budget, build "
@@ -64,7 +63,7 @@ QString aboutText()
                        "Copyright (c) 2023 Chami Lamelas, under the MIT licence.</p>")
         .arg(QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral(RLDA_VERSION)
                                                               : QCoreApplication::applicationVersion(),
-             QStringLiteral(TORCH_VERSION), QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR), cudaLine);
+             QString::fromStdString(core::train::libtorch_version()), QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR), cudaLine);
 }
 
 QMessageBox* makeAboutBox(QWidget* parent)

@@ -3,7 +3,8 @@
 
 #include "app/workbench/evaluations.h"
 #include "core/agent/learner_options.h"
-#include "core/sim/table_meta.h"
+#include "core/run/learn_run.h"
+#include "core/table/open_table.h"
 #include "core/util/error_text.h"
 #include "widgets/flow_layout.h"
 #include "widgets/plot/learning_view.h"
@@ -65,12 +66,13 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     episodes_ = new QSpinBox(this);
     episodes_->setObjectName(QStringLiteral("learnEpisodes"));
     episodes_->setRange(1, 10'000'000);
-    episodes_->setValue(75000);
+    const core::run::LearnRunSettings defaults; // the defaults of rlda learn too
+    episodes_->setValue(static_cast<int>(core::run::kPaperEpisodes));
     episodes_->setGroupSeparatorShown(true);
     episodes_->setToolTip(tr("Episodes of 3 sampled decisions, one REINFORCE update each (the paper: 75,000)"));
     seed_ = new QSpinBox(this);
     seed_->setRange(0, 1'000'000'000);
-    seed_->setValue(42);
+    seed_->setValue(static_cast<int>(defaults.seed));
     temperature_ = new QDoubleSpinBox(this);
     temperature_->setRange(0.0, 10000.0);
     temperature_->setDecimals(2);
@@ -80,7 +82,7 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     decay_->setRange(0.01, 1.0);
     decay_->setDecimals(3);
     decay_->setSingleStep(0.01);
-    decay_->setValue(0.9);
+    decay_->setValue(defaults.temperature_decay);
     decay_->setToolTip(tr("Temperature × this every N episodes (next box)"));
     decayEvery_ = new QSpinBox(this);
     decayEvery_->setObjectName(QStringLiteral("learnTemperatureEvery"));

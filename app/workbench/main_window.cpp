@@ -19,7 +19,7 @@
 #include "app/workbench/sweep_page.h"
 #include "core/io/run_reader.h"
 #include "core/run/experiment_run.h"
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
 #include "widgets/inspect/table_explorer.h"

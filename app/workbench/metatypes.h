@@ -6,8 +6,8 @@
 #include "core/config/experiment.h"
 #include "core/run/experiment_run.h"
 #include "core/run/learn_run.h"
-#include "core/sim/results.h"
-#include "core/train/events.h"
+#include "core/table/results.h"
+#include "core/job/events.h"
 #include "widgets/run/run_control.h"
 
 #include <QMetaType>

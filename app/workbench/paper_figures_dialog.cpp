@@ -4,7 +4,7 @@
 #include "widgets/file_dialogs.h"
 #include "app/workbench/folder_field.h"
 #include "app/workbench/rlda_process.h"
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "core/util/data_dir.h"
 
 #include <QAction>

@@ -4,7 +4,7 @@
 
 #include "app/workbench/evaluations.h"
 #include "widgets/file_dialogs.h"
-#include "core/run/transfer_protocol.h"
+#include "core/transfer/summary.h"
 #include "core/util/data_dir.h"
 #include "widgets/counted.h"
 #include "widgets/figures/rank_view.h"

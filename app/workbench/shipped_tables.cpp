@@ -1,6 +1,6 @@
 #include "app/workbench/shipped_tables.h"
 
-#include "core/sim/table_meta.h"
+#include "core/table/table_meta.h"
 #include "core/util/data_dir.h"
 
 #include <QMenu>

@@ -83,7 +83,7 @@ bool SweepPage::submit(core::config::ExperimentConfig config, core::config::Swee
     // A local sweep trains here: a GPU this machine lacks is refused now, not in the follower's log.
     if (backend == core::config::SweepBackend::Local) {
         try {
-            core::train::resolve_device(config.job.device);
+            core::train::check_device(config.job.device);
         } catch (const std::exception& e) {
             panel_->setMessage(QString::fromStdString(core::error_line(e)));
             return false;

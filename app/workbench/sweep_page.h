@@ -6,7 +6,7 @@
 #pragma once
 
 #include "core/config/experiment.h"
-#include "core/sim/build.h"
+#include "core/table/table_folder.h"
 #include "core/sweep/detached.h"
 #include "widgets/job_tracker.h"
 

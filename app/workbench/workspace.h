@@ -1,6 +1,7 @@
 // What the workbench remembers between launches, in QSettings: every settings key, declared once
 // here, and the recent files of each kind. The program restores the layout, page, plots and recent
-// files (main.cpp, through MainWindow::restoreWorkspace); the dialogs' folders, the runs folder and
+// files (main.cpp, through MainWindow::restoreWorkspace, which tests/app/test_workspace.cpp calls
+// too, to check what a second window gets back); the dialogs' folders, the runs folder and
 // the Runs page's columns are read and written where they are chosen, in a test's window too
 // (each suite's settings live in its own folder, tests/CMakeLists.txt). GUI thread (QSettings is cached in
 // memory and written back by Qt; nothing here waits on the files a list names).

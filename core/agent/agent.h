@@ -1,4 +1,7 @@
-// Agents decide which action (an operation on an original block, or nothing) to take when the trainer consults them after an "up".
+// Agents decide which action (an operation on an original block, or nothing) to take when the
+// trainer consults them after an "up". Here: the interface and the fixed, random and no-adaptation
+// agents. The growth heuristics are in heuristics.h, an agent built from a config's [agent] in
+// from_config.h, and the agent that plays a saved policy in core/policy/reinforce.h. No LibTorch.
 #pragma once
 
 #include "core/agent/decision_features.h"

@@ -1,6 +1,6 @@
 // What the training state says at a decision: per original block and for the whole run. Growth
 // heuristics (GradMax, Firefly, AutoGrow) and the state-aware policy read it; tables store it at
-// every decision node (core/sim/table_features.h); the trainer measures it (core/train/probe.h).
+// every decision node (core/table/table_features.h); the trainer measures it (core/train/probe.h).
 // No LibTorch here: it crosses into the workbench as a value.
 #pragma once
 

@@ -3,7 +3,7 @@
 // write. experiment.h includes it.
 #pragma once
 
-#include "core/data/normalization.h"
+#include "core/config/normalization.h"
 
 #include <optional>
 #include <string>

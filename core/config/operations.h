@@ -1,5 +1,8 @@
 // The action space an experiment gives its model: [trainer] operations and widen_factor over the
-// model's original blocks. The one place a config becomes a model::ActionSpace.
+// model's original blocks. How a config becomes a model::ActionSpace, for the trainer, the table
+// builders, the validator and the editor. A table's actions are read from its metadata instead
+// (sim::table_actions, core/table/table_meta.h); both come down to model::action_space's rule
+// (core/model/spec.h), which code that knows only a spec calls itself, deepen-only by default.
 #pragma once
 
 #include "core/config/experiment.h"

@@ -5,7 +5,7 @@
 namespace rlda::core::config {
 
 // The longest job in seconds, about 31 years: a scheduler.budget, or a simulation table's total time
-// (core/sim/table.cpp), beyond it is a mistyped or corrupt figure rather than a job.
+// (core/table/table.cpp), beyond it is a mistyped or corrupt figure rather than a job.
 inline constexpr double kMaxBudget = 1e9;
 
 // The most training steps a run may take: with the virtual clock, scheduler.budget / step_cost of

@@ -1,7 +1,7 @@
 // Datasets held in memory as whole tensors: value types, normalisation, subsets and batches.
 #pragma once
 
-#include "core/data/normalization.h"
+#include "core/config/normalization.h"
 #include "core/model/layer.h"
 
 #include <torch/types.h>

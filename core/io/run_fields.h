@@ -5,7 +5,7 @@
 
 #include "core/config/experiment.h"
 #include "core/io/run_reader.h"
-#include "core/sim/table_meta.h"
+#include "core/table/table_status.h"
 
 #include <map>
 #include <optional>

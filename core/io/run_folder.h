@@ -2,7 +2,7 @@
 // flushed per record, so a killed run keeps everything up to its last record.
 #pragma once
 
-#include "core/train/events.h"
+#include "core/job/events.h"
 #include "core/util/line_appender.h"
 #include "core/util/output_folder.h"
 

@@ -1,5 +1,9 @@
 // A run's tags and free-text note, kept in its folder as notes.json beside what the run wrote. No
 // reader of the run's own files looks at it, so a bad notes file never hides the run.
+// The Runs page calls these in its jobs, off the GUI thread (widgets/run/run_listing.h,
+// run_notes_panel.h). A failed read or write is worded by core/util/system_error.h, through
+// read_file.h and atomic_file.h; only removing an emptied notes.json words its own
+// (std::error_code's message).
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,6 @@
 // Reading run folders back: whole records only; what a kill cut short is skipped and reported.
 #include "core/io/run_reader.h"
+#include "core/table/table_status.h"
 
 #include "core/util/csv.h"
 #include "core/util/error.h"
@@ -358,8 +359,7 @@ bool is_run_folder(const fs::path& dir)
 {
     std::error_code ec;
     return fs::is_regular_file(dir / "config.toml", ec) || fs::is_directory(dir / "metrics", ec) ||
-           fs::is_regular_file(dir / "events.jsonl", ec) ||
-           (fs::is_regular_file(dir / "table.csv", ec) && fs::is_regular_file(dir / "table.json", ec));
+           fs::is_regular_file(dir / "events.jsonl", ec) || sim::is_table_folder(dir);
 }
 
 } // namespace
@@ -431,7 +431,7 @@ RunData read_run(const fs::path& dir)
 
     if (fs::exists(metrics / "episodes.csv", ec) || fs::exists(dir / "policy.pt", ec))
         run.kind = RunKind::Learning;
-    else if (fs::exists(dir / "table.csv", ec) || fs::exists(dir / "table.json", ec)) // table.json: still building
+    else if (sim::is_table_folder(dir))
         run.kind = RunKind::Simulation;
     else if (fs::exists(metrics / "test_acc.csv", ec) || training_events)
         run.kind = RunKind::Training;

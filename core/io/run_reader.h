@@ -3,8 +3,8 @@
 #pragma once
 
 #include "core/model/spec.h"
-#include "core/sim/results.h"
-#include "core/train/events.h"
+#include "core/table/results.h"
+#include "core/job/events.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -52,6 +52,14 @@ std::vector<std::string> operation_strings(const std::vector<Operation>& ops)
     return out;
 }
 
+std::string operations_text(const std::vector<Operation>& ops)
+{
+    std::string text;
+    for (Operation op : ops)
+        text += (text.empty() ? "" : ", ") + to_string(op);
+    return text;
+}
+
 ActionSpace::ActionSpace(int blocks, std::vector<Operation> ops, double widen_factor)
     : blocks_(blocks), ops_(std::move(ops)), widen_factor_(widen_factor)
 {

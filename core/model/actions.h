@@ -25,6 +25,8 @@ std::optional<Operation> parse_operation(std::string_view text);
 // first unknown or repeated name, or an empty list.
 std::vector<Operation> parse_operations(const std::vector<std::string>& names);
 std::vector<std::string> operation_strings(const std::vector<Operation>& ops);
+// The operations for a message: "deepen, widen".
+std::string operations_text(const std::vector<Operation>& ops);
 
 struct Action {
     bool nothing = true;

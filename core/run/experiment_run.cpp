@@ -6,7 +6,7 @@
 #include "core/config/schema.h"
 #include "core/io/run_folder.h"
 #include "core/train/device.h"
-#include "core/train/scheduler.h"
+#include "core/job/scheduler.h"
 #include "core/train/setup.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
@@ -21,7 +21,7 @@ using namespace train;
 RunResult run_experiment(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                          TrainObserver* observer, const std::stop_token& stop)
 {
-    resolve_device(c.job.device); // a GPU that is not there is refused before anything loads
+    check_device(c.job.device); // a GPU that is not there is refused before anything loads
     const data::DatasetSplit data = load_dataset(c.dataset, c.job.seed);
     const model::ModelSpec spec = job_model(c, data);
     auto clock = make_clock(c.scheduler);

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/config/experiment.h"
-#include "core/train/events.h"
+#include "core/job/events.h"
 
 #include <filesystem>
 #include <string>

@@ -6,7 +6,7 @@
 #include "core/agent/learner_options.h"
 #include "core/config/experiment.h"
 #include "core/model/spec.h"
-#include "core/sim/results.h"
+#include "core/table/results.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -17,11 +17,16 @@
 
 namespace rlda::core::run {
 
+// The paper's episodes of a learning run from scratch: the default of rlda learn, reproduce and
+// transfer, and of the Learning page. Their other defaults are LearnRunSettings' (below),
+// ReproduceSettings' and TransferSettings': every front end reads them from there.
+inline constexpr std::int64_t kPaperEpisodes = 75000;
+
 // One curriculum stage: `episodes` episodes against `table`, starting at `temperature` (0 = keep
 // the policy's own).
 struct LearnStage {
     std::string table;
-    std::int64_t episodes = 0;
+    std::int64_t episodes = kPaperEpisodes;
     double temperature = 0.0;
     bool operator==(const LearnStage&) const = default;
 };

@@ -1,9 +1,9 @@
 // The paper's evaluation, replayed on its shipped tables: six from-scratch runs and one curriculum.
 #include "core/run/reproduce.h"
 
-#include "core/agent/reinforce.h"
+#include "core/policy/reinforce.h"
 #include "core/sim/learn.h"
-#include "core/sim/table_meta.h"
+#include "core/table/open_table.h"
 #include "core/util/csv.h"
 #include "core/util/data_dir.h"
 #include "core/util/error.h"

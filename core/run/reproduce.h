@@ -5,7 +5,7 @@
 
 #include "core/agent/learner_options.h"
 #include "core/run/learn_run.h"
-#include "core/sim/results.h"
+#include "core/table/results.h"
 
 #include <cstdint>
 #include <filesystem>
@@ -17,13 +17,13 @@ namespace rlda::core::run {
 
 struct ReproduceSettings {
     std::filesystem::path tables;  // a folder with the paper's index.csv; empty = paper_tables_dir()
-    std::int64_t episodes = 75000; // each from-scratch run (the paper's)
+    std::int64_t episodes = kPaperEpisodes; // each from-scratch run
     // Each further curriculum stage (late at temperature 10, then middle at 1), from the ConvNet2
     // early policy; 0 = episodes x 2/15 (the paper's 10,000 at 75,000).
     std::int64_t stage_episodes = 0;
     std::uint64_t seed = 42;
     agent::LearnerOptions learner; // the paper's algorithm unless told otherwise
-    sim::RewardDraw reward = sim::RewardDraw::Replicate; // for replicated tables (core/sim/results.h)
+    sim::RewardDraw reward = sim::RewardDraw::Replicate; // for replicated tables (core/table/results.h)
 };
 
 // One learning run of the reproduction.

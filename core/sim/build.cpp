@@ -1,16 +1,15 @@
 // The table builder: one warm-start trunk, then one branch run per action sequence, resumable.
 #include "core/sim/build.h"
-#include "core/sim/sequences.h"
-#include "core/sim/table_meta.h"
-#include "core/sim/table_training.h"
 
 #include "core/config/experiment_io.h"
 #include "core/config/operations.h"
-#include "core/config/schema.h"
-#include "core/config/dataset_shape.h"
 #include "core/data/dataset.h"
-#include "core/model/zoo.h"
 #include "core/model/spec.h"
+#include "core/sim/table_training.h"
+#include "core/table/merge.h"
+#include "core/table/sequences.h"
+#include "core/table/table_folder.h"
+#include "core/table/open_table.h"
 #include "core/train/device.h"
 #include "core/train/setup.h"
 #include "core/util/atomic_file.h"
@@ -24,9 +23,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <map>
 #include <ranges>
-#include <regex>
 
 namespace rlda::core::sim {
 namespace {
@@ -35,83 +32,14 @@ namespace fs = std::filesystem;
 using Seconds = std::chrono::duration<double>;
 using detail::Job;
 
-// Settings that cannot build a table fail before anything is loaded.
-void check_table_settings(const config::ExperimentConfig& c)
-{
-    if (c.trainer.max_decisions < 1)
-        throw Error(
-            fmt::format("trainer.max_decisions: a simulation table needs at least one decision, not {}",
-                        c.trainer.max_decisions));
-    const bool has_up =
-        std::ranges::any_of(c.scheduler.events, [](const auto& e) { return e.change == config::Change::Up; });
-    if (!has_up)
-        throw Error("scheduler.events: a simulation table starts where the allocation goes up, but no \"up\" "
-                    "event is configured (add e.g. { time = 70.0, change = \"up\" })");
-    if (c.sweep.fused == config::FusedReplicates::On && c.sweep.seeds.size() > 1 && !tree_buildable(c))
-        throw Error("sweep.fused: fused replicates train a table as a tree, which needs the virtual clock and "
-                    "one \"up\" event (scheduler.clock, scheduler.events); set sweep.fused = \"off\"");
-}
-
 Job make_job(const config::ExperimentConfig& c)
 {
     check_table_settings(c);
-    train::resolve_device(c.job.device); // here, where the rows are trained: before the data loads
+    train::check_device(c.job.device); // here, where the rows are trained: before the data loads
     Job j{c, train::load_dataset(c.dataset, c.job.seed), {}, c.trainer.max_decisions, 0};
     j.spec = train::job_model(c, j.data);
     j.num_actions = config::trainer_actions(c.trainer, j.spec).size();
     return j;
-}
-
-// The sections whose settings change a table's numbers; [agent], [policy], [runner] and the name do not.
-std::vector<std::string> differing_sections(const config::ExperimentConfig& first,
-                                            const config::ExperimentConfig& second)
-{
-    // The same model file named from two folders is the same setting.
-    const auto a = config::with_absolute_paths(first);
-    const auto b = config::with_absolute_paths(second);
-    std::vector<std::string> out;
-    if (a.job != b.job)
-        out.emplace_back("job");
-    if (a.dataset != b.dataset)
-        out.emplace_back("dataset");
-    if (a.scheduler != b.scheduler)
-        out.emplace_back("scheduler");
-    if (a.trainer != b.trainer)
-        out.emplace_back("trainer");
-    // Float reductions split over threads may round differently.
-    if (a.sweep.threads_per_task != b.sweep.threads_per_task)
-        out.emplace_back("sweep.threads_per_task");
-    if (fuses_replicates(a) != fuses_replicates(b))
-        out.emplace_back("sweep.fused");
-    return out;
-}
-
-// Creates `out`, or checks that it holds a build of the same settings; replaces it when `force`
-// (only a folder rlda made that holds none of the build's inputs: core/util/output_folder.h).
-// Returns the folder's lock, which the build holds to its end.
-FolderLock prepare_folder(const config::ExperimentConfig& c, const fs::path& out, bool force)
-{
-    std::error_code ec;
-    const fs::path saved = out / "config.toml";
-    FolderLock lock;
-    if (!force && fs::is_directory(out, ec) && made_by_rlda(out) && fs::exists(saved, ec)) {
-        // A build of rlda's own to go on with, once no other process builds it.
-        lock = lock_output_folder(out);
-        const auto differ = differing_sections(config::load_experiment(saved.string()), c);
-        if (!differ.empty())
-            throw Error(fmt::format("{}: the table there was built with other [{}] settings; pass --force "
-                                    "to start over or choose another --out",
-                                    saved.string(), fmt::join(differ, "], [")));
-    } else {
-        // A new folder, or one replaced: --force replaces only a folder rlda made.
-        const auto inputs = config::input_paths(c);
-        lock = prepare_output_folder(out, force, InputPaths(inputs.begin(), inputs.end()));
-    }
-    // Written when new, and again when the seeds grew (a resumed replicated build with more seeds):
-    // the parts read the seeds from it.
-    if (!fs::exists(saved) || config::load_experiment(saved.string()).sweep.seeds != c.sweep.seeds)
-        write_text_atomically(out / "config.toml", config::to_toml_at(c, out / "config.toml"));
-    return lock;
 }
 
 // A kill may cut the last appended line short; only whole lines count. False when not even the
@@ -154,78 +82,6 @@ TableShape shape_of(const Job& j)
             model::original_block_count(j.spec)};
 }
 
-// The part files of `out` matching `pattern`, sorted.
-std::vector<fs::path> part_files(const fs::path& out, const std::regex& pattern)
-{
-    std::vector<fs::path> parts;
-    std::error_code ec;
-    if (fs::is_directory(out / "parts", ec))
-        for (const auto& e : fs::directory_iterator(out / "parts"))
-            if (std::regex_match(e.path().filename().string(), pattern))
-                parts.push_back(e.path());
-    std::ranges::sort(parts);
-    return parts;
-}
-
-// Every whole node of features.csv and the parts' features files, checked to agree; features.csv is
-// rewritten sorted when there was anything to read.
-TableFeatures merge_features(const TableShape& j, const fs::path& out)
-{
-    static const std::regex name(R"(part-\d+-of-\d+\.features\.csv)");
-    std::vector<fs::path> files;
-    if (fs::exists(out / "features.csv"))
-        files.push_back(out / "features.csv");
-    const auto parts = part_files(out, name);
-    files.insert(files.end(), parts.begin(), parts.end());
-    TableFeatures merged;
-    for (const auto& file : files) {
-        const TableFeatures found = load_table_features(file, j.decisions, j.blocks);
-        for (const auto& [key, f] : found.nodes()) {
-            try {
-                merged.add(key.first, key.second, f);
-            } catch (const Error& e) {
-                throw Error(fmt::format("{}: {} (another part recorded it otherwise)", file.string(), e.what()));
-            }
-        }
-    }
-    if (!files.empty())
-        save_table_features(out / "features.csv", merged);
-    return merged;
-}
-
-// Every whole row of table.csv and the part files, checked to agree, as one table; table.csv is
-// rewritten sorted when there was anything to read (so that appending continues a clean file).
-SimulationTable merge_rows(const TableShape& j, const fs::path& out)
-{
-    SimulationTable merged(j.decisions, j.num_actions);
-    std::vector<fs::path> files;
-    if (fs::exists(out / "table.csv"))
-        files.push_back(out / "table.csv");
-    static const std::regex name(R"(part-\d+-of-\d+\.csv)");
-    const auto parts = part_files(out, name);
-    files.insert(files.end(), parts.begin(), parts.end());
-    std::map<std::int64_t, std::pair<TableRow, fs::path>> rows;
-    for (const auto& file : files) {
-        for (auto& row : read_table_file(file, j.decisions, /*growing=*/true).rows) {
-            const auto code = sequence_code(row.actions, j.num_actions);
-            if (code < 0)
-                throw Error(fmt::format("{}: row [{}]: an action outside 0..{}", file.string(),
-                                        fmt::join(row.actions, " "), j.num_actions - 1));
-            const auto [it, fresh] = rows.try_emplace(code, row, file);
-            if (!fresh && !(it->second.first == row))
-                throw Error(fmt::format("{}: row [{}] differs from the same sequence in {} (accuracy {} vs {}); "
-                                        "they were trained with other settings",
-                                        file.string(), fmt::join(row.actions, " "), it->second.second.string(),
-                                        row.accuracy, it->second.first.accuracy));
-        }
-    }
-    for (auto& [code, entry] : rows)
-        merged.add(std::move(entry.first));
-    if (!files.empty())
-        merged.save((out / "table.csv").string());
-    return merged;
-}
-
 // Throws unless `out` holds a prepared sweep of settings that give the same numbers.
 void check_prepared(const config::ExperimentConfig& c, const fs::path& out)
 {
@@ -243,59 +99,13 @@ void check_prepared(const config::ExperimentConfig& c, const fs::path& out)
 
 } // namespace
 
-TableShape table_shape(const config::ExperimentConfig& c)
-{
-    // The model at the dataset's sample shape, known without loading the data.
-    check_table_settings(c);
-    const auto sample = config::sample_shape(c.dataset);
-    const auto spec = model::load_model(c.job.model, sample.input, sample.classes, c.job.head);
-    const int actions = config::trainer_actions(c.trainer, spec).size();
-    return {c.trainer.max_decisions, actions, SimulationTable(c.trainer.max_decisions, actions).sequences(),
-            table_seeds(c), model::original_block_count(spec)};
-}
-
-std::int64_t part_size(int decisions, int num_actions, int part, int parts)
-{
-    if (parts < 1 || part < 0 || part >= parts || decisions < 1 || num_actions < 1)
-        return 0;
-    const int depth = split_depth(parts, decisions, num_actions);
-    std::int64_t groups = 1, size = 1;
-    for (int i = 0; i < decisions; ++i)
-        (i < depth ? groups : size) *= num_actions;
-    return (groups / parts + (part < groups % parts ? 1 : 0)) * size;
-}
-
-std::int64_t part_size(const TableShape& shape, int part, int parts)
-{
-    return part_size(shape.decisions, shape.num_actions, part, parts);
-}
-
-fs::path part_file(const fs::path& out, int part, int parts)
-{
-    return out / "parts" / fmt::format("part-{}-of-{}.csv", part, parts);
-}
-
-fs::path part_features_file(const fs::path& out, int part, int parts)
-{
-    return out / "parts" / fmt::format("part-{}-of-{}.features.csv", part, parts);
-}
-
-void check_part(int part, int parts)
-{
-    if (parts < 1)
-        throw Error(fmt::format("--part {}/{}: the number of parts must be at least 1", part, parts));
-    if (part < 0 || part >= parts)
-        throw Error(fmt::format("--part {}/{}: the part must be in 0..{} (parts count from 0)", part, parts,
-                                parts - 1));
-}
-
 PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const fs::path& out, bool force,
                             const std::stop_token& stop, train::TrainObserver* observer)
 {
     if (const auto seeds = table_seeds(c); !seeds.empty()) {
         const Job j = make_job(config_for_seed(c, seeds.front()));
         PreparedSweep p;
-        p.lock = prepare_folder(c, out, force);
+        p.lock = prepare_table_folder(c, out, force);
         save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
         p.shape = shape_of(j);
         p.shape.seeds = seeds;
@@ -311,7 +121,7 @@ PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const fs::path& o
     }
     const Job j = make_job(c); // bad settings fail before the folder is touched
     PreparedSweep p;
-    p.lock = prepare_folder(c, out, force);
+    p.lock = prepare_table_folder(c, out, force);
     save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
     const IntraOpThreads threads(c.sweep.threads_per_task);
     const SimulationTable table = merge_rows(shape_of(j), out);
@@ -424,34 +234,6 @@ SimulationTable build_part(const config::ExperimentConfig& c, const fs::path& ou
 
 namespace {
 
-// A replicated folder's table.csv from its seeds' folders (each collected first) and its metadata.
-SimulationTable collect_seeds(const fs::path& out, const config::ExperimentConfig& c)
-{
-    const auto seeds = table_seeds(c);
-    const TableShape shape = table_shape(c);
-    std::vector<SimulationTable> tables;
-    TableFeatures features; // every seed's
-    for (const auto seed : seeds) {
-        const fs::path folder = seed_folder(out, seed);
-        tables.push_back(fs::exists(folder / "config.toml") ? merge_rows(shape, folder)
-                                                             : SimulationTable(shape.decisions, shape.num_actions));
-        if (fs::exists(folder / "config.toml")) {
-            const TableFeatures seed_features = merge_features(shape, folder);
-            for (const auto& [key, f] : seed_features.nodes())
-                features.add(key.first, key.second, f);
-        }
-    }
-    if (!features.empty())
-        save_table_features(out / "features.csv", features);
-    std::vector<const SimulationTable*> views;
-    views.reserve(tables.size());
-    for (const auto& t : tables)
-        views.push_back(&t);
-    SimulationTable merged = merge_seeds(seeds, views);
-    merged.save((out / "table.csv").string());
-    return merged;
-}
-
 // build_table of a replicated table whose seeds train fused: each seed's folder prepared (its warm
 // start trained) as a sweep prepares it, then every missing row of every seed at once.
 SimulationTable build_fused(const config::ExperimentConfig& c, const fs::path& out, bool force,
@@ -459,7 +241,7 @@ SimulationTable build_fused(const config::ExperimentConfig& c, const fs::path& o
 {
     const auto started = std::chrono::steady_clock::now();
     const SeedJobs s(c); // bad settings fail before the folder is touched
-    const FolderLock lock = prepare_folder(c, out, force);
+    const FolderLock lock = prepare_table_folder(c, out, force);
     save_table_meta(out / "table.json", table_meta(c, s.jobs.front().spec, s.jobs.front().decisions));
     std::vector<PreparedSweep> prepared; // each seed's folder, locked until the rows are in
     for (std::size_t r = 0; r < s.seeds.size() && !stop.stop_requested(); ++r)
@@ -529,36 +311,6 @@ std::int64_t build_fused_part(const config::ExperimentConfig& c, const fs::path&
 
 } // namespace
 
-SimulationTable collect_table(const fs::path& out, const config::ExperimentConfig& c)
-{
-    if (!table_seeds(c).empty())
-        return collect_seeds(out, c);
-    const TableShape shape = table_shape(c); // the shape without loading the data
-    merge_features(shape, out);
-    return merge_rows(shape, out);
-}
-
-bool tree_buildable(const config::ExperimentConfig& c)
-{
-    return c.scheduler.clock == config::ClockKind::Virtual && c.scheduler.events.size() == 1 &&
-           c.scheduler.events.front().change == config::Change::Up;
-}
-
-bool fuses_replicates(const config::ExperimentConfig& c)
-{
-    if (table_seeds(c).empty() || !tree_buildable(c))
-        return false;
-    switch (c.sweep.fused) {
-    case config::FusedReplicates::On:
-        return true;
-    case config::FusedReplicates::Off:
-        return false;
-    case config::FusedReplicates::Auto:
-        break;
-    }
-    return c.job.device.starts_with("cuda"); // on the CPU a fused grouped convolution is slower
-}
-
 SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& out, bool force,
                             const BuildProgressFn& progress, const std::stop_token& stop,
                             train::TrainObserver* observer, BuildOrder order)
@@ -568,7 +320,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
         return build_fused(c, out, force, progress, stop, observer);
     if (const auto seeds = table_seeds(c); !seeds.empty()) {
         const Job j = make_job(config_for_seed(c, seeds.front())); // bad settings fail before the folder
-        const FolderLock lock = prepare_folder(c, out, force);
+        const FolderLock lock = prepare_table_folder(c, out, force);
         save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
         int before = 0;
         const int total = static_cast<int>(shape_of(j).sequences * static_cast<std::int64_t>(seeds.size()));
@@ -593,7 +345,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     }
     const auto started = std::chrono::steady_clock::now();
     const Job j = make_job(c); // bad settings fail before the folder is touched
-    const FolderLock lock = prepare_folder(c, out, force);
+    const FolderLock lock = prepare_table_folder(c, out, force);
     save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
     const fs::path file = out / "table.csv";
     const fs::path checkpoint = out / "warm_start.pt";
@@ -620,26 +372,6 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     train_missing(j, checkpoint, table, 0, 1, file, p, report, stop, observer, order, &features); // part 0 of 1
     table.save(file.string());
     return table;
-}
-
-fs::path seed_folder(const fs::path& out, std::uint64_t seed)
-{
-    return out / "seeds" / fmt::format("seed-{}", seed);
-}
-
-config::ExperimentConfig config_for_seed(const config::ExperimentConfig& c, std::uint64_t seed)
-{
-    config::ExperimentConfig one = c;
-    one.job.seed = seed;
-    one.sweep.seeds.clear();
-    return one;
-}
-
-std::vector<std::uint64_t> table_seeds(const config::ExperimentConfig& c)
-{
-    if (c.sweep.seeds.size() < 2)
-        return {};
-    return {c.sweep.seeds.begin(), c.sweep.seeds.end()};
 }
 
 std::int64_t build_replicated_part(const config::ExperimentConfig& c, const fs::path& out, int part, int parts,

@@ -3,7 +3,9 @@
 #pragma once
 
 #include "core/config/experiment.h"
-#include "core/sim/table.h"
+#include "core/table/merge.h"
+#include "core/table/table_folder.h"
+#include "core/table/table.h"
 #include "core/util/output_folder.h"
 
 #include <algorithm>
@@ -45,22 +47,11 @@ using BuildProgressFn = std::function<void(const BuildProgress&)>;
 //   the decisions); other settings are built per sequence.
 // - PerSequence: every sequence from the warm start to the end of the budget, as the original did.
 enum class BuildOrder { Tree, PerSequence };
-// Whether settings can be built as a tree (above).
-bool tree_buildable(const config::ExperimentConfig& c);
-
-// Whether a replicated table of these settings trains its seeds fused (sweep.fused): two or more
-// seeds, settings built as a tree, and sweep.fused "on", or "auto" with job.device naming a GPU.
-// Then the R seeds of each sequence are one model (core/model/fused.h) and one optimizer step trains
-// all R; each seed's rows equal its separate build's to float rounding, not bit for bit, so the
-// choice is part of the settings a table folder keeps. sweep.fused "on" for settings that are not
-// built as a tree is an Error when the build starts.
-bool fuses_replicates(const config::ExperimentConfig& c);
-
 // Builds the table of every sequence of k = trainer.max_decisions decisions over the job model's
 // n original blocks + Do Nothing, in lexicographic order. The config's [agent] is not used.
 //
 // Decision features: every decision node the build trains through gets its features
-// (core/train/probe.h) recorded once, appended to out/features.csv (core/sim/table_features.h) as
+// (core/train/probe.h) recorded once, appended to out/features.csv (core/table/table_features.h) as
 // the rows are to table.csv, under the job's seed; a resumed build keeps those written and adds
 // only nodes not yet there; a sweep's part appends to its own part_features_file and collecting
 // merges them (a node two parts recorded must agree); a replicated table keeps each seed's in its
@@ -94,40 +85,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const std::filesy
                             const BuildProgressFn& progress = {}, const std::stop_token& stop = {},
                             train::TrainObserver* observer = nullptr, BuildOrder order = BuildOrder::Tree);
 
-// --- Sweeps: the rows split into parts that separate processes (or cluster jobs) train ----------
-//
-// A sweep folder holds config.toml, table.json, warm_start.pt, table.csv (the rows collected so far, sorted) and
-// parts/part-<i>-of-<N>.csv: the rows part i of N trained, appended one whole line per row. Part i
-// of N is whole subtrees, groups of sequences that share their first decisions, dealt round the
-// parts (in_part in core/sim/sequences.h), so that each part is built as a tree too.
-
-// k decisions over n+1 actions: (n+1)^k sequences.
-struct TableShape {
-    int decisions = 0;
-    int num_actions = 0;
-    std::int64_t sequences = 0;           // of one seed's table
-    std::vector<std::uint64_t> seeds{};   // a replicated table's seeds; empty for one seed
-    int blocks = 0;                       // the model's original blocks (the features' block columns)
-    // Rows a sweep trains: the sequences at every seed.
-    std::int64_t rows() const { return sequences * static_cast<std::int64_t>(std::max<std::size_t>(1, seeds.size())); }
-};
-
-// The shape of the table these settings build (the model at the dataset kind's sample shape; nothing
-// is loaded).
-// Throws Error as build_table does for settings that cannot build a table.
-TableShape table_shape(const config::ExperimentConfig& c);
-
-// The number of sequences in part `part` of `parts` of a table of `decisions` over `num_actions`.
-std::int64_t part_size(int decisions, int num_actions, int part, int parts);
-std::int64_t part_size(const TableShape& shape, int part, int parts); // of one seed
-
-// out/parts/part-<part>-of-<parts>.csv.
-std::filesystem::path part_file(const std::filesystem::path& out, int part, int parts);
-// out/parts/part-<part>-of-<parts>.features.csv: the decision features that part recorded.
-std::filesystem::path part_features_file(const std::filesystem::path& out, int part, int parts);
-
-// Throws Error "--part I/N: reason" unless 0 <= part < parts.
-void check_part(int part, int parts);
+// --- Sweeps: a table's parts trained by separate processes (folder layout: core/table/table_folder.h)
 
 struct PreparedSweep {
     TableShape shape;
@@ -143,14 +101,6 @@ struct PreparedSweep {
 // trained unless it exists or the table is complete. A stopped warm start leaves no checkpoint.
 PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                             const std::stop_token& stop = {}, train::TrainObserver* observer = nullptr);
-
-// The folder of one seed of a replicated table: out/seeds/seed-<S>.
-std::filesystem::path seed_folder(const std::filesystem::path& out, std::uint64_t seed);
-// `c` for one seed of its replicated table: job.seed = `seed`, no sweep.seeds.
-config::ExperimentConfig config_for_seed(const config::ExperimentConfig& c, std::uint64_t seed);
-// The seeds of a replicated table these settings build; empty for a single-seed table (sweep.seeds
-// empty, or one seed, which is then the job's).
-std::vector<std::uint64_t> table_seeds(const config::ExperimentConfig& c);
 
 // Trains the rows of part `part` of `parts` that neither its part file nor table.csv holds, from
 // out/warm_start.pt, appending each to the part file as one write. Takes the part's own lock
@@ -169,12 +119,5 @@ SimulationTable build_part(const config::ExperimentConfig& c, const std::filesys
 std::int64_t build_replicated_part(const config::ExperimentConfig& c, const std::filesystem::path& out, int part,
                                    int parts, const BuildProgressFn& progress = {}, const std::stop_token& stop = {},
                                    train::TrainObserver* observer = nullptr);
-
-// Merges the whole rows of table.csv and every parts/part-*-of-*.csv (torn last lines ignored) and
-// rewrites table.csv atomically, sorted. A replicated table: each seed's folder so, then the
-// replicated table.csv of the sequences every seed holds. A sequence found twice must agree bit for bit, else Error
-// naming both files. Part files are kept (a part still running may go on appending).
-SimulationTable collect_table(const std::filesystem::path& out, const config::ExperimentConfig& c);
-
 
 } // namespace rlda::core::sim

@@ -1,7 +1,7 @@
 // Training a simulation table's rows: the warm-start trunk up to the first allocation event, then
 // every missing action sequence from its checkpoint, one at a time or as a tree of shared prefixes.
 #include "core/sim/table_training.h"
-#include "core/sim/sequences.h"
+#include "core/table/sequences.h"
 
 #include "core/agent/agent.h"
 #include "core/train/setup.h"

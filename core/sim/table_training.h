@@ -6,8 +6,8 @@
 #include "core/data/dataset.h"
 #include "core/model/spec.h"
 #include "core/sim/build.h"
-#include "core/sim/table.h"
-#include "core/sim/table_features.h"
+#include "core/table/table.h"
+#include "core/table/table_features.h"
 #include "core/util/line_appender.h"
 
 #include <chrono>
@@ -86,7 +86,7 @@ struct FusedSeed {
 };
 
 // train_missing for R >= 2 seeds of one replicated table at once: every sequence of the part that
-// any seed lacks is trained for all R seeds as one fused model (core/model/fused.h), depth first as
+// any seed lacks is trained for all R seeds as one fused model (core/net/fused.h), depth first as
 // TreeBuilder does, and its row appended to each seed that lacks it. Only for settings that build as
 // a tree (tree_buildable). Rows agree with R separate builds to float rounding, not bit for bit.
 // Progress counts the rows of every seed in `p`.

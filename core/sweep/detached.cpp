@@ -3,8 +3,8 @@
 #include "core/sweep/detached.h"
 
 #include "core/config/experiment_io.h"
-#include "core/sim/table.h"
-#include "core/sim/table_meta.h"
+#include "core/table/table.h"
+#include "core/table/table_status.h"
 #include "core/sweep/local.h"
 #include "core/sweep/process.h"
 #include "core/sweep/slurm.h"

@@ -2,7 +2,7 @@
 #include "core/sweep/local.h"
 
 #include "core/config/experiment_io.h"
-#include "core/sim/sequences.h"
+#include "core/table/sequences.h"
 #include "core/sweep/process.h"
 #include "core/util/error.h"
 
@@ -209,21 +209,6 @@ std::string failure_message(const fs::path& out, const SweepStatus& s)
                                t.part, parts, t.attempts, t.attempts == 1 ? "" : "s", t.detail,
                                log_file(out, t.part, parts).string());
     return {};
-}
-
-sim::SimulationTable run_local(const config::ExperimentConfig& c, const fs::path& out, bool force,
-                               const LocalOptions& o, const StatusFn& progress, std::stop_token stop)
-{
-    const auto prepared = sim::prepare_sweep(c, out, force, stop);
-    if (prepared.done < prepared.shape.sequences && !stop.stop_requested()) {
-        // The parts read config.toml: the settings prepare_sweep checked and wrote.
-        const auto s = run_parts(out, prepared.shape, o, progress, stop);
-        auto table = sim::collect_table(out, c);
-        if (s.count(TaskState::Failed) > 0)
-            throw Error(failure_message(out, s));
-        return table;
-    }
-    return sim::collect_table(out, c);
 }
 
 } // namespace rlda::core::sweep

@@ -2,8 +2,8 @@
 #pragma once
 
 #include "core/config/experiment.h"
-#include "core/sim/build.h"
-#include "core/sim/table.h"
+#include "core/table/table_folder.h"
+#include "core/table/table.h"
 #include "core/sweep/status.h"
 
 #include <cstdint>
@@ -40,12 +40,6 @@ using StatusFn = std::function<void(const SweepStatus&)>;
 // SIGTERM, then SIGKILL after 5 s; their whole rows stay on disk. Does not collect.
 SweepStatus run_parts(const std::filesystem::path& out, const sim::TableShape& shape, const LocalOptions& o,
                       const StatusFn& progress = {}, std::stop_token stop = {});
-
-// The whole local sweep: prepare_sweep, run_parts, collect_table. Returns the collected table
-// (complete() false when stopped). A part that failed for good is an Error naming it and its log,
-// thrown after the rows of the others were collected.
-sim::SimulationTable run_local(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
-                               const LocalOptions& o, const StatusFn& progress = {}, std::stop_token stop = {});
 
 // The sweep's failure as one line ("part 1/2 failed 3 times: ...; see LOG"), "" when none failed.
 std::string failure_message(const std::filesystem::path& out, const SweepStatus& s);

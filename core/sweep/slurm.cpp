@@ -2,7 +2,8 @@
 #include "core/sweep/slurm.h"
 
 #include "core/config/experiment_io.h"
-#include "core/sim/build.h"
+#include "core/table/merge.h"
+#include "core/table/table_folder.h"
 #include "core/sweep/local.h"
 #include "core/sweep/process.h"
 #include "core/util/atomic_file.h"

@@ -4,7 +4,7 @@
 #pragma once
 
 #include "core/config/experiment.h"
-#include "core/sim/build.h"
+#include "core/table/table_folder.h"
 #include "core/sweep/status.h"
 
 #include <cstdint>

@@ -6,7 +6,7 @@
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
-#include "core/util/tensor_file.h"
+#include "core/net/tensors.h"
 
 #include <torch/optim/adam.h>
 #include <torch/optim/sgd.h>
@@ -126,15 +126,15 @@ void save_checkpoint(const std::filesystem::path& file, const CheckpointMeta& m,
         for (const auto& e : m.history)
             values.push_back(c.get(e));
         auto t = torch::tensor(values, torch::kFloat64).reshape({static_cast<std::int64_t>(values.size())});
-        f.add(std::string("history/") + c.name, c.integral ? t.to(torch::kLong) : t);
+        add_tensor(f, std::string("history/") + c.name, c.integral ? t.to(torch::kLong) : t);
     }
     if (!m.grad_sq_mean.empty())
-        f.add("features/grad_sq_mean",
+        add_tensor(f, "features/grad_sq_mean",
               torch::tensor(m.grad_sq_mean, torch::kFloat64).reshape({static_cast<std::int64_t>(m.grad_sq_mean.size())}));
     for (const auto& p : net.named_parameters())
-        f.add("model/" + p.key(), p.value());
+        add_tensor(f, "model/" + p.key(), p.value());
     for (const auto& b : net.named_buffers())
-        f.add("model/" + b.key(), b.value());
+        add_tensor(f, "model/" + b.key(), b.value());
 
     const config::Optimizer kind = optimizer_kind(opt);
     f.set("optimizer/kind", config::to_string(kind));
@@ -147,14 +147,14 @@ void save_checkpoint(const std::filesystem::path& file, const CheckpointMeta& m,
         if (kind == config::Optimizer::Sgd) {
             const auto& s = static_cast<const torch::optim::SGDParamState&>(*it->second);
             if (s.momentum_buffer().defined())
-                f.add(pre + "momentum_buffer", s.momentum_buffer());
+                add_tensor(f, pre + "momentum_buffer", s.momentum_buffer());
         } else {
             const auto& s = static_cast<const torch::optim::AdamParamState&>(*it->second);
             f.set(pre + "step", s.step());
-            f.add(pre + "exp_avg", s.exp_avg());
-            f.add(pre + "exp_avg_sq", s.exp_avg_sq());
+            add_tensor(f, pre + "exp_avg", s.exp_avg());
+            add_tensor(f, pre + "exp_avg_sq", s.exp_avg_sq());
             if (s.max_exp_avg_sq().defined())
-                f.add(pre + "max_exp_avg_sq", s.max_exp_avg_sq());
+                add_tensor(f, pre + "max_exp_avg_sq", s.max_exp_avg_sq());
         }
     }
     f.write(file);
@@ -228,7 +228,7 @@ CheckpointReader::CheckpointReader(TensorFile file) : file_(file.label()), tenso
     for (const Column& c : kColumns) {
         if (!f.find(std::string("history/") + c.name))
             continue; // a column added after the file was written keeps its default
-        const auto t = f.tensor(std::string("history/") + c.name, c.integral ? torch::kInt64 : torch::kFloat64, {n},
+        const auto t = read_tensor(f, std::string("history/") + c.name, c.integral ? torch::kInt64 : torch::kFloat64, {n},
                                 /*finite=*/false)
                            .to(torch::kFloat64);
         const double* v = t.data_ptr<double>();
@@ -240,7 +240,7 @@ CheckpointReader::CheckpointReader(TensorFile file) : file_(file.label()), tenso
         if (g->shape.size() != 1 || g->shape[0] < 1 ||
             g->shape[0] > static_cast<std::int64_t>(f.names("model/").size()))
             throw Error(fmt::format("{}: features/grad_sq_mean: not a vector of one value per block", f.label()));
-        const auto t = f.tensor("features/grad_sq_mean", torch::kFloat64, {g->shape[0]});
+        const auto t = read_tensor(f, "features/grad_sq_mean", torch::kFloat64, {g->shape[0]});
         const double* v = t.data_ptr<double>();
         for (std::int64_t i = 0; i < g->shape[0]; ++i) {
             if (!(v[i] >= 0.0))
@@ -359,7 +359,7 @@ void CheckpointReader::load_model(model::NetImpl& net)
         std::vector<std::pair<torch::Tensor, torch::Tensor>> loaded; // nothing changes until all is read
         for (const auto& list : {net.named_parameters(), net.named_buffers()})
             for (const auto& p : list)
-                loaded.emplace_back(p.value(), f.tensor("model/" + p.key(), p.value().scalar_type(), p.value().sizes()));
+                loaded.emplace_back(p.value(), read_tensor(f, "model/" + p.key(), p.value().scalar_type(), p.value().sizes()));
         if (loaded.size() != f.names("model/").size())
             throw Error(fmt::format("{}: the checkpoint holds {} model tensors, this model has {}", file_.string(),
                                     f.names("model/").size(), loaded.size()));
@@ -428,7 +428,7 @@ void CheckpointReader::load_optimizer(torch::optim::Optimizer& opt, model::NetIm
             const auto shape = p.value().sizes();
             const auto read = [&](const std::string& field) {
                 ++used;
-                return f.tensor(pre + field, dtype, shape).to(p.value().device());
+                return read_tensor(f, pre + field, dtype, shape).to(p.value().device());
             };
             if (want == config::Optimizer::Sgd) {
                 if (!f.find(pre + "momentum_buffer"))

@@ -3,9 +3,9 @@
 #pragma once
 
 #include "core/model/layer.h"
-#include "core/model/net.h"
-#include "core/train/clock.h"
-#include "core/train/events.h"
+#include "core/net/net.h"
+#include "core/job/clock.h"
+#include "core/job/events.h"
 #include "core/util/tensor_file.h"
 
 #include <torch/optim/optimizer.h>

@@ -1,5 +1,6 @@
 // job.device against this machine's LibTorch and GPUs.
 #include "core/train/device.h"
+#include "core/train/torch_device.h"
 
 #include "core/util/error.h"
 
@@ -35,11 +36,26 @@ void use_repeatable_cuda()
 
 } // namespace
 
+int cuda_device_count()
+{
+    return torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
+}
+
+std::string libtorch_version()
+{
+    return TORCH_VERSION;
+}
+
 std::string cuda_description()
 {
     if (!torch::cuda::is_available())
         return fmt::format("CUDA: not available (LibTorch {})", TORCH_VERSION);
     return fmt::format("CUDA: {} device(s) (LibTorch {})", torch::cuda::device_count(), TORCH_VERSION);
+}
+
+void check_device(const std::string& name)
+{
+    (void)resolve_device(name);
 }
 
 torch::Device resolve_device(const std::string& name)

@@ -3,7 +3,7 @@
 #include "core/train/probe.h"
 
 #include "core/data/dataset.h"
-#include "core/model/net.h"
+#include "core/net/net.h"
 #include "core/util/error.h"
 
 #include <torch/autograd.h>

@@ -4,7 +4,7 @@
 
 #include "core/agent/decision_features.h"
 #include "core/model/spec.h"
-#include "core/train/events.h"
+#include "core/job/events.h"
 
 #include <torch/types.h>
 

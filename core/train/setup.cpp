@@ -1,8 +1,8 @@
 // Building a run from its config. Each piece is a small function so that the workbench can reuse it.
 #include "core/train/setup.h"
 
-#include "core/agent/heuristics.h"
-#include "core/agent/reinforce.h"
+#include "core/agent/from_config.h"
+#include "core/policy/reinforce.h"
 #include "core/config/names.h"
 #include "core/data/cifar10.h"
 #include "core/data/idx.h"
@@ -76,59 +76,15 @@ data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t se
 
 std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c, TrainObserver* observer)
 {
-    switch (c.kind) {
-    case config::AgentKind::Fixed:
-        return std::make_unique<agent::FixedSequenceAgent>(c.sequence);
-    case config::AgentKind::Random:
-        return std::make_unique<agent::RandomAgent>(c.seed);
-    case config::AgentKind::None:
-        return std::make_unique<agent::NoAdaptationAgent>();
-    case config::AgentKind::Policy: {
-        auto learner = std::make_shared<agent::PolicyLearner>(
-            agent::PolicyLearner::load(c.policy, [observer](const std::string& warning) {
-                if (observer)
-                    observer->on_message(warning);
-            }));
-        learner->set_temperature(c.temperature);
-        return std::make_unique<agent::PolicyAgent>(learner, c.greedy, [observer](const std::string& warning) {
-            if (observer)
-                observer->on_message(warning);
-        });
-    }
-    case config::AgentKind::Gradient:
-        return std::make_unique<agent::GradientAgent>();
-    case config::AgentKind::LossDrop:
-        return std::make_unique<agent::LossDropAgent>();
-    case config::AgentKind::First:
-        return std::make_unique<agent::EndBlockAgent>(agent::EndBlockAgent::End::First);
-    case config::AgentKind::Last:
-        return std::make_unique<agent::EndBlockAgent>(agent::EndBlockAgent::End::Last);
-    case config::AgentKind::GrowWhileImproving:
-        return std::make_unique<agent::GrowWhileImprovingAgent>(c.threshold);
-    case config::AgentKind::Simulation:
-        break;
-    }
-    throw Error(fmt::format("agent.kind: \"{}\" does not train jobs: it builds simulation tables (rlda simulate)",
-                            config::to_string(c.kind)));
-}
-
-bool is_heuristic(config::AgentKind kind)
-{
-    switch (kind) {
-    case config::AgentKind::Gradient:
-    case config::AgentKind::LossDrop:
-    case config::AgentKind::First:
-    case config::AgentKind::Last:
-    case config::AgentKind::GrowWhileImproving:
-        return true;
-    case config::AgentKind::Fixed:
-    case config::AgentKind::Random:
-    case config::AgentKind::None:
-    case config::AgentKind::Policy:
-    case config::AgentKind::Simulation:
-        break;
-    }
-    return false;
+    if (c.kind != config::AgentKind::Policy)
+        return agent::make_rule_agent(c);
+    const auto warn = [observer](const std::string& warning) {
+        if (observer)
+            observer->on_message(warning);
+    };
+    auto learner = std::make_shared<agent::PolicyLearner>(agent::PolicyLearner::load(c.policy, warn));
+    learner->set_temperature(c.temperature);
+    return std::make_unique<agent::PolicyAgent>(learner, c.greedy, warn);
 }
 
 std::unique_ptr<Clock> make_clock(const config::SchedulerConfig& c)

@@ -6,7 +6,7 @@
 #include "core/config/experiment.h"
 #include "core/data/dataset.h"
 #include "core/model/spec.h"
-#include "core/train/events.h"
+#include "core/job/events.h"
 #include "core/train/trainer.h"
 
 #include <filesystem>
@@ -17,13 +17,10 @@ namespace rlda::core::train {
 
 // The configured dataset; errors name the expected files and how to obtain them.
 data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t seed);
-// Fixed, random, none, a saved policy (greedy or sampling at agent.temperature), or a growth
-// heuristic (core/agent/heuristics.h); the policy's warnings (layers outside its vocabulary) go to
-// `observer`.
+// A saved policy (greedy or sampling at agent.temperature), or any agent of
+// agent::make_rule_agent (core/agent/from_config.h); the policy's warnings (layers outside its
+// vocabulary) go to `observer`.
 std::unique_ptr<agent::Agent> make_agent(const config::AgentConfig& c, TrainObserver* observer = nullptr);
-// The growth heuristics (gradient, loss-drop, first, last, grow-while-improving): agents that need
-// no file and answer a decision from its context alone, so that a table can judge them.
-bool is_heuristic(config::AgentKind kind);
 std::unique_ptr<Clock> make_clock(const config::SchedulerConfig& c);
 std::vector<AllocationEvent> allocation_events(const config::SchedulerConfig& c);
 // The job's model for the dataset's sample shape and classes.

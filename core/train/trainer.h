@@ -1,13 +1,18 @@
 // The adapting trainer (the paper's Algorithm 1): trains under the scheduler's budget, consults the
-// agent after an "up", deepens with Net2Net, and undoes the last deepening on a "down".
+// agent after an "up", grows the model with Net2Net, and undoes the last growth on a "down".
+// After an "up" it asks the agent trainer.max_decisions times, applies each chosen action (deepen or
+// widen an original block: config::trainer_actions) and starts a fresh optimizer at the initial
+// learning rate, as the original did; after a "down" the smaller model distils from the larger one
+// (trainer.distill_*). run::run_experiment and the table builder (core/sim/build.h) drive it, on
+// their own thread; what it reports, and when, is core/job/events.h's contract.
 #pragma once
 
 #include "core/agent/agent.h"
 #include "core/config/experiment.h"
 #include "core/model/spec.h"
-#include "core/train/clock.h"
-#include "core/train/events.h"
-#include "core/train/scheduler.h"
+#include "core/job/clock.h"
+#include "core/job/events.h"
+#include "core/job/scheduler.h"
 
 #include <cstdint>
 #include <filesystem>

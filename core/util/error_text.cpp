@@ -1,9 +1,10 @@
 // One line of an exception: LibTorch's messages carry a multi-line backtrace, a user needs the cause.
+// LibTorch's c10::Error puts its message first and its backtrace after the first line break, so that
+// the first line of what() is the first line of what_without_backtrace(): no LibTorch header here.
 #include "core/util/error_text.h"
 
 #include "core/util/error.h"
 
-#include <c10/util/Exception.h>
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
@@ -20,8 +21,6 @@ std::string error_line(const std::exception& e)
 {
     if (dynamic_cast<const Error*>(&e))
         return e.what();
-    if (const auto* c10 = dynamic_cast<const c10::Error*>(&e))
-        return std::string(first_line(c10->what_without_backtrace()));
     if (const auto* toml = dynamic_cast<const toml::parse_error*>(&e)) {
         const auto& s = toml->source();
         return fmt::format("{}:{}:{}: {}", s.path ? *s.path : std::string("(text)"), s.begin.line, s.begin.column,

@@ -11,10 +11,9 @@ namespace rlda::core {
 // The text before the first line break.
 std::string_view first_line(std::string_view text);
 
-// One line saying what went wrong: a core::Error's message as it is; LibTorch's c10::Error
-// without its backtrace (what_without_backtrace()); a toml::parse_error with its file, line and
-// column; std::bad_alloc as "out of memory"; any other exception's what(); each cut at its first
-// line break.
+// One line saying what went wrong: a core::Error's message as it is; a toml::parse_error with its
+// file, line and column; std::bad_alloc as "out of memory"; any other exception's what() (LibTorch's
+// c10::Error too: its backtrace starts after the first line), each cut at its first line break.
 std::string error_line(const std::exception& e);
 
 } // namespace rlda::core

@@ -2,7 +2,7 @@
 // simulation table folders): which folders --force may replace, how it replaces one, and the lock
 // that makes each folder have one writer at a time.
 //
-// The rules, written once here and in docs/architecture.md (*Output folders*):
+// The rules, written once, here (docs/architecture.md, *Output folders*, points here):
 // - A folder is rlda's when it holds the marker `.rlda` (written first into every folder rlda
 //   makes), or, for folders made before the marker, when every entry in it is one rlda writes
 //   (rlda_entry_kind() below) and one of them is events.jsonl, ranks.csv or table.json. A user's

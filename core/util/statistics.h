@@ -1,9 +1,13 @@
-// Means, variances and rank correlations of a sample: the one place the engine computes them (a
-// table's reward standardisation, the noise and reliability of replicate tables, the transfer
-// summary's spread over replicates).
+// Means, variances, ranks, quantiles and rank correlations of a sample: the one place the engine
+// computes them (a table's reward standardisation and ranks, the noise and reliability of replicate
+// tables and their bootstrap intervals, the transfer summary's spread over replicates, the figures'
+// axis ranges).
 #pragma once
 
+#include <algorithm>
+#include <cmath>
 #include <cstddef>
+#include <functional>
 #include <span>
 #include <vector>
 
@@ -29,6 +33,34 @@ inline double variance_of(std::span<const double> x, std::size_t ddof)
     for (const double v : x)
         squares += (v - m) * (v - m);
     return squares / static_cast<double>(x.size() - ddof);
+}
+
+// The competition rank ("1224") of `value` among `values`: 1 + how many are strictly higher, so that
+// equal values share the better rank (NaN is never higher). `projection` reads each element's value.
+// The one rank of the engine: a sequence's in its table, a mean's in a resample, a candidate's
+// among a table's rows.
+template <typename Range, typename Projection = std::identity>
+int competition_rank(const Range& values, double value, Projection projection = {})
+{
+    int higher = 0;
+    for (const auto& v : values)
+        higher += std::invoke(projection, v) > value ? 1 : 0;
+    return 1 + higher;
+}
+// Every value's competition_rank among them, in one sort.
+std::vector<int> competition_ranks(std::span<const double> values);
+
+// The sample quantile of `values` (not empty) at probability q in [0, 1]: the element at index
+// q (n - 1) of the sorted values, that index rounded away from the median (down for q < 0.5, up
+// above), so that the interval between the quantiles at q and 1 - q holds at least 1 - 2q of the
+// values. The one percentile rule: the bootstrap's rank intervals, a random sequence's rank
+// interval, the figures' robust axis ranges.
+template <typename T> T quantile(std::vector<T> values, double q)
+{
+    const double at = std::clamp(q, 0.0, 1.0) * static_cast<double>(values.size() - 1);
+    const auto k = static_cast<std::size_t>(q < 0.5 ? std::floor(at) : std::ceil(at));
+    std::nth_element(values.begin(), values.begin() + static_cast<std::ptrdiff_t>(k), values.end());
+    return values[k];
 }
 
 // Ranks 1..n of `x` in increasing order; ties take the mean of the ranks they span.

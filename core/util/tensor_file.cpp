@@ -1,3 +1,4 @@
+// The tensor file: written, read and checked as bytes.
 #include "core/util/tensor_file.h"
 
 #include "core/util/atomic_file.h"
@@ -28,22 +29,22 @@ namespace {
 constexpr std::size_t kPrefix = 24; // magic, version, CRC-32, header length
 
 struct DTypeName {
-    torch::ScalarType type;
+    TensorDtype type;
     const char* name;
     std::size_t bytes;
 };
 constexpr DTypeName kDTypes[] = {
-    {torch::kFloat32, "float32", 4},
-    {torch::kFloat64, "float64", 8},
-    {torch::kInt64, "int64", 8},
+    {TensorDtype::Float32, "float32", 4},
+    {TensorDtype::Float64, "float64", 8},
+    {TensorDtype::Int64, "int64", 8},
 };
 
-const DTypeName* dtype_of(torch::ScalarType t)
+const DTypeName& dtype_of(TensorDtype t)
 {
     for (const auto& d : kDTypes)
         if (d.type == t)
-            return &d;
-    return nullptr;
+            return d;
+    return kDTypes[0]; // unreachable: kDTypes names every TensorDtype
 }
 
 const DTypeName* dtype_named(const std::string& name)
@@ -52,6 +53,18 @@ const DTypeName* dtype_named(const std::string& name)
         if (name == d.name)
             return &d;
     return nullptr;
+}
+
+// Whether every element of a floating entry is finite (an int64 entry always is).
+template <typename T> bool all_finite(std::string_view data)
+{
+    for (std::size_t at = 0; at + sizeof(T) <= data.size(); at += sizeof(T)) {
+        T v;
+        std::memcpy(&v, data.data() + at, sizeof v);
+        if (!std::isfinite(v))
+            return false;
+    }
+    return true;
 }
 
 std::uint32_t crc_of(std::string_view bytes)
@@ -103,32 +116,21 @@ std::string unverified_warning(const std::filesystem::path& file)
                        file.string());
 }
 
-bool storage_covers(const torch::Tensor& t)
+std::string_view dtype_name(TensorDtype dtype)
 {
-    if (!t.defined())
-        return false;
-    if (t.numel() == 0)
-        return true;
-    if (!t.has_storage())
-        return false;
-    std::optional<std::int64_t> last = t.storage_offset(); // the last element's index in the storage
-    for (std::int64_t d = 0; d < t.dim() && last; ++d) {
-        if (t.stride(d) < 0)
-            return false;
-        const auto step = checked::mul(t.size(d) - 1, t.stride(d));
-        last = step ? checked::add(*last, *step) : std::nullopt;
-    }
-    const auto bytes = last && *last >= 0
-                           ? checked::mul(*last + 1, static_cast<std::int64_t>(t.element_size()))
-                           : std::nullopt;
-    return bytes && static_cast<std::size_t>(*bytes) <= t.storage().nbytes();
+    return dtype_of(dtype).name;
+}
+
+std::size_t dtype_size(TensorDtype dtype)
+{
+    return dtype_of(dtype).bytes;
 }
 
 // ---- writer ----------------------------------------------------------------------------------
 
 struct TensorFileWriter::Impl {
     nlohmann::json header;
-    std::vector<torch::Tensor> tensors;
+    std::vector<std::string> data; // each tensor's elements
     std::set<std::string> names;
 };
 
@@ -165,27 +167,30 @@ void TensorFileWriter::set(const std::string& key, const std::vector<std::int64_
     impl_->header["meta"][key] = values;
 }
 
-void TensorFileWriter::add(const std::string& name, const torch::Tensor& tensor)
+void TensorFileWriter::add(const std::string& name, TensorDtype dtype, const std::vector<std::int64_t>& shape,
+                           std::string_view data)
 {
-    const DTypeName* d = dtype_of(tensor.scalar_type());
-    if (!d)
-        throw Error(fmt::format("{}: a {} tensor cannot be saved (float32, float64 or int64 only)", name,
-                                c10::toString(tensor.scalar_type())));
     if (!impl_->names.insert(name).second)
         throw Error(fmt::format("{}: saved twice", name));
-    if (tensor.dim() > static_cast<std::int64_t>(kMaxTensorRank))
-        throw Error(fmt::format("{}: {} dimensions, at most {} can be saved", name, tensor.dim(), kMaxTensorRank));
-    impl_->header["tensors"].push_back({{"name", name}, {"dtype", d->name}, {"shape", tensor.sizes().vec()}});
-    impl_->tensors.push_back(tensor.detach().to(torch::kCPU).contiguous());
+    if (shape.size() > kMaxTensorRank)
+        throw Error(fmt::format("{}: {} dimensions, at most {} can be saved", name, shape.size(), kMaxTensorRank));
+    std::optional<std::size_t> elements = 1;
+    for (const std::int64_t extent : shape)
+        elements = extent < 0 || !elements ? std::nullopt : checked::mul(*elements, static_cast<std::size_t>(extent));
+    const auto bytes = elements ? checked::mul(*elements, dtype_size(dtype)) : std::nullopt;
+    if (!bytes || *bytes != data.size())
+        throw Error(fmt::format("{}: {} bytes for a {} tensor of shape {}", name, data.size(), dtype_name(dtype),
+                                shape_text(shape)));
+    impl_->header["tensors"].push_back({{"name", name}, {"dtype", dtype_name(dtype)}, {"shape", shape}});
+    impl_->data.emplace_back(data);
 }
 
 std::string TensorFileWriter::bytes() const
 {
     const std::string header = impl_->header.dump();
     std::string body = header;
-    for (const auto& t : impl_->tensors)
-        if (t.nbytes() > 0) // an empty tensor has no data pointer
-            body.append(static_cast<const char*>(t.data_ptr()), t.nbytes());
+    for (const auto& data : impl_->data)
+        body += data;
     std::string out(kTensorFileMagic);
     append_le<std::uint32_t>(out, kTensorFileVersion);
     append_le<std::uint32_t>(out, crc_of(body));
@@ -314,26 +319,33 @@ std::vector<std::string> TensorFile::names(std::string_view prefix) const
     return out;
 }
 
-torch::Tensor TensorFile::tensor(std::string_view name, torch::ScalarType dtype, std::span<const std::int64_t> shape,
-                                 bool finite) const
+const TensorEntry& TensorFile::checked(std::string_view name, TensorDtype dtype, std::span<const std::int64_t> shape,
+                                      bool finite) const
 {
     const TensorEntry* e = find(name);
     if (!e)
         throw Error(fmt::format("{}: no tensor {}", label_, name));
     if (e->dtype != dtype)
-        throw Error(fmt::format("{}: {} is {}, not {}", label_, name, dtype_of(e->dtype)->name, dtype_of(dtype)->name));
+        throw Error(fmt::format("{}: {} is {}, not {}", label_, name, dtype_name(e->dtype), dtype_name(dtype)));
     const bool fits = e->shape.size() == shape.size() &&
                       std::equal(shape.begin(), shape.end(), e->shape.begin(),
                                  [](std::int64_t want, std::int64_t got) { return want < 0 || want == got; });
     if (!fits)
         throw Error(fmt::format("{}: {} has shape {}, expected {}", label_, name, shape_text(e->shape),
                                 shape_text(shape)));
-    auto t = torch::empty(e->shape, torch::TensorOptions().dtype(dtype));
-    if (e->bytes > 0) // an empty tensor has no data pointer to copy to
-        std::memcpy(t.data_ptr(), bytes_.data() + data_ + e->offset, e->bytes);
-    if (finite && t.is_floating_point() && !torch::isfinite(t).all().item<bool>())
+    const auto all_finite_here = [&] {
+        return dtype == TensorDtype::Float32   ? all_finite<float>(data(*e))
+               : dtype == TensorDtype::Float64 ? all_finite<double>(data(*e))
+                                               : true;
+    };
+    if (finite && !all_finite_here())
         throw Error(fmt::format("{}: {} holds non-finite values (NaN or infinity)", label_, name));
-    return t;
+    return *e;
+}
+
+std::string_view TensorFile::data(const TensorEntry& entry) const
+{
+    return std::string_view(bytes_).substr(data_ + entry.offset, entry.bytes);
 }
 
 namespace {

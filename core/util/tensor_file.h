@@ -1,7 +1,9 @@
 // The one container for the tensors rlda saves (policy.pt, warm_start.pt, model.pt): a checksum,
 // a small JSON header listing every tensor's name, dtype and shape, then their raw bytes. The
-// reader checks everything before it makes a tensor, and no byte of it reaches LibTorch's pickle
-// or TorchScript parsers.
+// reader checks everything before any tensor is made, and no byte of it reaches LibTorch's pickle
+// or TorchScript parsers. No LibTorch here: the format is read and checked as bytes (so that the
+// fuzz harnesses and the tools that read a header need none); core/net/tensors.h turns an entry
+// into a torch::Tensor and a tensor into an entry.
 //
 // Layout (integers little-endian):
 //   offset 0   8 bytes  magic kTensorFileMagic
@@ -14,8 +16,6 @@
 //                       little-endian, nothing before, between or after them
 // A file is refused unless its length, checksum, header and every tensor's extent agree exactly.
 #pragma once
-
-#include <torch/types.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -44,14 +44,14 @@ TensorFileKind sniff_tensor_file(const std::filesystem::path& file);
 // The one-line warning for a file in the older format.
 std::string unverified_warning(const std::filesystem::path& file);
 
-// Whether a tensor's storage holds every element its sizes and strides address. LibTorch's own
-// archives (rlda's format before tensor files) do not check it: a tensor read from a damaged one
-// can point past its storage.
-bool storage_covers(const torch::Tensor& t);
+// The element types a tensor file holds, by their names in its header.
+enum class TensorDtype { Float32, Float64, Int64 };
+std::string_view dtype_name(TensorDtype dtype); // "float32", "float64", "int64"
+std::size_t dtype_size(TensorDtype dtype);      // bytes per element
 
 struct TensorEntry {
     std::string name;
-    torch::ScalarType dtype = torch::kFloat32; // kFloat32, kFloat64 or kInt64
+    TensorDtype dtype = TensorDtype::Float32;
     std::vector<std::int64_t> shape;
     std::size_t offset = 0; // into the data that follows the header
     std::size_t bytes = 0;
@@ -69,8 +69,10 @@ public:
     void set(const std::string& key, const std::string& value);
     void set(const std::string& key, const std::vector<std::string>& values);
     void set(const std::string& key, const std::vector<std::int64_t>& values);
-    // A float32, float64 or int64 tensor on any device; written as its contiguous CPU copy.
-    void add(const std::string& name, const torch::Tensor& tensor);
+    // A tensor's elements, row-major and little-endian: exactly the shape's element count times
+    // dtype_size(dtype) bytes. Error naming the tensor for a name saved twice, too many dimensions or
+    // a size that does not match. (core/net/tensors.h's add_tensor adds a torch::Tensor.)
+    void add(const std::string& name, TensorDtype dtype, const std::vector<std::int64_t>& shape, std::string_view data);
 
     std::string bytes() const;
     void write(const std::filesystem::path& file) const; // atomically
@@ -99,16 +101,13 @@ public:
     // Names that start with `prefix`, in the file's order.
     std::vector<std::string> names(std::string_view prefix) const;
 
-    // The tensor `name`, a fresh CPU tensor, once its dtype and shape have been checked against
-    // what the caller expects (-1: any extent). With `finite`, a floating tensor holding NaN or
-    // infinity is refused by name.
-    torch::Tensor tensor(std::string_view name, torch::ScalarType dtype, std::span<const std::int64_t> shape,
-                         bool finite = true) const;
-    torch::Tensor tensor(std::string_view name, torch::ScalarType dtype, std::initializer_list<std::int64_t> shape,
-                         bool finite = true) const
-    {
-        return tensor(name, dtype, std::span<const std::int64_t>(shape.begin(), shape.size()), finite);
-    }
+    // The entry `name` once its dtype and shape have been checked against what the caller expects
+    // (-1: any extent). With `finite`, a floating entry holding NaN or infinity is refused by name.
+    // (core/net/tensors.h's read_tensor makes it a tensor.)
+    const TensorEntry& checked(std::string_view name, TensorDtype dtype, std::span<const std::int64_t> shape,
+                               bool finite = true) const;
+    // An entry's elements, as add() took them.
+    std::string_view data(const TensorEntry& entry) const;
 
     // Header values; a missing or mistyped key is an Error naming the file and the key. The
     // *_or forms return `fallback` when the key is absent (a field added later).

@@ -3,7 +3,7 @@
 // added again, unchecked, removed by Del). The Reproduce dialog's ranks table fills only from a
 // real `rlda reproduce`'s output, so its model is not watched here.
 #include "app/workbench/paper_figures_dialog.h"
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "core/util/data_dir.h"
 
 #include <QAbstractItemModelTester>

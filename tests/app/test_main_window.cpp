@@ -15,7 +15,7 @@
 #include "tests/common/synthetic_table.h"
 #include "tests/common/tiny_sim.h"
 #include "tests/widgets/plot/plot_reading.h"
-#include "tests/widgets/run/shots.h"
+#include "tests/common/screenshots.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
@@ -301,7 +301,7 @@ void TestMainWindow::runs_page_tables_overlays_and_a_chosen_folder()
 
     // Open on a table: the Tables page shows its 16 rows.
     runs.selectRuns({runIndex(runs, "tiny-table")});
-    rlda::tests::shot(w, QStringLiteral("window_runs_table"));
+    rlda::test::shot(w, QStringLiteral("window_runs_table"));
     click(runs, "openButton");
     QTRY_COMPARE(w.currentPage(), MainWindow::Page::Tables);
     QVERIFY(w.tables()->table().has_value());
@@ -330,7 +330,7 @@ void TestMainWindow::runs_page_tables_overlays_and_a_chosen_folder()
     QCOMPARE(w.currentPage(), MainWindow::Page::Training);
     w.training()->plot()->flush();
     w.training()->plot()->plot()->replot(); // now, not queued: the shot sees this overlay
-    rlda::tests::shot(w, QStringLiteral("window_overlay"));
+    rlda::test::shot(w, QStringLiteral("window_overlay"));
     const QStringList names{QStringLiteral("fixed-0-1"), QStringLiteral("fixed-1-0"), QStringLiteral("none")};
     QCOMPARE(w.training()->runNames(), names);
     widgets::SeriesPlot* plot = w.training()->plot();

@@ -10,6 +10,7 @@
 #include "widgets/model_panel.h"
 
 #include "tests/common/throwaway_settings.h"
+#include "tests/common/screenshots.h"
 
 #include <QSettings>
 
@@ -43,7 +44,7 @@ void shoot(MainWindow& w, const QString& name)
 {
     const QImage shot = w.grab().toImage();
     QVERIFY(!shot.isNull());
-    if (const QString dir = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !dir.isEmpty())
+    if (const QString dir = rlda::test::screenshotDir(); !dir.isEmpty())
         QVERIFY(shot.save(dir + QLatin1Char('/') + name));
 }
 

@@ -5,7 +5,7 @@
 #include "app/workbench/main_window.h"
 #include "app/workbench/workspace.h"
 #include "tests/common/throwaway_settings.h"
-#include "tests/widgets/run/shots.h"
+#include "tests/common/screenshots.h"
 
 #include <QPlainTextEdit>
 #include <QProcess>
@@ -50,7 +50,7 @@ private Q_SLOTS:
         QVERIFY(QFileInfo::exists(fifo_) && !QFileInfo(fifo_).isFile());
         QCOMPARE(rlda::app::workspace::guardSettingsFile().left(warning.size()), warning);
         w.resize(1440, 900);
-        rlda::tests::shot(w, QStringLiteral("settings-file-fifo"));
+        rlda::test::shot(w, QStringLiteral("settings-file-fifo"));
     }
 
     void the_program_warns_and_starts()

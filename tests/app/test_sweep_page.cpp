@@ -3,10 +3,12 @@
 #include "app/workbench/sweep_page.h"
 
 #include "core/config/experiment_io.h"
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "core/sweep/detached.h"
+#include "core/train/device.h"
 #include "widgets/job_tracker.h"
 #include "widgets/run/sweep_panel.h"
+#include "tests/common/screenshots.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -17,7 +19,6 @@
 #include <QTemporaryDir>
 #include <QtTest/QtTest>
 
-#include <torch/cuda.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -41,7 +42,7 @@ bool reattach(app::SweepPage& page)
     return answer.wait(30000) && answer.at(0).at(0).toBool();
 }
 
-bool torch_has_cuda() { return torch::cuda::is_available(); }
+bool torch_has_cuda() { return rlda::core::train::cuda_device_count() > 0; }
 
 } // namespace
 
@@ -119,7 +120,7 @@ private Q_SLOTS:
         QSignalSpy opened(page.panel(), &widgets::SweepPanel::openTableRequested);
         open->click();
         QCOMPARE(opened.count(), 1);
-        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        if (const QString shots = rlda::test::screenshotDir(); !shots.isEmpty()) {
             page.resize(900, 300);
             QVERIFY(page.grab().save(shots + QStringLiteral("/sweeps-replicated.png")));
         }

@@ -3,12 +3,14 @@
 // one line. Written to $RLDA_SCREENSHOT_DIR/policy-transfer.png when set (docs/screenshots).
 #include "app/workbench/policy_page.h"
 #include "core/run/transfer_protocol.h"
-#include "core/sim/table_meta.h"
+#include "core/transfer/summary.h"
+#include "core/table/open_table.h"
 #include "core/util/data_dir.h"
 #include "widgets/figures/transfer_view.h"
 #include "widgets/qcp.h"
 
 #include "tests/common/throwaway_settings.h"
+#include "tests/common/screenshots.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -78,7 +80,7 @@ private Q_SLOTS:
         view->models()->setCurrentIndex(1);
         QCOMPARE(view->table()->item(5, 6)->text(), QStringLiteral("13.4")); // ConvNet3's best fixed (0 0 0)
         QCOMPARE(view->table()->item(5, 7)->text(), QStringLiteral("13.4")); // and first's, the same sequence
-        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty())
+        if (const QString shots = rlda::test::screenshotDir(); !shots.isEmpty())
             QVERIFY(page.grab().toImage().save(shots + QStringLiteral("/policy-transfer.png")));
 
         // Not a transfer run: one line naming the file, and what was shown stays.
@@ -133,7 +135,7 @@ private Q_SLOTS:
         QVERIFY(table->item(1, 5)->text().startsWith(QStringLiteral("32.5 [")));
         QCOMPARE(table->item(1, 7)->text(), QStringLiteral("13.4"));
         QVERIFY(view->plot()->plottableCount() >= 6); // 2 runs' bars, 4 references, random's interval
-        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty())
+        if (const QString shots = rlda::test::screenshotDir(); !shots.isEmpty())
             QVERIFY(page.grab().toImage().save(shots + QStringLiteral("/policy-transfer-study.png")));
 
         page.compareTransfer(QString::fromStdString((root / "fewer").string()));
@@ -169,7 +171,7 @@ private Q_SLOTS:
         QCOMPARE(models.join(' '), QStringLiteral("FeedForwardNet2 FeedForwardNet3 TinyConvNet3 WideConvNet4 "
                                                   "SlimConvNet5 DeepConvNet6"));
         QVERIFY(table->item(0, 5)->text().contains(QLatin1Char('['))); // random with its interval
-        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty())
+        if (const QString shots = rlda::test::screenshotDir(); !shots.isEmpty())
             QVERIFY(page.grab().toImage().save(shots + QStringLiteral("/policy-transfer-shipped-study.png")));
     }
 
@@ -206,7 +208,7 @@ private Q_SLOTS:
         QVERIFY(view->table()->item(0, 0)->text().startsWith(QStringLiteral("feedforwardnet2_early")));
         QVERIFY(view->table()->item(2, 0)->text().startsWith(QStringLiteral("feedforwardnet2_early_seed44")));
         QVERIFY(view->table()->item(3, 0)->text().startsWith(QStringLiteral("feedforwardnet2_middle")));
-        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty())
+        if (const QString shots = rlda::test::screenshotDir(); !shots.isEmpty())
             QVERIFY(page.grab().toImage().save(shots + QStringLiteral("/policy-transfer-replicates.png")));
     }
 

@@ -13,9 +13,10 @@
 #include "app/workbench/recent_menus.h"
 #include "app/workbench/workspace.h"
 #include "core/io/run_reader.h"
+#include "core/train/device.h"
 #include "core/util/data_dir.h"
 #include "tests/common/synthetic_table.h"
-#include "tests/widgets/run/shots.h"
+#include "tests/common/screenshots.h"
 #include "widgets/plot/learning_view.h"
 #include "widgets/plot/training_view.h"
 #include "widgets/run/experiment_editor.h"
@@ -23,7 +24,6 @@
 
 #include "tests/common/throwaway_settings.h"
 
-#include <torch/version.h>
 
 #include <QAction>
 #include <QApplication>
@@ -267,7 +267,7 @@ private Q_SLOTS:
         w.show();
         menu->popup(w.mapToGlobal(QPoint(0, 0)));
         QVERIFY(QTest::qWaitForWindowExposed(menu));
-        tests::shot(*menu, QStringLiteral("workspace-recent-missing"));
+        test::shot(*menu, QStringLiteral("workspace-recent-missing"));
         menu->hide();
 
         // Each kind has its own list: a table opened goes to Recent tables only.
@@ -412,7 +412,7 @@ private Q_SLOTS:
         w.closeGuard()->setPrompt([&w](const QString& folder) {
             const std::unique_ptr<QMessageBox> box(CloseGuard::promptBox(&w, folder));
             QTimer::singleShot(0, box.get(), [b = box.get()] {
-                tests::shot(*b, QStringLiteral("workspace-close-prompt"));
+                test::shot(*b, QStringLiteral("workspace-close-prompt"));
                 b->defaultButton()->click();
             });
             box->exec();
@@ -456,7 +456,7 @@ private Q_SLOTS:
     {
         const QString about = app::aboutText();
         QVERIFY(about.contains(QStringLiteral(RLDA_VERSION)));
-        QVERIFY(about.contains(QStringLiteral(TORCH_VERSION)));
+        QVERIFY(about.contains(QString::fromStdString(rlda::core::train::libtorch_version())));
         QVERIFY(about.contains(QString::fromLatin1(qVersion())));
         QVERIFY(about.contains(QStringLiteral("MIT")));
         QVERIFY(about.contains(QStringLiteral("CUDA")));
@@ -464,7 +464,7 @@ private Q_SLOTS:
             QMessageBox* box = app::makeAboutBox(nullptr);
             box->show();
             QVERIFY(QTest::qWaitForWindowExposed(box));
-            tests::shot(*box, QStringLiteral("workspace-about"));
+            test::shot(*box, QStringLiteral("workspace-about"));
             box->close(); // deletes it
         }
         // The documentation shipped in the source tree is found.
@@ -485,7 +485,7 @@ private Q_SLOTS:
         QVERIFY(keys.contains(QKeySequence(Qt::ALT | Qt::Key_1).toString(QKeySequence::NativeText)));
         dialog->show();
         QVERIFY(QTest::qWaitForWindowExposed(dialog));
-        tests::shot(*dialog, QStringLiteral("workspace-shortcuts"));
+        test::shot(*dialog, QStringLiteral("workspace-shortcuts"));
         dialog->close();
         QMenu* help = topMenu(w, QStringLiteral("Help"));
         QVERIFY(help);
@@ -517,7 +517,7 @@ private Q_SLOTS:
         QVERIFY(picture.canConvert<QImage>());
         QVERIFY(picture.value<QImage>().width() <= 760);
         docs->resize(900, 680);
-        tests::shot(*docs, QStringLiteral("workspace-documentation"));
+        test::shot(*docs, QStringLiteral("workspace-documentation"));
         // A link to a page of docs/ opens here, and Back returns.
         docs->open(QStringLiteral(RLDA_SOURCE_DIR "/docs/architecture.md"));
         QVERIFY(opened.wait(30000));
@@ -620,12 +620,12 @@ private Q_SLOTS:
         w.resize(1440, 900);
         w.show();
         QVERIFY(QTest::qWaitForWindowExposed(&w));
-        tests::shot(w, QStringLiteral("runs-deep-key-config"));
+        test::shot(w, QStringLiteral("runs-deep-key-config"));
     }
 
     void menus_for_the_record()
     {
-        // Screenshots of the File, View and Help menus as a user opens them (RLDA_SHOTS); the
+        // Screenshots of the File, View and Help menus as a user opens them (RLDA_SCREENSHOT_DIR); the
         // Recent submenu's is recent_menus' (workspace-recent-missing).
         MainWindow w;
         w.restoreWorkspace();
@@ -638,7 +638,7 @@ private Q_SLOTS:
             QVERIFY(menu);
             menu->popup(w.mapToGlobal(QPoint(0, 0)));
             QVERIFY(QTest::qWaitForWindowExposed(menu));
-            tests::shot(*menu, name);
+            test::shot(*menu, name);
             menu->hide();
         }
     }

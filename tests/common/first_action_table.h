@@ -2,7 +2,7 @@
 // action clearly best, so that a learner that works finds it in a few hundred episodes.
 #pragma once
 
-#include "core/sim/table.h"
+#include "core/table/table.h"
 
 #include <cmath>
 #include <vector>

@@ -3,7 +3,7 @@
 // FastAdam::save wrote them at d244218. For the tests of loading such a file and of its warning.
 #pragma once
 
-#include "core/agent/reinforce.h"
+#include "core/policy/reinforce.h"
 
 #include <torch/serialize/output-archive.h>
 

@@ -37,4 +37,13 @@ inline CliResult rlda_cli(const QStringList& args, int timeout_ms = 300000)
     return run_program(rlda_program, args, timeout_ms);
 }
 
+// Whether the rlda program's LibTorch sees a GPU, as `rlda --version` says ("CUDA: not available
+// (LibTorch 1.13.1)" where it does not): the suites that run rlda ask the program, not LibTorch.
+inline bool rlda_sees_a_gpu()
+{
+    const CliResult r = rlda_cli({QStringLiteral("--version")});
+    return r.code == 0 && r.out.contains(QStringLiteral("CUDA: ")) &&
+           !r.out.contains(QStringLiteral("CUDA: not available"));
+}
+
 } // namespace rlda::test

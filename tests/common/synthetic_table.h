@@ -2,7 +2,7 @@
 // decisions over ConvNet2's 4 actions, with made-up but fixed accuracies and times left.
 #pragma once
 
-#include "core/sim/table.h"
+#include "core/table/table.h"
 
 #include <string>
 

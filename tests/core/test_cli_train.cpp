@@ -1,7 +1,7 @@
 // `rlda train` as a user runs it: a config in the original tool's schema, and a run killed mid-epoch.
-#include "core/agent/reinforce.h"
 #include "core/config/experiment_io.h"
 #include "core/util/csv.h"
+#include "core/util/tensor_file.h"
 #include "tests/common/folder_snapshot.h"
 #include "tests/common/rlda_cli.h"
 
@@ -10,7 +10,6 @@
 #include <QJsonObject>
 #include <QtTest/QtTest>
 
-#include <torch/cuda.h>
 
 #include <csignal>
 
@@ -52,7 +51,7 @@ private Q_SLOTS:
         // The original tool ran on GPUs: its [agent] device = 0 is job.device "cuda:0", refused in
         // one line naming the key where LibTorch sees no GPU, and set back to the CPU with --set.
         const QStringList on_cpu{"--set", "job.device=\"cpu\""};
-        if (!torch::cuda::is_available()) {
+        if (!rlda::test::rlda_sees_a_gpu()) {
             const auto refused = rlda::test::rlda_cli({"train", original_config, "--dataset", "synthetic", "--out", out});
             QVERIFY2(refused.code == 1 && refused.err.startsWith("rlda: error: job.device: \"cuda:0\" needs a CUDA GPU") &&
                          refused.err.count('\n') == 1,
@@ -97,10 +96,11 @@ private Q_SLOTS:
                                dir.filePath("learn")});
         QVERIFY(learn.waitForFinished(120000));
         QVERIFY2(learn.exitCode() == 0, learn.readAllStandardError().constData());
-        const auto policy = rlda::core::agent::PolicyLearner::load(dir.filePath("learn/policy.pt").toStdString());
-        QCOMPARE(policy.sizes().hidden_size, std::int64_t{20});
-        QCOMPARE(policy.sizes().decider_linear_size, std::int64_t{32});
-        QCOMPARE(policy.episode(), std::int64_t{30});
+        // What the policy file says of itself (its header); the run below loads the whole of it.
+        const auto policy = rlda::core::TensorFile::read(dir.filePath("learn/policy.pt").toStdString(), "policy");
+        QCOMPARE(policy.integer("policy.hidden_size"), std::int64_t{20});
+        QCOMPARE(policy.integer("policy.decider_linear_size"), std::int64_t{32});
+        QCOMPARE(policy.integer("episode"), std::int64_t{30});
         const QString out = dir.filePath("run");
         QProcess train;
         // The policy file first, then the kind (the new-user suite gives them the other way round).
@@ -403,7 +403,7 @@ private Q_SLOTS:
             {"simulate", quick, "--set", "scheduler.events=[]"},
             {"reproduce", "--episodes", "1", "--tables", dir.filePath("no-tables")},
         };
-        if (!torch::cuda::is_available()) // a GPU that is not there: refused, not replaced by the CPU
+        if (!rlda::test::rlda_sees_a_gpu()) // a GPU that is not there: refused, not replaced by the CPU
             for (const char* command : {"train", "simulate"})
                 commands.append({command, quick, "--set", "job.device=\"cuda\""});
         for (QStringList args : commands) {

@@ -10,10 +10,11 @@
 // steps. A CUDA job runs with deterministic algorithms (core/train/device.cpp), so one GPU repeats
 // its own results; the tolerances below are for the CPU-versus-GPU difference.
 #include "core/io/run_reader.h"
-#include "core/model/net.h"
+#include "core/net/net.h"
 #include "core/model/zoo.h"
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "core/train/device.h"
+#include "core/train/torch_device.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
 #include "tests/common/rlda_cli.h"

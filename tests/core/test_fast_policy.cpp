@@ -1,9 +1,9 @@
 // The hand-written policy kernels against PolicyNet::forward, autograd and torch::optim::Adam.
-#include "core/agent/fast_policy.h"
-#include "core/agent/reinforce.h"
+#include "core/policy/fast_policy.h"
+#include "core/policy/reinforce.h"
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "core/util/error.h"
 
 #include <torch/optim/adam.h>

@@ -1,6 +1,6 @@
 // Fused replicates: one FusedNet trained as R separate Nets are, layer kind by layer kind, across Net2Net
 // growth.
-#include "core/model/fused.h"
+#include "core/net/fused.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
 #include "tests/common/model_error.h"

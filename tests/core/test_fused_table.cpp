@@ -4,7 +4,7 @@
 // folder's settings; fused settings that cannot be built as a tree are refused in one line.
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "core/util/error.h"
 #include "tests/common/tiny_sim.h"
 

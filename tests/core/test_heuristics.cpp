@@ -1,15 +1,15 @@
 // The growth heuristics (core/agent/heuristics.h) on features whose answer is known, their kinds in
-// the config, and their judgement on a table (core/sim/agent_eval.h): the sequence walked node by
+// the config, and their judgement on a table (core/table/agent_eval.h): the sequence walked node by
 // node with each seed's features, its rank and interval, and `rlda evaluate --agent`.
+#include "core/agent/from_config.h"
 #include "core/agent/heuristics.h"
 #include "core/config/experiment_io.h"
 #include "core/config/schema.h"
 #include "core/config/validate.h"
 #include "core/model/zoo.h"
-#include "core/sim/agent_eval.h"
-#include "core/sim/learn.h"
-#include "core/sim/reliability.h"
-#include "core/train/setup.h"
+#include "core/table/agent_eval.h"
+#include "core/table/judge.h"
+#include "core/table/reliability.h"
 #include "core/util/error.h"
 #include "tests/common/config_error.h"
 #include "tests/common/rlda_cli.h"
@@ -202,12 +202,12 @@ private Q_SLOTS:
     {
         int heuristics = 0;
         for (const auto& [kind, name] : config::name_table<config::AgentKind>()) {
-            if (!rlda::core::train::is_heuristic(kind))
+            if (!rlda::core::agent::is_heuristic(kind))
                 continue;
             ++heuristics;
             config::AgentConfig c;
             c.kind = kind;
-            const auto a = rlda::core::train::make_agent(c);
+            const auto a = rlda::core::agent::make_rule_agent(c);
             QCOMPARE(a->name(), name);
             QCOMPARE(a->reads_features(), kind != config::AgentKind::First && kind != config::AgentKind::Last);
         }
@@ -215,7 +215,7 @@ private Q_SLOTS:
         config::AgentConfig c;
         c.kind = config::AgentKind::GrowWhileImproving;
         c.threshold = 0.25;
-        const auto a = rlda::core::train::make_agent(c);
+        const auto a = rlda::core::agent::make_rule_agent(c);
         QCOMPARE(dynamic_cast<agent::GrowWhileImprovingAgent&>(*a).threshold(), 0.25);
     }
 

@@ -1,13 +1,16 @@
 // Net2Net deepening on live modules: trained weights kept bit for bit, results described, errors.
-#include "core/model/net.h"
+#include "core/net/net.h"
 #include "core/model/toml_model.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
+#include "core/util/error_text.h"
 #include "tests/common/model_error.h"
 
 #include <QtTest/QtTest>
 
 #include <torch/nn/functional/loss.h>
+#include <torch/nn/modules/container/any.h>
+#include <torch/torch.h>
 
 #include <map>
 #include <string>
@@ -27,6 +30,43 @@ std::map<std::string, torch::Tensor> snapshot(const Net& net)
     return out;
 }
 
+// The output shape of one sample after each layer, in execution order, from a real forward of the
+// network LibTorch builds from `spec`.
+std::vector<std::string> forward_shapes(const ModelSpec& spec)
+{
+    torch::manual_seed(0);
+    Net net(spec);
+    net->eval();
+    torch::NoGradGuard no_grad;
+    std::vector<std::int64_t> dims{1};
+    dims.insert(dims.end(), spec.input.begin(), spec.input.end());
+    torch::Tensor x = torch::randn(dims);
+    const auto children = net->named_children();
+    std::vector<std::string> out;
+    for (const auto& u : units(net->spec())) {
+        const auto* module = children.find("u" + std::to_string(u.node->uid));
+        if (!module)
+            return {"no module u" + std::to_string(u.node->uid)};
+        auto seq = std::dynamic_pointer_cast<torch::nn::SequentialImpl>(*module);
+        for (auto& layer : *seq) {
+            x = layer.forward(x);
+            out.push_back(shape_string(std::vector<std::int64_t>(x.sizes().begin() + 1, x.sizes().end())));
+        }
+    }
+    return out;
+}
+
+// Each layer's output shape as core infers it without LibTorch (layer_shapes, core/model/spec.h):
+// what the Models page's graph shows (tests/widgets/inspect/test_model_graph.cpp).
+std::vector<std::string> inferred_shapes(const ModelSpec& spec)
+{
+    std::vector<std::string> out;
+    for (const auto& unit : layer_shapes(spec))
+        for (const auto& s : unit)
+            out.push_back(shape_string(s));
+    return out;
+}
+
 using rlda::test::model_error;
 
 } // namespace
@@ -35,6 +75,29 @@ class TestNet2Net : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void libtorch_errors_are_one_line()
+    {
+        // LibTorch's what() is the message and a backtrace of many lines; error_line
+        // (core/util/error_text.h, which knows no LibTorch) gives the message's first line.
+        try {
+            TORCH_CHECK(false, "shape '[3]' is invalid\nsecond line of the message");
+        } catch (const c10::Error& e) {
+            QVERIFY(std::string_view(e.what()).find("Exception raised from") != std::string_view::npos);
+            QCOMPARE(error_line(e), std::string("shape '[3]' is invalid"));
+        }
+    }
+
+    void inferred_shapes_match_a_forward()
+    {
+        for (const Shape& input : {Shape{1, 28, 28}, Shape{3, 32, 32}}) {
+            ModelSpec spec = load_model("ConvNet2", input, 10);
+            QCOMPARE(inferred_shapes(spec), forward_shapes(spec));
+            deepen_spec(spec, 0);
+            deepen_spec(spec, 2);
+            QCOMPARE(inferred_shapes(spec), forward_shapes(spec));
+        }
+    }
+
     void deepening_mid_sequence_keeps_trained_weights_bit_for_bit()
     {
         torch::manual_seed(3);

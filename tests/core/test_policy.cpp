@@ -1,8 +1,8 @@
 // The policy network, REINFORCE and simulation-driven learning, on small hand-made tables.
-#include "core/agent/reinforce.h"
+#include "core/policy/reinforce.h"
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "core/util/error.h"
 
 #include <QtTest/QtTest>

@@ -1,6 +1,6 @@
 // Every row of tests/fixtures/seed-deepening.csv: parameter count, original blocks, leaf
 // layers as PyTorch prints them, and function preservation of the whole deepening sequence.
-#include "core/model/net.h"
+#include "core/net/net.h"
 #include "core/model/zoo.h"
 #include "core/util/csv.h"
 

@@ -1,11 +1,11 @@
-// How far a replicated table can be trusted (core/sim/reliability.h), on fixtures whose answer is
+// How far a replicated table can be trusted (core/table/reliability.h), on fixtures whose answer is
 // known: identical replicates, pure noise, a clear signal, and Spearman-Brown's own arithmetic; and
-// the replicated table format (core/sim/table.h): seed columns, their mean, and the paper's layout.
-#include "core/agent/reinforce.h"
+// the replicated table format (core/table/table.h): seed columns, their mean, and the paper's layout.
+#include "core/policy/reinforce.h"
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
-#include "core/sim/reliability.h"
-#include "core/sim/table.h"
+#include "core/table/reliability.h"
+#include "core/table/table.h"
 #include "core/util/error.h"
 #include "core/util/statistics.h"
 #include "tests/common/rlda_cli.h"

@@ -1,6 +1,6 @@
 // Simulation tables: the reference seed tables, the time-left rule, ranking and baselines, the
 // file format round trip and one-line errors for malformed files.
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "core/util/csv.h"
 #include "core/util/error.h"
 

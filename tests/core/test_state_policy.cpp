@@ -2,12 +2,12 @@
 // rule that only the state can tell (the block with the largest gradient is the one to grow) where
 // the structural policy cannot, the seed each episode reads, its files, and its refusal of tables
 // without decision features.
-#include "core/agent/reinforce.h"
+#include "core/policy/reinforce.h"
 #include "core/agent/state_encoding.h"
 #include "core/model/zoo.h"
 #include "core/sim/learn.h"
-#include "core/sim/table.h"
-#include "core/sim/table_features.h"
+#include "core/table/table.h"
+#include "core/table/table_features.h"
 #include "core/util/error.h"
 #include "tests/common/rlda_cli.h"
 

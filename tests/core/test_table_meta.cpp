@@ -2,7 +2,8 @@
 // paper's tables take theirs from the index, and open_table() refuses mismatches and partial tables.
 #include "core/config/experiment.h"
 #include "core/model/zoo.h"
-#include "core/sim/table_meta.h"
+#include "core/table/open_table.h"
+#include "core/table/table_status.h"
 #include "core/util/error.h"
 #include "tests/common/synthetic_table.h"
 

@@ -1,11 +1,12 @@
 // The tensor file (core/util/tensor_file.h) and the policy files written in it: what is written
 // reads back exactly, and a damaged file is refused in one line naming it, before anything is
 // made from it; files of the format before it still load, with a warning.
-#include "core/agent/reinforce.h"
-#include "core/model/net.h"
+#include "core/policy/reinforce.h"
+#include "core/net/net.h"
 #include "core/model/zoo.h"
 #include "core/train/checkpoint.h"
 #include "core/util/error.h"
+#include "core/net/tensors.h"
 #include "core/util/tensor_file.h"
 #include "tests/common/old_policy.h"
 
@@ -127,10 +128,10 @@ private Q_SLOTS:
         const auto f32 = torch::randn({4, 3});
         const auto f64 = torch::randn({5}, torch::kFloat64);
         const auto i64 = torch::arange(6, torch::kLong).reshape({2, 3}).t(); // not contiguous
-        w.add("a", f32);
-        w.add("b", f64);
-        w.add("c", i64);
-        w.add("empty", torch::zeros({0, 4}));
+        add_tensor(w, "a", f32);
+        add_tensor(w, "b", f64);
+        add_tensor(w, "c", i64);
+        add_tensor(w, "empty", torch::zeros({0, 4}));
         w.write(file);
 
         const TensorFile f = TensorFile::read(file, "test");
@@ -140,10 +141,10 @@ private Q_SLOTS:
         QCOMPARE(f.string("name"), std::string("ConvNet2"));
         QCOMPARE(f.strings("words"), (std::vector<std::string>{"<unk>", "ReLU()"}));
         QCOMPARE(f.integers("shape"), (std::vector<std::int64_t>{3, 32, 32}));
-        QVERIFY(torch::equal(f.tensor("a", torch::kFloat32, {4, 3}), f32));
-        QVERIFY(torch::equal(f.tensor("b", torch::kFloat64, {-1}), f64));
-        QVERIFY(torch::equal(f.tensor("c", torch::kInt64, {3, 2}), i64));
-        QCOMPARE(f.tensor("empty", torch::kFloat32, {0, 4}).numel(), std::int64_t{0});
+        QVERIFY(torch::equal(read_tensor(f, "a", torch::kFloat32, {4, 3}), f32));
+        QVERIFY(torch::equal(read_tensor(f, "b", torch::kFloat64, {-1}), f64));
+        QVERIFY(torch::equal(read_tensor(f, "c", torch::kInt64, {3, 2}), i64));
+        QCOMPARE(read_tensor(f, "empty", torch::kFloat32, {0, 4}).numel(), std::int64_t{0});
         QCOMPARE(f.names(""), (std::vector<std::string>{"a", "b", "c", "empty"}));
         QCOMPARE(sniff_tensor_file(file), TensorFileKind::Container);
     }
@@ -152,15 +153,15 @@ private Q_SLOTS:
     {
         TensorFileWriter w("test");
         w.set("n", std::int64_t{3});
-        w.add("w", torch::tensor({1.0f, std::numeric_limits<float>::quiet_NaN()}));
-        w.add("h", torch::tensor({std::numeric_limits<double>::infinity()}, torch::kFloat64));
+        add_tensor(w, "w", torch::tensor({1.0f, std::numeric_limits<float>::quiet_NaN()}));
+        add_tensor(w, "h", torch::tensor({std::numeric_limits<double>::infinity()}, torch::kFloat64));
         const TensorFile f = TensorFile::parse(w.bytes(), "x.pt", "test");
-        expect_refusal([&] { f.tensor("w", torch::kFloat32, {2}); }, "x.pt", "w holds non-finite values");
-        QCOMPARE(f.tensor("h", torch::kFloat64, {1}, /*finite=*/false).item<double>(),
+        expect_refusal([&] { read_tensor(f, "w", torch::kFloat32, {2}); }, "x.pt", "w holds non-finite values");
+        QCOMPARE(read_tensor(f, "h", torch::kFloat64, {1}, /*finite=*/false).item<double>(),
                  std::numeric_limits<double>::infinity());
-        expect_refusal([&] { f.tensor("w", torch::kFloat64, {2}); }, "x.pt", "w is float32, not float64");
-        expect_refusal([&] { f.tensor("w", torch::kFloat32, {3}); }, "x.pt", "w has shape 2, expected 3");
-        expect_refusal([&] { f.tensor("v", torch::kFloat32, {2}); }, "x.pt", "no tensor v");
+        expect_refusal([&] { read_tensor(f, "w", torch::kFloat64, {2}); }, "x.pt", "w is float32, not float64");
+        expect_refusal([&] { read_tensor(f, "w", torch::kFloat32, {3}); }, "x.pt", "w has shape 2, expected 3");
+        expect_refusal([&] { read_tensor(f, "v", torch::kFloat32, {2}); }, "x.pt", "no tensor v");
         expect_refusal([&] { f.real("m"); }, "x.pt", "no m in its header");
         expect_refusal([&] { f.string("n"); }, "x.pt", "n in its header is not a string");
         expect_refusal([&] { TensorFile::parse(w.bytes(), "x.pt", "policy"); }, "x.pt",
@@ -173,7 +174,7 @@ private Q_SLOTS:
     {
         TensorFileWriter w("test");
         w.set("n", std::int64_t{3});
-        w.add("w", torch::randn({8, 8}));
+        add_tensor(w, "w", torch::randn({8, 8}));
         const std::string good = w.bytes();
 
         std::string flipped = good;

@@ -1,6 +1,6 @@
 // Transfer metrics: jumpstart, episodes to a threshold of the rolling mean, and their difference;
 // and core::RollingMean, the one rolling mean they (and the views and the progress line) use.
-#include "core/sim/transfer_metrics.h"
+#include "core/io/transfer_metrics.h"
 #include "core/util/rolling_mean.h"
 
 #include <QtTest/QtTest>

@@ -241,7 +241,7 @@ private:
         return {assemble(p.header, p.tensors), "grow", e.name + " " + what + (add ? ", zero bytes added" : ", bytes kept")};
     }
 
-    static std::size_t element_size(torch::ScalarType t) { return t == torch::kFloat32 ? 4 : 8; }
+    static std::size_t element_size(rlda::core::TensorDtype t) { return rlda::core::dtype_size(t); }
 
     Mutant change_dtype()
     {
@@ -408,7 +408,7 @@ private:
         Parsed p = parsed_;
         std::vector<std::size_t> floats;
         for (std::size_t i : targets(false))
-            if ((entries_[i].dtype == torch::kFloat32 || entries_[i].dtype == torch::kFloat64) && entries_[i].bytes > 0)
+            if ((entries_[i].dtype != rlda::core::TensorDtype::Int64) && entries_[i].bytes > 0)
                 floats.push_back(i);
         if (floats.empty())
             return meta_value();

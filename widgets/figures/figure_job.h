@@ -1,12 +1,14 @@
-// The paper's figures for programs that do not compile against Qt (`rlda figures`): plain C++ in,
-// files out. Qt's flags (-fPIC, its include paths) would void the LibTorch precompiled header
-// that `rlda` shares with rlda_core, so this header names no Qt and no LibTorch type.
+// The paper's figures for a program that does not compile against Qt: plain C++ in, files out, for
+// `rlda figures`, `rlda reproduce` and `rlda transfer`. rlda links the figures
+// library without its usage requirements (Qt's include paths and -fPIC; app/CMakeLists.txt), so
+// that its own sources stay free of Qt: this header names no Qt type, and no LibTorch type either
+// (no source of app/cli includes a LibTorch header).
 #pragma once
 
-#include "core/run/transfer_protocol.h"
-#include "core/run/transfer_study.h"
-#include "core/sim/results.h"
-#include "core/sim/table.h"
+#include "core/transfer/summary.h"
+#include "core/transfer/study.h"
+#include "core/table/results.h"
+#include "core/table/table.h"
 #include "core/util/rolling_mean.h"
 
 #include <string>

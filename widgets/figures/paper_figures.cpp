@@ -2,6 +2,7 @@
 #include "widgets/figures/paper_figures.h"
 
 #include "core/io/run_reader.h"
+#include "core/util/statistics.h"
 
 #include "widgets/figures/figure_font.h"
 #include "widgets/figures/transfer_chart.h"
@@ -39,21 +40,12 @@ QCPAxisRect* addRect(QCustomPlot& plot, int row)
     return rect;
 }
 
-double quantile(std::vector<double> v, double q)
-{
-    if (v.empty())
-        return 0.0;
-    const auto k = static_cast<std::size_t>(std::clamp(q, 0.0, 1.0) * static_cast<double>(v.size() - 1));
-    std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(k), v.end());
-    return v[k];
-}
-
 // A value range that shows the bulk of the raw values and all of the means: a few huge objective
 // spikes (a rare action with a tiny probability) would otherwise flatten everything else.
 QCPRange robustRange(const std::vector<double>& raw, const std::vector<double>& means)
 {
-    double lo = raw.empty() ? std::numeric_limits<double>::infinity() : quantile(raw, 0.01);
-    double hi = raw.empty() ? -std::numeric_limits<double>::infinity() : quantile(raw, 0.99);
+    double lo = raw.empty() ? std::numeric_limits<double>::infinity() : core::quantile(raw, 0.01);
+    double hi = raw.empty() ? -std::numeric_limits<double>::infinity() : core::quantile(raw, 0.99);
     for (double m : means) {
         lo = std::min(lo, m);
         hi = std::max(hi, m);

@@ -2,8 +2,8 @@
 // to worst, the policy's greedy sequence highlighted, and the baselines it has to beat.
 #pragma once
 
-#include "core/sim/results.h"
-#include "core/sim/table.h"
+#include "core/table/results.h"
+#include "core/table/table.h"
 
 #include <QColor>
 #include <QString>

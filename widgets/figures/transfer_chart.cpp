@@ -1,7 +1,7 @@
 // The transfer figure, through QCustomPlot like the paper's figures (rank_chart.h's helpers).
 #include "widgets/figures/transfer_chart.h"
 
-#include "core/sim/results.h"
+#include "core/table/results.h"
 #include "widgets/figures/figure_font.h"
 #include "widgets/figures/rank_chart.h"
 #include "widgets/qcp.h"

@@ -1,7 +1,7 @@
 // The transfer table and figure of one held-out model at a time.
 #include "widgets/figures/transfer_view.h"
 
-#include "core/sim/results.h"
+#include "core/table/results.h"
 #include "widgets/figures/transfer_chart.h"
 #include "widgets/qcp.h"
 

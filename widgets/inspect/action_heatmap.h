@@ -6,7 +6,7 @@
 
 #include "core/model/actions.h"
 
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "widgets/plot_export.h"
 
 #include <QPoint>

@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/model/spec.h"
-#include "core/train/events.h"
+#include "core/job/events.h"
 #include "widgets/plot_export.h"
 
 #include <QWidget>

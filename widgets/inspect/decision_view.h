@@ -1,7 +1,7 @@
 // Policy inspector, per decision: the agent's action probabilities as bars, the chosen action marked.
 #pragma once
 
-#include "core/train/events.h"
+#include "core/job/events.h"
 #include "widgets/plot_export.h"
 
 #include <QString>

@@ -1,11 +1,11 @@
 // SimulationTableModel: a simulation table as an item model, one row per sequence present, with
 // each row's rank and its distance to the optimal accuracy, and for a replicated table what its
-// seeds say of each row (core/sim/reliability.h). No widget: views and proxies sit on it.
+// seeds say of each row (core/table/reliability.h). No widget: views and proxies sit on it.
 #pragma once
 
 #include "core/model/actions.h"
-#include "core/sim/reliability.h"
-#include "core/sim/table.h"
+#include "core/table/reliability.h"
+#include "core/table/table.h"
 
 #include <QAbstractTableModel>
 

@@ -3,7 +3,7 @@
 // far apart the top sequences really are shows at a glance. The Tables page's second view.
 #pragma once
 
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "widgets/plot_export.h"
 
 #include <QWidget>

@@ -4,7 +4,7 @@
 // (action_heatmap.h); this widget lays them out and keeps the table's selection and the map's in step.
 #pragma once
 
-#include "core/sim/table.h"
+#include "core/table/table.h"
 #include "widgets/inspect/simulation_table_model.h"
 #include "widgets/plot_export.h"
 

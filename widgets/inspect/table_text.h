@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/model/actions.h"
-#include "core/sim/results.h"
+#include "core/table/results.h"
 
 #include <QString>
 #include <QStringList>

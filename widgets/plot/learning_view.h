@@ -3,7 +3,7 @@
 #pragma once
 
 #include "core/io/run_reader.h"
-#include "core/sim/results.h"
+#include "core/table/results.h"
 #include "widgets/rolling_series.h"
 
 #include <QString>

@@ -1,7 +1,7 @@
 // TrainingView: maps core's training value types and run files onto one SeriesPlot.
 #include "widgets/plot/training_view.h"
 
-#include "core/train/scheduler.h"
+#include "core/job/scheduler.h"
 #include "widgets/adaptation_text.h"
 #include "widgets/flow_layout.h"
 #include "widgets/plot/series_plot.h"

@@ -8,7 +8,7 @@
 #pragma once
 
 #include "core/io/run_reader.h"
-#include "core/train/events.h"
+#include "core/job/events.h"
 
 #include <QColor>
 #include <QHash>

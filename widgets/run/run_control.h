@@ -1,7 +1,7 @@
 // Start / pause / resume / cancel for one run, with its progress, time left, ETA and worker state.
 #pragma once
 
-#include "core/train/events.h"
+#include "core/job/events.h"
 
 #include <QString>
 #include <QWidget>

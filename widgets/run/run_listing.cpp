@@ -55,12 +55,7 @@ void scanFolder(const QString& folder, RunFacts& facts)
 
 bool isTableFolder(const RunData& run)
 {
-    std::error_code ec;
-    namespace fs = std::filesystem;
-    // While rlda simulate builds it, the rows are in parts/ beside table.json; table.csv comes last.
-    return (fs::is_regular_file(run.path / "table.csv", ec) &&
-            (fs::is_regular_file(run.path / "table.json", ec) || fs::is_regular_file(run.path / "config.toml", ec))) ||
-           (fs::is_regular_file(run.path / "table.json", ec) && fs::is_directory(run.path / "parts", ec));
+    return core::sim::is_table_folder(run.path);
 }
 
 QString tableStatusText(const core::sim::TableStatus& t)

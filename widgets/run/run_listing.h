@@ -5,7 +5,8 @@
 #include "core/io/run_fields.h"
 #include "core/io/run_notes.h"
 #include "core/io/run_reader.h"
-#include "core/sim/table_meta.h"
+#include "core/table/open_table.h"
+#include "core/table/table_status.h"
 #include "widgets/job_tracker.h"
 
 #include <QDateTime>

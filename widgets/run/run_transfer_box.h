@@ -2,7 +2,7 @@
 #pragma once
 
 #include "core/io/run_reader.h"
-#include "core/sim/transfer_metrics.h"
+#include "core/io/transfer_metrics.h"
 
 #include <QGroupBox>
 #include <QList>

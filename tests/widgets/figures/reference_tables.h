@@ -2,7 +2,7 @@
 // would report for a policy whose greedy sequence is `greedy`.
 #pragma once
 
-#include "core/sim/learn.h"
+#include "core/table/judge.h"
 #include "widgets/figures/rank_chart.h"
 
 #include <QString>

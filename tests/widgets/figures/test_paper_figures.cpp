@@ -5,6 +5,7 @@
 #include "tests/widgets/figures/reference_tables.h"
 
 #include "widgets/qcp.h"
+#include "tests/common/screenshots.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -176,7 +177,7 @@ private Q_SLOTS:
                     QVERIFY(std::abs(e->data()->at(k).errorPlus - 0.01) < 1e-9);
             }
         QCOMPARE(errorBars, 3);
-        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty())
+        if (const QString shots = rlda::test::screenshotDir(); !shots.isEmpty())
             QVERIFY(plot.savePng(shots + QStringLiteral("/fig12_replicated.png"), 900, 420));
     }
 

@@ -5,6 +5,7 @@
 #include "tests/widgets/figures/reference_tables.h"
 
 #include "widgets/qcp.h"
+#include "tests/common/screenshots.h"
 
 #include <QTest>
 
@@ -92,7 +93,7 @@ private Q_SLOTS:
         const auto none = widgets::drawRankChart(plain, single);
         QVERIFY(!none.sequencesSpread && !none.greedySpread);
         QVERIFY(!none.greedyText->text().contains(QStringLiteral("95 %")));
-        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        if (const QString shots = rlda::test::screenshotDir(); !shots.isEmpty()) {
             plot.resize(900, 420);
             plot.replot();
             QVERIFY(plot.savePng(shots + QStringLiteral("/rank_chart_replicated.png"), 900, 420));

@@ -4,6 +4,7 @@
 #include "tests/widgets/figures/reference_tables.h"
 
 #include "widgets/qcp.h"
+#include "tests/common/screenshots.h"
 
 #include <QFile>
 #include <QPushButton>
@@ -80,7 +81,7 @@ private Q_SLOTS:
         QVERIFY(cell->toolTip().contains(QStringLiteral("over 3 seeds")));
         QCOMPARE(view.summary()->item(1, RankView::RankColumn)->text(),
                  QStringLiteral("%1/64").arg(view.summary()->item(1, RankView::RankColumn)->data(RankView::ValueRole).toInt()));
-        if (const QString shots = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !shots.isEmpty()) {
+        if (const QString shots = rlda::test::screenshotDir(); !shots.isEmpty()) {
             view.resize(1000, 700);
             QVERIFY(view.grab().save(shots + QStringLiteral("/policy_ranks_replicated.png")));
         }
@@ -98,8 +99,8 @@ private Q_SLOTS:
         view.setTables({reference("ConvNet2", "middle", {1, 1, 1}), reference("ConvNet3", "late", {0, 0, 0}),
                         reference("ConvNet3", "early", {2, 0, 3})});
         QVERIFY(button->isEnabled());
-        // For a person to look at: RLDA_TEST_SNAPSHOTS=DIR keeps a picture of the view.
-        if (const QString keep = qEnvironmentVariable("RLDA_TEST_SNAPSHOTS"); !keep.isEmpty())
+        // For a person to look at: RLDA_SCREENSHOT_DIR=DIR keeps a picture of the view.
+        if (const QString keep = rlda::test::screenshotDir(); !keep.isEmpty())
             QVERIFY(view.grab().save(keep + "/rank_view.png"));
         QTemporaryDir dir;
         for (const char* suffix : {"png", "pdf", "svg"}) {

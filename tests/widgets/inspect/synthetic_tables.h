@@ -3,7 +3,7 @@
 // every sequence whose index is 1 modulo it (never `best`), as a killed build leaves a partial table.
 #pragma once
 
-#include "core/sim/table.h"
+#include "core/table/table.h"
 
 #include <cstdint>
 #include <vector>

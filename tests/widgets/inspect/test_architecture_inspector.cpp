@@ -1,6 +1,7 @@
 // ArchitectureInspector: ConvNet2 deepened step by step by core, shown per step and diffed.
 #include "core/model/zoo.h"
 #include "widgets/inspect/architecture_inspector.h"
+#include "tests/common/screenshots.h"
 
 #include <QDir>
 #include <QLabel>
@@ -172,7 +173,7 @@ private Q_SLOTS:
                  qint64{r.added_parameters});
         QCOMPARE(checkTree(w)->topLevelItem(0)->text(1), QStringLiteral("widen block 1"));
         QCOMPARE(w.stepText(1), QStringLiteral("step 1/1: widen block 1 at t=70.0 s"));
-        if (const QString dir = qEnvironmentVariable("RLDA_SHOTS"); !dir.isEmpty()) {
+        if (const QString dir = rlda::test::screenshotDir(); !dir.isEmpty()) {
             w.resize(1400, 800);
             w.show();
             QVERIFY(QTest::qWaitForWindowExposed(&w));
@@ -279,12 +280,12 @@ private Q_SLOTS:
         QCOMPARE(checkTree(w)->topLevelItemCount(), 0);
     }
 
-    // RLDA_SHOTS=DIR writes what the panel looks like with a real deepening sequence.
+    // RLDA_SCREENSHOT_DIR=DIR writes what the panel looks like with a real deepening sequence.
     void screenshot()
     {
-        const QString dir = qEnvironmentVariable("RLDA_SHOTS");
+        const QString dir = rlda::test::screenshotDir();
         if (dir.isEmpty())
-            QSKIP("set RLDA_SHOTS=DIR to write a screenshot");
+            QSKIP("set RLDA_SCREENSHOT_DIR=DIR to write a screenshot");
         const Run run = makeRun();
         ArchitectureInspector w;
         w.setSteps(run.initial, run.events);

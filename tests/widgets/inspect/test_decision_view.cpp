@@ -2,6 +2,7 @@
 #include "core/model/zoo.h"
 #include "widgets/inspect/decision_view.h"
 #include "widgets/qcp.h"
+#include "tests/common/screenshots.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -144,7 +145,7 @@ private Q_SLOTS:
         QCOMPARE(rows->topLevelItem(1)->text(DecisionView::PreservedColumn), QStringLiteral("—"));
         v.setCurrentDecision(1); // a fixed agent's decision still has its 6 actions
         QCOMPARE(v.actionCount(), 6);
-        if (const QString dir = qEnvironmentVariable("RLDA_SHOTS"); !dir.isEmpty()) {
+        if (const QString dir = rlda::test::screenshotDir(); !dir.isEmpty()) {
             v.setCurrentDecision(0);
             v.resize(1100, 420);
             v.show();
@@ -227,12 +228,12 @@ private Q_SLOTS:
         QCOMPARE(list(v)->topLevelItemCount(), 0);
     }
 
-    // RLDA_SHOTS=DIR writes what the view looks like.
+    // RLDA_SCREENSHOT_DIR=DIR writes what the view looks like.
     void screenshot()
     {
-        const QString dir = qEnvironmentVariable("RLDA_SHOTS");
+        const QString dir = rlda::test::screenshotDir();
         if (dir.isEmpty())
-            QSKIP("set RLDA_SHOTS=DIR to write a screenshot");
+            QSKIP("set RLDA_SCREENSHOT_DIR=DIR to write a screenshot");
         DecisionView v;
         v.setDecisions({decision(1, 70.0, 2, {0.12, 0.21, 0.55, 0.12}, "policy"),
                         decision(2, 140.0, 0, {0.41, 0.19, 0.22, 0.18}, "policy"),

@@ -1,10 +1,12 @@
 // ModelGraph: ConvNet2's boxes and shapes on 1x28x28 and 3x32x32 against core's shape inference
-// and a LibTorch forward, original and added blocks after a deepening, the steps the architecture
-// inspector marks, tooltips, and the PNG, SVG and PDF exports.
-#include "core/model/net.h"
+// (which test_net2net checks against a LibTorch forward of the same models), original and added
+// blocks after a deepening, the steps the architecture inspector marks, tooltips, and the PNG, SVG
+// and PDF exports.
+#include "core/model/spec.h"
 #include "core/model/zoo.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/model_graph.h"
+#include "tests/common/screenshots.h"
 
 #include <QFile>
 #include <QHelpEvent>
@@ -17,9 +19,6 @@
 #include <QTest>
 #include <QToolTip>
 
-#include <torch/nn/modules/container/any.h>
-#include <torch/torch.h>
-
 namespace m = rlda::core::model;
 namespace t = rlda::core::train;
 using rlda::widgets::ArchitectureInspector;
@@ -27,32 +26,6 @@ using rlda::widgets::ModelGraph;
 using Kind = ModelGraph::BoxKind;
 
 namespace {
-
-// The output shape of one sample after each layer, in execution order, from a real forward of the
-// zoo model built by LibTorch: what the graph must show.
-QStringList torchShapes(const m::ModelSpec& spec)
-{
-    torch::manual_seed(0);
-    m::Net net(spec);
-    net->eval();
-    torch::NoGradGuard noGrad;
-    std::vector<std::int64_t> dims{1};
-    dims.insert(dims.end(), spec.input.begin(), spec.input.end());
-    torch::Tensor x = torch::randn(dims);
-    const auto children = net->named_children();
-    QStringList out;
-    for (const auto& u : m::units(net->spec())) {
-        const auto* module = children.find("u" + std::to_string(u.node->uid));
-        if (!module)
-            return {QStringLiteral("no module u%1").arg(u.node->uid)};
-        auto seq = std::dynamic_pointer_cast<torch::nn::SequentialImpl>(*module);
-        for (auto& layer : *seq) {
-            x = layer.forward(x);
-            out << QString::fromStdString(m::shape_string(std::vector<std::int64_t>(x.sizes().begin() + 1, x.sizes().end())));
-        }
-    }
-    return out;
-}
 
 // Every layer row's shape, outside the input and output boxes.
 QStringList graphShapes(const ModelGraph& g)
@@ -145,7 +118,6 @@ private Q_SLOTS:
 
         QCOMPARE(graphShapes(g), expected);
         QCOMPARE(coreShapes(spec), expected);
-        QCOMPARE(torchShapes(spec), expected);
 
         const auto& boxes = g.boxes();
         QCOMPARE(boxes.front().kind, Kind::Input);
@@ -191,7 +163,6 @@ private Q_SLOTS:
         // An identity block keeps the shape of the block it deepens.
         QCOMPARE(g.boxes()[2].rows.back().shape, g.boxes()[1].rows.back().shape);
         QCOMPARE(graphShapes(g), coreShapes(spec));
-        QCOMPARE(graphShapes(g), torchShapes(spec));
         QCOMPARE(g.boxes().back().rows.front().shape, QStringLiteral("10"));
         QVERIFY(newUnits(g).empty());
         QVERIFY(g.newLegend().isEmpty());
@@ -367,7 +338,7 @@ private Q_SLOTS:
         QCOMPARE(shot.size(), w.size() * w.devicePixelRatio());
         // The page in the window is tests/app/test_models_page's graph-architecture.png; this is
         // File → Export plot on it, as a figure.
-        if (const QString dir = qEnvironmentVariable("RLDA_SCREENSHOT_DIR"); !dir.isEmpty()) {
+        if (const QString dir = rlda::test::screenshotDir(); !dir.isEmpty()) {
             const QString figure = dir + QStringLiteral("/graph-export.png");
             QVERIFY2(w.exportGraph(figure, {w.graph()->graphSize(), 96}).isEmpty(), qPrintable(figure));
         }

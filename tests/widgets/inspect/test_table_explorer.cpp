@@ -1,11 +1,12 @@
 // TableExplorer: the reference ConvNet2 table sorted, filtered and mapped; other shapes and partial tables.
-#include "core/sim/results.h"
-#include "core/sim/table.h"
+#include "core/table/results.h"
+#include "core/table/table.h"
 #include "tests/widgets/inspect/synthetic_tables.h"
 #include "widgets/inspect/action_heatmap.h"
 #include "widgets/inspect/sorted_accuracy_chart.h"
 #include "widgets/inspect/table_explorer.h"
 #include "widgets/qcp.h"
+#include "tests/common/screenshots.h"
 
 #include <QDir>
 #include <QSignalSpy>
@@ -316,7 +317,7 @@ private Q_SLOTS:
         w.setTable(s::SimulationTable::load(kEarly), QStringLiteral("convnet2_early"));
         QVERIFY(baselineText(w).contains(QStringLiteral("3 = do nothing")));
 
-        const QString dir = qEnvironmentVariable("RLDA_SHOTS");
+        const QString dir = rlda::test::screenshotDir();
         if (!dir.isEmpty()) {
             TableExplorer shot;
             shot.setTable(rlda::test::syntheticTable(3, 8, {5, 1, 0}), QStringLiteral("ConvNet, deepen and widen"),
@@ -369,7 +370,7 @@ private Q_SLOTS:
         QVERIFY(!hasErrorBars(single));
         QVERIFY(baselineText(single).contains(QStringLiteral("reliability: unknown for a table of one seed")));
 
-        const QString dir = qEnvironmentVariable("RLDA_SHOTS");
+        const QString dir = rlda::test::screenshotDir();
         if (!dir.isEmpty()) {
             QDir().mkpath(dir);
             w.resize(1300, 520);
@@ -382,12 +383,12 @@ private Q_SLOTS:
         }
     }
 
-    // RLDA_SHOTS=DIR writes what the explorer looks like with the reference table.
+    // RLDA_SCREENSHOT_DIR=DIR writes what the explorer looks like with the reference table.
     void screenshot()
     {
-        const QString dir = qEnvironmentVariable("RLDA_SHOTS");
+        const QString dir = rlda::test::screenshotDir();
         if (dir.isEmpty())
-            QSKIP("set RLDA_SHOTS=DIR to write a screenshot");
+            QSKIP("set RLDA_SCREENSHOT_DIR=DIR to write a screenshot");
         QDir().mkpath(dir);
         TableExplorer w;
         w.setTable(s::SimulationTable::load(kEarly), QStringLiteral("convnet2_early"));

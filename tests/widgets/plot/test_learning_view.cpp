@@ -3,6 +3,7 @@
 #include "tests/widgets/plot/plot_reading.h"
 #include "widgets/plot/series_plot.h"
 #include "widgets/qcp.h"
+#include "tests/common/screenshots.h"
 
 #include <QDir>
 #include <QSpinBox>
@@ -127,7 +128,7 @@ void TestLearningView::manyEpisodes()
     QCOMPARE(v.plot()->pointCount(QStringLiteral("objective_mean")), 20000);
     const int px = v.plot()->plot()->axisRect()->width();
     QVERIFY(v.plot()->displayedPointCount(QStringLiteral("objective")) <= 2 * px + 4);
-    const QString dir = qEnvironmentVariable("RLDA_PLOT_SHOTS");
+    const QString dir = rlda::test::screenshotDir();
     if (!dir.isEmpty()) {
         QDir().mkpath(dir);
         QCoreApplication::processEvents(); // pending layouts and paints, then the grab

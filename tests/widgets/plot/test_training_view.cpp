@@ -3,6 +3,7 @@
 #include "widgets/plot/series_plot.h"
 #include "widgets/plot/training_view.h"
 #include "widgets/qcp.h"
+#include "tests/common/screenshots.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -63,15 +64,13 @@ io::RunData run(int epochs, double accShift)
     return r;
 }
 
-// Screenshots for a look by eye, only when asked for: RLDA_PLOT_SHOTS=/some/dir.
+// Screenshots for a look by eye, only when asked for (tests/common/screenshots.h).
 void shoot(QWidget& w, const QString& name)
 {
-    const QString dir = qEnvironmentVariable("RLDA_PLOT_SHOTS");
-    if (dir.isEmpty())
+    if (rlda::test::screenshotDir().isEmpty())
         return;
-    QDir().mkpath(dir);
     QCoreApplication::processEvents(); // pending layouts and paints, then the grab
-    w.grab().save(dir + QLatin1Char('/') + name + QStringLiteral(".png"));
+    rlda::test::shot(w, name);
 }
 
 } // namespace

@@ -1,7 +1,7 @@
 // AllocationTimeline: dragging (snapped, kept in the budget), adding, flipping and deleting markers.
 #include "widgets/run/allocation_timeline.h"
 
-#include "shots.h"
+#include "tests/common/screenshots.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -129,7 +129,7 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&t));
         // The event past the budget stays on the axis, which stretches to show it.
         QVERIFY(t.markerCenter(3).x() < t.width());
-        rlda::tests::shot(t, QStringLiteral("timeline"));
+        rlda::test::shot(t, QStringLiteral("timeline"));
     }
 };
 

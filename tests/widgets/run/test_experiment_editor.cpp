@@ -6,7 +6,7 @@
 #include "tests/common/extra_key.h"
 #include "widgets/run/allocation_timeline.h"
 
-#include "shots.h"
+#include "tests/common/screenshots.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -417,11 +417,11 @@ private Q_SLOTS:
         e.show();
         QVERIFY(QTest::qWaitForWindowExposed(&e));
         type(child<QLineEdit>(e, "job.lr"), QStringLiteral("-0.01"));
-        rlda::tests::shot(e, QStringLiteral("editor_job"));
+        rlda::test::shot(e, QStringLiteral("editor_job"));
         auto* tabs = child<QTabWidget>(e, "sections");
         for (int i = 1; i < tabs->count(); ++i) {
             tabs->setCurrentIndex(i);
-            rlda::tests::shot(e, QStringLiteral("editor_%1").arg(i));
+            rlda::test::shot(e, QStringLiteral("editor_%1").arg(i));
         }
     }
 };

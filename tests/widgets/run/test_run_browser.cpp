@@ -5,9 +5,8 @@
 #include "widgets/run/run_notes_panel.h"
 #include "widgets/run/run_transfer_box.h"
 
-#include "core/sim/build.h"
-#include "shots.h"
-#include "tests/common/tiny_sim.h"
+#include "tests/common/screenshots.h"
+#include "tests/common/tiny_table.h"
 #include "tests/widgets/run/run_table.h"
 
 #include <QAbstractItemModelTester>
@@ -167,7 +166,11 @@ private Q_SLOTS:
         // What rlda simulate writes (config.toml, table.json, table.csv, warm_start.pt), 16 rows.
         namespace fs = std::filesystem;
         const fs::path complete = tables_.filePath("tiny-table").toStdString();
-        QVERIFY(rlda::core::sim::build_table(rlda::test::tiny_config(), complete, false).complete());
+        const auto built = rlda::test::simulate_tiny_table(QString::fromStdString(complete.string()));
+        QVERIFY2(built.code == 0, qPrintable(built.err));
+        // Its workers' part files went into table.csv when it collected them; the copies below stand
+        // for folders whose rows are only where they say.
+        fs::remove_all(complete / "parts");
         const auto copy = [&](const QString& name) {
             const fs::path to = tables_.filePath(name).toStdString();
             fs::copy(complete, to, fs::copy_options::recursive);
@@ -507,7 +510,7 @@ private Q_SLOTS:
         QVERIFY(same->findChild<QLabel*>(QStringLiteral("compareSummary"))->text().contains(QStringLiteral("the same")));
     }
 
-    // docs/screenshots/runs-*.png: written when RLDA_SHOTS names a folder.
+    // docs/screenshots/runs-*.png: written when RLDA_SCREENSHOT_DIR names a folder.
     void screenshotColumnsNotesCompare()
     {
         QTemporaryDir dir;
@@ -537,17 +540,17 @@ private Q_SLOTS:
         QCOMPARE(runColumns(b)->modelColumn(QStringLiteral("modified")), -1); // not chosen: hidden
         b.selectRuns({indexOf(b, "convnet2-lr0.01")});
         b.findChild<QTabWidget*>(QStringLiteral("details"))->setCurrentIndex(4);
-        rlda::tests::shot(b, QStringLiteral("runs-columns-notes"));
+        rlda::test::shot(b, QStringLiteral("runs-columns-notes"));
         setFilter(b, QStringLiteral("convnet2"));
         QCoreApplication::processEvents(); // the layout makes room for "2 of 4 runs"
-        rlda::tests::shot(b, QStringLiteral("runs-filter"));
+        rlda::test::shot(b, QStringLiteral("runs-filter"));
         setFilter(b, QString());
         b.selectRuns({indexOf(b, "convnet2-lr0.01"), indexOf(b, "convnet3-random")});
         std::unique_ptr<rlda::widgets::ConfigCompareDialog> d(b.compareConfigs());
         QVERIFY(d);
         d->show();
         QVERIFY(QTest::qWaitForWindowExposed(d.get()));
-        rlda::tests::shot(*d, QStringLiteral("runs-compare-configs"));
+        rlda::test::shot(*d, QStringLiteral("runs-compare-configs"));
         QSettings().remove(kColumnsKey);
     }
 
@@ -572,13 +575,13 @@ private Q_SLOTS:
         QSignalSpy opened(&b, &RunBrowser::runOpened);
         QVERIFY(b.openRun(indexOf(b, "convnet2-killed")));
         QVERIFY(opened.wait(10000));
-        rlda::tests::shot(b, QStringLiteral("browser_killed"));
+        rlda::test::shot(b, QStringLiteral("browser_killed"));
         b.selectRuns({indexOf(b, "scratch"), indexOf(b, "transfer")});
         b.findChild<QSpinBox*>(QStringLiteral("transferWindow"))->setValue(10);
-        rlda::tests::shot(b, QStringLiteral("browser_transfer"));
+        rlda::test::shot(b, QStringLiteral("browser_transfer"));
         QVERIFY(list(b, tables_.path()));
         b.selectRuns({indexOf(b, "tiny-sweep")});
-        rlda::tests::shot(b, QStringLiteral("browser_tables"));
+        rlda::test::shot(b, QStringLiteral("browser_tables"));
     }
 };
 

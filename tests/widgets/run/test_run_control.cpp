@@ -1,7 +1,7 @@
 // RunControl: which buttons each state enables, the signals they send, progress and ETA.
 #include "widgets/run/run_control.h"
 
-#include "shots.h"
+#include "tests/common/screenshots.h"
 
 #include <QLabel>
 #include <QProgressBar>
@@ -163,7 +163,7 @@ private Q_SLOTS:
         c.setTrainingProgress(p);
         c.show();
         QVERIFY(QTest::qWaitForWindowExposed(&c));
-        rlda::tests::shot(c, QStringLiteral("run_control"));
+        rlda::test::shot(c, QStringLiteral("run_control"));
     }
 };
 

@@ -7,10 +7,10 @@
 #include "widgets/run/run_browser.h"
 #include "widgets/run/run_follower.h"
 
-#include "shots.h"
+#include "tests/common/screenshots.h"
 
 #include "core/io/run_folder.h"
-#include "core/train/events.h"
+#include "core/job/events.h"
 #include "tests/common/rlda_cli.h"
 #include "tests/common/tiny_sim.h"
 #include "tests/widgets/run/run_table.h"
@@ -121,7 +121,7 @@ private Q_SLOTS:
         QCOMPARE(b.selectedRuns().size(), 1); // the live update kept the selection
         QCOMPARE(b.selectedRuns().front().name, std::string("live"));
         QTRY_VERIFY(b.findChild<QLabel*>(QStringLiteral("summaryLabel"))->text().contains(QStringLiteral("running")));
-        rlda::tests::shot(b, QStringLiteral("runs-live"));
+        rlda::test::shot(b, QStringLiteral("runs-live"));
         folder->on_epoch(epoch(3, 0.75));
         folder->on_finished(result(0.75));
         folder.reset();

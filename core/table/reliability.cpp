@@ -1,0 +1,322 @@
+// The reliability of a replicated table: split halves, Spearman-Brown and a bootstrap over seeds.
+#include "core/table/reliability.h"
+
+#include "core/util/error.h"
+#include "core/util/statistics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <tuple>
+#include <utility>
+
+namespace rlda::core::sim {
+namespace {
+
+// Splits of replicates 0..n-1 into a first half of n/2 (rounded down) and the rest: every split
+// once (a half and its complement are one split) when there are at most `limit`, else `limit`
+// drawn at random with `rng`.
+std::vector<std::vector<bool>> splits_of(int n, int limit, std::mt19937_64& rng)
+{
+    const int half = n / 2;
+    double count = 1.0; // C(n, half), halved for even n
+    for (int i = 0; i < half; ++i)
+        count = count * (n - i) / (i + 1);
+    if (n % 2 == 0)
+        count /= 2.0;
+    std::vector<std::vector<bool>> out;
+    if (count <= limit) {
+        std::vector<bool> mask(static_cast<std::size_t>(n), false);
+        std::fill(mask.begin(), mask.begin() + half, true);
+        do { // for even n, only the arrangements with replicate 0 in the first half
+            if (n % 2 == 1 || mask[0])
+                out.push_back(mask);
+        } while (std::prev_permutation(mask.begin(), mask.end()));
+        return out;
+    }
+    std::vector<int> order(static_cast<std::size_t>(n));
+    std::iota(order.begin(), order.end(), 0);
+    for (int i = 0; i < limit; ++i) {
+        std::shuffle(order.begin(), order.end(), rng);
+        std::vector<bool> mask(static_cast<std::size_t>(n), false);
+        for (int k = 0; k < half; ++k)
+            mask[static_cast<std::size_t>(order[static_cast<std::size_t>(k)])] = true;
+        out.push_back(mask);
+    }
+    return out;
+}
+
+// The mean over the replicates `take` (indices, repeats allowed) of each sequence.
+std::vector<double> mean_over(const ReplicateAccuracies& r, const std::vector<int>& take)
+{
+    std::vector<double> m(r.sequences(), 0.0);
+    for (const int i : take)
+        for (std::size_t s = 0; s < m.size(); ++s)
+            m[s] += r.accuracy[static_cast<std::size_t>(i)][s];
+    for (double& v : m)
+        v /= static_cast<double>(take.size());
+    return m;
+}
+
+} // namespace
+
+std::vector<double> ReplicateAccuracies::mean() const
+{
+    std::vector<int> all(accuracy.size());
+    std::iota(all.begin(), all.end(), 0);
+    return accuracy.empty() ? std::vector<double>{} : mean_over(*this, all);
+}
+
+std::vector<double> ReplicateAccuracies::sd() const
+{
+    std::vector<double> out(sequences(), 0.0);
+    std::vector<double> one(accuracy.size());
+    for (std::size_t s = 0; s < out.size(); ++s) {
+        for (std::size_t i = 0; i < accuracy.size(); ++i)
+            one[i] = accuracy[i][s];
+        out[s] = std::sqrt(variance_of(one, 1));
+    }
+    return out;
+}
+
+void check_replicates(const ReplicateAccuracies& r)
+{
+    if (r.accuracy.empty())
+        throw Error("replicates: no replicate given");
+    for (const auto& a : r.accuracy)
+        if (a.size() != r.accuracy.front().size())
+            throw Error(fmt::format("replicates: one replicate has {} sequences, another {}", a.size(),
+                                    r.accuracy.front().size()));
+    if (r.sequences() < 2)
+        throw Error("replicates: a ranking needs at least 2 sequences");
+}
+
+ReplicateAccuracies accuracies_by_seed(const SimulationTable& t, std::uint64_t seed)
+{
+    if (!t.complete())
+        throw Error(fmt::format("{}: incomplete ({} of {} rows), so its seeds cannot be compared", t.source(),
+                                t.rows().size(), t.sequences()));
+    ReplicateAccuracies r;
+    r.seeds = t.replicated() ? t.seeds() : std::vector<std::uint64_t>{seed};
+    r.accuracy.assign(r.seeds.size(), std::vector<double>(t.rows().size()));
+    for (std::size_t s = 0; s < t.rows().size(); ++s) {
+        const TableRow& row = t.rows()[s];
+        for (std::size_t i = 0; i < r.seeds.size(); ++i)
+            r.accuracy[i][s] = t.replicated() ? row.replicates[i] : row.accuracy;
+    }
+    return r;
+}
+
+ReplicateAccuracies accuracies_of(const std::vector<const SimulationTable*>& tables,
+                                  const std::vector<std::uint64_t>& seeds)
+{
+    if (tables.empty() || tables.size() != seeds.size())
+        throw Error("replicates: one seed is needed for each table");
+    ReplicateAccuracies r;
+    r.seeds = seeds;
+    const SimulationTable& first = *tables.front();
+    for (const auto* t : tables) {
+        if (t->decisions() != first.decisions() || t->num_actions() != first.num_actions())
+            throw Error(fmt::format("replicates: {} has {} decisions over {} actions, {} has {} over {}", t->source(),
+                                    t->decisions(), t->num_actions(), first.source(), first.decisions(),
+                                    first.num_actions()));
+        if (!t->complete())
+            throw Error(fmt::format("replicates: {} is incomplete ({} of {} rows)", t->source(), t->rows().size(),
+                                    t->sequences()));
+        r.accuracy.emplace_back();
+        for (const auto& row : first.rows())
+            r.accuracy.back().push_back(t->accuracy(row.actions));
+    }
+    return r;
+}
+
+std::string reliability_text(const Reliability& r)
+{
+    if (!r.known())
+        return "reliability: unknown for a table of one seed; build it at several seeds to measure it "
+               "(rlda simulate CONFIG --replicates 3)";
+    if (r.splits == 0)
+        return fmt::format("reliability: undefined: in every split of the {} seeds a half ranks all the sequences "
+                           "equal, so there is no ranking to reproduce",
+                           r.replicates);
+    const std::string needed = r.seeds_needed ? fmt::format("{} needs {} seed{}", kReliableRho, *r.seeds_needed,
+                                                            *r.seeds_needed == 1 ? "" : "s")
+                                              : fmt::format("no number of seeds reaches {}", kReliableRho);
+    const std::string table = r.single_seed > 0.0 ? fmt::format("{:.2f}", r.table) : std::string("none");
+    return fmt::format("reliability: one seed {:.2f}, the table's {} seeds {} (split halves: rho {:.2f}, {} "
+                       "split{}); {}",
+                       r.single_seed, r.replicates, table, r.split_half, r.splits, r.splits == 1 ? "" : "s", needed);
+}
+
+double stepped_up(double r1, double n) { return n * r1 / (1.0 + (n - 1.0) * r1); }
+
+std::optional<int> seeds_for(double r1, double target)
+{
+    if (!(r1 > 0.0))
+        return std::nullopt;
+    if (r1 >= target)
+        return 1;
+    // n r1 / (1 + (n - 1) r1) >= t  <=>  n >= t (1 - r1) / (r1 (1 - t)).
+    const double n = target * (1.0 - r1) / (r1 * (1.0 - target));
+    if (n > 1e9)
+        return std::nullopt;
+    int seeds = static_cast<int>(std::ceil(n - 1e-9));
+    while (stepped_up(r1, seeds) < target) // rounding at the boundary
+        ++seeds;
+    return seeds;
+}
+
+Reliability rank_reliability(const ReplicateAccuracies& r, std::uint64_t seed)
+{
+    check_replicates(r);
+    Reliability out;
+    out.replicates = r.replicates();
+    if (out.replicates < 2)
+        return out;
+    std::mt19937_64 rng(seed);
+    const auto splits = splits_of(out.replicates, kMaxSplits, rng);
+    double sum = 0.0;
+    const auto tied = [](const std::vector<double>& means) {
+        return std::all_of(means.begin(), means.end(), [&](double m) { return m == means.front(); });
+    };
+    for (const auto& split : splits) {
+        std::vector<int> a, b;
+        for (int i = 0; i < out.replicates; ++i)
+            (split[static_cast<std::size_t>(i)] ? a : b).push_back(i);
+        const auto ma = mean_over(r, a), mb = mean_over(r, b);
+        if (tied(ma) || tied(mb)) {
+            ++out.undefined_splits;
+            continue;
+        }
+        sum += spearman(ma, mb);
+        ++out.splits;
+    }
+    if (out.splits == 0)
+        return out; // nothing to rank: every sequence alike in a half of every split
+    out.split_half = sum / static_cast<double>(out.splits);
+    const double m = out.replicates / 2.0; // seeds in a half
+    const double rho = out.split_half;
+    out.single_seed = rho / (m - (m - 1.0) * rho);
+    // Spearman-Brown holds for a positive r1; halves that disagree by chance mean no reliability.
+    out.table = out.single_seed > 0.0 ? stepped_up(out.single_seed, out.replicates) : 0.0;
+    out.seeds_needed = seeds_for(out.single_seed);
+    return out;
+}
+
+namespace {
+
+// The resamples of the bootstrap over seeds, one rule for bootstrap_ranks and bootstrap_candidate so
+// that both see the same ones: `resamples` (fewer for a huge table, kMaxBootstrapRanks) draws of R
+// replicates with replacement from std::mt19937_64(seed); visit(b, take) for each. Returns the count.
+template <class Visit> int for_each_resample(const ReplicateAccuracies& r, int resamples, std::uint64_t seed, Visit visit)
+{
+    check_replicates(r);
+    if (resamples < 1)
+        throw Error(fmt::format("replicates: {} resamples; at least 1", resamples));
+    const std::size_t n = r.sequences();
+    const int reps = r.replicates();
+    // The ranks of every resample are kept for the percentiles: a huge table takes fewer resamples.
+    resamples = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(resamples),
+                                                       std::max<std::size_t>(50, kMaxBootstrapRanks / n)));
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<int> pick(0, reps - 1);
+    std::vector<int> take(static_cast<std::size_t>(reps));
+    for (int b = 0; b < resamples; ++b) {
+        for (int& t : take)
+            t = pick(rng);
+        visit(b, take);
+    }
+    return resamples;
+}
+
+// The 2.5th and 97.5th percentiles of one sequence's ranks over the resamples.
+std::pair<int, int> rank_percentiles(const std::vector<int>& ranks)
+{
+    return {quantile(ranks, 0.025), quantile(ranks, 0.975)};
+}
+
+} // namespace
+
+Bootstrap bootstrap_ranks(const ReplicateAccuracies& r, int resamples, std::uint64_t seed)
+{
+    check_replicates(r);
+    const std::size_t n = r.sequences();
+    Bootstrap out;
+    out.best_share.assign(n, 0.0);
+    out.mean_rank = competition_ranks(r.mean());
+    std::vector<std::vector<int>> ranks(n);
+    out.resamples = for_each_resample(r, resamples, seed, [&](int, const std::vector<int>& take) {
+        const auto means = mean_over(r, take);
+        const auto rank = competition_ranks(means);
+        const auto best = static_cast<double>(std::count(rank.begin(), rank.end(), 1));
+        for (std::size_t s = 0; s < n; ++s) {
+            ranks[s].push_back(rank[s]);
+            if (rank[s] == 1)
+                out.best_share[s] += 1.0 / best; // ties share the resample
+        }
+    });
+    out.rank_low.resize(n);
+    out.rank_high.resize(n);
+    for (std::size_t s = 0; s < n; ++s) {
+        out.best_share[s] /= out.resamples;
+        std::tie(out.rank_low[s], out.rank_high[s]) = rank_percentiles(ranks[s]);
+        if (out.best_share[s] >= kBestShare)
+            out.indistinguishable.push_back(static_cast<std::int64_t>(s));
+    }
+    std::stable_sort(out.indistinguishable.begin(), out.indistinguishable.end(),
+                     [&](std::int64_t a, std::int64_t b) { return out.best_share[a] > out.best_share[b]; });
+    return out;
+}
+
+CandidateRanks bootstrap_candidate(const ReplicateAccuracies& r, const std::vector<double>& candidate, int resamples,
+                                   std::uint64_t seed)
+{
+    check_replicates(r);
+    if (candidate.size() != static_cast<std::size_t>(r.replicates()))
+        throw Error(fmt::format("replicates: a candidate of {} accuracies for {} replicates", candidate.size(),
+                                r.replicates()));
+    // The candidate as one more sequence, so that its means are summed exactly as a row's are and
+    // a candidate equal to a row ties it exactly.
+    ReplicateAccuracies with = r;
+    for (std::size_t i = 0; i < candidate.size(); ++i)
+        with.accuracy[i].push_back(candidate[i]);
+    const std::size_t n = r.sequences();
+    // Its rank among the sequences (not counting itself), and its share of the best: a row's share
+    // when it ties rows at the top, all of it when it is above every row.
+    const auto place = [n](const std::vector<double>& means) {
+        const double own = means[n];
+        const std::span<const double> rows(means.data(), n);
+        const double top = *std::max_element(rows.begin(), rows.end());
+        const auto tied_at_top = std::count(rows.begin(), rows.end(), top);
+        const double share = own > top ? 1.0 : own == top ? 1.0 / static_cast<double>(tied_at_top) : 0.0;
+        return std::pair<int, double>{competition_rank(rows, own), share};
+    };
+    CandidateRanks out;
+    out.rank = place(with.mean()).first;
+    std::vector<int> ranks;
+    const int count = for_each_resample(r, resamples, seed, [&](int, const std::vector<int>& take) {
+        const auto [rank, share] = place(mean_over(with, take));
+        ranks.push_back(rank);
+        out.best_share += share;
+    });
+    out.best_share /= count;
+    std::tie(out.low, out.high) = rank_percentiles(ranks);
+    return out;
+}
+
+TableTrust table_trust(const SimulationTable& t, std::uint64_t seed)
+{
+    TableTrust out;
+    if (!t.replicated() || !t.complete() || t.rows().size() < 2)
+        return out;
+    const auto r = accuracies_by_seed(t);
+    out.reliability = rank_reliability(r, seed);
+    out.bootstrap = bootstrap_ranks(r, kResamples, seed);
+    out.sd = r.sd();
+    return out;
+}
+
+} // namespace rlda::core::sim

@@ -1,0 +1,107 @@
+// A held-out table's references, and where a random agent's mean rank falls.
+#include "core/transfer/references.h"
+
+#include "core/agent/from_config.h"
+#include "core/config/names.h"
+#include "core/table/agent_eval.h"
+#include "core/util/statistics.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace rlda::core::run {
+
+using namespace sim;
+
+std::vector<TransferReference> judge_references(const LearnTask& task, const std::vector<int>& best_fixed)
+{
+    const SimulationTable& table = *task.table;
+    const bool has_features = task.features != nullptr && !task.features->empty();
+    std::vector<TransferReference> out;
+    const auto judged = [&](const std::string& name, const config::AgentConfig& agent) {
+        const Evaluation e = evaluate_agent(agent, task);
+        TransferReference r;
+        r.agent = name;
+        r.rank = e.rank;
+        r.rank_low = e.greedy_spread.low;
+        r.rank_high = e.greedy_spread.high;
+        r.p_best = e.greedy_spread.best_share;
+        r.among_best = e.greedy_among_best;
+        r.sequence = e.greedy;
+        out.push_back(std::move(r));
+    };
+    for (const auto& [kind, name] : config::name_table<config::AgentKind>()) {
+        if (!agent::is_heuristic(kind))
+            continue;
+        config::AgentConfig agent;
+        agent.kind = kind;
+        if (!has_features && agent::make_rule_agent(agent)->reads_features())
+            continue; // a feature reader cannot walk a table without features
+        judged(name, agent);
+    }
+    config::AgentConfig none;
+    none.kind = config::AgentKind::None;
+    judged(kNoAdaptationReference, none);
+    config::AgentConfig fixed;
+    fixed.kind = config::AgentKind::Fixed;
+    fixed.sequence = best_fixed;
+    judged(kBestFixedReference, fixed);
+    // A uniformly random sequence: its expected rank, and where 95 % of its ranks fall.
+    const std::vector<int> ranks = sequence_ranks(table);
+    TransferReference random;
+    random.agent = kRandomReference;
+    random.rank = (static_cast<double>(ranks.size()) + 1.0) / 2.0;
+    random.rank_low = quantile(ranks, 0.025);
+    random.rank_high = quantile(ranks, 0.975);
+    out.push_back(std::move(random));
+    for (auto& r : out)
+        r.table = table.source();
+    return out;
+}
+
+std::vector<int> sequence_ranks(const SimulationTable& table)
+{
+    std::vector<double> accuracies;
+    accuracies.reserve(table.rows().size());
+    for (const TableRow& row : table.rows())
+        accuracies.push_back(row.accuracy);
+    std::vector<int> ranks = competition_ranks(accuracies);
+    std::sort(ranks.begin(), ranks.end());
+    return ranks;
+}
+
+RankInterval random_mean_interval(const std::vector<std::vector<int>>& ranks, int draws)
+{
+    // The distribution of the sum of every draw, one list convolved in per draw.
+    std::vector<double> sum{1.0};
+    int count = 0;
+    for (const auto& list : ranks) {
+        if (list.empty())
+            continue;
+        const int top = *std::max_element(list.begin(), list.end());
+        const double p = 1.0 / static_cast<double>(list.size());
+        for (int d = 0; d < draws; ++d) {
+            std::vector<double> next(sum.size() + static_cast<std::size_t>(top), 0.0);
+            for (std::size_t s = 0; s < sum.size(); ++s)
+                if (sum[s] > 0.0)
+                    for (const int r : list)
+                        next[s + static_cast<std::size_t>(r)] += sum[s] * p;
+            sum = std::move(next);
+            ++count;
+        }
+    }
+    if (count == 0)
+        return {};
+    const auto quantile = [&](double q) {
+        double cdf = 0.0;
+        for (std::size_t s = 0; s < sum.size(); ++s) {
+            cdf += sum[s];
+            if (cdf >= q - 1e-12)
+                return static_cast<double>(s) / count;
+        }
+        return static_cast<double>(sum.size() - 1) / count;
+    };
+    return {quantile(0.025), quantile(0.975)};
+}
+
+} // namespace rlda::core::run

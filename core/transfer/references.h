@@ -1,0 +1,26 @@
+// The references a held-out table is judged against, beside a transferred policy: the growth
+// heuristics, no adaptation, the best fixed sequence in hindsight and a uniformly random sequence,
+// with the exact interval of a random agent's mean rank. No LibTorch: nothing here learns.
+#pragma once
+
+#include "core/table/judge.h"
+#include "core/table/table.h"
+#include "core/transfer/results.h"
+
+#include <vector>
+
+namespace rlda::core::run {
+
+// The references of one held-out table (heuristics in agent.kind order, then "none", "best-fixed",
+// "random"). `best_fixed`: the fold's sequence.
+std::vector<TransferReference> judge_references(const sim::LearnTask& task, const std::vector<int>& best_fixed);
+
+// Every sequence's rank on one table (ties share the best), ascending: what a uniformly random
+// sequence's rank is drawn from.
+std::vector<int> sequence_ranks(const sim::SimulationTable& table);
+
+// The 2.5 % and 97.5 % quantiles of the mean of independent uniform draws, `draws` from each list
+// of `ranks` (sequence_ranks of each table), computed exactly by convolving the lists.
+RankInterval random_mean_interval(const std::vector<std::vector<int>>& ranks, int draws);
+
+} // namespace rlda::core::run
