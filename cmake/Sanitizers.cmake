@@ -15,3 +15,18 @@ if(RLDA_SANITIZE)
       # there is nothing for a UBSan suppressions file to hide.
       "UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1")
 endif()
+
+# RLDA_TSAN=ON (the `tsan` preset, scripts/test --tsan): ThreadSanitizer, for the suites whose code
+# runs on several threads (the worker, the job tracker, the sweeps). A data race fails the suite.
+# LibTorch and Qt are not instrumented: a race inside them is not seen, and what their own threads
+# do (OpenMP's pool) is listed in scripts/sanitizers/tsan.supp, each entry with its reason.
+option(RLDA_TSAN "Build with ThreadSanitizer" OFF)
+if(RLDA_TSAN)
+  if(RLDA_SANITIZE)
+    message(FATAL_ERROR "RLDA_TSAN and RLDA_SANITIZE (AddressSanitizer) cannot be combined")
+  endif()
+  add_compile_options(-fsanitize=thread -fno-omit-frame-pointer)
+  add_link_options(-fsanitize=thread)
+  set(RLDA_SANITIZER_TEST_ENV
+      "TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1:suppressions=${PROJECT_SOURCE_DIR}/scripts/sanitizers/tsan.supp")
+endif()
