@@ -10,7 +10,6 @@
 
 #include <torch/nn/functional/loss.h>
 #include <torch/nn/modules/container/any.h>
-#include <torch/torch.h>
 
 #include <map>
 #include <string>
