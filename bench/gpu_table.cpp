@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -28,7 +29,9 @@ namespace {
 namespace fs = std::filesystem;
 using rlda::core::sweep::Process;
 
-constexpr double kRows = 64.0; // ConvNet2: 3 blocks + Do Nothing, 3 decisions
+// ConvNet2's 3 blocks + Do Nothing over 3 decisions: 64 rows; the dry run's 2 decisions: 16.
+constexpr int kDecisions = 3;
+constexpr int kQuickDecisions = 2;
 
 struct Options {
     std::string rlda = RLDA_BIN_DIR "/rlda";
@@ -37,10 +40,13 @@ struct Options {
     std::vector<int> shared{4, 8, 16};
     int replicates = 8;
     bool quick = false; // a table a 2-core machine builds in seconds: the dry run
+    int decisions() const { return quick ? kQuickDecisions : kDecisions; }
+    double rows() const { return std::pow(4.0, decisions()); }
     std::string work;   // where the tables are built; default a temporary folder, removed after
 };
 
-// The experiment: ConvNet2 on 3x32x32 synthetic images in 10 classes, "up" early, 3 decisions.
+// The experiment: ConvNet2 on 3x32x32 synthetic images in 10 classes, "up" early, 3 decisions (quick:
+// 2, so that every configuration of the dry run still builds a whole table, a quarter the size).
 std::string experiment(const Options& o)
 {
     // 64 steps of 64 an epoch at 0.01 virtual s a step, 5 epochs (quick: 16x16 images, 4 steps of
@@ -71,11 +77,11 @@ events = [{{ time = {}, change = "up" }}]
 clock = "virtual"
 step_cost = {}
 [trainer]
-max_decisions = 3
+max_decisions = {}
 [sweep]
 threads_per_task = 1
 )",
-                       batch, side, side, train, test, budget, budget / 5.0, step);
+                       batch, side, side, train, test, budget, budget / 5.0, step, o.decisions());
 }
 
 struct Measured {
@@ -155,7 +161,8 @@ int main(int argc, char** argv)
                                     : fs::path(o.work);
     std::vector<Measured> all;
     const auto run = [&](const std::string& name, const std::string& device, int workers,
-                         const std::vector<std::string>& sets = {}, double rows = kRows) {
+                         const std::vector<std::string>& sets = {}, double rows = 0.0) {
+        rows = rows > 0.0 ? rows : o.rows();
         const Measured m = build(o, work / fmt::format("{:02}", all.size()), name, device, workers, sets, rows);
         // Each figure with its ratio as it comes: a run cut short still says what it measured.
         const double reference = all.empty() ? m.per_minute() : all.front().per_minute();
@@ -172,7 +179,7 @@ int main(int argc, char** argv)
     run(fmt::format("{}: 1 process", o.device), o.device, 1);
     // The replicated pair before the shared runs: the pair's ratio is the figure that matters most.
     const std::string seeds = seeds_list(o.replicates);
-    const double replicated_rows = kRows * o.replicates;
+    const double replicated_rows = o.rows() * o.replicates;
     const Measured separate = run(fmt::format("{}: {} seeds, {} separate processes", o.device, o.replicates, o.replicates),
                                   o.device, o.replicates, {seeds, "sweep.fused=\"off\""}, replicated_rows);
     const Measured fused = run(fmt::format("{}: {} seeds fused in 1 process", o.device, o.replicates), o.device, 1,
