@@ -9,6 +9,9 @@
 #include <string>
 #include <string_view>
 
+// The harness's entry point, as libFuzzer (or replay_main.cpp) calls it: each fuzz_*.cpp defines it.
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size);
+
 namespace rlda::fuzz {
 
 // An input of exactly these bytes is handed to path readers as a FIFO with no writer instead of a
