@@ -83,16 +83,16 @@ double python_images_per_s(const Options& o, const std::string& mode)
 
 int main(int argc, char** argv)
 {
-    Options o;
-    CLI::App app{"One ConvNet2 training epoch: the C++ engine against Python/PyTorch"};
-    app.add_option("--samples", o.samples)->capture_default_str();
-    app.add_option("--batch", o.batch)->capture_default_str();
-    app.add_option("--threads", o.threads)->capture_default_str();
-    app.add_option("--repeat", o.repeat, "Rounds; the best of each side counts")->capture_default_str();
-    app.add_option("--python", o.python)->capture_default_str();
-    CLI11_PARSE(app, argc, argv);
-
     try {
+        Options o;
+        CLI::App app{"One ConvNet2 training epoch: the C++ engine against Python/PyTorch"};
+        app.add_option("--samples", o.samples)->capture_default_str();
+        app.add_option("--batch", o.batch)->capture_default_str();
+        app.add_option("--threads", o.threads)->capture_default_str();
+        app.add_option("--repeat", o.repeat, "Rounds; the best of each side counts")->capture_default_str();
+        app.add_option("--python", o.python)->capture_default_str();
+        CLI11_PARSE(app, argc, argv);
+
         at::set_num_threads(o.threads);
         data::SyntheticOptions d;
         d.shape = model::kCifar10Input;

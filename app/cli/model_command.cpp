@@ -43,7 +43,7 @@ struct ShowOptions {
 // "input: 1x28x28, 10 classes", and where they came from when not from --input and --classes.
 std::string input_line(const ShowOptions& o, const core::model::Shape& input, std::int64_t classes)
 {
-    const std::string line = fmt::format("input: {}, {} classes", core::model::shape_string(input), classes);
+    std::string line = fmt::format("input: {}, {} classes", core::model::shape_string(input), classes);
     if (!o.dataset.empty())
         return fmt::format("{} ({})", line, o.dataset);
     if (!o.input_given && !o.classes_given)

@@ -88,7 +88,7 @@ std::pair<int, int> parse_part(const std::string& text)
 }
 
 int run_part(const core::config::ExperimentConfig& config, const std::string& out, int part, int parts,
-             std::stop_token stop)
+             const std::stop_token& stop)
 {
     fmt::print("table folder: {}\npart {}/{}\n", out, part, parts);
     std::fflush(stdout);
@@ -133,7 +133,7 @@ std::string part_counts(const sweep::SweepStatus& s)
 }
 
 int run_local(const core::config::ExperimentConfig& config, const std::string& out, int workers, bool force,
-              std::stop_token stop)
+              const std::stop_token& stop)
 {
     const auto prepared = sim::prepare_sweep(config, out, force, stop);
     const auto total = prepared.shape.rows();

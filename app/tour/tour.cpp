@@ -29,8 +29,8 @@ constexpr int kSettleMs = 500; // past the plots' replot timers and a layout pas
 using Page = MainWindow::Page;
 } // namespace
 
-Tour::Tour(MainWindow& window, const QString& outDir, const QString& table, QObject* parent)
-    : QObject(parent), window_(window), out_(outDir), table_(table)
+Tour::Tour(MainWindow& window, const QString& outDir, QString table, QObject* parent)
+    : QObject(parent), window_(window), out_(outDir), table_(std::move(table))
 {
 }
 

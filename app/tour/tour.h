@@ -20,7 +20,7 @@ class Tour : public QObject {
     Q_OBJECT
 public:
     // `table`: the simulation table to learn from; empty skips learning and the policy run.
-    Tour(MainWindow& window, const QString& outDir, const QString& table, QObject* parent = nullptr);
+    Tour(MainWindow& window, const QString& outDir, QString table, QObject* parent = nullptr);
 
 public Q_SLOTS:
     void start();

@@ -59,6 +59,7 @@ PolicyEvaluation evaluatePolicy(const QString& policy, const QStringList& tables
     for (const QString& path : tables)
         opened.push_back(openTable(path, fallbackModel, input, classes));
     std::vector<const core::sim::OpenedTable*> views;
+    views.reserve(opened.size());
     for (const auto& t : opened)
         views.push_back(&t);
     const auto evaluations = core::run::evaluate_policy(

@@ -22,7 +22,7 @@ void ShippedTables::addMenu(QMenu& file, const QString& title, const QString& na
     menu->setObjectName(name);
     menu->setEnabled(false);
     job.startJob([index] { return core::sim::load_table_index(index()); },
-                 [this, menu, paths](std::vector<core::sim::TableIndexEntry> entries) {
+                 [this, menu, paths](const std::vector<core::sim::TableIndexEntry>& entries) {
                      for (const auto& e : entries) {
                          const QString path = QString::fromStdString(e.file);
                          if (paths)

@@ -63,7 +63,7 @@ private:
     QString runsRoot_;
     core::sweep::SweepMarker sweep_; // the sweep followed: its folder, backend, parts and follower
     core::config::ExperimentConfig config_;
-    std::optional<core::sim::TableShape> shape_; // loads the dataset: once per sweep
+    std::optional<core::sim::TableShape> shape_; // once per sweep
     bool collected_ = false;
     widgets::JobTracker jobs_{this}; // the poll or the search for a sweep to re-attach to
 };

@@ -209,6 +209,7 @@ void read_episodes(const fs::path& file, RunData& run)
     if (!has_columns(t, names, label, run))
         return;
     std::vector<std::size_t> col;
+    col.reserve(std::size(names));
     for (const auto& n : names)
         col.push_back(*t.column(n));
     for (const auto& [line, f] : t.rows) {
@@ -419,7 +420,7 @@ RunData read_run(const fs::path& dir)
         const std::string text = read_text(dir / "architecture.json", "architecture.json", run);
         const json j = json::parse(text, nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
-            run.problems.push_back("architecture.json: not a JSON object; skipped");
+            run.problems.emplace_back("architecture.json: not a JSON object; skipped");
         } else {
             try {
                 run.final_model = summary_from_json(j);

@@ -30,12 +30,12 @@ std::optional<Operation> parse_operation(std::string_view text)
 std::vector<Operation> parse_operations(const std::vector<std::string>& names)
 {
     if (names.empty())
-        throw ModelError("operations: the list is empty; give at least one of \"deepen\", \"widen\"");
+        throw ModelError(R"(operations: the list is empty; give at least one of "deepen", "widen")");
     std::vector<Operation> ops;
     for (const auto& n : names) {
         const auto op = parse_operation(n);
         if (!op)
-            throw ModelError(fmt::format("operations: unknown operation \"{}\" (known: \"deepen\", \"widen\")", n));
+            throw ModelError(fmt::format(R"(operations: unknown operation "{}" (known: "deepen", "widen"))", n));
         if (std::find(ops.begin(), ops.end(), *op) != ops.end())
             throw ModelError(fmt::format("operations: \"{}\" is listed twice", n));
         ops.push_back(*op);
@@ -47,6 +47,7 @@ std::vector<Operation> parse_operations(const std::vector<std::string>& names)
 std::vector<std::string> operation_strings(const std::vector<Operation>& ops)
 {
     std::vector<std::string> out;
+    out.reserve(ops.size());
     for (Operation op : ops)
         out.push_back(to_string(op));
     return out;
@@ -66,7 +67,7 @@ ActionSpace::ActionSpace(int blocks, std::vector<Operation> ops, double widen_fa
     if (blocks_ < 1)
         throw ModelError(fmt::format("actions: a model needs at least one original block, not {}", blocks_));
     if (ops_.empty())
-        throw ModelError("actions: no operation; give at least one of \"deepen\", \"widen\"");
+        throw ModelError(R"(actions: no operation; give at least one of "deepen", "widen")");
     std::sort(ops_.begin(), ops_.end());
     if (std::adjacent_find(ops_.begin(), ops_.end()) != ops_.end())
         throw ModelError("actions: an operation is listed twice");

@@ -107,7 +107,7 @@ LearnStage parse_stage(const std::string& text)
 }
 
 LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesystem::path& out, bool force,
-                            LearnRunObserver* observer, std::stop_token stop)
+                            LearnRunObserver* observer, const std::stop_token& stop)
 {
     if (settings.stages.empty())
         throw Error("learn: no stage to run (give a table, or one or more stages)");

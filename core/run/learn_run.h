@@ -107,7 +107,7 @@ struct LearnRunResult {
 // finished). An existing non-empty `out` is an Error unless `force` and rlda made it
 // (core/util/output_folder.h). A stop request ends the run between episodes with the policy saved.
 LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesystem::path& out, bool force,
-                            LearnRunObserver* observer = nullptr, std::stop_token stop = {});
+                            LearnRunObserver* observer = nullptr, const std::stop_token& stop = {});
 
 // "TABLE:EPISODES[:TEMPERATURE]" (the command line's --stage); Error naming the text.
 LearnStage parse_stage(const std::string& text);

@@ -118,7 +118,7 @@ std::vector<ReproduceRun> reproduction_plan(const ReproduceSettings& s, const fs
 }
 
 ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out, bool force,
-                                ReproduceObserver* observer, std::stop_token stop)
+                                ReproduceObserver* observer, const std::stop_token& stop)
 {
     if (s.episodes < 1)
         throw Error(fmt::format("reproduce: episodes must be at least 1, not {}", s.episodes));
@@ -129,6 +129,7 @@ ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out,
     // Every table opens (metadata, model, complete) before anything is written.
     const auto index = load_table_index((folder / "index.csv").string());
     std::vector<OpenedTable> all;
+    all.reserve(index.size());
     for (const auto& e : index)
         all.push_back(open_table(e.file));
 

@@ -66,7 +66,8 @@ struct SweepReading {
 // Reads a sweep: its part files, or for a submitted Slurm sweep SlurmSweep::poll (squeue, sacct,
 // under the sweep's lock: it may resubmit and collect). A local sweep's pending parts are running
 // while its follower lives (every part has its own process). `shape` is the one an earlier reading
-// returned; without it, it comes from the table's metadata or from `config` (loads the dataset).
+// returned; without it, it comes from the table's metadata or from `config` (the model at the
+// dataset's sample shape; no data is loaded).
 // Never throws. Reads the disk and runs squeue: call it off the GUI thread.
 SweepReading read_sweep(const SweepMarker& sweep, const config::ExperimentConfig& config,
                         std::optional<sim::TableShape> shape);

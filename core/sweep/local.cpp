@@ -120,7 +120,7 @@ SweepStatus status(const fs::path& out, int parts)
 }
 
 SweepStatus run_parts(const fs::path& out, const sim::TableShape& shape, const LocalOptions& o,
-                      const StatusFn& progress, std::stop_token stop)
+                      const StatusFn& progress, const std::stop_token& stop)
 {
     const int parts = o.workers;
     if (parts < 1)

@@ -20,7 +20,8 @@ namespace rlda::core::sweep {
 // not tell whether a process is at work on it). rows_done of a part counts its rows in its part
 // file and in table.csv (rows collected from an earlier sweep).
 SweepStatus status(const std::filesystem::path& out, const sim::TableShape& shape, int parts);
-// The same, the shape taken from out/config.toml (loads the dataset).
+// The same, the shape taken from out/config.toml (the model at the dataset's sample shape; no data is
+// loaded).
 SweepStatus status(const std::filesystem::path& out, int parts);
 
 struct LocalOptions {
@@ -39,7 +40,7 @@ using StatusFn = std::function<void(const SweepStatus&)>;
 // the status at the start and whenever it changes. When `stop` is requested the children get
 // SIGTERM, then SIGKILL after 5 s; their whole rows stay on disk. Does not collect.
 SweepStatus run_parts(const std::filesystem::path& out, const sim::TableShape& shape, const LocalOptions& o,
-                      const StatusFn& progress = {}, std::stop_token stop = {});
+                      const StatusFn& progress = {}, const std::stop_token& stop = {});
 
 // The sweep's failure as one line ("part 1/2 failed 3 times: ...; see LOG"), "" when none failed.
 std::string failure_message(const std::filesystem::path& out, const SweepStatus& s);

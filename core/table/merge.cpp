@@ -34,8 +34,6 @@ std::vector<fs::path> part_files(const fs::path& out, const std::regex& pattern)
 
 } // namespace
 
-// Every whole node of features.csv and the parts' features files, checked to agree; features.csv is
-// rewritten sorted when there was anything to read.
 TableFeatures merge_features(const TableShape& j, const fs::path& out)
 {
     static const std::regex name(R"(part-\d+-of-\d+\.features\.csv)");
@@ -60,8 +58,6 @@ TableFeatures merge_features(const TableShape& j, const fs::path& out)
     return merged;
 }
 
-// Every whole row of table.csv and the part files, checked to agree, as one table; table.csv is
-// rewritten sorted when there was anything to read (so that appending continues a clean file).
 SimulationTable merge_rows(const TableShape& j, const fs::path& out)
 {
     SimulationTable merged(j.decisions, j.num_actions);
@@ -93,7 +89,6 @@ SimulationTable merge_rows(const TableShape& j, const fs::path& out)
     return merged;
 }
 
-// A replicated folder's table.csv from its seeds' folders (each collected first) and its metadata.
 SimulationTable collect_seeds(const fs::path& out, const config::ExperimentConfig& c)
 {
     const auto seeds = table_seeds(c);

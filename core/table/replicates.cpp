@@ -51,6 +51,7 @@ ReplicateNoise replicate_noise(const ReplicateAccuracies& r)
     out.replicates = r.replicates();
     out.sequences = static_cast<std::int64_t>(r.sequences());
     std::vector<double> level; // each replicate's mean accuracy
+    level.reserve(acc.size());
     for (const auto& a : acc)
         level.push_back(mean_of(a));
     const std::vector<double> mean = r.mean(); // each sequence's, over the replicates
@@ -64,7 +65,7 @@ ReplicateNoise replicate_noise(const ReplicateAccuracies& r)
         within += variance_of(one, 1);
         centred += variance_of(centred_one, 1);
     }
-    const double n = static_cast<double>(mean.size());
+    const auto n = static_cast<double>(mean.size());
     out.within_sd = std::sqrt(within / n);
     out.centred_sd = std::sqrt(centred / n);
     out.across_sd = std::sqrt(variance_of(mean, 1));

@@ -21,7 +21,6 @@ namespace rlda::core::sim {
 
 namespace fs = std::filesystem;
 
-// Settings that cannot build a table fail before anything is loaded.
 void check_table_settings(const config::ExperimentConfig& c)
 {
     if (c.trainer.max_decisions < 1)
@@ -59,7 +58,6 @@ bool fuses_replicates(const config::ExperimentConfig& c)
     return c.job.device.starts_with("cuda"); // on the CPU a fused grouped convolution is slower
 }
 
-// The sections whose settings change a table's numbers; [agent], [policy], [runner] and the name do not.
 std::vector<std::string> differing_sections(const config::ExperimentConfig& first,
                                             const config::ExperimentConfig& second)
 {
@@ -83,9 +81,6 @@ std::vector<std::string> differing_sections(const config::ExperimentConfig& firs
     return out;
 }
 
-// Creates `out`, or checks that it holds a build of the same settings; replaces it when `force`
-// (only a folder rlda made that holds none of the build's inputs: core/util/output_folder.h).
-// Returns the folder's lock, which the build holds to its end.
 FolderLock prepare_table_folder(const config::ExperimentConfig& c, const fs::path& out, bool force)
 {
     std::error_code ec;

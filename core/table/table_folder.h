@@ -2,11 +2,13 @@
 // (core/sim/build.h), the sweeps that run parts of them (core/sweep/) and every reader of a folder.
 // No LibTorch: nothing here trains.
 //
-// Sweeps split the rows into parts that separate processes (or cluster jobs) train.
-// A sweep folder holds config.toml, table.json, warm_start.pt, table.csv (the rows collected so far, sorted) and
-// parts/part-<i>-of-<N>.csv: the rows part i of N trained, appended one whole line per row. Part i
-// of N is whole subtrees, groups of sequences that share their first decisions, dealt round the
-// parts (in_part in core/table/sequences.h), so that each part is built as a tree too.
+// A table folder holds config.toml (the settings, after defaults), table.json (core/table/table_meta.h),
+// warm_start.pt, table.csv (the rows collected so far, sorted) and, where a build recorded them,
+// features.csv; a replicated table, each seed's own folder in seeds/seed-<S>/. A sweep splits the
+// rows into parts that separate processes (or cluster jobs) train: parts/part-<i>-of-<N>.csv, the
+// rows part i of N trained, appended one whole line per row. Part i of N is whole subtrees, groups
+// of sequences that share their first decisions, dealt round the parts (in_part in
+// core/table/sequences.h), so that each part is built as a tree too.
 
 #pragma once
 

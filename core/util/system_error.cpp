@@ -34,6 +34,8 @@ std::string system_reason(int err)
 
 Error system_error_for(const std::filesystem::path& path, const std::string& what, int err)
 {
+    // Error's constructor is std::runtime_error's, explicit: no braced return.
+    // NOLINTNEXTLINE(modernize-return-braced-init-list)
     return Error(fmt::format("{}: {}: {}", path.string(), what, system_reason(err)));
 }
 

@@ -128,6 +128,9 @@ std::size_t dtype_size(TensorDtype dtype)
 
 // ---- writer ----------------------------------------------------------------------------------
 
+// nlohmann::json's noexcept default constructor delegates to one that may throw (for other types
+// than null), and clang-tidy sees that call in this implicit constructor.
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct TensorFileWriter::Impl {
     nlohmann::json header;
     std::vector<std::string> data; // each tensor's elements
@@ -206,6 +209,8 @@ void TensorFileWriter::write(const std::filesystem::path& file) const
 
 // ---- reader ----------------------------------------------------------------------------------
 
+// As TensorFileWriter::Impl's implicit constructor:
+// NOLINTNEXTLINE(bugprone-exception-escape)
 struct TensorFile::Meta {
     nlohmann::json values; // the header's "meta" object
 };
@@ -252,7 +257,7 @@ TensorFile TensorFile::parse(std::string bytes, std::string label, std::string_v
             throw fail(fmt::format("corrupt (its header has no valid \"{}\")", name));
         return *it;
     };
-    const std::string& file_kind = field("kind", nlohmann::json::value_t::string).get_ref<const std::string&>();
+    const auto& file_kind = field("kind", nlohmann::json::value_t::string).get_ref<const std::string&>();
     if (file_kind != kind)
         throw fail(fmt::format("a {} file, not a {} file", file_kind, kind));
     f.meta_->values = field("meta", nlohmann::json::value_t::object);
@@ -360,6 +365,7 @@ const nlohmann::json& meta_value(const nlohmann::json& meta, std::string_view ke
 
 Error mistyped(const std::string& label, std::string_view key, const char* what)
 {
+    // NOLINTNEXTLINE(modernize-return-braced-init-list): Error's constructor is explicit
     return Error(fmt::format("{}: {} in its header is not {}", label, key, what));
 }
 

@@ -337,7 +337,7 @@ QString ActionHeatmap::exportTo(const QString& path, const ExportSettings& setti
     const bool selected = selectionMarker_ && selectionMarker_->visible();
     if (selected)
         selectionMarker_->setVisible(false);
-    const QString error = widgets::exportPlot(*plot_, path, settings);
+    QString error = widgets::exportPlot(*plot_, path, settings);
     if (selected)
         selectionMarker_->setVisible(true);
     return error;

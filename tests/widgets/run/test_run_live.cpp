@@ -57,7 +57,7 @@ train::EpochMetrics epoch(int i, double acc)
     m.train_loss = 1.0 / i;
     m.lr = 0.01;
     m.parameters = 1000;
-    m.steps = 10 * i;
+    m.steps = std::int64_t{10} * i;
     return m;
 }
 
