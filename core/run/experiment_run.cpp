@@ -5,8 +5,8 @@
 #include "core/config/experiment_io.h"
 #include "core/config/schema.h"
 #include "core/io/run_folder.h"
-#include "core/train/device.h"
 #include "core/job/scheduler.h"
+#include "core/train/device.h"
 #include "core/train/setup.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
@@ -39,7 +39,9 @@ RunResult run_experiment(const config::ExperimentConfig& c, const std::filesyste
     for (const auto& w : c.warnings)
         observers.on_message(w);
 
-    TrainerSettings settings{c.job, c.trainer};
+    TrainerSettings settings;
+    settings.job = c.job;
+    settings.trainer = c.trainer;
     if (c.trainer.warm_start_checkpoint)
         settings.warm_start_checkpoint = folder.file("warm_start.pt");
     Trainer trainer(settings, spec, data, scheduler, *clock, *agent, &observers);

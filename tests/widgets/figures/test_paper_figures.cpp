@@ -4,8 +4,8 @@
 
 #include "tests/widgets/figures/reference_tables.h"
 
-#include "widgets/qcp.h"
 #include "tests/common/screenshots.h"
+#include "widgets/qcp.h"
 
 #include <QFile>
 #include <QTemporaryDir>

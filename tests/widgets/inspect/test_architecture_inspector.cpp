@@ -1,7 +1,7 @@
 // ArchitectureInspector: ConvNet2 deepened step by step by core, shown per step and diffed.
 #include "core/model/zoo.h"
-#include "widgets/inspect/architecture_inspector.h"
 #include "tests/common/screenshots.h"
+#include "widgets/inspect/architecture_inspector.h"
 
 #include <QDir>
 #include <QLabel>

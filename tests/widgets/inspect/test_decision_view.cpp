@@ -1,8 +1,8 @@
 // DecisionView: a policy's probabilities become bars, the choice stands out, fixed agents say so.
 #include "core/model/zoo.h"
+#include "tests/common/screenshots.h"
 #include "widgets/inspect/decision_view.h"
 #include "widgets/qcp.h"
-#include "tests/common/screenshots.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -4,9 +4,9 @@
 // and PDF exports.
 #include "core/model/spec.h"
 #include "core/model/zoo.h"
+#include "tests/common/screenshots.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/model_graph.h"
-#include "tests/common/screenshots.h"
 
 #include <QFile>
 #include <QHelpEvent>

@@ -1,12 +1,12 @@
 // TableExplorer: the reference ConvNet2 table sorted, filtered and mapped; other shapes and partial tables.
 #include "core/table/results.h"
 #include "core/table/table.h"
+#include "tests/common/screenshots.h"
 #include "tests/widgets/inspect/synthetic_tables.h"
 #include "widgets/inspect/action_heatmap.h"
 #include "widgets/inspect/sorted_accuracy_chart.h"
 #include "widgets/inspect/table_explorer.h"
 #include "widgets/qcp.h"
-#include "tests/common/screenshots.h"
 
 #include <QDir>
 #include <QSignalSpy>

@@ -1,9 +1,9 @@
 // LearningView: incremental rolling means (exact on known data), window changes, bulk episodes.
-#include "widgets/plot/learning_view.h"
+#include "tests/common/screenshots.h"
 #include "tests/widgets/plot/plot_reading.h"
+#include "widgets/plot/learning_view.h"
 #include "widgets/plot/series_plot.h"
 #include "widgets/qcp.h"
-#include "tests/common/screenshots.h"
 
 #include <QDir>
 #include <QSpinBox>

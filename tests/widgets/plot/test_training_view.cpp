@@ -1,9 +1,9 @@
 // TrainingView fed with core's training value types and hand-built run data (overlays included).
+#include "tests/common/screenshots.h"
 #include "tests/widgets/plot/plot_reading.h"
 #include "widgets/plot/series_plot.h"
 #include "widgets/plot/training_view.h"
 #include "widgets/qcp.h"
-#include "tests/common/screenshots.h"
 
 #include <QCheckBox>
 #include <QDir>
