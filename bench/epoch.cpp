@@ -1,11 +1,11 @@
 // bench_epoch: one training epoch of ConvNet2 through the engine's Trainer, against the same epoch
 // in Python/PyTorch (bench/epoch_reference.py) run in the same process tree, same thread count.
+#include "bench/python_reference.h"
 #include "core/agent/agent.h"
 #include "core/data/synthetic.h"
-#include "core/net/net.h"
 #include "core/model/zoo.h"
+#include "core/net/net.h"
 #include "core/train/trainer.h"
-#include "bench/python_reference.h"
 
 #include <ATen/Parallel.h>
 #include <torch/nn/functional/loss.h>

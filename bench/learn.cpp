@@ -1,10 +1,10 @@
 // bench_learn: episodes/s of Algorithm 4 in PolicyLearner (fast and autograd paths of both
 // encoders) and in bench/learn_reference.py (both encoders).
 #include "core/sim/learn.h"
-#include "core/policy/reinforce.h"
-#include "core/model/zoo.h"
-#include "core/table/table.h"
 #include "bench/python_reference.h"
+#include "core/model/zoo.h"
+#include "core/policy/reinforce.h"
+#include "core/table/table.h"
 
 #include <ATen/Parallel.h>
 #include <CLI/CLI.hpp>

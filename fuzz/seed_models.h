@@ -2,9 +2,9 @@
 // the harnesses that load into them.
 #pragma once
 
-#include "core/policy/reinforce.h"
-#include "core/net/net.h"
 #include "core/model/zoo.h"
+#include "core/net/net.h"
+#include "core/policy/reinforce.h"
 
 namespace rlda::fuzz {
 

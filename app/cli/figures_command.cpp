@@ -20,8 +20,8 @@
 #include "core/model/zoo.h"
 #include "core/run/evaluate_policy.h"
 #include "core/table/judge.h"
-#include "core/table/table.h"
 #include "core/table/open_table.h"
+#include "core/table/table.h"
 #include "widgets/figures/figure_job.h"
 
 #include <algorithm>

@@ -16,8 +16,8 @@
 #include "core/run/learn_run.h"
 #include "core/table/agent_eval.h"
 #include "core/table/judge.h"
-#include "core/table/table.h"
 #include "core/table/open_table.h"
+#include "core/table/table.h"
 #include "core/util/error.h"
 #include "core/util/rolling_mean.h"
 

@@ -6,8 +6,8 @@
 
 #include "core/config/dataset_shape.h"
 #include "core/config/names.h"
-#include "core/net/growth_check.h"
 #include "core/model/zoo.h"
+#include "core/net/growth_check.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>

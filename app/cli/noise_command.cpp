@@ -2,10 +2,10 @@
 // built again at other seeds; core/table/replicates.h).
 #include "app/cli/commands.h"
 
+#include "core/table/open_table.h"
 #include "core/table/reliability.h"
 #include "core/table/replicates.h"
 #include "core/table/results.h"
-#include "core/table/open_table.h"
 #include "core/util/error.h"
 
 #include <CLI/CLI.hpp>

@@ -8,10 +8,10 @@
 #include "core/config/experiment_io.h"
 #include "core/config/value_limits.h"
 #include "core/sim/build.h"
-#include "core/table/reliability.h"
 #include "core/sweep/local.h"
 #include "core/sweep/process.h"
 #include "core/sweep/slurm.h"
+#include "core/table/reliability.h"
 #include "core/util/error.h"
 
 #include <CLI/CLI.hpp>

@@ -8,8 +8,8 @@
 
 #include "core/config/experiment_io.h"
 #include "core/run/transfer_protocol.h"
-#include "core/transfer/study.h"
 #include "core/table/open_table.h"
+#include "core/transfer/study.h"
 #include "core/util/error.h"
 
 #ifdef RLDA_WITH_FIGURES

@@ -3,8 +3,8 @@
 
 #include "core/model/zoo.h"
 #include "core/run/evaluate_policy.h"
-#include "core/table/table.h"
 #include "core/table/open_table.h"
+#include "core/table/table.h"
 #include "core/util/error.h"
 
 #include <QDir>
@@ -62,8 +62,10 @@ PolicyEvaluation evaluatePolicy(const QString& policy, const QStringList& tables
     views.reserve(opened.size());
     for (const auto& t : opened)
         views.push_back(&t);
-    const auto evaluations = core::run::evaluate_policy(
-        policy.toStdString(), views, 0, [&](const std::string& warning) { out.warning = QString::fromStdString(warning); });
+    const auto evaluations =
+        core::run::evaluate_policy(policy.toStdString(), views, 0, [&](const std::string& warning) {
+            out.warning = QString::fromStdString(warning);
+        });
     const QString agent = QFileInfo(policy).dir().dirName() + QLatin1Char('/') + QFileInfo(policy).fileName();
     for (std::size_t i = 0; i < opened.size(); ++i)
         out.ranked.push_back(widgets::makeRankedTable(QString::fromStdString(opened[i].meta.model),

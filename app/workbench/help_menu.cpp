@@ -48,22 +48,25 @@ QString aboutText()
 {
     // Asked of LibTorch at the moment the box opens: a driver may come or go between launches.
     const int gpus = core::train::cuda_device_count();
-    const QString cudaLine = gpus > 0 ? QObject::tr("available (%n device(s))", nullptr, gpus)
-                                  : QObject::tr("not available here: an experiment with job.device = \"cuda\" is refused");
-    return QObject::tr("<h3>RLDA Workbench %1</h3>"
-                       "<p>Reinforcement-learning-driven DNN adaptation: train under a changing budget, build "
-                       "simulation tables, learn and judge adaptation policies.</p>"
-                       "<table cellspacing=\"0\" cellpadding=\"2\">"
-                       "<tr><td width=\"90\">Licence</td><td>MIT</td></tr>"
-                       "<tr><td>LibTorch</td><td>%2</td></tr>"
-                       "<tr><td>Qt</td><td>%3 (built with %4)</td></tr>"
-                       "<tr><td>CUDA</td><td>%5</td></tr>"
-                       "</table>"
-                       "<p>The paper's simulation tables shipped with it are the original system's results, "
-                       "Copyright (c) 2023 Chami Lamelas, under the MIT licence.</p>")
+    const QString cudaLine =
+        gpus > 0 ? QObject::tr("available (%n device(s))", nullptr, gpus)
+                 : QObject::tr("not available here: an experiment with job.device = \"cuda\" is refused");
+    return QObject::tr(
+               "<h3>RLDA Workbench %1</h3>"
+               "<p>Reinforcement-learning-driven DNN adaptation: train under a changing budget, build "
+               "simulation tables, learn and judge adaptation policies.</p>"
+               "<table cellspacing=\"0\" cellpadding=\"2\">"
+               "<tr><td width=\"90\">Licence</td><td>MIT</td></tr>"
+               "<tr><td>LibTorch</td><td>%2</td></tr>"
+               "<tr><td>Qt</td><td>%3 (built with %4)</td></tr>"
+               "<tr><td>CUDA</td><td>%5</td></tr>"
+               "</table>"
+               "<p>The paper's simulation tables shipped with it are the original system's results, "
+               "Copyright (c) 2023 Chami Lamelas, under the MIT licence.</p>")
         .arg(QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral(RLDA_VERSION)
                                                               : QCoreApplication::applicationVersion(),
-             QString::fromStdString(core::train::libtorch_version()), QString::fromLatin1(qVersion()), QStringLiteral(QT_VERSION_STR), cudaLine);
+             QString::fromStdString(core::train::libtorch_version()), QString::fromLatin1(qVersion()),
+             QStringLiteral(QT_VERSION_STR), cudaLine);
 }
 
 QMessageBox* makeAboutBox(QWidget* parent)

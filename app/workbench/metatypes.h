@@ -4,10 +4,10 @@
 #pragma once
 
 #include "core/config/experiment.h"
+#include "core/job/events.h"
 #include "core/run/experiment_run.h"
 #include "core/run/learn_run.h"
 #include "core/table/results.h"
-#include "core/job/events.h"
 #include "widgets/run/run_control.h"
 
 #include <QMetaType>

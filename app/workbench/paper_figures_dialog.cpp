@@ -1,11 +1,11 @@
 // The Paper figures dialog: three checkable lists, an output folder, and `rlda figures` behind it.
 #include "app/workbench/paper_figures_dialog.h"
 
-#include "widgets/file_dialogs.h"
 #include "app/workbench/folder_field.h"
 #include "app/workbench/rlda_process.h"
 #include "core/table/table.h"
 #include "core/util/data_dir.h"
+#include "widgets/file_dialogs.h"
 
 #include <QAction>
 #include <QCheckBox>

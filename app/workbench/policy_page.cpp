@@ -3,12 +3,12 @@
 #include "app/workbench/policy_page.h"
 
 #include "app/workbench/evaluations.h"
-#include "widgets/file_dialogs.h"
 #include "core/transfer/summary.h"
 #include "core/util/data_dir.h"
 #include "widgets/counted.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/figures/transfer_view.h"
+#include "widgets/file_dialogs.h"
 #include "widgets/inspect/decision_view.h"
 
 #include <QHBoxLayout>

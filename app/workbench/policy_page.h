@@ -3,8 +3,8 @@
 #pragma once
 
 #include "core/model/spec.h"
-#include "core/transfer/study.h"
 #include "core/table/results.h"
+#include "core/transfer/study.h"
 #include "widgets/job_tracker.h"
 
 #include <QString>

@@ -6,8 +6,8 @@
 #pragma once
 
 #include "core/config/experiment.h"
-#include "core/table/table_folder.h"
 #include "core/sweep/detached.h"
+#include "core/table/table_folder.h"
 #include "widgets/job_tracker.h"
 
 #include <QString>

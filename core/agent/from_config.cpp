@@ -54,12 +54,14 @@ std::unique_ptr<Agent> make_rule_agent(const config::AgentConfig& c)
     case config::AgentKind::GrowWhileImproving:
         return std::make_unique<GrowWhileImprovingAgent>(c.threshold);
     case config::AgentKind::Policy:
-        throw Error("agent.kind: \"policy\" is loaded from its file (agent.policy), not built from the config alone");
+        throw Error(
+            "agent.kind: \"policy\" is loaded from its file (agent.policy), not built from the config alone");
     case config::AgentKind::Simulation:
         break;
     }
-    throw Error(fmt::format("agent.kind: \"{}\" does not train jobs: it builds simulation tables (rlda simulate)",
-                            config::to_string(c.kind)));
+    throw Error(
+        fmt::format("agent.kind: \"{}\" does not train jobs: it builds simulation tables (rlda simulate)",
+                    config::to_string(c.kind)));
 }
 
 } // namespace rlda::core::agent

@@ -2,9 +2,9 @@
 // line or JSON line) opens with everything up to its last whole record. No LibTorch.
 #pragma once
 
+#include "core/job/events.h"
 #include "core/model/spec.h"
 #include "core/table/results.h"
-#include "core/job/events.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -5,8 +5,8 @@
 #pragma once
 
 #include "core/agent/decision_features.h"
-#include "core/model/spec.h"
 #include "core/job/scheduler.h"
+#include "core/model/spec.h"
 
 #include <cstdint>
 #include <optional>

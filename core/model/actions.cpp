@@ -35,7 +35,8 @@ std::vector<Operation> parse_operations(const std::vector<std::string>& names)
     for (const auto& n : names) {
         const auto op = parse_operation(n);
         if (!op)
-            throw ModelError(fmt::format(R"(operations: unknown operation "{}" (known: "deepen", "widen"))", n));
+            throw ModelError(
+                fmt::format(R"(operations: unknown operation "{}" (known: "deepen", "widen"))", n));
         if (std::find(ops.begin(), ops.end(), *op) != ops.end())
             throw ModelError(fmt::format("operations: \"{}\" is listed twice", n));
         ops.push_back(*op);

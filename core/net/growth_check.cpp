@@ -5,8 +5,8 @@
 
 namespace rlda::core::model {
 
-GrowthCheck check_growth(const ModelSpec& spec, const std::vector<int>& deepen, const std::vector<Action>& grow,
-                         double widen_factor)
+GrowthCheck check_growth(const ModelSpec& spec, const std::vector<int>& deepen,
+                         const std::vector<Action>& grow, double widen_factor)
 {
     torch::manual_seed(0);
     Net net(spec);

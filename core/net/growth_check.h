@@ -18,7 +18,7 @@ struct GrowthCheck {
 // and BatchNorm statistics are no longer initial, then deepens each block of `deepen` and applies
 // each action of `grow` (widening by `widen_factor`) in place with Net2Net, and compares its
 // output with the ungrown copy (max_abs_output_diff, core/net/net.h).
-GrowthCheck check_growth(const ModelSpec& spec, const std::vector<int>& deepen, const std::vector<Action>& grow,
-                         double widen_factor);
+GrowthCheck check_growth(const ModelSpec& spec, const std::vector<int>& deepen,
+                         const std::vector<Action>& grow, double widen_factor);
 
 } // namespace rlda::core::model

@@ -23,7 +23,8 @@ TensorDtype tensor_dtype(torch::ScalarType type)
     default:
         break;
     }
-    throw Error(fmt::format("a {} tensor cannot be saved (float32, float64 or int64 only)", c10::toString(type)));
+    throw Error(
+        fmt::format("a {} tensor cannot be saved (float32, float64 or int64 only)", c10::toString(type)));
 }
 
 torch::ScalarType scalar_type(TensorDtype dtype)
@@ -48,9 +49,10 @@ void add_tensor(TensorFileWriter& file, const std::string& name, const torch::Te
         throw Error(fmt::format("{}: {}", name, e.what()));
     }
     const torch::Tensor cpu = tensor.detach().to(torch::kCPU).contiguous();
+    // An empty tensor has no data pointer.
     const std::string_view data =
-        cpu.nbytes() > 0 ? std::string_view(static_cast<const char*>(cpu.data_ptr()), cpu.nbytes()) // an empty
-                         : std::string_view();                                                       // one has none
+        cpu.nbytes() > 0 ? std::string_view(static_cast<const char*>(cpu.data_ptr()), cpu.nbytes())
+                         : std::string_view();
     file.add(name, dtype, cpu.sizes().vec(), data);
 }
 

@@ -1,8 +1,8 @@
 // The policy network by hand: per-op dispatch and autograd cost far more than these tiny LSTMs' flops.
 #include "core/policy/fast_policy.h"
 
-#include "core/util/error.h"
 #include "core/net/tensors.h"
+#include "core/util/error.h"
 
 #include <fmt/format.h>
 #include <torch/serialize/input-archive.h>

@@ -1,8 +1,8 @@
 // The structural policy network by hand: per-op dispatch and autograd cost far more than its flops.
 #include "core/policy/fast_structural.h"
 
-#include "core/policy/policy.h"
 #include "core/model/actions.h"
+#include "core/policy/policy.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>

@@ -4,12 +4,12 @@
 
 #include "core/agent/tensor_shapes.h"
 #include "core/config/schema.h"
+#include "core/net/tensors.h"
 #include "core/util/checked.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
 #include "core/util/excerpt.h"
 #include "core/util/read_file.h"
-#include "core/net/tensors.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -380,12 +380,11 @@ PolicyAgent::PolicyAgent(std::shared_ptr<PolicyLearner> learner, bool greedy,
 Decision PolicyAgent::decide(const DecisionContext& c)
 {
     if (!learner_->serves(c.actions))
-        throw Error(fmt::format("policy: it chooses among {} actions of the operations {}, but {} has {} of {} ({} "
-                                "blocks)",
-                                learner_->actions(), model::operations_text(learner_->operations()),
-                                c.model.name, c.num_actions(),
-                                model::operations_text(c.actions.operations()),
-                                c.model.original_blocks));
+        throw Error(fmt::format(
+            "policy: it chooses among {} actions of the operations {}, but {} has {} of {} ({} "
+            "blocks)",
+            learner_->actions(), model::operations_text(learner_->operations()), c.model.name,
+            c.num_actions(), model::operations_text(c.actions.operations()), c.model.original_blocks));
     std::vector<std::string> unknown;
     const auto layers = learner_->input(c.model, &unknown);
     if (!unknown.empty() && warn_)

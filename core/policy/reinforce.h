@@ -5,12 +5,12 @@
 #pragma once
 
 #include "core/agent/agent.h"
-#include "core/policy/fast_episode.h"
 #include "core/agent/learner_options.h"
-#include "core/policy/policy.h"
-#include "core/policy/structural_policy.h"
 #include "core/agent/vocabulary.h"
 #include "core/config/experiment.h"
+#include "core/policy/fast_episode.h"
+#include "core/policy/policy.h"
+#include "core/policy/structural_policy.h"
 #include "core/util/tensor_file.h"
 
 #include <cstdint>

@@ -1,8 +1,8 @@
 // The structural policy network: a logit per original block from its own layers, and Do Nothing's.
 #include "core/policy/structural_policy.h"
 
-#include "core/policy/policy.h"
 #include "core/agent/tensor_shapes.h"
+#include "core/policy/policy.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>

@@ -8,7 +8,8 @@
 namespace rlda::core::run {
 
 std::vector<sim::Evaluation> evaluate_policy(const std::filesystem::path& policy,
-                                             const std::vector<const sim::OpenedTable*>& tables, std::uint64_t seed,
+                                             const std::vector<const sim::OpenedTable*>& tables,
+                                             std::uint64_t seed,
                                              const std::function<void(const std::string&)>& warn)
 {
     const torch::NoGradGuard no_grad; // grad mode is per thread: a worker's job sets its own

@@ -2,8 +2,8 @@
 // workbench's Policy page. No LibTorch type here: callers include no LibTorch header.
 #pragma once
 
-#include "core/table/results.h"
 #include "core/table/open_table.h"
+#include "core/table/results.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -2,13 +2,13 @@
 // reports and stop requests fall between episodes.
 #include "core/run/learn_run.h"
 
-#include "core/policy/reinforce.h"
 #include "core/agent/vocabulary.h"
 #include "core/io/run_folder.h"
 #include "core/model/zoo.h"
+#include "core/policy/reinforce.h"
 #include "core/sim/learn.h"
-#include "core/table/table.h"
 #include "core/table/open_table.h"
+#include "core/table/table.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>

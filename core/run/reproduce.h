@@ -67,8 +67,9 @@ std::vector<ReproduceRun> reproduction_plan(const ReproduceSettings& settings,
 // (core/util/output_folder.h). A stop request ends the run in progress between episodes (its
 // policy saved) and skips the rest; `cancelled` says so.
 // Errors name the file: a missing table, a paper rank file that does not parse.
-ReproduceResult reproduce_paper(const ReproduceSettings& settings, const std::filesystem::path& out, bool force,
-                                ReproduceObserver* observer = nullptr, const std::stop_token& stop = {});
+ReproduceResult reproduce_paper(const ReproduceSettings& settings, const std::filesystem::path& out,
+                                bool force, ReproduceObserver* observer = nullptr,
+                                const std::stop_token& stop = {});
 
 // The paper's published ranks (data/paper/ranks.csv: trained_on,evaluated_on_model,scenario,rank).
 struct PaperRank {

@@ -26,7 +26,7 @@ struct TransferSettings {
     // never learned from, so that the training tables stay the same with or without them.
     std::vector<std::filesystem::path> replicates;
     std::vector<std::string> held_out;         // models left out in turn; empty = each model
-    std::int64_t episodes = kPaperEpisodes;    // per held-out model and seed, over its training tables in turn
+    std::int64_t episodes = kPaperEpisodes; // per held-out model and seed, over its training tables in turn
     std::vector<std::uint64_t> seeds{42};
     config::PolicyConfig policy = [] {
         config::PolicyConfig p;

@@ -4,8 +4,8 @@
 
 #include "core/config/experiment.h"
 #include "core/table/merge.h"
-#include "core/table/table_folder.h"
 #include "core/table/table.h"
+#include "core/table/table_folder.h"
 #include "core/util/output_folder.h"
 
 #include <algorithm>

@@ -3,20 +3,19 @@
 // decisions (train/trainer.cpp) is done here for R replicas at once: the same checks at the same
 // points, a fresh optimizer at job.lr after each decision, the decay after each epoch, and the
 // virtual clock advanced once per step and per epoch's evaluation (R replicas take one step each).
-#include "core/table/sequences.h"
 #include "core/sim/table_training.h"
+#include "core/table/sequences.h"
 
 #include "core/config/operations.h"
 #include "core/data/sampler.h"
+#include "core/job/scheduler.h"
 #include "core/net/fused.h"
 #include "core/net/net.h"
 #include "core/train/checkpoint.h"
-#include "core/train/torch_device.h"
 #include "core/train/optimizer.h"
-#include "core/job/scheduler.h"
 #include "core/train/setup.h"
+#include "core/train/torch_device.h"
 #include "core/util/error.h"
-
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>

@@ -16,9 +16,10 @@ void check_fit(const agent::PolicyLearner& learner, const LearnTask& task)
 {
     check_task(task);
     if (!learner.serves(task.actions))
-        throw Error(fmt::format("{}: the policy chooses among {} actions of the operations {}, the table has {} of {}",
-                                task.table->source(), learner.actions(), model::operations_text(learner.operations()),
-                                task.table->num_actions(), model::operations_text(task.actions.operations())));
+        throw Error(fmt::format(
+            "{}: the policy chooses among {} actions of the operations {}, the table has {} of {}",
+            task.table->source(), learner.actions(), model::operations_text(learner.operations()),
+            task.table->num_actions(), model::operations_text(task.actions.operations())));
     if (learner.reads_state())
         (void)feature_seeds(task); // the one-line refusal of a table without features
 }

@@ -3,11 +3,11 @@
 #include "core/sweep/detached.h"
 
 #include "core/config/experiment_io.h"
-#include "core/table/table.h"
-#include "core/table/table_status.h"
 #include "core/sweep/local.h"
 #include "core/sweep/process.h"
 #include "core/sweep/slurm.h"
+#include "core/table/table.h"
+#include "core/table/table_status.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"

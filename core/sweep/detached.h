@@ -4,8 +4,8 @@
 #pragma once
 
 #include "core/config/experiment.h"
-#include "core/table/table_folder.h"
 #include "core/sweep/status.h"
+#include "core/table/table_folder.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -2,8 +2,8 @@
 #include "core/sweep/local.h"
 
 #include "core/config/experiment_io.h"
-#include "core/table/sequences.h"
 #include "core/sweep/process.h"
+#include "core/table/sequences.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "core/config/experiment.h"
-#include "core/table/table_folder.h"
-#include "core/table/table.h"
 #include "core/sweep/status.h"
+#include "core/table/table.h"
+#include "core/table/table_folder.h"
 
 #include <cstdint>
 #include <filesystem>

@@ -2,13 +2,13 @@
 #include "core/sweep/slurm.h"
 
 #include "core/config/experiment_io.h"
-#include "core/table/merge.h"
-#include "core/table/table_folder.h"
 #include "core/sweep/local.h"
 #include "core/sweep/process.h"
+#include "core/table/merge.h"
+#include "core/table/table_folder.h"
 #include "core/util/atomic_file.h"
-#include "core/util/excerpt.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/read_file.h"
 
 #include <fmt/format.h>

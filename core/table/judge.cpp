@@ -17,7 +17,8 @@ namespace rlda::core::sim {
 namespace {
 
 // What each seed's own sequence earned at that seed (seed_sequences[i] at the table's seed i).
-std::vector<double> accuracies_of(const SimulationTable& table, const std::vector<std::vector<int>>& seed_sequences)
+std::vector<double> accuracies_of(const SimulationTable& table,
+                                  const std::vector<std::vector<int>>& seed_sequences)
 {
     std::vector<double> by_seed;
     for (std::size_t i = 0; i < seed_sequences.size(); ++i)
@@ -58,7 +59,8 @@ void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint6
     };
     e.replicates = r.replicates();
     if (!e.seed_sequences.empty()) {
-        const CandidateRanks c = bootstrap_candidate(r, accuracies_of(table, e.seed_sequences), kResamples, seed);
+        const CandidateRanks c =
+            bootstrap_candidate(r, accuracies_of(table, e.seed_sequences), kResamples, seed);
         e.greedy_spread = {c.low, c.high, c.best_share};
     } else {
         e.greedy_spread = spread(e.greedy);
@@ -84,10 +86,11 @@ void check_task(const LearnTask& task)
     const model::ModelSpec& base = *task.model;
     const int n = model::original_block_count(base);
     if (task.actions.blocks() != n || table.num_actions() != task.actions.size())
-        throw Error(fmt::format("{}: the table has {} actions per decision, but {} has {} for the operations {} "
-                                "({} blocks)",
-                                table.source(), table.num_actions(), base.name, task.actions.size(),
-                                model::operations_text(task.actions.operations()), n));
+        throw Error(
+            fmt::format("{}: the table has {} actions per decision, but {} has {} for the operations {} "
+                        "({} blocks)",
+                        table.source(), table.num_actions(), base.name, task.actions.size(),
+                        model::operations_text(task.actions.operations()), n));
     if (!table.complete())
         throw Error(fmt::format("{}: the simulation table is incomplete; finish it with rlda simulate first",
                                 table.source()));
@@ -109,9 +112,10 @@ std::vector<std::uint64_t> feature_seeds(const LearnTask& task)
 {
     const SimulationTable& table = *task.table;
     if (task.features == nullptr || task.features->empty())
-        throw Error(fmt::format("{} has no decision features (features.csv); build it again with rlda simulate to "
-                                "record them",
-                                table.source()));
+        throw Error(
+            fmt::format("{} has no decision features (features.csv); build it again with rlda simulate to "
+                        "record them",
+                        table.source()));
     if (table.replicated())
         return table.seeds();
     auto seeds = task.features->seeds();
@@ -121,12 +125,13 @@ std::vector<std::uint64_t> feature_seeds(const LearnTask& task)
     return seeds;
 }
 
-const agent::DecisionFeatures& features_at(const LearnTask& task, const std::vector<int>& prefix, std::uint64_t seed)
+const agent::DecisionFeatures& features_at(const LearnTask& task, const std::vector<int>& prefix,
+                                           std::uint64_t seed)
 {
     const agent::DecisionFeatures* f = task.features ? task.features->at(prefix, seed) : nullptr;
     if (f == nullptr)
-        throw Error(fmt::format("{}: no decision features at the node [{}] under seed {}", task.table->source(),
-                                sequence_string(prefix), seed));
+        throw Error(fmt::format("{}: no decision features at the node [{}] under seed {}",
+                                task.table->source(), sequence_string(prefix), seed));
     return *f;
 }
 
@@ -161,8 +166,8 @@ FixedSequence best_fixed_sequence(const std::vector<const SimulationTable*>& tab
     const SimulationTable& first = *tables.front();
     for (const SimulationTable* t : tables)
         if (t->decisions() != first.decisions() || t->num_actions() != first.num_actions() || !t->complete())
-            throw Error(fmt::format("{}: not a complete table of {} decisions over {} actions, as {}", t->source(),
-                                    first.decisions(), first.num_actions(), first.source()));
+            throw Error(fmt::format("{}: not a complete table of {} decisions over {} actions, as {}",
+                                    t->source(), first.decisions(), first.num_actions(), first.source()));
     FixedSequence best;
     best.mean_rank = std::numeric_limits<double>::infinity();
     for (const TableRow& row : first.rows()) {
@@ -176,8 +181,8 @@ FixedSequence best_fixed_sequence(const std::vector<const SimulationTable*>& tab
     return best;
 }
 
-Evaluation evaluate_seed_sequences(const SimulationTable& table, const std::vector<std::vector<int>>& sequences,
-                                   std::uint64_t random_seed)
+Evaluation evaluate_seed_sequences(const SimulationTable& table,
+                                   const std::vector<std::vector<int>>& sequences, std::uint64_t random_seed)
 {
     if (sequences.empty())
         throw Error(fmt::format("{}: no sequence to judge", table.source()));
@@ -197,7 +202,8 @@ Evaluation evaluate_seed_sequences(const SimulationTable& table, const std::vect
     return e;
 }
 
-Evaluation evaluate_sequence(const SimulationTable& table, const std::vector<int>& sequence, std::uint64_t random_seed)
+Evaluation evaluate_sequence(const SimulationTable& table, const std::vector<int>& sequence,
+                             std::uint64_t random_seed)
 {
     Evaluation e;
     e.greedy = sequence;
@@ -212,7 +218,6 @@ Evaluation evaluate_sequence(const SimulationTable& table, const std::vector<int
     e.random_expected = table.expected_random();
     return e;
 }
-
 
 std::string sequence_string(const std::vector<int>& actions)
 {

@@ -7,10 +7,10 @@
 #include "core/agent/decision_features.h"
 #include "core/model/actions.h"
 #include "core/model/spec.h"
+#include "core/table/open_table.h"
 #include "core/table/results.h"
 #include "core/table/table.h"
 #include "core/table/table_features.h"
-#include "core/table/open_table.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -35,7 +35,8 @@ void check_task(const LearnTask& task);
 double table_budget(const SimulationTable& table);
 
 // An opened table as a task: its table, model and actions.
-LearnTask learn_task(const OpenedTable& table, RewardDraw reward = RewardDraw::Replicate, std::uint64_t draw_seed = 0);
+LearnTask learn_task(const OpenedTable& table, RewardDraw reward = RewardDraw::Replicate,
+                     std::uint64_t draw_seed = 0);
 
 // The seeds under which a feature-reading agent or policy is walked: a replicated table's seeds()
 // (each seed has its own training state), else the one seed its features were recorded at. Error
@@ -47,7 +48,8 @@ std::vector<std::uint64_t> feature_seeds(const LearnTask& task);
 std::vector<std::uint64_t> walk_seeds(const LearnTask& task, bool reads_state);
 // The features recorded at the node `prefix` under `seed`; Error naming the table, the node and the
 // seed where there are none.
-const agent::DecisionFeatures& features_at(const LearnTask& task, const std::vector<int>& prefix, std::uint64_t seed);
+const agent::DecisionFeatures& features_at(const LearnTask& task, const std::vector<int>& prefix,
+                                           std::uint64_t seed);
 
 // Which of a replicated table's seeds episode `episode` (the policy's counter) plays: a hash of
 // (task.draw_seed, episode) modulo the seeds; 0 for a single-seed table. A function of the episode,
@@ -77,7 +79,8 @@ Evaluation evaluate_sequence(const SimulationTable& table, const std::vector<int
 // each seed's sequence earned at that seed, its rank 1 + the sequences whose mean is strictly higher
 // (the scale of a policy's rank in the mean table), e.greedy the most frequent sequence (the
 // earliest seed's among equals), and Evaluation::seed_sequences lists each seed's.
-Evaluation evaluate_seed_sequences(const SimulationTable& table, const std::vector<std::vector<int>>& sequences,
+Evaluation evaluate_seed_sequences(const SimulationTable& table,
+                                   const std::vector<std::vector<int>>& sequences,
                                    std::uint64_t random_seed = 0);
 
 // Adds what a replicated table's seeds say to `e` (evaluated on `table`): the rank intervals of the
@@ -88,6 +91,5 @@ Evaluation evaluate_seed_sequences(const SimulationTable& table, const std::vect
 // resamples (bootstrap_candidate, core/table/reliability.h). Leaves `e` unchanged for a single-seed
 // table. `seed` seeds the bootstrap.
 void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint64_t seed = 0);
-
 
 } // namespace rlda::core::sim

@@ -49,7 +49,8 @@ TableFeatures merge_features(const TableShape& j, const fs::path& out)
             try {
                 merged.add(key.first, key.second, f);
             } catch (const Error& e) {
-                throw Error(fmt::format("{}: {} (another part recorded it otherwise)", file.string(), e.what()));
+                throw Error(
+                    fmt::format("{}: {} (another part recorded it otherwise)", file.string(), e.what()));
             }
         }
     }
@@ -76,10 +77,11 @@ SimulationTable merge_rows(const TableShape& j, const fs::path& out)
                                         fmt::join(row.actions, " "), j.num_actions - 1));
             const auto [it, fresh] = rows.try_emplace(code, row, file);
             if (!fresh && !(it->second.first == row))
-                throw Error(fmt::format("{}: row [{}] differs from the same sequence in {} (accuracy {} vs {}); "
-                                        "they were trained with other settings",
-                                        file.string(), fmt::join(row.actions, " "), it->second.second.string(),
-                                        row.accuracy, it->second.first.accuracy));
+                throw Error(
+                    fmt::format("{}: row [{}] differs from the same sequence in {} (accuracy {} vs {}); "
+                                "they were trained with other settings",
+                                file.string(), fmt::join(row.actions, " "), it->second.second.string(),
+                                row.accuracy, it->second.first.accuracy));
         }
     }
     for (auto& [code, entry] : rows)
@@ -97,8 +99,9 @@ SimulationTable collect_seeds(const fs::path& out, const config::ExperimentConfi
     TableFeatures features; // every seed's
     for (const auto seed : seeds) {
         const fs::path folder = seed_folder(out, seed);
-        tables.push_back(fs::exists(folder / "config.toml") ? merge_rows(shape, folder)
-                                                             : SimulationTable(shape.decisions, shape.num_actions));
+        tables.push_back(fs::exists(folder / "config.toml")
+                             ? merge_rows(shape, folder)
+                             : SimulationTable(shape.decisions, shape.num_actions));
         if (fs::exists(folder / "config.toml")) {
             const TableFeatures seed_features = merge_features(shape, folder);
             for (const auto& [key, f] : seed_features.nodes())

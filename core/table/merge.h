@@ -4,9 +4,9 @@
 #pragma once
 
 #include "core/config/experiment.h"
-#include "core/table/table_folder.h"
 #include "core/table/table.h"
 #include "core/table/table_features.h"
+#include "core/table/table_folder.h"
 
 #include <filesystem>
 
@@ -26,9 +26,8 @@ SimulationTable collect_seeds(const std::filesystem::path& out, const config::Ex
 
 // Merges the whole rows of table.csv and every parts/part-*-of-*.csv (torn last lines ignored) and
 // rewrites table.csv atomically, sorted. A replicated table: each seed's folder so, then the
-// replicated table.csv of the sequences every seed holds. A sequence found twice must agree bit for bit, else Error
-// naming both files. Part files are kept (a part still running may go on appending).
+// replicated table.csv of the sequences every seed holds. A sequence found twice must agree bit for bit, else
+// Error naming both files. Part files are kept (a part still running may go on appending).
 SimulationTable collect_table(const std::filesystem::path& out, const config::ExperimentConfig& c);
-
 
 } // namespace rlda::core::sim

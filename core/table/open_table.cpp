@@ -102,7 +102,8 @@ OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& aske
     } else if ((t.table.replicated() || t.meta.seeds.size() > 1) && t.table.seeds() != t.meta.seeds) {
         throw Error(fmt::format("{}: columns of the seeds {}, but its metadata ({}) lists {}", name,
                                 fmt::join(t.table.seeds(), ", "), t.meta.source,
-                                t.meta.seeds.empty() ? std::string("none") : fmt::format("{}", fmt::join(t.meta.seeds, ", "))));
+                                t.meta.seeds.empty() ? std::string("none")
+                                                     : fmt::format("{}", fmt::join(t.meta.seeds, ", "))));
     }
     if (!allow_incomplete && static_cast<std::int64_t>(t.table.rows().size()) < t.meta.rows)
         // The rows a sweep's parts hold count too: the same command collects them.
@@ -113,7 +114,8 @@ OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& aske
     // Its decision features, where its build recorded them (features.csv); none is no error.
     const fs::path features = features_file_for(t.file);
     t.features = load_table_features(features, t.table.decisions(), model::original_block_count(t.model));
-    const std::vector<std::uint64_t> seeds = t.meta.seeds.empty() ? std::vector<std::uint64_t>{t.meta.seed} : t.meta.seeds;
+    const std::vector<std::uint64_t> seeds =
+        t.meta.seeds.empty() ? std::vector<std::uint64_t>{t.meta.seed} : t.meta.seeds;
     for (const auto& [key, f] : t.features.nodes()) {
         if (meta && std::ranges::find(seeds, key.first) == seeds.end())
             throw Error(fmt::format("{}: decision features of seed {}, which table {} was not built with",
@@ -121,7 +123,8 @@ OpenedTable open_table(const fs::path& folder_or_csv, const TableOverrides& aske
         for (const int a : key.second)
             if (a >= t.meta.actions)
                 throw Error(fmt::format("{}: node [{}]: action {} is out of range for table {} ({} actions)",
-                                        features.string(), fmt::join(key.second, " "), a, name, t.meta.actions));
+                                        features.string(), fmt::join(key.second, " "), a, name,
+                                        t.meta.actions));
     }
     return t;
 }
@@ -174,7 +177,8 @@ std::string OpenedTable::assumption() const
     if (described)
         return {};
     return fmt::format("{}: no metadata ({}): assuming model {}, input {}, {} classes", file.string(),
-                       meta_file_for(file).filename().string(), meta.model, model::shape_string(meta.input), meta.classes);
+                       meta_file_for(file).filename().string(), meta.model, model::shape_string(meta.input),
+                       meta.classes);
 }
 
 } // namespace rlda::core::sim

@@ -33,7 +33,7 @@ struct OpenedTable {
     TableMeta meta;             // read, or assumed from the overrides (described == false)
     bool described = false;     // false: no metadata found; model and input were assumed
     SimulationTable table{1, 2};
-    model::ModelSpec model; // the table's starting model
+    model::ModelSpec model;        // the table's starting model
     model::ActionSpace actions{1}; // what its action numbers mean (table_actions)
     TableFeatures features;        // its decision features (features.csv); empty when it has none
     // The rows a complete table has, against those it holds.

@@ -33,8 +33,9 @@ void check_table_settings(const config::ExperimentConfig& c)
         throw Error("scheduler.events: a simulation table starts where the allocation goes up, but no \"up\" "
                     "event is configured (add e.g. { time = 70.0, change = \"up\" })");
     if (c.sweep.fused == config::FusedReplicates::On && c.sweep.seeds.size() > 1 && !tree_buildable(c))
-        throw Error("sweep.fused: fused replicates train a table as a tree, which needs the virtual clock and "
-                    "one \"up\" event (scheduler.clock, scheduler.events); set sweep.fused = \"off\"");
+        throw Error(
+            "sweep.fused: fused replicates train a table as a tree, which needs the virtual clock and "
+            "one \"up\" event (scheduler.clock, scheduler.events); set sweep.fused = \"off\"");
 }
 
 bool tree_buildable(const config::ExperimentConfig& c)

@@ -49,17 +49,21 @@ std::vector<std::string> differing_sections(const config::ExperimentConfig& firs
 // sections that differ, unless `force`, which replaces a folder rlda made: core/util/output_folder.h),
 // and writes config.toml (again when the seeds grew). Returns the folder's lock, which a build holds
 // to its end.
-FolderLock prepare_table_folder(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force);
+FolderLock prepare_table_folder(const config::ExperimentConfig& c, const std::filesystem::path& out,
+                                bool force);
 
 // k decisions over n+1 actions: (n+1)^k sequences.
 struct TableShape {
     int decisions = 0;
     int num_actions = 0;
-    std::int64_t sequences = 0;           // of one seed's table
-    std::vector<std::uint64_t> seeds{};   // a replicated table's seeds; empty for one seed
-    int blocks = 0;                       // the model's original blocks (the features' block columns)
+    std::int64_t sequences = 0;         // of one seed's table
+    std::vector<std::uint64_t> seeds{}; // a replicated table's seeds; empty for one seed
+    int blocks = 0;                     // the model's original blocks (the features' block columns)
     // Rows a sweep trains: the sequences at every seed.
-    std::int64_t rows() const { return sequences * static_cast<std::int64_t>(std::max<std::size_t>(1, seeds.size())); }
+    std::int64_t rows() const
+    {
+        return sequences * static_cast<std::int64_t>(std::max<std::size_t>(1, seeds.size()));
+    }
 };
 
 // The shape of the table these settings build (the model at the dataset kind's sample shape; nothing

@@ -43,7 +43,8 @@ TableStatus table_status(const fs::path& folder_or_csv)
     std::error_code ec;
     if (fs::is_directory(csv.parent_path() / "parts", ec))
         for (const auto& entry : fs::directory_iterator(csv.parent_path() / "parts", ec))
-            if (entry.path().extension() == ".csv" && !entry.path().filename().string().ends_with(".features.csv"))
+            if (entry.path().extension() == ".csv" &&
+                !entry.path().filename().string().ends_with(".features.csv"))
                 files.push_back(entry.path()); // a part's rows, not its decision features
     for (const auto& f : files)
         for (auto& row : read_table_file(f, decisions, /*growing=*/true).rows)

@@ -3,10 +3,10 @@
 #include "core/train/torch_compat.h"
 
 #include "core/config/names.h"
+#include "core/net/tensors.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
-#include "core/net/tensors.h"
 
 #include <torch/optim/adam.h>
 #include <torch/optim/sgd.h>
@@ -130,7 +130,8 @@ void save_checkpoint(const std::filesystem::path& file, const CheckpointMeta& m,
     }
     if (!m.grad_sq_mean.empty())
         add_tensor(f, "features/grad_sq_mean",
-              torch::tensor(m.grad_sq_mean, torch::kFloat64).reshape({static_cast<std::int64_t>(m.grad_sq_mean.size())}));
+                   torch::tensor(m.grad_sq_mean, torch::kFloat64)
+                       .reshape({static_cast<std::int64_t>(m.grad_sq_mean.size())}));
     for (const auto& p : net.named_parameters())
         add_tensor(f, "model/" + p.key(), p.value());
     for (const auto& b : net.named_buffers())
@@ -228,8 +229,9 @@ CheckpointReader::CheckpointReader(TensorFile file) : file_(file.label()), tenso
     for (const Column& c : kColumns) {
         if (!f.find(std::string("history/") + c.name))
             continue; // a column added after the file was written keeps its default
-        const auto t = read_tensor(f, std::string("history/") + c.name, c.integral ? torch::kInt64 : torch::kFloat64, {n},
-                                /*finite=*/false)
+        const auto t = read_tensor(f, std::string("history/") + c.name,
+                                   c.integral ? torch::kInt64 : torch::kFloat64, {n},
+                                   /*finite=*/false)
                            .to(torch::kFloat64);
         const double* v = t.data_ptr<double>();
         for (std::int64_t i = 0; i < n; ++i)
@@ -359,7 +361,8 @@ void CheckpointReader::load_model(model::NetImpl& net)
         std::vector<std::pair<torch::Tensor, torch::Tensor>> loaded; // nothing changes until all is read
         for (const auto& list : {net.named_parameters(), net.named_buffers()})
             for (const auto& p : list)
-                loaded.emplace_back(p.value(), read_tensor(f, "model/" + p.key(), p.value().scalar_type(), p.value().sizes()));
+                loaded.emplace_back(p.value(), read_tensor(f, "model/" + p.key(), p.value().scalar_type(),
+                                                           p.value().sizes()));
         if (loaded.size() != f.names("model/").size())
             throw Error(fmt::format("{}: the checkpoint holds {} model tensors, this model has {}", file_.string(),
                                     f.names("model/").size(), loaded.size()));

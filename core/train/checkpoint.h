@@ -2,10 +2,10 @@
 // reader that still takes the positional layout files were written in before (version 1).
 #pragma once
 
-#include "core/model/layer.h"
-#include "core/net/net.h"
 #include "core/job/clock.h"
 #include "core/job/events.h"
+#include "core/model/layer.h"
+#include "core/net/net.h"
 #include "core/util/tensor_file.h"
 
 #include <torch/optim/optimizer.h>

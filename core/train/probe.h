@@ -3,8 +3,8 @@
 #pragma once
 
 #include "core/agent/decision_features.h"
-#include "core/model/spec.h"
 #include "core/job/events.h"
+#include "core/model/spec.h"
 
 #include <torch/types.h>
 

@@ -5,8 +5,8 @@
 #include "core/agent/agent.h"
 #include "core/config/experiment.h"
 #include "core/data/dataset.h"
-#include "core/model/spec.h"
 #include "core/job/events.h"
+#include "core/model/spec.h"
 #include "core/train/trainer.h"
 
 #include <filesystem>

@@ -30,9 +30,8 @@ Trainer::Impl::Impl(TrainerSettings settings, model::ModelSpec base_spec, const 
     if (d.train.size() == 0 || d.test.size() == 0)
         throw Error("dataset: the train and test sets must not be empty");
     if (d.train.shape() != base.input)
-        throw Error(fmt::format("job.model: {} was built for input {}, but the dataset has {}",
-                                base.name, model::shape_string(base.input),
-                                model::shape_string(d.train.shape())));
+        throw Error(fmt::format("job.model: {} was built for input {}, but the dataset has {}", base.name,
+                                model::shape_string(base.input), model::shape_string(d.train.shape())));
     train = d.train.to(device);
     test = d.test.to(device);
     torch::manual_seed(s.job.seed);
@@ -50,7 +49,10 @@ void Trainer::Impl::place(model::Net& n) const
     n->set_channels_last(device.is_cpu());
 }
 
-void Trainer::Impl::make_optimizer() { opt = make_optimizer(net, lr); }
+void Trainer::Impl::make_optimizer()
+{
+    opt = make_optimizer(net, lr);
+}
 
 std::unique_ptr<torch::optim::Optimizer> Trainer::Impl::make_optimizer(model::Net& n, double rate) const
 {
@@ -144,8 +146,8 @@ Trainer::Impl::EpochEnd Trainer::Impl::train_epoch(const std::stop_token& stop)
             correct += out.argmax(1).eq(y).sum();
         }
         seen += x.size(0);
-        obs.on_progress({epochs_started, b + 1, batches, sched.elapsed(), sched.time_left(),
-                         sched.time_budget()});
+        obs.on_progress(
+            {epochs_started, b + 1, batches, sched.elapsed(), sched.time_left(), sched.time_budget()});
     }
     ++epochs_completed;
     ++work.epochs;
@@ -212,7 +214,10 @@ RunResult Trainer::Impl::run(const std::stop_token& stop)
     return result;
 }
 
-bool Trainer::Impl::decision_pending() const { return adapting && decisions < s.trainer.max_decisions; }
+bool Trainer::Impl::decision_pending() const
+{
+    return adapting && decisions < s.trainer.max_decisions;
+}
 
 // The loop of run() up to its next consultation: the same checks in the same order.
 Trainer::Pause Trainer::Impl::run_to_decision(const std::stop_token& stop)

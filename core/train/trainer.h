@@ -9,10 +9,10 @@
 
 #include "core/agent/agent.h"
 #include "core/config/experiment.h"
-#include "core/model/spec.h"
 #include "core/job/clock.h"
 #include "core/job/events.h"
 #include "core/job/scheduler.h"
+#include "core/model/spec.h"
 
 #include <cstdint>
 #include <filesystem>

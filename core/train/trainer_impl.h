@@ -50,9 +50,9 @@ struct Trainer::Impl {
 
     // Adaptation's state: written by adaptation (and resume, restore), read by the epoch loop (when to
     // consult, the distillation loss).
-    model::ActionSpace actions;  // what the agent chooses among: [trainer] operations on base's blocks
-    std::vector<int> grown; // actions applied and not undone: the current spec is base + these
-    std::vector<int> chosen;   // every action the agent chose
+    model::ActionSpace actions; // what the agent chooses among: [trainer] operations on base's blocks
+    std::vector<int> grown;     // actions applied and not undone: the current spec is base + these
+    std::vector<int> chosen;    // every action the agent chose
     bool adapting = false;
     int decisions = 0;
     model::Net teacher{nullptr};
@@ -65,7 +65,7 @@ struct Trainer::Impl {
     std::int64_t steps = 0;
     bool checkpoint_saved = false;
     std::vector<EpochMetrics> history;
-    std::optional<int> forced;       // decide(): the action to take instead of asking the agent
+    std::optional<int> forced; // decide(): the action to take instead of asking the agent
     // Bumped whenever the weights may change (a step, an adaptation, a new network): an evaluation of
     // unchanged weights (a run's final report right after its last epoch's) is not computed again.
     std::uint64_t weights_version = 0;
@@ -73,8 +73,8 @@ struct Trainer::Impl {
     Trainer::Work work; // by this trainer, for build costs
     // Decision features: gathered when measuring (the settings, or an agent that reads them).
     bool measuring = false;
-    GradientStats grad_stats;          // the epoch in progress
-    std::vector<double> grad_sq_mean;  // the last completed epoch's; empty: none gathered yet
+    GradientStats grad_stats;         // the epoch in progress
+    std::vector<double> grad_sq_mean; // the last completed epoch's; empty: none gathered yet
 
     // Setting up (trainer.cpp): the constructor, and the helpers that adaptation, resume() and
     // Trainer::restore call again when they put a new network or optimizer in place.

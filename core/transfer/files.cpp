@@ -21,34 +21,36 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr const char* kFoldsHeader =
-    "model,sequences,random_rank,random_mean_low,random_mean_high,no_adaptation_rank,best_fixed,best_fixed_rank,tables,"
-    "training_tables\n";
-constexpr const char* kRanksHeader = "model,seed,table,scenario,table_seed,rank,sequences,greedy,accuracy,optimal,"
-                                     "no_adaptation_rank,best_fixed_rank\n";
+constexpr const char* kFoldsHeader = "model,sequences,random_rank,random_mean_low,random_mean_high,no_"
+                                     "adaptation_rank,best_fixed,best_fixed_rank,tables,"
+                                     "training_tables\n";
+constexpr const char* kRanksHeader =
+    "model,seed,table,scenario,table_seed,rank,sequences,greedy,accuracy,optimal,"
+    "no_adaptation_rank,best_fixed_rank\n";
 
 constexpr const char* kReferencesHeader =
     "model,table,scenario,agent,rank,rank_low,rank_high,p_best,among_best,sequence\n";
 
 std::string reference_line(const TransferReference& r)
 {
-    return fmt::format("{},{},{},{},{},{},{},{},{},{}\n", r.model, r.table, r.scenario, r.agent, r.rank, r.rank_low,
-                       r.rank_high, r.p_best, r.among_best ? 1 : 0, sequence_string(r.sequence));
+    return fmt::format("{},{},{},{},{},{},{},{},{},{}\n", r.model, r.table, r.scenario, r.agent, r.rank,
+                       r.rank_low, r.rank_high, r.p_best, r.among_best ? 1 : 0, sequence_string(r.sequence));
 }
 
 std::string fold_line(const TransferFold& f)
 {
-    return fmt::format("{},{},{},{},{},{},{},{},{},{}\n", f.model, f.sequences, f.random_rank, f.random_mean_low,
-                       f.random_mean_high, f.no_adaptation_rank, sequence_string(f.best_fixed), f.best_fixed_rank, fmt::join(f.tables, ";"),
+    return fmt::format("{},{},{},{},{},{},{},{},{},{}\n", f.model, f.sequences, f.random_rank,
+                       f.random_mean_low, f.random_mean_high, f.no_adaptation_rank,
+                       sequence_string(f.best_fixed), f.best_fixed_rank, fmt::join(f.tables, ";"),
                        fmt::join(f.training_tables, ";"));
 }
 
 std::string rank_line(const TransferRank& r)
 {
     const auto& e = r.evaluation;
-    return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", r.model, r.seed, r.table, r.scenario, r.table_seed,
-                       e.rank, e.sequences, sequence_string(e.greedy), e.accuracy, e.optimal, r.no_adaptation_rank,
-                       r.best_fixed_rank);
+    return fmt::format("{},{},{},{},{},{},{},{},{},{},{},{}\n", r.model, r.seed, r.table, r.scenario,
+                       r.table_seed, e.rank, e.sequences, sequence_string(e.greedy), e.accuracy, e.optimal,
+                       r.no_adaptation_rank, r.best_fixed_rank);
 }
 
 template <class T> T field(const CsvTable& csv, std::size_t row, const std::string& column)
@@ -57,7 +59,8 @@ template <class T> T field(const CsvTable& csv, std::size_t row, const std::stri
     T value{};
     const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size() || text.empty())
-        throw Error(fmt::format("{}:{}: {}: not a number: {}", csv.source, csv.row_lines[row], column, excerpt(text)));
+        throw Error(fmt::format("{}:{}: {}: not a number: {}", csv.source, csv.row_lines[row], column,
+                                excerpt(text)));
     return value;
 }
 
@@ -147,8 +150,10 @@ TransferResult read_transfer(const fs::path& folder)
         r.evaluation.optimal = field<double>(ranks, i, "optimal");
         r.no_adaptation_rank = field<int>(ranks, i, "no_adaptation_rank");
         r.best_fixed_rank = field<int>(ranks, i, "best_fixed_rank");
-        if (std::none_of(result.folds.begin(), result.folds.end(), [&](const auto& f) { return f.model == r.model; }))
-            throw Error(fmt::format("{}:{}: model {} is not in folds.csv", ranks.source, ranks.row_lines[i], r.model));
+        if (std::none_of(result.folds.begin(), result.folds.end(),
+                         [&](const auto& f) { return f.model == r.model; }))
+            throw Error(fmt::format("{}:{}: model {} is not in folds.csv", ranks.source, ranks.row_lines[i],
+                                    r.model));
         result.ranks.push_back(std::move(r));
     }
     if (!fs::exists(folder / "references.csv"))
@@ -173,8 +178,10 @@ TransferResult read_transfer(const fs::path& folder)
         } catch (const Error& e) {
             throw Error(fmt::format("{}:{}: sequence: {}", refs.source, refs.row_lines[i], e.what()));
         }
-        if (std::none_of(result.folds.begin(), result.folds.end(), [&](const auto& f) { return f.model == r.model; }))
-            throw Error(fmt::format("{}:{}: model {} is not in folds.csv", refs.source, refs.row_lines[i], r.model));
+        if (std::none_of(result.folds.begin(), result.folds.end(),
+                         [&](const auto& f) { return f.model == r.model; }))
+            throw Error(
+                fmt::format("{}:{}: model {} is not in folds.csv", refs.source, refs.row_lines[i], r.model));
         result.references.push_back(std::move(r));
     }
     return result;

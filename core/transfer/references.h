@@ -13,7 +13,8 @@ namespace rlda::core::run {
 
 // The references of one held-out table (heuristics in agent.kind order, then "none", "best-fixed",
 // "random"). `best_fixed`: the fold's sequence.
-std::vector<TransferReference> judge_references(const sim::LearnTask& task, const std::vector<int>& best_fixed);
+std::vector<TransferReference> judge_references(const sim::LearnTask& task,
+                                                const std::vector<int>& best_fixed);
 
 // Every sequence's rank on one table (ties share the best), ascending: what a uniformly random
 // sequence's rank is drawn from.

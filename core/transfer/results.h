@@ -17,16 +17,16 @@ struct TransferFold {
     std::vector<std::string> training_tables; // files
     std::vector<std::string> tables;          // the held-out model's
     int sequences = 0;
-    double random_rank = 0.0;          // a uniformly random sequence's expected rank: (N + 1) / 2
+    double random_rank = 0.0; // a uniformly random sequence's expected rank: (N + 1) / 2
     // Where 95 % of a random agent's mean rank falls when it is judged as often as the policies
     // (a uniformly random sequence once per seed on each held-out table; random_mean_interval).
     // A policy's mean rank below random_mean_low is better than chance. 0 and 0 in a run written
     // before they were recorded.
     double random_mean_low = 0.0;
     double random_mean_high = 0.0;
-    double no_adaptation_rank = 0.0;   // mean over the held-out tables
-    std::vector<int> best_fixed;       // the fixed sequence of best mean rank there, in hindsight
-    double best_fixed_rank = 0.0;      // its mean rank
+    double no_adaptation_rank = 0.0; // mean over the held-out tables
+    std::vector<int> best_fixed;     // the fixed sequence of best mean rank there, in hindsight
+    double best_fixed_rank = 0.0;    // its mean rank
 };
 
 // One greedy evaluation on one held-out table.
@@ -50,12 +50,12 @@ struct TransferReference {
     std::string model; // held out
     std::string table; // file
     std::string scenario;
-    std::string agent;  // an agent.kind ("gradient", "first", ..., "none"), "best-fixed" or "random"
-    double rank = 0.0;  // random: its expected rank, (N + 1) / 2
-    int rank_low = 0;   // 95 % interval over the seeds' resamples; for random, of a random sequence's
-    int rank_high = 0;  // rank; 0 and 0 for a single-seed table (random: its 2.5 and 97.5 % quantiles)
-    double p_best = 0.0;     // P(best) over the resamples; 0 for a single-seed table and for random
-    bool among_best = false; // P(best) >= 5 %
+    std::string agent;         // an agent.kind ("gradient", "first", ..., "none"), "best-fixed" or "random"
+    double rank = 0.0;         // random: its expected rank, (N + 1) / 2
+    int rank_low = 0;          // 95 % interval over the seeds' resamples; for random, of a random sequence's
+    int rank_high = 0;         // rank; 0 and 0 for a single-seed table (random: its 2.5 and 97.5 % quantiles)
+    double p_best = 0.0;       // P(best) over the resamples; 0 for a single-seed table and for random
+    bool among_best = false;   // P(best) >= 5 %
     std::vector<int> sequence; // the sequence ranked (a heuristic's most frequent); empty for random
 };
 // The names of the references that are no heuristic.
@@ -70,7 +70,7 @@ struct RankInterval {
 
 struct TransferResult {
     std::vector<TransferFold> folds;
-    std::vector<TransferRank> ranks; // fold by fold, seed by seed, table by table
+    std::vector<TransferRank> ranks;           // fold by fold, seed by seed, table by table
     std::vector<TransferReference> references; // fold by fold, table by table
     bool cancelled = false;
 };

@@ -97,7 +97,8 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
             s.rows.push_back(std::move(row));
         }
         for (std::size_t i = 0; i < s.seeds.size(); ++i) {
-            s.seed_means.push_back(seed_count[i] ? std::optional<double>(seed_sum[i] / seed_count[i]) : std::nullopt);
+            s.seed_means.push_back(seed_count[i] ? std::optional<double>(seed_sum[i] / seed_count[i])
+                                                 : std::nullopt);
             if (s.seed_means.back())
                 s.worst_seed_mean = std::max(s.worst_seed_mean.value_or(0.0), *s.seed_means.back());
         }

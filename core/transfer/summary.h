@@ -18,7 +18,7 @@ namespace rlda::core::run {
 struct TransferSummaryRow {
     std::string table; // file
     std::string scenario;
-    std::uint64_t table_seed = 0; // the seed the table was built with
+    std::uint64_t table_seed = 0;          // the seed the table was built with
     std::vector<std::optional<int>> ranks; // per seed of the summary; nullopt where none was judged
     std::optional<double> mean;
     std::optional<int> worst;
@@ -30,10 +30,10 @@ struct TransferSummaryRow {
 // scenario name, another table_seed): the greedy sequence's rank over those tables, with its spread.
 struct TransferSpread {
     std::string scenario;
-    int tables = 0;     // replicate tables judged
-    double mean = 0.0;  // rank, over those tables and every seed
-    double sd = 0.0;    // across the tables, of each table's mean rank over the seeds
-    int best = 0;       // the best and worst rank among them
+    int tables = 0;    // replicate tables judged
+    double mean = 0.0; // rank, over those tables and every seed
+    double sd = 0.0;   // across the tables, of each table's mean rank over the seeds
+    int best = 0;      // the best and worst rank among them
     int worst = 0;
 };
 struct TransferSummary {

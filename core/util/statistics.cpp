@@ -11,10 +11,12 @@ std::vector<int> competition_ranks(std::span<const double> values)
 {
     std::vector<std::size_t> order(values.size());
     std::iota(order.begin(), order.end(), std::size_t{0});
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return values[a] > values[b]; });
+    std::sort(order.begin(), order.end(),
+              [&](std::size_t a, std::size_t b) { return values[a] > values[b]; });
     std::vector<int> rank(values.size());
     for (std::size_t i = 0; i < order.size(); ++i)
-        rank[order[i]] = i > 0 && values[order[i]] == values[order[i - 1]] ? rank[order[i - 1]] : static_cast<int>(i) + 1;
+        rank[order[i]] =
+            i > 0 && values[order[i]] == values[order[i - 1]] ? rank[order[i - 1]] : static_cast<int>(i) + 1;
     return rank;
 }
 

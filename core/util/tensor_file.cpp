@@ -176,14 +176,16 @@ void TensorFileWriter::add(const std::string& name, TensorDtype dtype, const std
     if (!impl_->names.insert(name).second)
         throw Error(fmt::format("{}: saved twice", name));
     if (shape.size() > kMaxTensorRank)
-        throw Error(fmt::format("{}: {} dimensions, at most {} can be saved", name, shape.size(), kMaxTensorRank));
+        throw Error(
+            fmt::format("{}: {} dimensions, at most {} can be saved", name, shape.size(), kMaxTensorRank));
     std::optional<std::size_t> elements = 1;
     for (const std::int64_t extent : shape)
-        elements = extent < 0 || !elements ? std::nullopt : checked::mul(*elements, static_cast<std::size_t>(extent));
+        elements = extent < 0 || !elements ? std::nullopt
+                                           : checked::mul(*elements, static_cast<std::size_t>(extent));
     const auto bytes = elements ? checked::mul(*elements, dtype_size(dtype)) : std::nullopt;
     if (!bytes || *bytes != data.size())
-        throw Error(fmt::format("{}: {} bytes for a {} tensor of shape {}", name, data.size(), dtype_name(dtype),
-                                shape_text(shape)));
+        throw Error(fmt::format("{}: {} bytes for a {} tensor of shape {}", name, data.size(),
+                                dtype_name(dtype), shape_text(shape)));
     impl_->header["tensors"].push_back({{"name", name}, {"dtype", dtype_name(dtype)}, {"shape", shape}});
     impl_->data.emplace_back(data);
 }
@@ -324,14 +326,15 @@ std::vector<std::string> TensorFile::names(std::string_view prefix) const
     return out;
 }
 
-const TensorEntry& TensorFile::checked(std::string_view name, TensorDtype dtype, std::span<const std::int64_t> shape,
-                                      bool finite) const
+const TensorEntry& TensorFile::checked(std::string_view name, TensorDtype dtype,
+                                       std::span<const std::int64_t> shape, bool finite) const
 {
     const TensorEntry* e = find(name);
     if (!e)
         throw Error(fmt::format("{}: no tensor {}", label_, name));
     if (e->dtype != dtype)
-        throw Error(fmt::format("{}: {} is {}, not {}", label_, name, dtype_name(e->dtype), dtype_name(dtype)));
+        throw Error(
+            fmt::format("{}: {} is {}, not {}", label_, name, dtype_name(e->dtype), dtype_name(dtype)));
     const bool fits = e->shape.size() == shape.size() &&
                       std::equal(shape.begin(), shape.end(), e->shape.begin(),
                                  [](std::int64_t want, std::int64_t got) { return want < 0 || want == got; });

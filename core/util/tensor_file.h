@@ -72,7 +72,8 @@ public:
     // A tensor's elements, row-major and little-endian: exactly the shape's element count times
     // dtype_size(dtype) bytes. Error naming the tensor for a name saved twice, too many dimensions or
     // a size that does not match. (core/net/tensors.h's add_tensor adds a torch::Tensor.)
-    void add(const std::string& name, TensorDtype dtype, const std::vector<std::int64_t>& shape, std::string_view data);
+    void add(const std::string& name, TensorDtype dtype, const std::vector<std::int64_t>& shape,
+             std::string_view data);
 
     std::string bytes() const;
     void write(const std::filesystem::path& file) const; // atomically

@@ -9,8 +9,8 @@
 #include "widgets/inspect/model_graph.h"
 #include "widgets/model_panel.h"
 
-#include "tests/common/throwaway_settings.h"
 #include "tests/common/screenshots.h"
+#include "tests/common/throwaway_settings.h"
 
 #include <QSettings>
 

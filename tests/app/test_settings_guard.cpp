@@ -4,8 +4,8 @@
 // of its own: the guard decides once per process, before anything else reads the settings.
 #include "app/workbench/main_window.h"
 #include "app/workbench/workspace.h"
-#include "tests/common/throwaway_settings.h"
 #include "tests/common/screenshots.h"
+#include "tests/common/throwaway_settings.h"
 
 #include <QPlainTextEdit>
 #include <QProcess>

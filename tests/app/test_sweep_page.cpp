@@ -3,12 +3,12 @@
 #include "app/workbench/sweep_page.h"
 
 #include "core/config/experiment_io.h"
-#include "core/table/table.h"
 #include "core/sweep/detached.h"
+#include "core/table/table.h"
 #include "core/train/device.h"
+#include "tests/common/screenshots.h"
 #include "widgets/job_tracker.h"
 #include "widgets/run/sweep_panel.h"
-#include "tests/common/screenshots.h"
 
 #include <QComboBox>
 #include <QLabel>
@@ -42,7 +42,10 @@ bool reattach(app::SweepPage& page)
     return answer.wait(30000) && answer.at(0).at(0).toBool();
 }
 
-bool torch_has_cuda() { return rlda::core::train::cuda_device_count() > 0; }
+bool torch_has_cuda()
+{
+    return rlda::core::train::cuda_device_count() > 0;
+}
 
 } // namespace
 

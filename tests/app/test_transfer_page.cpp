@@ -3,14 +3,14 @@
 // one line. Written to $RLDA_SCREENSHOT_DIR/policy-transfer.png when set (docs/screenshots).
 #include "app/workbench/policy_page.h"
 #include "core/run/transfer_protocol.h"
-#include "core/transfer/summary.h"
 #include "core/table/open_table.h"
+#include "core/transfer/summary.h"
 #include "core/util/data_dir.h"
 #include "widgets/figures/transfer_view.h"
 #include "widgets/qcp.h"
 
-#include "tests/common/throwaway_settings.h"
 #include "tests/common/screenshots.h"
+#include "tests/common/throwaway_settings.h"
 
 #include <QComboBox>
 #include <QLabel>

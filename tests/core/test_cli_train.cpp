@@ -97,7 +97,8 @@ private Q_SLOTS:
         QVERIFY(learn.waitForFinished(120000));
         QVERIFY2(learn.exitCode() == 0, learn.readAllStandardError().constData());
         // What the policy file says of itself (its header); the run below loads the whole of it.
-        const auto policy = rlda::core::TensorFile::read(dir.filePath("learn/policy.pt").toStdString(), "policy");
+        const auto policy =
+            rlda::core::TensorFile::read(dir.filePath("learn/policy.pt").toStdString(), "policy");
         QCOMPARE(policy.integer("policy.hidden_size"), std::int64_t{20});
         QCOMPARE(policy.integer("policy.decider_linear_size"), std::int64_t{32});
         QCOMPARE(policy.integer("episode"), std::int64_t{30});

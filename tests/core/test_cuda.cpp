@@ -10,8 +10,8 @@
 // steps. A CUDA job runs with deterministic algorithms (core/train/device.cpp), so one GPU repeats
 // its own results; the tolerances below are for the CPU-versus-GPU difference.
 #include "core/io/run_reader.h"
-#include "core/net/net.h"
 #include "core/model/zoo.h"
+#include "core/net/net.h"
 #include "core/table/table.h"
 #include "core/train/device.h"
 #include "core/train/torch_device.h"

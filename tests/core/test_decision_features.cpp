@@ -1,11 +1,11 @@
 // Decision features: measured by the probe without changing a run, recorded once per decision node of
 // a table build (tree, per sequence, parts, replicates, resumed), and read back from features.csv.
 #include "core/agent/agent.h"
-#include "core/net/net.h"
 #include "core/model/zoo.h"
+#include "core/net/net.h"
 #include "core/sim/build.h"
-#include "core/table/table_features.h"
 #include "core/table/open_table.h"
+#include "core/table/table_features.h"
 #include "core/train/probe.h"
 #include "core/util/error.h"
 #include "tests/common/tiny_sim.h"

@@ -1,7 +1,7 @@
 // The hand-written policy kernels against PolicyNet::forward, autograd and torch::optim::Adam.
+#include "core/model/zoo.h"
 #include "core/policy/fast_policy.h"
 #include "core/policy/reinforce.h"
-#include "core/model/zoo.h"
 #include "core/sim/learn.h"
 #include "core/table/table.h"
 #include "core/util/error.h"

@@ -1,10 +1,10 @@
 // The hand-written structural kernel against StructuralNet::forward, autograd and the autograd
 // learner, for the structural encoder and the state encoder (the same network reading the training
 // state).
+#include "core/model/zoo.h"
 #include "core/policy/fast_episode.h"
 #include "core/policy/fast_structural.h"
 #include "core/policy/reinforce.h"
-#include "core/model/zoo.h"
 #include "core/sim/learn.h"
 #include "core/table/table.h"
 #include "core/util/error.h"

@@ -1,7 +1,7 @@
 // Fused replicates: one FusedNet trained as R separate Nets are, layer kind by layer kind, across Net2Net
 // growth.
-#include "core/net/fused.h"
 #include "core/model/zoo.h"
+#include "core/net/fused.h"
 #include "core/util/error.h"
 #include "tests/common/model_error.h"
 

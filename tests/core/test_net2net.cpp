@@ -1,7 +1,7 @@
 // Net2Net deepening on live modules: trained weights kept bit for bit, results described, errors.
-#include "core/net/net.h"
 #include "core/model/toml_model.h"
 #include "core/model/zoo.h"
+#include "core/net/net.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
 #include "tests/common/model_error.h"

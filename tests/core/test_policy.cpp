@@ -1,6 +1,6 @@
 // The policy network, REINFORCE and simulation-driven learning, on small hand-made tables.
-#include "core/policy/reinforce.h"
 #include "core/model/zoo.h"
+#include "core/policy/reinforce.h"
 #include "core/sim/learn.h"
 #include "core/table/table.h"
 #include "core/util/error.h"

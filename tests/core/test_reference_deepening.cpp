@@ -1,7 +1,7 @@
 // Every row of tests/fixtures/seed-deepening.csv: parameter count, original blocks, leaf
 // layers as PyTorch prints them, and function preservation of the whole deepening sequence.
-#include "core/net/net.h"
 #include "core/model/zoo.h"
+#include "core/net/net.h"
 #include "core/util/csv.h"
 
 #include <QtTest/QtTest>

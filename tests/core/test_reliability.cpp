@@ -1,8 +1,8 @@
 // How far a replicated table can be trusted (core/table/reliability.h), on fixtures whose answer is
 // known: identical replicates, pure noise, a clear signal, and Spearman-Brown's own arithmetic; and
 // the replicated table format (core/table/table.h): seed columns, their mean, and the paper's layout.
-#include "core/policy/reinforce.h"
 #include "core/model/zoo.h"
+#include "core/policy/reinforce.h"
 #include "core/sim/learn.h"
 #include "core/table/reliability.h"
 #include "core/table/table.h"

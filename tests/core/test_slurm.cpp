@@ -3,8 +3,8 @@
 // SLURM_CONF; scripts/test starts a cluster (scripts/lib/slurm-test-cluster.sh) and sets it.
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
-#include "core/table/table.h"
 #include "core/sweep/slurm.h"
+#include "core/table/table.h"
 #include "core/util/error.h"
 
 #include <QtTest/QtTest>

@@ -2,9 +2,9 @@
 // rule that only the state can tell (the block with the largest gradient is the one to grow) where
 // the structural policy cannot, the seed each episode reads, its files, and its refusal of tables
 // without decision features.
-#include "core/policy/reinforce.h"
 #include "core/agent/state_encoding.h"
 #include "core/model/zoo.h"
+#include "core/policy/reinforce.h"
 #include "core/sim/learn.h"
 #include "core/table/table.h"
 #include "core/table/table_features.h"

@@ -1,9 +1,9 @@
 // The structural encoder ([policy] encoder = "structural") and the learner's options: what the
 // encoding keeps and ignores, one policy across block counts, policy files of both encoders.
-#include "core/policy/reinforce.h"
 #include "core/agent/structure.h"
 #include "core/model/toml_model.h"
 #include "core/model/zoo.h"
+#include "core/policy/reinforce.h"
 #include "core/sim/learn.h"
 #include "core/table/table.h"
 #include "core/util/error.h"

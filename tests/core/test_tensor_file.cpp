@@ -1,12 +1,12 @@
 // The tensor file (core/util/tensor_file.h) and the policy files written in it: what is written
 // reads back exactly, and a damaged file is refused in one line naming it, before anything is
 // made from it; files of the format before it still load, with a warning.
-#include "core/policy/reinforce.h"
-#include "core/net/net.h"
 #include "core/model/zoo.h"
+#include "core/net/net.h"
+#include "core/net/tensors.h"
+#include "core/policy/reinforce.h"
 #include "core/train/checkpoint.h"
 #include "core/util/error.h"
-#include "core/net/tensors.h"
 #include "core/util/tensor_file.h"
 #include "tests/common/old_policy.h"
 
@@ -156,11 +156,14 @@ private Q_SLOTS:
         add_tensor(w, "w", torch::tensor({1.0f, std::numeric_limits<float>::quiet_NaN()}));
         add_tensor(w, "h", torch::tensor({std::numeric_limits<double>::infinity()}, torch::kFloat64));
         const TensorFile f = TensorFile::parse(w.bytes(), "x.pt", "test");
-        expect_refusal([&] { read_tensor(f, "w", torch::kFloat32, {2}); }, "x.pt", "w holds non-finite values");
+        expect_refusal([&] { read_tensor(f, "w", torch::kFloat32, {2}); }, "x.pt",
+                       "w holds non-finite values");
         QCOMPARE(read_tensor(f, "h", torch::kFloat64, {1}, /*finite=*/false).item<double>(),
                  std::numeric_limits<double>::infinity());
-        expect_refusal([&] { read_tensor(f, "w", torch::kFloat64, {2}); }, "x.pt", "w is float32, not float64");
-        expect_refusal([&] { read_tensor(f, "w", torch::kFloat32, {3}); }, "x.pt", "w has shape 2, expected 3");
+        expect_refusal([&] { read_tensor(f, "w", torch::kFloat64, {2}); }, "x.pt",
+                       "w is float32, not float64");
+        expect_refusal([&] { read_tensor(f, "w", torch::kFloat32, {3}); }, "x.pt",
+                       "w has shape 2, expected 3");
         expect_refusal([&] { read_tensor(f, "v", torch::kFloat32, {2}); }, "x.pt", "no tensor v");
         expect_refusal([&] { f.real("m"); }, "x.pt", "no m in its header");
         expect_refusal([&] { f.string("n"); }, "x.pt", "n in its header is not a string");

@@ -2,12 +2,12 @@
 // judge on ConvNet3's five, beside the references the issue names (random 32.5, the hindsight-best
 // fixed sequence (0 0 0) at 13.4); the files it leaves read back; bad settings are refused.
 #include "core/run/transfer_protocol.h"
-#include "core/transfer/study.h"
 #include "core/table/judge.h"
+#include "core/table/open_table.h"
 #include "core/transfer/files.h"
 #include "core/transfer/references.h"
+#include "core/transfer/study.h"
 #include "core/transfer/summary.h"
-#include "core/table/open_table.h"
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
 

@@ -1,9 +1,9 @@
 // Net2WiderNet widening and the action space of several operations: function preservation over
 // every sequence of up to three deepen and widen actions on trained models, training after a
 // widening, the spec's bookkeeping, and every error.
-#include "core/net/net.h"
 #include "core/model/toml_model.h"
 #include "core/model/zoo.h"
+#include "core/net/net.h"
 #include "core/util/error.h"
 #include "tests/common/model_error.h"
 

@@ -5,10 +5,10 @@
 // (no source of app/cli includes a LibTorch header).
 #pragma once
 
-#include "core/transfer/summary.h"
-#include "core/transfer/study.h"
 #include "core/table/results.h"
 #include "core/table/table.h"
+#include "core/transfer/study.h"
+#include "core/transfer/summary.h"
 #include "core/util/rolling_mean.h"
 
 #include <string>

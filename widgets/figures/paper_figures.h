@@ -19,8 +19,8 @@
 // Figures 7-9 need learning curves and 10-12 evaluated tables; a figure without inputs is skipped.
 #pragma once
 
-#include "core/transfer/summary.h"
 #include "core/transfer/study.h"
+#include "core/transfer/summary.h"
 #include "widgets/figures/rank_chart.h"
 #include "widgets/plot_export.h"
 #include "widgets/rolling_series.h"

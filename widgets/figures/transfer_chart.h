@@ -3,8 +3,8 @@
 // chosen in hindsight and the growth heuristic of the best mean rank (core::run::best_heuristic). `rlda transfer` writes it; the Policy page shows it.
 #pragma once
 
-#include "core/transfer/summary.h"
 #include "core/transfer/study.h"
+#include "core/transfer/summary.h"
 
 #include <QString>
 

@@ -4,8 +4,8 @@
 // transfer-compare`).
 #pragma once
 
-#include "core/transfer/summary.h"
 #include "core/transfer/study.h"
+#include "core/transfer/summary.h"
 
 #include <QWidget>
 

@@ -1,8 +1,8 @@
 // Architecture inspector: how a job's model grew, step by step, and what changed between two steps.
 #pragma once
 
-#include "core/model/spec.h"
 #include "core/job/events.h"
+#include "core/model/spec.h"
 #include "widgets/plot_export.h"
 
 #include <QWidget>
