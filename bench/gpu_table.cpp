@@ -8,12 +8,13 @@
 // The warm start is trained first (`rlda simulate --prepare`) and not timed: the figure is what the
 // rows cost. --device cpu runs every configuration on the CPU (the dry run on a machine without a GPU).
 #include "core/sweep/process.h"
+#include "core/table/table_status.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -41,7 +42,6 @@ struct Options {
     int replicates = 8;
     bool quick = false; // a table a 2-core machine builds in seconds: the dry run
     int decisions() const { return quick ? kQuickDecisions : kDecisions; }
-    double rows() const { return std::pow(4.0, decisions()); }
     std::string work;   // where the tables are built; default a temporary folder, removed after
 };
 
@@ -86,7 +86,7 @@ threads_per_task = 1
 
 struct Measured {
     std::string name;
-    double rows = 0.0;
+    double rows = 0.0; // trained: the built table's rows times its seeds, as counted in its folder
     double seconds = 0.0;
     bool ok = false;
     double per_minute() const { return seconds > 0.0 ? rows * 60.0 / seconds : 0.0; }
@@ -103,11 +103,19 @@ bool rlda(const Options& o, std::vector<std::string> args, const fs::path& log)
     return status.success();
 }
 
+// The rows a table folder holds, each seed's counted (a replicated table's row is one per seed).
+double rows_trained(const fs::path& table)
+{
+    const auto status = rlda::core::sim::table_status(table);
+    const std::size_t seeds = status.meta ? status.meta->seeds.size() : 0;
+    return static_cast<double>(status.rows) * static_cast<double>(std::max<std::size_t>(1, seeds));
+}
+
 // One table built from scratch in `dir`: the warm start untimed, then the rows timed.
 Measured build(const Options& o, const fs::path& dir, const std::string& name, const std::string& device,
-               int workers, const std::vector<std::string>& more_sets, double rows)
+               int workers, const std::vector<std::string>& more_sets)
 {
-    Measured m{name, rows};
+    Measured m{name};
     fs::create_directories(dir);
     const fs::path config = dir / "experiment.toml";
     std::ofstream(config) << experiment(o);
@@ -128,6 +136,8 @@ Measured build(const Options& o, const fs::path& dir, const std::string& name, c
     const auto started = std::chrono::steady_clock::now();
     m.ok = rlda(o, rows_run, log);
     m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    if (m.ok)
+        m.rows = rows_trained(out);
     return m;
 }
 
@@ -161,9 +171,8 @@ int main(int argc, char** argv)
                                     : fs::path(o.work);
     std::vector<Measured> all;
     const auto run = [&](const std::string& name, const std::string& device, int workers,
-                         const std::vector<std::string>& sets = {}, double rows = 0.0) {
-        rows = rows > 0.0 ? rows : o.rows();
-        const Measured m = build(o, work / fmt::format("{:02}", all.size()), name, device, workers, sets, rows);
+                         const std::vector<std::string>& sets = {}) {
+        const Measured m = build(o, work / fmt::format("{:02}", all.size()), name, device, workers, sets);
         // Each figure with its ratio as it comes: a run cut short still says what it measured.
         const double reference = all.empty() ? m.per_minute() : all.front().per_minute();
         std::printf("%-40s %8.1f rows/min  (%.0f rows in %.1f s; %.2fx the CPU)%s\n", name.c_str(), m.per_minute(),
@@ -179,11 +188,11 @@ int main(int argc, char** argv)
     run(fmt::format("{}: 1 process", o.device), o.device, 1);
     // The replicated pair before the shared runs: the pair's ratio is the figure that matters most.
     const std::string seeds = seeds_list(o.replicates);
-    const double replicated_rows = o.rows() * o.replicates;
-    const Measured separate = run(fmt::format("{}: {} seeds, {} separate processes", o.device, o.replicates, o.replicates),
-                                  o.device, o.replicates, {seeds, "sweep.fused=\"off\""}, replicated_rows);
-    const Measured fused = run(fmt::format("{}: {} seeds fused in 1 process", o.device, o.replicates), o.device, 1,
-                               {seeds, "sweep.fused=\"on\""}, replicated_rows);
+    const Measured separate =
+        run(fmt::format("{}: {} seeds, {} separate processes", o.device, o.replicates, o.replicates),
+            o.device, o.replicates, {seeds, "sweep.fused=\"off\""});
+    const Measured fused = run(fmt::format("{}: {} seeds fused in 1 process", o.device, o.replicates),
+                               o.device, 1, {seeds, "sweep.fused=\"on\""});
     if (separate.ok && fused.ok && separate.per_minute() > 0)
         std::printf("fused against separate processes (%d seeds): %.2fx\n", o.replicates,
                     fused.per_minute() / separate.per_minute());

@@ -5,6 +5,7 @@
 //   rlda-tour --runs DIR --table TABLE.csv OUT_DIR
 #include "app/tour/tour.h"
 #include "app/workbench/main_window.h"
+#include "app/workbench/torch_engine.h"
 #include "app/workbench/workspace.h"
 
 #include <QApplication>
@@ -32,6 +33,7 @@ int main(int argc, char* argv[])
         parser.showHelp(2);
 
     (void)rlda::app::workspace::guardSettingsFile();
+    rlda::app::installEngine(rlda::app::makeTorchEngine());
     rlda::app::MainWindow window;
     window.setRunsRoot(parser.isSet(runs) ? parser.value(runs) : rlda::app::workspace::defaultRunsFolder());
     window.openDefaultExperiment();

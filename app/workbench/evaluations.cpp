@@ -1,8 +1,8 @@
 // Evaluating a saved policy on tables, off the GUI thread.
 #include "app/workbench/evaluations.h"
 
+#include "app/workbench/engine.h"
 #include "core/model/zoo.h"
-#include "core/run/evaluate_policy.h"
 #include "core/table/open_table.h"
 #include "core/table/table.h"
 #include "core/util/error.h"
@@ -63,7 +63,7 @@ PolicyEvaluation evaluatePolicy(const QString& policy, const QStringList& tables
     for (const auto& t : opened)
         views.push_back(&t);
     const auto evaluations =
-        core::run::evaluate_policy(policy.toStdString(), views, 0, [&](const std::string& warning) {
+        engine().evaluatePolicy(policy.toStdString(), views, [&](const std::string& warning) {
             out.warning = QString::fromStdString(warning);
         });
     const QString agent = QFileInfo(policy).dir().dirName() + QLatin1Char('/') + QFileInfo(policy).fileName();

@@ -2,10 +2,8 @@
 #include "app/workbench/help_menu.h"
 
 #include "app/workbench/documentation_window.h"
-
-#include "core/train/device.h"
+#include "app/workbench/engine.h"
 #include "core/util/data_dir.h"
-
 
 #include <QAction>
 #include <QCoreApplication>
@@ -47,7 +45,7 @@ void collect(const QMenu& menu, const QString& where, std::vector<Shortcut>& out
 QString aboutText()
 {
     // Asked of LibTorch at the moment the box opens: a driver may come or go between launches.
-    const int gpus = core::train::cuda_device_count();
+    const int gpus = engine().cudaDeviceCount();
     const QString cudaLine =
         gpus > 0 ? QObject::tr("available (%n device(s))", nullptr, gpus)
                  : QObject::tr("not available here: an experiment with job.device = \"cuda\" is refused");
@@ -65,7 +63,7 @@ QString aboutText()
                "Copyright (c) 2023 Chami Lamelas, under the MIT licence.</p>")
         .arg(QCoreApplication::applicationVersion().isEmpty() ? QStringLiteral(RLDA_VERSION)
                                                               : QCoreApplication::applicationVersion(),
-             QString::fromStdString(core::train::libtorch_version()), QString::fromLatin1(qVersion()),
+             QString::fromStdString(engine().libtorchVersion()), QString::fromLatin1(qVersion()),
              QStringLiteral(QT_VERSION_STR), cudaLine);
 }
 

@@ -1,7 +1,7 @@
 // The Help menu: About (versions, licence, whether CUDA is there), Documentation (the shipped
 // README and docs/, drawn in the workbench's own window) and Keyboard shortcuts (every action's,
-// read from the menus, so the list is the real one). The CUDA check asks core/train/device.h,
-// which names no LibTorch type, so neither this file nor its .cpp includes a LibTorch header.
+// read from the menus, so the list is the real one). LibTorch's version and the GPUs are asked of
+// the installed engine (app/workbench/engine.h).
 #pragma once
 
 #include "widgets/job_tracker.h"

@@ -3,6 +3,7 @@
 // needed.
 #include "app/workbench/main_window.h"
 #include "app/workbench/models_page.h"
+#include "app/workbench/torch_engine.h"
 #include "app/workbench/workspace.h"
 
 #include <QApplication>
@@ -106,6 +107,7 @@ int main(int argc, char* argv[])
         std::fprintf(stderr, "rlda-workbench: %s\n", qPrintable(warning));
     if (parser.isSet(resetSettings))
         rlda::app::workspace::resetSettings();
+    rlda::app::installEngine(rlda::app::makeTorchEngine());
     rlda::app::MainWindow window;
     // --screenshot draws the window as it starts, whatever a user left it like.
     if (!parser.isSet(screenshot))

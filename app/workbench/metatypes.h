@@ -4,8 +4,8 @@
 #pragma once
 
 #include "core/config/experiment.h"
+#include "core/io/comparison.h"
 #include "core/job/events.h"
-#include "core/run/experiment_run.h"
 #include "core/run/learn_run.h"
 #include "core/table/results.h"
 #include "widgets/run/run_control.h"

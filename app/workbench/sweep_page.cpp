@@ -4,11 +4,11 @@
 // core/sweep/detached.h, run by jobs off the GUI thread; the page starts the follower and shows.
 #include "app/workbench/sweep_page.h"
 
+#include "app/workbench/engine.h"
 #include "app/workbench/rlda_process.h"
 #include "core/config/experiment_io.h"
 #include "core/config/names.h"
 #include "core/sweep/process.h"
-#include "core/train/device.h"
 #include "core/util/error_text.h"
 #include "widgets/counted.h"
 #include "widgets/run/sweep_panel.h"
@@ -83,7 +83,7 @@ bool SweepPage::submit(core::config::ExperimentConfig config, core::config::Swee
     // A local sweep trains here: a GPU this machine lacks is refused now, not in the follower's log.
     if (backend == core::config::SweepBackend::Local) {
         try {
-            core::train::check_device(config.job.device);
+            engine().checkDevice(config.job.device);
         } catch (const std::exception& e) {
             panel_->setMessage(QString::fromStdString(core::error_line(e)));
             return false;

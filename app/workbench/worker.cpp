@@ -2,7 +2,7 @@
 // thinned to what a screen can show (every 50 ms), epochs and adaptations always go through.
 #include "app/workbench/worker.h"
 
-#include "core/run/experiment_run.h"
+#include "app/workbench/engine.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
 
@@ -175,14 +175,14 @@ void Worker::guarded(Body&& body)
 void Worker::runTraining(const core::config::ExperimentConfig& config, const QString& out)
 {
     guarded([&](WorkerObserver& observer) {
-        return core::run::run_experiment(config, out.toStdString(), false, &observer, stop_.get_token()).cancelled;
+        return engine().runExperiment(config, out.toStdString(), &observer, stop_.get_token()).cancelled;
     });
 }
 
 void Worker::runLearning(const core::run::LearnRunSettings& settings, const QString& out)
 {
     guarded([&](WorkerObserver& observer) {
-        const auto result = core::run::run_learning(settings, out.toStdString(), false, &observer, stop_.get_token());
+        const auto result = engine().runLearning(settings, out.toStdString(), &observer, stop_.get_token());
         observer.flushEpisodes();
         Q_EMIT learningFinished(result);
         return result.cancelled;
@@ -192,7 +192,7 @@ void Worker::runLearning(const core::run::LearnRunSettings& settings, const QStr
 void Worker::runComparison(const core::config::ExperimentConfig& config, const QString& out)
 {
     guarded([&](WorkerObserver& observer) {
-        const auto c = core::run::run_comparison(config, out.toStdString(), false, &observer, stop_.get_token());
+        const auto c = engine().runComparison(config, out.toStdString(), &observer, stop_.get_token());
         const bool cancelled = !c.baseline_ran || c.adapted.cancelled || c.baseline.cancelled;
         if (!cancelled)
             Q_EMIT comparisonFinished(c);

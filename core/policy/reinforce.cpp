@@ -49,43 +49,7 @@ int argmax(const std::vector<double>& p)
     return static_cast<int>(std::max_element(p.begin(), p.end()) - p.begin());
 }
 
-const std::vector<std::pair<std::string, LearnerOptions>>& presets()
-{
-    static const std::vector<std::pair<std::string, LearnerOptions>> t{{"original", LearnerOptions::original()},
-                                                                       {"robust", LearnerOptions::robust()}};
-    return t;
-}
-
 } // namespace
-
-LearnerOptions LearnerOptions::robust()
-{
-    LearnerOptions o;
-    // docs/agent.md, "A learner that does not depend on luck": normalised advantages and several
-    // episodes per update each made ConvNet3 middle settle on a runner-up more often; they stay options.
-    o.baseline = 0.99;
-    o.entropy_bonus = 0.01;
-    return o;
-}
-
-std::optional<LearnerOptions> learner_preset(const std::string& name)
-{
-    for (const auto& [n, o] : presets())
-        if (n == name)
-            return o;
-    return std::nullopt;
-}
-
-const std::vector<std::string>& learner_preset_names()
-{
-    static const std::vector<std::string> names = [] {
-        std::vector<std::string> out;
-        for (const auto& [n, o] : presets())
-            out.push_back(n);
-        return out;
-    }();
-    return names;
-}
 
 PolicyLearner::PolicyLearner(Vocabulary vocabulary, const config::PolicyConfig& sizes, std::int64_t actions,
                              std::uint64_t seed, std::vector<model::Operation> operations)

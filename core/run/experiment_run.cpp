@@ -12,8 +12,6 @@
 #include "core/util/error.h"
 #include "core/util/output_folder.h"
 
-#include <fmt/format.h>
-
 namespace rlda::core::run {
 
 using namespace train;
@@ -60,22 +58,6 @@ config::ExperimentConfig without_adaptation(const config::ExperimentConfig& c)
     none.name = c.name + "-none";
     none.agent.kind = config::AgentKind::None;
     return none;
-}
-
-std::filesystem::path baseline_folder(const std::filesystem::path& out)
-{
-    // "runs/x/" names the folder x too: the sibling is runs/x-none, not runs/x/-none.
-    std::filesystem::path dir = out;
-    while (dir.has_parent_path() && !dir.has_filename())
-        dir = dir.parent_path();
-    dir += "-none";
-    return dir;
-}
-
-std::string comparison_line(const Comparison& c)
-{
-    return fmt::format("adaptation: {:.4f} final test accuracy; no adaptation: {:.4f}; difference: {:+.4f}",
-                       c.adapted.final_test_acc, c.baseline.final_test_acc, c.difference());
 }
 
 Comparison run_comparison(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,

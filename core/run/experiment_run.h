@@ -4,6 +4,7 @@
 #pragma once
 
 #include "core/config/experiment.h"
+#include "core/io/comparison.h" // Comparison, baseline_folder
 #include "core/job/events.h"
 
 #include <filesystem>
@@ -21,27 +22,10 @@ using train::TrainObserver;
 RunResult run_experiment(const config::ExperimentConfig& c, const std::filesystem::path& out, bool force,
                          TrainObserver* observer = nullptr, const std::stop_token& stop = {});
 
-// What adaptation is worth: the configured run beside the same job without adaptation.
-struct Comparison {
-    RunResult adapted;                 // the configured run
-    RunResult baseline;                // agent.kind "none": the agent always chooses Do Nothing
-    std::filesystem::path adapted_dir;
-    std::filesystem::path baseline_dir;
-    bool baseline_ran = false;         // false when the configured run was cancelled: no baseline
-    // Final test accuracy with adaptation minus without (meaningful when baseline_ran).
-    double difference() const { return adapted.final_test_acc - baseline.final_test_acc; }
-};
-
-// The comparison in one line, as `rlda train --compare none` prints it and the workbench states it:
-// "adaptation: A final test accuracy; no adaptation: B; difference: +D", four decimals each.
-std::string comparison_line(const Comparison& c);
-
 // The configured experiment with no adaptation: agent.kind "none", the name with "-none" added;
 // everything else (seed, data, clock, events, decisions consulted) the same, so the two runs
 // differ only in what the agent chooses.
 config::ExperimentConfig without_adaptation(const config::ExperimentConfig& c);
-// The baseline's run folder beside `out`: OUT-none.
-std::filesystem::path baseline_folder(const std::filesystem::path& out);
 
 // Runs `c` into `out`, then without_adaptation(c) into baseline_folder(out), one after the other
 // on the calling thread, both with `observer` (its on_start's run_dir tells the runs apart).

@@ -2,9 +2,10 @@
 // adaptation beside it (<run>-none, as `rlda train --compare none` names it), both overlaid, and
 // the difference in final test accuracy stated.
 #include "app/workbench/main_window.h"
+#include "app/workbench/torch_engine.h"
 #include "core/config/experiment_io.h"
+#include "core/io/comparison.h"
 #include "core/io/run_reader.h"
-#include "core/run/experiment_run.h"
 #include "widgets/plot/training_view.h"
 
 #include <QStatusBar>
@@ -16,6 +17,7 @@ class TestCompareRuns : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase() { app::installEngine(app::makeTorchEngine()); } // the suite trains
     void compares_a_run_with_the_same_job_without_adaptation()
     {
         QTemporaryDir tmp;

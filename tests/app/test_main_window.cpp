@@ -4,6 +4,7 @@
 #include "app/workbench/learning_page.h"
 #include "app/workbench/main_window.h"
 #include "app/workbench/policy_page.h"
+#include "app/workbench/torch_engine.h"
 #include "core/config/experiment_io.h"
 #include "core/io/run_reader.h"
 #include "core/model/zoo.h"
@@ -128,6 +129,8 @@ class TestMainWindow : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase() { app::installEngine(app::makeTorchEngine()); } // the suite trains
+
     void a_run_fills_every_page_and_exports()
     {
         QTemporaryDir tmp;

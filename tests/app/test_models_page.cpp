@@ -1,13 +1,15 @@
 // The Models page: the graph beside the table follows the model, its input and its deepening, and
 // exports; in the window, the Architecture and Models pages with their graphs, written to
 // $RLDA_SCREENSHOT_DIR/graph-architecture.png and graph-models.png when set (docs/screenshots).
+// The suite links no LibTorch, and checks what the window does without its engine.
+#include "app/workbench/help_menu.h"
 #include "app/workbench/main_window.h"
-#include "widgets/run/experiment_editor.h"
 #include "app/workbench/models_page.h"
 #include "core/model/zoo.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/model_graph.h"
 #include "widgets/model_panel.h"
+#include "widgets/run/experiment_editor.h"
 
 #include "tests/common/screenshots.h"
 #include "tests/common/throwaway_settings.h"
@@ -60,6 +62,24 @@ private Q_SLOTS:
         // Before any QSettings is made: never the user's settings.
         QVERIFY(settings_.isValid());
         rlda::test::use_throwaway_settings(settings_);
+    }
+
+    // This suite links no engine (app/workbench/engine.h), as a workbench suite that does not train
+    // should: a run started anyway fails in one line saying why, and About says what is missing.
+    void without_the_engine_a_run_fails_saying_so()
+    {
+        QTemporaryDir tmp;
+        MainWindow w;
+        w.setRunsRoot(tmp.filePath(QStringLiteral("runs")));
+        QVERIFY(w.openExperiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml"));
+        QSignalSpy states(&w.controller(), &rlda::app::RunController::stateChanged);
+        QVERIFY(w.startTraining());
+        QTRY_VERIFY(!w.controller().isActive());
+        QCOMPARE(w.controller().state(), rlda::app::RunState::Failed);
+        const QString message = states.constLast().at(1).toString();
+        QVERIFY2(message.contains(QStringLiteral("linked without the engine")) && !message.contains('\n'),
+                 qPrintable(message));
+        QVERIFY(rlda::app::aboutText().contains(QStringLiteral("<td>LibTorch</td><td>not linked</td>")));
     }
 
     void graph_follows_the_model()

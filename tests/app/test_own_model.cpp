@@ -8,6 +8,7 @@
 #include "app/workbench/main_window.h"
 #include "app/workbench/policy_page.h"
 #include "app/workbench/sweep_page.h"
+#include "app/workbench/torch_engine.h"
 #include "app/workbench/workspace.h"
 #include "tests/common/run_state.h"
 #include "tests/common/throwaway_settings.h"
@@ -69,7 +70,11 @@ class TestOwnModel : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
-    void initTestCase() { test::use_throwaway_settings(settings_); }
+    void initTestCase()
+    {
+        test::use_throwaway_settings(settings_);
+        app::installEngine(app::makeTorchEngine()); // the suite learns and evaluates in the window
+    }
 
     void the_own_model_loop_in_the_gui()
     {

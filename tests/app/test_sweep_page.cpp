@@ -1,11 +1,11 @@
 // The Sweeps page: a local sweep submitted from the workbench completes and collects its table,
 // a new window re-attaches to a sweep still running, and cancel stops it with whole rows only.
 #include "app/workbench/sweep_page.h"
+#include "app/workbench/torch_engine.h"
 
 #include "core/config/experiment_io.h"
 #include "core/sweep/detached.h"
 #include "core/table/table.h"
-#include "core/train/device.h"
 #include "tests/common/screenshots.h"
 #include "widgets/job_tracker.h"
 #include "widgets/run/sweep_panel.h"
@@ -44,7 +44,7 @@ bool reattach(app::SweepPage& page)
 
 bool torch_has_cuda()
 {
-    return rlda::core::train::cuda_device_count() > 0;
+    return rlda::app::engine().cudaDeviceCount() > 0;
 }
 
 } // namespace
@@ -53,6 +53,8 @@ class TestSweepPage : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    // A local sweep asks the engine whether its device exists, as the program does.
+    void initTestCase() { app::installEngine(app::makeTorchEngine()); }
     void a_local_sweep_completes_and_a_new_page_reattaches()
     {
         QTemporaryDir tmp;

@@ -1,5 +1,6 @@
 // The worker behind the GUI: a whole tiny run observed with QSignalSpy, pause and resume, a cancel
 // in the middle, and shutting down mid-run, waiting or not; every run leaves files that parse.
+#include "app/workbench/torch_engine.h"
 #include "app/workbench/worker.h"
 
 #include "core/config/experiment_io.h"
@@ -38,6 +39,7 @@ class TestWorker : public QObject {
     Q_OBJECT
 
 private Q_SLOTS:
+    void initTestCase() { app::installEngine(app::makeTorchEngine()); } // the suite trains
     void full_tiny_run()
     {
         QTemporaryDir tmp;

@@ -11,6 +11,7 @@
 #include "app/workbench/models_page.h"
 #include "app/workbench/policy_page.h"
 #include "app/workbench/recent_menus.h"
+#include "app/workbench/torch_engine.h"
 #include "app/workbench/workspace.h"
 #include "core/io/run_reader.h"
 #include "core/train/device.h"
@@ -169,6 +170,7 @@ private Q_SLOTS:
         // Before any QSettings is made: never the user's settings.
         rlda::test::use_throwaway_settings(settings_);
         QCoreApplication::setOrganizationName(QStringLiteral("rlda-test"));
+        app::installEngine(app::makeTorchEngine()); // runs are closed mid-training, and About names LibTorch
     }
 
     void init() { app::workspace::resetSettings(); }
