@@ -20,7 +20,7 @@
 namespace rlda::app {
 namespace {
 // A documentation page is a few tens of kilobytes; this bounds what a stray link can make us read.
-constexpr std::size_t kMaxPageBytes = 4 * 1024 * 1024;
+constexpr std::size_t kMaxPageBytes = std::size_t{4} * 1024 * 1024;
 } // namespace
 
 DocumentationPage readDocumentationPage(const QString& file, const QString& anchor)
@@ -72,20 +72,20 @@ DocumentationWindow::DocumentationWindow(QWidget* parent) : QDialog(parent)
         if (history_.isEmpty())
             return;
         goingBack_ = true;
-        open(history_.takeLast());
+        openPage(history_.takeLast());
     });
     connect(home, &QPushButton::clicked, this, [this] {
         if (!home_.isEmpty())
-            open(home_);
+            openPage(home_);
     });
 }
 
-void DocumentationWindow::open(const QString& file, const QString& anchor)
+void DocumentationWindow::openPage(const QString& file, const QString& anchor)
 {
     if (home_.isEmpty())
         home_ = file; // the first page opened: the README
     read_.startJob([file, anchor] { return readDocumentationPage(file, anchor); },
-                   [this](DocumentationPage page) { display(page); },
+                   [this](const DocumentationPage& page) { display(page); },
                    [this, file](const QString& error) {
                        goingBack_ = false;
                        where_->setText(error);
@@ -131,7 +131,7 @@ void DocumentationWindow::follow(const QUrl& link)
     const QUrl target = QUrl::fromLocalFile(file_).resolved(link);
     const QString path = target.toLocalFile();
     if (path.endsWith(QLatin1String(".md"), Qt::CaseInsensitive)) {
-        open(path, target.fragment());
+        openPage(path, target.fragment());
         return;
     }
     // Anything else (a picture, a CSV, a folder): the desktop's own program, if there is one.

@@ -39,7 +39,7 @@ public:
     explicit DocumentationWindow(QWidget* parent = nullptr);
 
     // Reads `file` off the GUI thread and shows it; pageShown() says when, or why not.
-    void open(const QString& file, const QString& anchor = {});
+    void openPage(const QString& file, const QString& anchor = {});
     QString file() const { return file_; }
     QTextBrowser* browser() const { return browser_; }
 

@@ -146,7 +146,7 @@ void HelpMenu::openDocumentation()
     // core::documentation_dir() finds it as the tables are found (installed, or the source tree).
     // It is drawn here (DocumentationWindow), so that no Markdown viewer needs to be installed.
     find_.startJob([] { return QString::fromStdString((core::documentation_dir() / "README.md").string()); },
-                   [this](const QString& file) { documentation()->open(file); },
+                   [this](const QString& file) { documentation()->openPage(file); },
                    [this](const QString& reason) { Q_EMIT documentationOpened({}, reason); });
 }
 

@@ -521,7 +521,7 @@ private Q_SLOTS:
         docs->resize(900, 680);
         test::shot(*docs, QStringLiteral("workspace-documentation"));
         // A link to a page of docs/ opens here, and Back returns.
-        docs->open(QStringLiteral(RLDA_SOURCE_DIR "/docs/architecture.md"));
+        docs->openPage(QStringLiteral(RLDA_SOURCE_DIR "/docs/architecture.md"));
         QVERIFY(opened.wait(30000));
         QCOMPARE(opened.last().at(0).toString(), QDir::cleanPath(QStringLiteral(RLDA_SOURCE_DIR "/docs/architecture.md")));
         QVERIFY(docs->browser()->toPlainText().startsWith(QStringLiteral("Architecture")));
@@ -531,7 +531,7 @@ private Q_SLOTS:
         QVERIFY(opened.wait(30000));
         QCOMPARE(opened.last().at(0).toString(), readme);
         // A page that is not there is said, and the window keeps what it showed.
-        docs->open(QStringLiteral(RLDA_SOURCE_DIR "/docs/no-such-page.md"));
+        docs->openPage(QStringLiteral(RLDA_SOURCE_DIR "/docs/no-such-page.md"));
         QVERIFY(opened.wait(30000));
         QVERIFY(opened.last().at(1).toString().contains(QStringLiteral("no-such-page.md")));
         QCOMPARE(docs->file(), readme);
