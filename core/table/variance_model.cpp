@@ -1,0 +1,364 @@
+// The seed-blocked model of a replicated table, its global test, the confidence set for the best
+// and the rank intervals (core/table/variance_model.h).
+#include "core/table/variance_model.h"
+
+#include "core/util/distributions.h"
+#include "core/util/error.h"
+#include "core/util/statistics.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+
+namespace rlda::core::sim {
+namespace {
+
+bool present(double y)
+{
+    return !std::isnan(y);
+}
+
+// The mean over the seeds both hold of a[r] - b[r], and how many seeds that is.
+struct Difference {
+    double mean = 0.0;
+    int seeds = 0;
+};
+Difference difference(const ReplicateAccuracies& r, std::size_t a, std::size_t b)
+{
+    std::vector<double> x, y;
+    for (const auto& seed : r.accuracy)
+        if (present(seed[a]) && present(seed[b])) {
+            x.push_back(seed[a]);
+            y.push_back(seed[b]);
+        }
+    return {decimal_mean(x) - decimal_mean(y), static_cast<int>(x.size())};
+}
+
+// Holm's critical values for m two-sided t tests on df degrees of freedom at family level `level`:
+// step i (0-based, largest statistic first) rejects above the 1 - alpha / (2 (m - i)) quantile.
+// Computed as needed and kept for the last (m, df, level): a table asks for the same ones k times.
+double holm_critical(std::size_t m, double df, double level, std::size_t step)
+{
+    struct Memo {
+        std::size_t m = 0;
+        double df = 0.0, level = 0.0;
+        std::vector<double> critical; // NaN: not computed yet
+    };
+    thread_local Memo memo;
+    if (memo.m != m || memo.df != df || memo.level != level)
+        memo = {m, df, level, std::vector<double>(m, std::numeric_limits<double>::quiet_NaN())};
+    double& c = memo.critical[step];
+    if (std::isnan(c))
+        c = t_quantile(1.0 - (1.0 - level) / (2.0 * static_cast<double>(m - step)), df);
+    return c;
+}
+
+// Holm's step-down over two-sided t tests of `t` (statistics on df degrees of freedom) at family
+// level `level`: which are rejected. A NaN statistic (no common seed, or 0 / 0) is never rejected.
+std::vector<bool> holm(const std::vector<double>& t, double df, double level)
+{
+    const std::size_t m = t.size();
+    std::vector<std::size_t> order(m);
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    const auto size = [&](std::size_t i) { return std::isnan(t[i]) ? -1.0 : std::abs(t[i]); };
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return size(a) > size(b); });
+    std::vector<bool> rejected(m, false);
+    for (std::size_t step = 0; step < m; ++step) {
+        const double stat = size(order[step]);
+        if (stat < 0.0 || !(stat > holm_critical(m, df, level, step)))
+            break;
+        rejected[order[step]] = true;
+    }
+    return rejected;
+}
+
+// The t statistic of a difference: NaN without a common seed or when both it and sigma_e are 0.
+double t_of(const Difference& d, double sigma_e)
+{
+    if (d.seeds == 0)
+        return std::numeric_limits<double>::quiet_NaN();
+    const double se = sigma_e * std::sqrt(2.0 / d.seeds);
+    if (se == 0.0)
+        return d.mean == 0.0 ? std::numeric_limits<double>::quiet_NaN()
+                             : std::copysign(std::numeric_limits<double>::infinity(), d.mean);
+    return d.mean / se;
+}
+
+} // namespace
+
+double VarianceModel::reliability(double n) const
+{
+    if (std::isinf(theta))
+        return 1.0;
+    return n * theta / (1.0 + n * theta);
+}
+
+SeedsNeeded seeds_needed(const VarianceModel& m, double target)
+{
+    // n theta / (1 + n theta) >= target  <=>  n >= target / (1 - target) / theta.
+    const auto seeds = [&](double theta) -> std::optional<int> {
+        if (!(theta > 0.0))
+            return std::nullopt;
+        if (std::isinf(theta))
+            return 1;
+        const double n = target / (1.0 - target) / theta;
+        if (n > 1e9)
+            return std::nullopt;
+        return std::max(1, static_cast<int>(std::ceil(n - 1e-9)));
+    };
+    return {seeds(m.theta), seeds(m.theta_high), seeds(m.theta_low)};
+}
+
+VarianceModel fit_variance_model(const ReplicateAccuracies& r)
+{
+    check_replicates(r);
+    const std::size_t k = r.sequences();
+    const std::size_t R = static_cast<std::size_t>(r.replicates());
+    if (R < 2)
+        throw Error("replicates: the seed-blocked model needs at least 2 seeds");
+    VarianceModel m;
+    m.sequences = static_cast<int>(k);
+    m.seeds = static_cast<int>(R);
+    m.counts.assign(k, 0);
+    std::vector<int> per_seed(R, 0);
+    for (std::size_t i = 0; i < R; ++i)
+        for (std::size_t s = 0; s < k; ++s)
+            if (present(r.accuracy[i][s])) {
+                ++m.counts[s];
+                ++per_seed[i];
+                ++m.observations;
+            }
+    for (std::size_t s = 0; s < k; ++s)
+        if (m.counts[s] == 0)
+            throw Error(fmt::format("replicates: sequence {} has no accuracy at any seed", s));
+    m.balanced = m.observations == static_cast<std::int64_t>(k * R);
+
+    // Least squares of y = a[s] + b[r] by alternating means (one pass when balanced).
+    std::vector<double> a(k, 0.0), b(R, 0.0);
+    for (int pass = 0; pass < 10'000; ++pass) {
+        double moved = 0.0;
+        for (std::size_t s = 0; s < k; ++s) {
+            double sum = 0.0;
+            for (std::size_t i = 0; i < R; ++i)
+                if (present(r.accuracy[i][s]))
+                    sum += r.accuracy[i][s] - b[i];
+            const double next = sum / m.counts[s];
+            moved = std::max(moved, std::abs(next - a[s]));
+            a[s] = next;
+        }
+        for (std::size_t i = 0; i < R; ++i) {
+            double sum = 0.0;
+            for (std::size_t s = 0; s < k; ++s)
+                if (present(r.accuracy[i][s]))
+                    sum += r.accuracy[i][s] - a[s];
+            b[i] = per_seed[i] > 0 ? sum / per_seed[i] : 0.0;
+        }
+        if (pass > 0 && moved < 1e-14)
+            break;
+    }
+    // Effects at an average seed; a balanced table's are its decimal means exactly.
+    const double offset = std::accumulate(b.begin(), b.end(), 0.0) / static_cast<double>(R);
+    m.effect.resize(k);
+    const std::vector<double> means = r.mean();
+    for (std::size_t s = 0; s < k; ++s)
+        m.effect[s] = m.balanced ? means[s] : a[s] + offset;
+
+    // Sums of squares: the full model, seeds alone, sequences alone.
+    std::vector<double> seed_mean(R, 0.0), sequence_mean(k, 0.0);
+    for (std::size_t i = 0; i < R; ++i)
+        for (std::size_t s = 0; s < k; ++s)
+            if (present(r.accuracy[i][s])) {
+                seed_mean[i] += r.accuracy[i][s] / per_seed[i];
+                sequence_mean[s] += r.accuracy[i][s] / m.counts[s];
+            }
+    double sse = 0.0, sse_seeds = 0.0, sse_sequences = 0.0;
+    for (std::size_t i = 0; i < R; ++i)
+        for (std::size_t s = 0; s < k; ++s)
+            if (present(r.accuracy[i][s])) {
+                const double y = r.accuracy[i][s];
+                sse += (y - a[s] - b[i]) * (y - a[s] - b[i]);
+                sse_seeds += (y - seed_mean[i]) * (y - seed_mean[i]);
+                sse_sequences += (y - sequence_mean[s]) * (y - sequence_mean[s]);
+            }
+    const double n = static_cast<double>(m.observations);
+    m.df_error = n - static_cast<double>(k) - static_cast<double>(R) + 1.0;
+    m.df_sequences = static_cast<double>(k) - 1.0;
+    if (m.df_error < 1.0) {
+        m.df_error = 0.0;
+        return m; // nothing left to estimate the noise from: no test, no components
+    }
+    // Rounding may leave a sum of squares a hair below zero for identical replicates.
+    const double ms_e = std::max(0.0, sse) / m.df_error;
+    const double ms_sequences = std::max(0.0, sse_seeds - sse) / m.df_sequences;
+    const double ms_seeds = std::max(0.0, sse_sequences - sse) / (static_cast<double>(R) - 1.0);
+    // The mean counts of the method of moments (R and k when balanced).
+    double square_counts = 0.0, square_per_seed = 0.0;
+    for (const int c : m.counts)
+        square_counts += static_cast<double>(c) * c;
+    for (const int c : per_seed)
+        square_per_seed += static_cast<double>(c) * c;
+    const double n_sequences = (n - square_counts / n) / m.df_sequences;
+    const double n_seeds = (n - square_per_seed / n) / (static_cast<double>(R) - 1.0);
+    m.sigma_e = std::sqrt(ms_e);
+    m.sigma_sequences = std::sqrt(std::max(0.0, (ms_sequences - ms_e) / n_sequences));
+    m.sigma_seeds = std::sqrt(std::max(0.0, (ms_seeds - ms_e) / n_seeds));
+
+    // A scale below a billionth of an accuracy is rounding: replicates that agree exactly.
+    if (ms_e < 1e-24) {
+        m.sigma_e = 0.0;
+        const bool differ = ms_sequences > 1e-24;
+        m.f = differ ? std::numeric_limits<double>::infinity() : 0.0;
+        m.p_value = differ ? 0.0 : 1.0;
+        m.theta = m.theta_low = m.theta_high = differ ? std::numeric_limits<double>::infinity() : 0.0;
+        return m;
+    }
+    m.f = ms_sequences / ms_e;
+    m.p_value = 1.0 - f_cdf(m.f, m.df_sequences, m.df_error);
+    m.theta = m.sigma_sequences * m.sigma_sequences / ms_e;
+    // F / (1 + n0 theta) ~ F(k - 1, df_e): theta's 95 % interval.
+    const auto theta_at = [&](double p) {
+        return std::max(0.0, (m.f / f_quantile(p, m.df_sequences, m.df_error) - 1.0) / n_sequences);
+    };
+    m.theta_low = theta_at(0.975);
+    m.theta_high = theta_at(0.025);
+    return m;
+}
+
+BestSet best_set(const ReplicateAccuracies& r, const VarianceModel& m, double level)
+{
+    BestSet out;
+    out.level = level;
+    const std::size_t k = r.sequences();
+    std::vector<std::int64_t> order(k);
+    std::iota(order.begin(), order.end(), std::int64_t{0});
+    std::stable_sort(order.begin(), order.end(), [&](std::int64_t a, std::int64_t b) {
+        return accuracy_key(m.effect[static_cast<std::size_t>(a)]) >
+               accuracy_key(m.effect[static_cast<std::size_t>(b)]);
+    });
+    if (!m.separates(level)) {
+        out.all = true;
+        out.members = order;
+        return out;
+    }
+    out.margin = m.sigma_e > 0.0 ? dunnett_one_sided(static_cast<int>(k) - 1, m.df_error, level) : 0.0;
+    for (const std::int64_t s : order) {
+        bool beaten = false;
+        for (std::size_t j = 0; j < k && !beaten; ++j) {
+            if (j == static_cast<std::size_t>(s))
+                continue;
+            const Difference d = difference(r, j, static_cast<std::size_t>(s));
+            if (d.seeds == 0)
+                continue;
+            const double allowed = out.margin * m.sigma_e * std::sqrt(2.0 / d.seeds);
+            beaten = accuracy_key(d.mean) > accuracy_key(allowed);
+        }
+        if (!beaten)
+            out.members.push_back(s);
+    }
+    return out;
+}
+
+RankIntervals rank_intervals(const ReplicateAccuracies& r, const VarianceModel& m, double level)
+{
+    RankIntervals out;
+    out.level = level;
+    const std::size_t k = r.sequences();
+    out.low.assign(k, 1);
+    out.high.assign(k, static_cast<int>(k));
+    if (m.df_error <= 0.0)
+        return out;
+    for (std::size_t s = 0; s < k; ++s) {
+        std::vector<double> t;
+        std::vector<std::size_t> other;
+        for (std::size_t j = 0; j < k; ++j)
+            if (j != s) {
+                t.push_back(t_of(difference(r, j, s), m.sigma_e)); // > 0: j above s
+                other.push_back(j);
+            }
+        const std::vector<bool> rejected = holm(t, m.df_error, level);
+        for (std::size_t i = 0; i < t.size(); ++i)
+            if (rejected[i]) {
+                if (t[i] > 0.0)
+                    ++out.low[s]; // significantly above s
+                else
+                    --out.high[s]; // significantly below
+            }
+    }
+    return out;
+}
+
+std::pair<int, int> candidate_rank_interval(const ReplicateAccuracies& r, const VarianceModel& m,
+                                            const std::vector<double>& candidate, double level)
+{
+    if (candidate.size() != static_cast<std::size_t>(r.replicates()))
+        throw Error(fmt::format("replicates: a candidate of {} accuracies for {} replicates",
+                                candidate.size(), r.replicates()));
+    const std::size_t k = r.sequences();
+    int low = 1, high = static_cast<int>(k) + 1;
+    if (m.df_error <= 0.0)
+        return {low, high};
+    ReplicateAccuracies with = r;
+    for (std::size_t i = 0; i < candidate.size(); ++i)
+        with.accuracy[i].push_back(candidate[i]);
+    std::vector<double> t;
+    for (std::size_t j = 0; j < k; ++j)
+        t.push_back(t_of(difference(with, j, k), m.sigma_e));
+    const std::vector<bool> rejected = holm(t, m.df_error, level);
+    for (std::size_t j = 0; j < k; ++j)
+        if (rejected[j]) {
+            if (t[j] > 0.0)
+                ++low;
+            else
+                --high;
+        }
+    return {low, high};
+}
+
+std::vector<std::string> variance_lines(const VarianceModel& m)
+{
+    std::vector<std::string> lines;
+    if (m.df_error <= 0.0) {
+        lines.push_back(
+            fmt::format("do the {} sequences differ? untestable: {} accuracies at {} seeds leave no degree "
+                        "of freedom for the noise",
+                        m.sequences, m.observations, m.seeds));
+        return lines;
+    }
+    const std::string test =
+        std::isinf(m.f)
+            ? std::string("the seeds agree exactly")
+            : fmt::format("F({:g}, {:g}) = {:.2f}, p {}", m.df_sequences, m.df_error, m.f,
+                          m.p_value < 0.0001 ? std::string("< 0.0001") : fmt::format("= {:.4f}", m.p_value));
+    lines.push_back(
+        m.separates()
+            ? fmt::format("do the {} sequences differ? yes: {}", m.sequences, test)
+            : fmt::format("do the {} sequences differ? not shown: {}; at these seeds the table cannot "
+                          "tell its sequences apart",
+                          m.sequences, test));
+    lines.push_back(
+        fmt::format("sd of accuracy: sequence x seed noise {:.4f} (df {:g}), between sequences {:.4f}, "
+                    "per-seed offset {:.4f} (cancels in every comparison at equal seeds)",
+                    m.sigma_e, m.df_error, m.sigma_sequences, m.sigma_seeds));
+    const SeedsNeeded need = seeds_needed(m);
+    const auto seeds = [](const std::optional<int>& n) {
+        return n ? fmt::format("{}", *n) : std::string("unbounded");
+    };
+    const auto reliability = [&](double theta) { return std::isinf(theta) ? 1.0 : theta / (1.0 + theta); };
+    lines.push_back(
+        fmt::format("one seed ranks with reliability {:.2f} (95 % interval {:.2f} to {:.2f}), the "
+                    "table's {} seeds {:.2f}; {}",
+                    reliability(m.theta), reliability(m.theta_low), reliability(m.theta_high), m.seeds,
+                    m.reliability(m.seeds),
+                    need.point ? fmt::format("{} needs {} seeds (95 % interval {} to {})", kReliableRho,
+                                             *need.point, seeds(need.low), seeds(need.high))
+                               : fmt::format("no number of seeds is shown to reach {} (95 % interval: "
+                                             "from {} seeds to unbounded)",
+                                             kReliableRho, seeds(need.low))));
+    return lines;
+}
+
+} // namespace rlda::core::sim
