@@ -6,6 +6,7 @@
 #include "core/table/reliability.h"
 #include "core/table/replicates.h"
 #include "core/table/results.h"
+#include "core/table/variance_model.h"
 #include "core/util/error.h"
 
 #include <CLI/CLI.hpp>
@@ -33,13 +34,33 @@ void print_group(const core::sim::TableMeta& m, const core::sim::SimulationTable
                m.scenario, n.replicates, n.sequences, n.within_sd, n.centred_sd, n.across_sd, n.ratio(),
                n.rank_correlation, core::sim::sequence_string(best), n.best_agrees, n.replicates);
     fmt::print("{:<18} seeds {}\n", "", fmt::join(r.seeds, " "));
-    fmt::print("{:<18} {}\n", "", core::sim::reliability_text(core::sim::rank_reliability(r)));
+    // What the seeds support: the global test first, then the components, the set and P(best).
+    const auto model = core::sim::fit_variance_model(r);
+    for (const auto& line : core::sim::variance_lines(model))
+        fmt::print("{:<18} {}\n", "", line);
+    const auto name = [&](std::int64_t code) {
+        return fmt::format("({})",
+                           core::sim::sequence_string(first.rows()[static_cast<std::size_t>(code)].actions));
+    };
+    const auto set = core::sim::best_set(r, model);
+    std::vector<std::string> members;
+    for (const auto code : set.members)
+        members.push_back(name(code));
+    if (set.all)
+        fmt::print(
+            "{:<18} 95 % confidence set for the best: all {} sequences (the test above does not separate "
+            "them)\n",
+            "", members.size());
+    else
+        fmt::print("{:<18} 95 % confidence set for the best: {} of {}: {}\n", "", members.size(),
+                   r.sequences(), fmt::join(members, " "));
     const auto b = core::sim::bootstrap_ranks(r);
-    std::vector<std::string> set;
+    std::vector<std::string> shares;
     for (const auto code : b.indistinguishable)
-        set.push_back(fmt::format("({}) {:.0f} %", core::sim::sequence_string(first.rows()[static_cast<std::size_t>(code)].actions),
-                                  100.0 * b.best_share[static_cast<std::size_t>(code)]));
-    fmt::print("{:<18} indistinguishable from the best (P(best) >= 5 %): {}\n", "", fmt::join(set, ", "));
+        shares.push_back(
+            fmt::format("{} {:.0f} %", name(code), 100.0 * b.best_share[static_cast<std::size_t>(code)]));
+    fmt::print("{:<18} P(best) over resamples of the seeds, descriptive (not a confidence set): {}\n", "",
+               fmt::join(shares, ", "));
 }
 
 // --export-means FILE: the one replicated table given, as its means in the paper's columns, with its
@@ -115,8 +136,9 @@ int run_noise(const std::vector<std::string>& args, const std::string& means)
                           "built at two seeds)");
     fmt::print("sd within: of one sequence's accuracy between replicates ((centred): after taking out each "
                "replicate's mean); sd across: of the sequences' mean accuracy; ratio: sd within / sd across; "
-               "rank corr: Spearman's, between two replicates, averaged over the pairs; reliability: of the "
-               "ranking, split halves of the seeds stepped up with Spearman-Brown (docs/agent.md)\n");
+               "rank corr: Spearman's, between two replicates, averaged over the pairs; the test, the "
+               "components, the "
+               "reliability and the set: the seed-blocked model (docs/tables.md)\n");
     return 0;
 }
 

@@ -10,6 +10,7 @@
 #include "core/transfer/references.h"
 #include "core/util/error.h"
 #include "core/util/output_folder.h"
+#include "core/util/statistics.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -147,11 +148,12 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
             fold.training_tables.push_back(t->file.string());
         const FixedSequence best = best_fixed_sequence(judged); // also checks the tables agree
         fold.sequences = static_cast<int>(test.front()->table.sequences());
-        fold.random_rank = (fold.sequences + 1) / 2.0;
         std::vector<std::vector<int>> ranks;
         ranks.reserve(test.size());
-        for (const auto* t : test)
+        for (const auto* t : test) {
             ranks.push_back(sequence_ranks(t->table));
+            fold.random_rank += expected_random_rank(ranks.back()) / static_cast<double>(test.size());
+        }
         const RankInterval chance = random_mean_interval(ranks, static_cast<int>(s.seeds.size()));
         fold.random_mean_low = chance.low;
         fold.random_mean_high = chance.high;

@@ -67,10 +67,7 @@ void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint6
     }
     e.optimal_spread = spread(e.optimal_sequence);
     e.no_adaptation_spread = spread(table.no_adaptation_sequence());
-    double ranks = 0.0;
-    for (const int rank : b.mean_rank)
-        ranks += rank;
-    e.random_rank = ranks / static_cast<double>(b.mean_rank.size());
+    e.random_rank = expected_random_rank(b.mean_rank);
     std::vector<double> seed_means;
     for (const auto& acc : r.accuracy)
         seed_means.push_back(std::accumulate(acc.begin(), acc.end(), 0.0) / static_cast<double>(acc.size()));

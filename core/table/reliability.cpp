@@ -49,15 +49,17 @@ std::vector<std::vector<bool>> splits_of(int n, int limit, std::mt19937_64& rng)
     return out;
 }
 
-// The mean over the replicates `take` (indices, repeats allowed) of each sequence.
+// The mean over the replicates `take` (indices, repeats allowed) of each sequence, summed as
+// accuracy_key's whole billionths so that equal decimals give equal means.
 std::vector<double> mean_over(const ReplicateAccuracies& r, const std::vector<int>& take)
 {
-    std::vector<double> m(r.sequences(), 0.0);
+    std::vector<std::int64_t> sum(r.sequences(), 0);
     for (const int i : take)
-        for (std::size_t s = 0; s < m.size(); ++s)
-            m[s] += r.accuracy[static_cast<std::size_t>(i)][s];
-    for (double& v : m)
-        v /= static_cast<double>(take.size());
+        for (std::size_t s = 0; s < sum.size(); ++s)
+            sum[s] += accuracy_key(r.accuracy[static_cast<std::size_t>(i)][s]);
+    std::vector<double> m(sum.size());
+    for (std::size_t s = 0; s < m.size(); ++s)
+        m[s] = static_cast<double>(sum[s]) / (1e9 * static_cast<double>(take.size()));
     return m;
 }
 
@@ -65,9 +67,16 @@ std::vector<double> mean_over(const ReplicateAccuracies& r, const std::vector<in
 
 std::vector<double> ReplicateAccuracies::mean() const
 {
-    std::vector<int> all(accuracy.size());
-    std::iota(all.begin(), all.end(), 0);
-    return accuracy.empty() ? std::vector<double>{} : mean_over(*this, all);
+    std::vector<double> out(sequences());
+    std::vector<double> one;
+    for (std::size_t s = 0; s < out.size(); ++s) {
+        one.clear();
+        for (const auto& seed : accuracy)
+            if (!std::isnan(seed[s]))
+                one.push_back(seed[s]);
+        out[s] = decimal_mean(one);
+    }
+    return out;
 }
 
 std::vector<double> ReplicateAccuracies::sd() const

@@ -38,7 +38,8 @@ struct ReplicateAccuracies {
 
     int replicates() const { return static_cast<int>(accuracy.size()); }
     std::size_t sequences() const { return accuracy.empty() ? 0 : accuracy.front().size(); }
-    // The mean over the replicates, and the sample standard deviation (0 for one replicate).
+    // The mean over the replicates (decimal_mean; NaN, a seed a sequence lacks, left out), and the
+    // sample standard deviation (0 for one replicate).
     std::vector<double> mean() const;
     std::vector<double> sd() const;
 };

@@ -143,9 +143,9 @@ TableRow parse_row(const std::vector<std::string>& fields, const std::vector<std
     row.accuracy = number(2 * k + 1);
     for (std::size_t i = 0; i < seeds; ++i)
         row.replicates.push_back(number(2 * k + 2 + i));
-    if (seeds > 0 && std::abs(mean_of(row.replicates) - row.accuracy) > 1e-9)
+    if (seeds > 0 && std::abs(decimal_mean(row.replicates) - row.accuracy) > 1e-9)
         at.fail(fmt::format("accuracy: {} is not the mean of the seeds' accuracies ({})", row.accuracy,
-                            mean_of(row.replicates)));
+                            decimal_mean(row.replicates)));
     return row;
 }
 
@@ -445,7 +445,7 @@ SimulationTable merge_seeds(const std::vector<std::uint64_t>& seeds, const std::
         }
         if (!everywhere)
             continue;
-        merged.accuracy = mean_of(merged.replicates);
+        merged.accuracy = decimal_mean(merged.replicates);
         for (std::size_t d = 0; d < merged.time_left.size(); ++d) {
             std::vector<double> at;
             at.reserve(times.size());

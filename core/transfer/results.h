@@ -17,7 +17,8 @@ struct TransferFold {
     std::vector<std::string> training_tables; // files
     std::vector<std::string> tables;          // the held-out model's
     int sequences = 0;
-    double random_rank = 0.0; // a uniformly random sequence's expected rank: (N + 1) / 2
+    double random_rank =
+        0.0; // a uniformly random sequence's expected rank (expected_random_rank), over the tables
     // Where 95 % of a random agent's mean rank falls when it is judged as often as the policies
     // (a uniformly random sequence once per seed on each held-out table; random_mean_interval).
     // A policy's mean rank below random_mean_low is better than chance. 0 and 0 in a run written

@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -35,20 +37,35 @@ inline double variance_of(std::span<const double> x, std::size_t ddof)
     return squares / static_cast<double>(x.size() - ddof);
 }
 
+// Accuracies, and means of them, are compared to 9 decimals: as whole billionths. A table holds
+// decimals (a test set's share of correct images, written in its shortest form), and two means of
+// the same decimals are one value whatever order they were summed in: 0.81272 and
+// 0.8127199999999999 are equal. NaN is below every accuracy.
+inline std::int64_t accuracy_key(double accuracy)
+{
+    return std::isnan(accuracy) ? std::numeric_limits<std::int64_t>::min() : std::llround(accuracy * 1e9);
+}
+// The mean of accuracies summed as whole billionths (exact), so that equal decimals give equal means.
+double decimal_mean(std::span<const double> accuracies);
+
 // The competition rank ("1224") of `value` among `values`: 1 + how many are strictly higher, so that
-// equal values share the better rank (NaN is never higher). `projection` reads each element's value.
-// The one rank of the engine: a sequence's in its table, a mean's in a resample, a candidate's
-// among a table's rows.
+// equal values share the better rank; compared as accuracy_key does. `projection` reads each
+// element's value. The one rank of the engine: a sequence's in its table, a mean's in a resample, a
+// candidate's among a table's rows.
 template <typename Range, typename Projection = std::identity>
 int competition_rank(const Range& values, double value, Projection projection = {})
 {
+    const std::int64_t key = accuracy_key(value);
     int higher = 0;
     for (const auto& v : values)
-        higher += std::invoke(projection, v) > value ? 1 : 0;
+        higher += accuracy_key(std::invoke(projection, v)) > key ? 1 : 0;
     return 1 + higher;
 }
 // Every value's competition_rank among them, in one sort.
 std::vector<int> competition_ranks(std::span<const double> values);
+// The rank a uniformly random sequence is expected to take: the mean of every sequence's
+// competition rank, so that ties count as the rank they share ((N + 1) / 2 only without ties).
+double expected_random_rank(std::span<const int> ranks);
 
 // The sample quantile of `values` (not empty) at probability q in [0, 1]: the element at index
 // q (n - 1) of the sorted values, that index rounded away from the median (down for q < 0.5, up

@@ -3,11 +3,15 @@
 // and noise shared along the decision tree, at 3 and 5 seeds and 16 to 64 sequences. Over 1,200
 // seeded simulations the 95 % confidence set holds the true best, and each rank interval its
 // sequence's true rank, at least 93 % of the time (the nominal level less 2 points). The bootstrap
-// set and intervals the tool printed before fail the same check: the check can fail.
+// set and intervals the tool printed before fail the same check: the check can fail. And the one
+// rank of the engine on the shipped tables' ties.
 #include "core/table/reliability.h"
 #include "core/table/simulated_table.h"
+#include "core/table/table.h"
 #include "core/table/variance_model.h"
+#include "core/util/data_dir.h"
 #include "core/util/distributions.h"
+#include "core/util/statistics.h"
 
 #include <QtTest/QtTest>
 
@@ -233,6 +237,29 @@ private Q_SLOTS:
         QVERIFY2(m.sigma_seeds > 0.008 && m.sigma_seeds < 0.04, qPrintable(QString::number(m.sigma_seeds)));
         QVERIFY(m.theta_low < m.theta && m.theta < m.theta_high);
         QCOMPARE(m.df_error, (256.0 - 1) * (8 - 1));
+    }
+
+    // Means are compared as the decimals the table holds, not as float sums: FeedForwardNet3 middle's
+    // (0 0 0) has mean 0.81272 (written 0.8127199999999999), tied with the rank-31 rows, not below them.
+    void ranks_compare_the_tables_decimals()
+    {
+        const auto dir = rlda::core::fashion_mnist_tables_dir();
+        const auto ff3 = sim::SimulationTable::load((dir / "feedforwardnet3_middle.csv").string());
+        QCOMPARE(ff3.rank({0, 0, 0}), 31);
+        const auto by_seed = sim::accuracies_by_seed(ff3);
+        QCOMPARE(rlda::core::competition_ranks(by_seed.mean())[0],
+                 31); // the mean table agrees with the table
+        QCOMPARE(rlda::core::accuracy_key(0.8127199999999999), rlda::core::accuracy_key(0.81272));
+        QCOMPARE(rlda::core::decimal_mean(std::vector<double>{0.8127, 0.8128, 0.81266}), 0.81272);
+    }
+
+    // A random sequence's expected rank counts ties as the rank they share: (N + 1) / 2 only without them.
+    void the_random_rank_counts_ties()
+    {
+        QCOMPARE(rlda::core::expected_random_rank(std::vector<int>{1, 2, 3, 4}), 2.5);
+        QCOMPARE(rlda::core::expected_random_rank(
+                     rlda::core::competition_ranks(std::vector<double>{0.9, 0.9, 0.8})),
+                 5.0 / 3.0);
     }
 
     // Unequal seed counts (a race: the leaders get more seeds) fit as the balanced table they came from.

@@ -9,7 +9,9 @@
 #include "core/model/zoo.h"
 #include "core/table/agent_eval.h"
 #include "core/table/judge.h"
+#include "core/table/open_table.h"
 #include "core/table/reliability.h"
+#include "core/util/data_dir.h"
 #include "core/util/error.h"
 #include "tests/common/config_error.h"
 #include "tests/common/rlda_cli.h"
@@ -281,6 +283,17 @@ private Q_SLOTS:
         const auto grown = sim::evaluate_agent(w, task(t, &f));
         QCOMPARE(grown.greedy, (std::vector<int>{0, 2})); // grows block 0, then stops improving
         QCOMPARE(grown.rank, t.rank({0, 2}));
+    }
+
+    // Ties on a shipped table are compared as the decimals it holds: what loss-drop earns at
+    // WideConvNet4 middle's seeds equals two rows' means exactly, and shares their rank, 3 (float
+    // sums once put it 4th).
+    void a_shipped_tie_shares_its_rank()
+    {
+        const auto opened =
+            sim::open_table(rlda::core::fashion_mnist_tables_dir() / "wideconvnet4_middle.csv");
+        agent::LossDropAgent l;
+        QCOMPARE(sim::evaluate_agent(l, sim::learn_task(opened)).rank, 3);
     }
 
     void a_table_without_features_refuses_feature_readers_but_not_first_and_last()

@@ -264,6 +264,27 @@ private Q_SLOTS:
         QVERIFY2(r.err.contains("none of the tables given is replicated"), qPrintable(r.err));
     }
 
+    // What the shipped tables support, as `rlda noise` prints it: the global test first, then the
+    // components and the confidence set. FeedForwardNet3's three tables cannot tell their sequences
+    // apart (p 0.21, 0.62, 0.22: one set of all 64); TinyConvNet3's set is 3 of its 16.
+    void noise_says_what_the_shipped_tables_support()
+    {
+        const auto r =
+            rlda::test::rlda_cli({"noise", QString::fromStdString(fashion_mnist_tables_dir().string())});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(r.out.count("do the 64 sequences differ? not shown"), 3);
+        QCOMPARE(r.out.count("at these seeds the table cannot tell its sequences apart"), 4); // and FF2 early
+        QCOMPARE(r.out.count("95 % confidence set for the best: all 64 sequences"), 3);
+        for (const char* line :
+             {"F(63, 252) = 1.16, p = 0.2125", "F(63, 252) = 0.93, p = 0.6223",
+              "F(63, 252) = 1.15, p = 0.2216", "95 % confidence set for the best: 3 of 16: (1 1)",
+              "sd of accuracy: sequence x seed noise", "P(best) over resamples of the seeds"})
+            QVERIFY2(r.out.contains(line), qPrintable(line + QStringLiteral(" not in:\n") + r.out));
+        const int test = static_cast<int>(r.out.indexOf("do the 16 sequences differ? yes"));
+        QVERIFY(test > 0 &&
+                test < r.out.indexOf("95 % confidence set for the best: 3 of 16")); // the test first
+    }
+
     void the_shipped_fashion_mnist_tables_load_with_their_metadata()
     {
         const fs::path folder = fashion_mnist_tables_dir();
