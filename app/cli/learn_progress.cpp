@@ -90,11 +90,19 @@ void print_evaluation(const core::sim::Evaluation& e, const core::model::ActionS
     if (e.reliability.known()) {
         // A replicated table: the rank above is the mean's; the seeds say how far it may be off.
         const auto interval = [](const core::sim::Evaluation::Spread& s) { return fmt::format("{}-{}", s.low, s.high); };
-        fmt::print("rank_interval: {} (95 % over resamples of the {} seeds)\n", interval(e.greedy_spread), e.replicates);
-        fmt::print("best_set: {} sequence{} indistinguishable from the best (P(best) >= 5 %); the greedy one is {}"
-                   "among them (P(best) {:.0f} %)\n",
-                   e.best_set, e.best_set == 1 ? "" : "s", e.greedy_among_best ? "" : "not ",
-                   100.0 * e.greedy_spread.best_share);
+        fmt::print("rank_interval: {} (marginal 95 %, the seed-blocked model over the {} seeds)\n",
+                   interval(e.greedy_spread), e.replicates);
+        if (e.best_set_all)
+            fmt::print(
+                "best_set: all {} sequences: the table does not separate them (95 % confidence set for the "
+                "best)\n",
+                e.best_set);
+        else
+            fmt::print(
+                "best_set: {} sequence{} in the 95 % confidence set for the best; the greedy one is {}among "
+                "them (P(best) {:.0f} %, descriptive)\n",
+                e.best_set, e.best_set == 1 ? "" : "s", e.greedy_among_best ? "" : "not ",
+                100.0 * e.greedy_spread.best_share);
         fmt::print("optimal_rank_interval: {} (P(best) {:.0f} %)\nno_adaptation_rank_interval: {}\n",
                    interval(e.optimal_spread), 100.0 * e.optimal_spread.best_share, interval(e.no_adaptation_spread));
         fmt::print("random_rank: {:.1f} (expected)\nrandom_expected_sd: {} (over the seeds)\n", e.random_rank,

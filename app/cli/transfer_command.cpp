@@ -83,7 +83,8 @@ private:
 std::string cell(const std::optional<double>& v) { return v ? fmt::format("{:.1f}", *v) : "-"; }
 std::string cell(const std::optional<int>& v) { return v ? std::to_string(*v) : "-"; }
 
-// Each held-out table's references: rank [interval over the seeds], * where indistinguishable from the best.
+// Each held-out table's references: rank [interval over the seeds], * where in the confidence set for the
+// best.
 void print_references(const core::run::TransferSummary& s)
 {
     const auto agents = core::run::reference_agents(s);
@@ -110,7 +111,8 @@ void print_references(const core::run::TransferSummary& s)
         }
         fmt::print("{}\n", line);
     }
-    fmt::print("(rank [95 % interval over the table's seeds]; * indistinguishable from the best; random: where 95 % "
+    fmt::print("(rank [marginal 95 % interval, the table's seeds]; * in the 95 % confidence set for the "
+               "best; random: where 95 % "
                "of its ranks fall)\n");
     if (const auto best = core::run::best_heuristic(s))
         fmt::print("best heuristic: {}, mean rank {:.1f}\n", best->agent, best->mean_rank);

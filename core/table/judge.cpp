@@ -2,6 +2,7 @@
 #include "core/table/judge.h"
 
 #include "core/table/reliability.h"
+#include "core/table/variance_model.h"
 #include "core/util/error.h"
 #include "core/util/statistics.h"
 
@@ -46,24 +47,32 @@ void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint6
     if (!table.replicated())
         return;
     const auto r = accuracies_by_seed(table);
+    // The calibrated statistics (core/table/variance_model.h): the rank intervals and the confidence
+    // set; P(best) over the bootstrap of the seeds is descriptive.
+    const VarianceModel model = fit_variance_model(r);
+    const RankIntervals intervals = rank_intervals(r, model);
+    const BestSet set = best_set(r, model);
     const auto b = bootstrap_ranks(r, kResamples, seed);
-    const auto spread = [&](const std::vector<int>& seq) {
-        std::int64_t code = -1;
+    const auto row_of = [&](const std::vector<int>& seq) {
         for (std::size_t i = 0; i < table.rows().size(); ++i)
             if (table.rows()[i].actions == seq)
-                code = static_cast<std::int64_t>(i);
-        if (code < 0)
-            throw Error(fmt::format("{}: no row for {}", table.source(), sequence_string(seq)));
-        const auto s = static_cast<std::size_t>(code);
-        return Evaluation::Spread{b.rank_low[s], b.rank_high[s], b.best_share[s]};
+                return i;
+        throw Error(fmt::format("{}: no row for {}", table.source(), sequence_string(seq)));
+    };
+    const auto spread = [&](const std::vector<int>& seq) {
+        const std::size_t s = row_of(seq);
+        return Evaluation::Spread{intervals.low[s], intervals.high[s], b.best_share[s]};
     };
     e.replicates = r.replicates();
     if (!e.seed_sequences.empty()) {
-        const CandidateRanks c =
-            bootstrap_candidate(r, accuracies_of(table, e.seed_sequences), kResamples, seed);
-        e.greedy_spread = {c.low, c.high, c.best_share};
+        const auto candidate = accuracies_of(table, e.seed_sequences);
+        const auto [low, high] = candidate_rank_interval(r, model, candidate);
+        e.greedy_spread = {low, high, bootstrap_candidate(r, candidate, kResamples, seed).best_share};
+        e.greedy_among_best = candidate_among_best(r, model, candidate);
     } else {
         e.greedy_spread = spread(e.greedy);
+        const auto s = static_cast<std::int64_t>(row_of(e.greedy));
+        e.greedy_among_best = std::find(set.members.begin(), set.members.end(), s) != set.members.end();
     }
     e.optimal_spread = spread(e.optimal_sequence);
     e.no_adaptation_spread = spread(table.no_adaptation_sequence());
@@ -72,8 +81,8 @@ void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint6
     for (const auto& acc : r.accuracy)
         seed_means.push_back(std::accumulate(acc.begin(), acc.end(), 0.0) / static_cast<double>(acc.size()));
     e.random_expected_sd = std::sqrt(variance_of(seed_means, 1));
-    e.best_set = static_cast<int>(b.indistinguishable.size());
-    e.greedy_among_best = e.greedy_spread.best_share >= kBestShare;
+    e.best_set = static_cast<int>(set.members.size());
+    e.best_set_all = set.all;
     e.reliability = rank_reliability(r, seed);
 }
 

@@ -83,13 +83,14 @@ Evaluation evaluate_seed_sequences(const SimulationTable& table,
                                    const std::vector<std::vector<int>>& sequences,
                                    std::uint64_t random_seed = 0);
 
-// Adds what a replicated table's seeds say to `e` (evaluated on `table`): the rank intervals of the
-// greedy, optimal and no-adaptation sequences over a bootstrap of the seeds, whether the greedy
-// sequence is indistinguishable from the best, and the table's reliability (core/table/reliability.h).
-// When e.seed_sequences lists a sequence per seed, the greedy "sequence" is no one row: it earned
-// each seed's own sequence's accuracy at that seed, and its interval and P(best) come from the same
-// resamples (bootstrap_candidate, core/table/reliability.h). Leaves `e` unchanged for a single-seed
-// table. `seed` seeds the bootstrap.
+// Adds what a replicated table's seeds say to `e` (evaluated on `table`), from the seed-blocked
+// model (core/table/variance_model.h): the marginal 95 % rank intervals of the greedy, optimal and
+// no-adaptation sequences, whether the greedy sequence is in the 95 % confidence set for the best,
+// and the table's reliability; P(best) over a bootstrap of the seeds, descriptive. When
+// e.seed_sequences lists a sequence per seed, the greedy "sequence" is no one row: it earned each
+// seed's own sequence's accuracy at that seed, and is compared with every row as one more sequence
+// (candidate_rank_interval, candidate_among_best). Leaves `e` unchanged for a single-seed table.
+// `seed` seeds the bootstrap.
 void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint64_t seed = 0);
 
 } // namespace rlda::core::sim

@@ -1,6 +1,7 @@
 // The reliability of a replicated table: split halves, Spearman-Brown and a bootstrap over seeds.
 #include "core/table/reliability.h"
 
+#include "core/table/variance_model.h"
 #include "core/util/error.h"
 #include "core/util/statistics.h"
 
@@ -147,17 +148,30 @@ std::string reliability_text(const Reliability& r)
     if (!r.known())
         return "reliability: unknown for a table of one seed; build it at several seeds to measure it "
                "(rlda simulate CONFIG --replicates 3)";
-    if (r.splits == 0)
-        return fmt::format("reliability: undefined: in every split of the {} seeds a half ranks all the sequences "
-                           "equal, so there is no ranking to reproduce",
-                           r.replicates);
-    const std::string needed = r.seeds_needed ? fmt::format("{} needs {} seed{}", kReliableRho, *r.seeds_needed,
-                                                            *r.seeds_needed == 1 ? "" : "s")
-                                              : fmt::format("no number of seeds reaches {}", kReliableRho);
-    const std::string table = r.single_seed > 0.0 ? fmt::format("{:.2f}", r.table) : std::string("none");
-    return fmt::format("reliability: one seed {:.2f}, the table's {} seeds {} (split halves: rho {:.2f}, {} "
-                       "split{}); {}",
-                       r.single_seed, r.replicates, table, r.split_half, r.splits, r.splits == 1 ? "" : "s", needed);
+    const auto seeds = [](const std::optional<int>& n) {
+        return n ? fmt::format("{}", *n) : std::string("unbounded");
+    };
+    const std::string needed =
+        r.needed.point
+            ? fmt::format("{} needs {} seed{} (95 % interval {} to {})", kReliableRho, *r.needed.point,
+                          *r.needed.point == 1 ? "" : "s", seeds(r.needed.low), seeds(r.needed.high))
+        : r.needed.low
+            ? fmt::format("no number of seeds is shown to reach {} (95 % interval: {} to "
+                          "unbounded)",
+                          kReliableRho, *r.needed.low)
+            : fmt::format("no number of seeds reaches {}, even at the 95 % interval's end", kReliableRho);
+    const std::string halves =
+        r.splits == 0
+            ? fmt::format("split halves: undefined, a half ranks all the sequences equal in every split of "
+                          "the {} seeds",
+                          r.replicates)
+            : fmt::format("split halves: rho {:.2f} over {} split{}", r.split_half, r.splits,
+                          r.splits == 1 ? "" : "s");
+    return fmt::format(
+        "reliability: one seed {:.2f} (95 % interval {:.2f} to {:.2f}), the table's {} seeds {:.2f} "
+        "({:.2f} to {:.2f}); {}; {}",
+        r.one_seed, r.one_seed_low, r.one_seed_high, r.replicates, r.all_seeds, r.all_seeds_low,
+        r.all_seeds_high, needed, halves);
 }
 
 double stepped_up(double r1, double n) { return n * r1 / (1.0 + (n - 1.0) * r1); }
@@ -185,6 +199,17 @@ Reliability rank_reliability(const ReplicateAccuracies& r, std::uint64_t seed)
     out.replicates = r.replicates();
     if (out.replicates < 2)
         return out;
+    const VarianceModel model = fit_variance_model(r);
+    const auto reliability = ranking_reliability;
+    const double seeds = out.replicates;
+    out.one_seed = reliability(model.theta, 1.0);
+    out.one_seed_low = reliability(model.theta_low, 1.0);
+    out.one_seed_high = reliability(model.theta_high, 1.0);
+    out.all_seeds = reliability(model.theta, seeds);
+    out.all_seeds_low = reliability(model.theta_low, seeds);
+    out.all_seeds_high = reliability(model.theta_high, seeds);
+    out.needed = seeds_needed(model);
+    out.separates = model.separates();
     std::mt19937_64 rng(seed);
     const auto splits = splits_of(out.replicates, kMaxSplits, rng);
     double sum = 0.0;
@@ -323,6 +348,14 @@ TableTrust table_trust(const SimulationTable& t, std::uint64_t seed)
         return out;
     const auto r = accuracies_by_seed(t);
     out.reliability = rank_reliability(r, seed);
+    const VarianceModel model = fit_variance_model(r);
+    out.model_lines = variance_lines(model);
+    const BestSet set = best_set(r, model);
+    out.best_set = set.members;
+    out.best_set_all = set.all;
+    const RankIntervals intervals = rank_intervals(r, model);
+    out.rank_low = intervals.low;
+    out.rank_high = intervals.high;
     out.bootstrap = bootstrap_ranks(r, kResamples, seed);
     out.sd = r.sd();
     return out;

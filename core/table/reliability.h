@@ -62,8 +62,24 @@ inline constexpr int kMaxSplits = 200;      // split-half splits averaged
 // fewer resamples than kResamples (at least 50).
 inline constexpr std::size_t kMaxBootstrapRanks = 20'000'000;
 
+// Seeds needed for a ranking of a given reliability, with a 95 % interval: nullopt is "no number
+// of seeds" (the reliability, or its bound, is 0).
+struct SeedsNeeded {
+    std::optional<int> point, low, high;
+};
+
+// How reproducible a table's ranking is. What is printed (reliability_text) is the seed-blocked
+// model's (core/table/variance_model.h), each number with its 95 % interval; the split halves are
+// a check that assumes no model, printed as their rho alone.
 struct Reliability {
     int replicates = 0;
+    // The model's: one seed's reliability theta / (1 + theta), the table's R seeds', and seeds needed
+    // for kReliableRho, each with its 95 % interval; whether the global test separates the sequences.
+    double one_seed = 0.0, one_seed_low = 0.0, one_seed_high = 0.0;
+    double all_seeds = 0.0, all_seeds_low = 0.0, all_seeds_high = 0.0;
+    SeedsNeeded needed;
+    bool separates = false;
+    // The split halves (below: their own Spearman-Brown arithmetic, kept for the tests of it).
     int splits = 0;            // split-halves averaged; 0 for a single-seed table (unknown)
     // Splits left out: a half whose means tie every sequence has no ranking, so Spearman's rho is
     // undefined. When every split is (all sequences alike), the reliability is undefined: splits 0.
@@ -120,11 +136,17 @@ CandidateRanks bootstrap_candidate(const ReplicateAccuracies& r, const std::vect
                                    int resamples = kResamples, std::uint64_t seed = 0);
 
 // What a table's seeds say, computed once per table (the workbench does it off the GUI thread): its
-// reliability; and for a complete replicated table the bootstrap over its seeds and each row's
-// standard deviation over them (in the order of table.rows()). A single-seed or incomplete table
-// has no bootstrap and no spread.
+// reliability; and for a complete replicated table, by row (the order of table.rows()): the
+// seed-blocked model's lines (its global test first, core/table/variance_model.h), the 95 %
+// confidence set for the best (every row when `best_set_all`), each row's marginal 95 % rank
+// interval, P(best) over the bootstrap of the seeds (descriptive) and its standard deviation over
+// the seeds. A single-seed or incomplete table has none of these.
 struct TableTrust {
     Reliability reliability;
+    std::vector<std::string> model_lines;
+    std::vector<std::int64_t> best_set; // rows, best first
+    bool best_set_all = false;
+    std::vector<int> rank_low, rank_high;
     std::optional<Bootstrap> bootstrap;
     std::vector<double> sd;
 };

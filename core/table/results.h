@@ -64,8 +64,9 @@ struct Evaluation {
     // What the table's seeds say (add_seed_statistics, core/sim/learn.h): set for a replicated
     // table, where `rank` and the accuracies are those of the mean over its seeds.
     struct Spread {
-        int low = 0, high = 0;   // the 95 % interval of the rank over resamples of the seeds
-        double best_share = 0.0; // the share of resamples in which the sequence is the best
+        int low = 0, high = 0; // the rank's marginal 95 % interval (core/table/variance_model.h)
+        double best_share =
+            0.0; // P(best): the share of resamples of the seeds in which it is the best (descriptive)
     };
     int replicates = 1;
     Spread greedy_spread, optimal_spread, no_adaptation_spread;
@@ -74,8 +75,9 @@ struct Evaluation {
     // random_expected (its mean accuracy over all sequences).
     double random_rank = 0.0;
     double random_expected_sd = 0.0;
-    int best_set = 0;               // sequences indistinguishable from the best (P(best) >= 5 %)
-    bool greedy_among_best = false; // the greedy sequence is one of them
+    int best_set = 0;               // the 95 % confidence set for the best: its size
+    bool best_set_all = false;      // every sequence: the table does not separate its sequences
+    bool greedy_among_best = false; // the greedy sequence is in that set
     Reliability reliability;        // known() only for a replicated table
 };
 

@@ -90,11 +90,14 @@ double t_of(const Difference& d, double sigma_e)
 
 } // namespace
 
+double ranking_reliability(double theta, double n)
+{
+    return std::isinf(theta) ? 1.0 : n * theta / (1.0 + n * theta);
+}
+
 double VarianceModel::reliability(double n) const
 {
-    if (std::isinf(theta))
-        return 1.0;
-    return n * theta / (1.0 + n * theta);
+    return ranking_reliability(theta, n);
 }
 
 SeedsNeeded seeds_needed(const VarianceModel& m, double target)
@@ -318,6 +321,27 @@ std::pair<int, int> candidate_rank_interval(const ReplicateAccuracies& r, const 
     return {low, high};
 }
 
+bool candidate_among_best(const ReplicateAccuracies& r, const VarianceModel& m,
+                          const std::vector<double>& candidate, double level)
+{
+    if (candidate.size() != static_cast<std::size_t>(r.replicates()))
+        throw Error(fmt::format("replicates: a candidate of {} accuracies for {} replicates",
+                                candidate.size(), r.replicates()));
+    if (!m.separates(level))
+        return true;
+    const std::size_t k = r.sequences();
+    ReplicateAccuracies with = r;
+    for (std::size_t i = 0; i < candidate.size(); ++i)
+        with.accuracy[i].push_back(candidate[i]);
+    const double margin = m.sigma_e > 0.0 ? dunnett_one_sided(static_cast<int>(k), m.df_error, level) : 0.0;
+    for (std::size_t j = 0; j < k; ++j) {
+        const Difference d = difference(with, j, k);
+        if (d.seeds > 0 && accuracy_key(d.mean) > accuracy_key(margin * m.sigma_e * std::sqrt(2.0 / d.seeds)))
+            return false;
+    }
+    return true;
+}
+
 std::vector<std::string> variance_lines(const VarianceModel& m)
 {
     std::vector<std::string> lines;
@@ -343,21 +367,6 @@ std::vector<std::string> variance_lines(const VarianceModel& m)
         fmt::format("sd of accuracy: sequence x seed noise {:.4f} (df {:g}), between sequences {:.4f}, "
                     "per-seed offset {:.4f} (cancels in every comparison at equal seeds)",
                     m.sigma_e, m.df_error, m.sigma_sequences, m.sigma_seeds));
-    const SeedsNeeded need = seeds_needed(m);
-    const auto seeds = [](const std::optional<int>& n) {
-        return n ? fmt::format("{}", *n) : std::string("unbounded");
-    };
-    const auto reliability = [&](double theta) { return std::isinf(theta) ? 1.0 : theta / (1.0 + theta); };
-    lines.push_back(
-        fmt::format("one seed ranks with reliability {:.2f} (95 % interval {:.2f} to {:.2f}), the "
-                    "table's {} seeds {:.2f}; {}",
-                    reliability(m.theta), reliability(m.theta_low), reliability(m.theta_high), m.seeds,
-                    m.reliability(m.seeds),
-                    need.point ? fmt::format("{} needs {} seeds (95 % interval {} to {})", kReliableRho,
-                                             *need.point, seeds(need.low), seeds(need.high))
-                               : fmt::format("no number of seeds is shown to reach {} (95 % interval: "
-                                             "from {} seeds to unbounded)",
-                                             kReliableRho, seeds(need.low))));
     return lines;
 }
 

@@ -57,18 +57,18 @@ struct VarianceModel {
     // theta = sigma_sequences^2 / sigma_e^2 and its 95 % interval.
     double theta = 0.0, theta_low = 0.0, theta_high = 0.0;
 
-    bool testable() const { return df_error > 0.0 && sigma_e > 0.0; }
-    // The sequences differ at level `level`: p < 1 - level.
-    bool separates(double level = kConfidence) const { return testable() && p_value < 1.0 - level; }
+    // The sequences differ at level `level`: p < 1 - level (replicates that agree exactly and differ
+    // between sequences have p = 0).
+    bool separates(double level = kConfidence) const { return df_error > 0.0 && p_value < 1.0 - level; }
     // The reliability of a ranking by the mean of n seeds, n theta / (1 + n theta).
     double reliability(double n) const;
 };
 
-// Seeds needed for a ranking of reliability `target`, with a 95 % interval: nullopt is "no number
-// of seeds" (theta, or its bound, is 0).
-struct SeedsNeeded {
-    std::optional<int> point, low, high;
-};
+// The reliability of a ranking by the mean of n seeds when theta = sigma_sequences^2 / sigma_e^2:
+// n theta / (1 + n theta) (1 for an infinite theta: replicates that agree exactly).
+double ranking_reliability(double theta, double n);
+
+// Seeds needed for a ranking of reliability `target`, with a 95 % interval (theta's).
 SeedsNeeded seeds_needed(const VarianceModel& m, double target = kReliableRho);
 
 // Error as check_replicates, or for a sequence with no accuracy, or for fewer than 2 seeds.
@@ -96,8 +96,13 @@ RankIntervals rank_intervals(const ReplicateAccuracies& r, const VarianceModel& 
 std::pair<int, int> candidate_rank_interval(const ReplicateAccuracies& r, const VarianceModel& m,
                                             const std::vector<double>& candidate, double level = kConfidence);
 
-// The lines `rlda noise` and the Tables page print: the global test first, in words when the
-// table cannot separate its sequences; then the components; then seeds needed.
+// Whether that candidate would be in the confidence set for the best, taken as one more sequence
+// (Dunnett's constant for k comparisons): every sequence when the global test does not reject.
+bool candidate_among_best(const ReplicateAccuracies& r, const VarianceModel& m,
+                          const std::vector<double>& candidate, double level = kConfidence);
+
+// The lines `rlda noise` and the Tables page print before the reliability (reliability_text): the
+// global test first, in words when the table cannot separate its sequences; then the components.
 std::vector<std::string> variance_lines(const VarianceModel& m);
 
 } // namespace rlda::core::sim

@@ -56,7 +56,7 @@ struct TransferReference {
     int rank_low = 0;          // 95 % interval over the seeds' resamples; for random, of a random sequence's
     int rank_high = 0;         // rank; 0 and 0 for a single-seed table (random: its 2.5 and 97.5 % quantiles)
     double p_best = 0.0;       // P(best) over the resamples; 0 for a single-seed table and for random
-    bool among_best = false;   // P(best) >= 5 %
+    bool among_best = false;   // in the 95 % confidence set for the best (core/table/variance_model.h)
     std::vector<int> sequence; // the sequence ranked (a heuristic's most frequent); empty for random
 };
 // The names of the references that are no heuristic.

@@ -104,13 +104,15 @@ void RankView::rebuild()
                                                           .arg(e.greedy_spread.high)
                                                     : QStringLiteral("%1/%2").arg(e.rank).arg(e.sequences));
         if (e.reliability.known())
-            rank->setToolTip(tr("Rank of the mean over %1 seeds; 95 % of resamples of the seeds put it in %2–%3. "
-                                "%4 sequences are indistinguishable from the best; the greedy one is %5among them.")
-                                 .arg(e.replicates)
-                                 .arg(e.greedy_spread.low)
-                                 .arg(e.greedy_spread.high)
-                                 .arg(e.best_set)
-                                 .arg(e.greedy_among_best ? QString() : tr("not ")));
+            rank->setToolTip(
+                tr("Rank of the mean over %1 seeds; its 95 % interval (marginal, the seed-blocked model) is "
+                   "%2–%3. The 95 % confidence set for the best has %4 sequences; the greedy one is "
+                   "%5among them.")
+                    .arg(e.replicates)
+                    .arg(e.greedy_spread.low)
+                    .arg(e.greedy_spread.high)
+                    .arg(e.best_set)
+                    .arg(e.greedy_among_best ? QString() : tr("not ")));
         rank->setData(ValueRole, e.rank);
         rank->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
         summary_->setItem(r, RankColumn, rank);

@@ -169,7 +169,7 @@ void TransferView::showModel(const core::run::TransferSummary& s)
                 table_->setItem(static_cast<int>(r), c++, none);
                 continue;
             }
-            // * marks a reference indistinguishable from the best over the table's seeds.
+            // * marks a reference in the 95 % confidence set for the best (the table's seeds).
             auto* cell = item(QString::number(x->rank, 'g', 4) + (x->among_best ? QStringLiteral("*") : QString()));
             cell->setToolTip(x->rank_high > 0
                                  ? tr("%1: rank %2, %3–%4 over resamples of the table's seeds%5")

@@ -30,13 +30,13 @@ public:
 
     // The table drawn; nullptr draws none. It must live until the next setTable().
     // `actions`: what the action numbers mean, for the labels; nullopt = the paper's.
-    // `bestSet`: the sequences a replicated table cannot tell from the best (TableTrust's bootstrap),
+    // `bestSet`: a replicated table's 95 % confidence set for the best (TableTrust's best_set),
     // each marked with a hollow star and a frame instead of the single star of the optimal; empty
     // for a table of one seed, whose optimal is starred.
     void setTable(const core::sim::SimulationTable* table,
                   const std::optional<core::model::ActionSpace>& actions = std::nullopt,
                   std::vector<std::vector<int>> bestSet = {});
-    // The cells marked as indistinguishable from the best; empty for a single-seed table.
+    // The cells marked as in the 95 % confidence set for the best; empty for a single-seed table.
     std::vector<QPoint> bestSetCells() const;
     QCustomPlot* plot() const { return plot_; }
 

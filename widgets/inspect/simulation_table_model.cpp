@@ -115,11 +115,11 @@ QVariant SimulationTableModel::headerData(int section, Qt::Orientation orientati
         if (section == sdColumn())
             return tr("Standard deviation of the accuracy over the seeds, in percentage points");
         if (section == bestShareColumn())
-            return tr("In how many resamples of the seeds this sequence is the best (bootstrap); %1 % or "
-                      "more: indistinguishable from the best")
-                .arg(100.0 * core::sim::kBestShare, 0, 'f', 0);
+            return tr("In how many resamples of the seeds this sequence is the best (bootstrap; descriptive, "
+                      "not a confidence set: ☆ marks the 95 % confidence set for the best)");
         if (section == rankIntervalColumn())
-            return tr("Where its rank falls in 95 % of the resamples of the seeds");
+            return tr("Its rank's 95 % interval (marginal: each row's holds at 95 %, not all at once; the "
+                      "seed-blocked model)");
         if (hasSeedColumns() && section >= seedColumn(0))
             return tr("The accuracy when the table is built at this seed");
     }
@@ -143,7 +143,8 @@ QVariant SimulationTableModel::data(const QModelIndex& index, int role) const
     case OptimalRole:
         return r == optimalRow_;
     case BestSetRole:
-        return hasSeedColumns() && trust_.bootstrap->best_share[static_cast<std::size_t>(r)] >= core::sim::kBestShare;
+        return hasSeedColumns() &&
+               std::find(trust_.best_set.begin(), trust_.best_set.end(), r) != trust_.best_set.end();
     case Qt::TextAlignmentRole:
         return c == sequenceColumn() ? QVariant(Qt::AlignLeft | Qt::AlignVCenter)
                                      : QVariant(Qt::AlignRight | Qt::AlignVCenter);
@@ -196,8 +197,8 @@ QVariant SimulationTableModel::data(const QModelIndex& index, int role) const
     if (c == bestShareColumn())
         return display ? QVariant(QStringLiteral("%1 %").arg(100.0 * b.best_share[i], 0, 'f', 0)) : QVariant(b.best_share[i]);
     if (c == rankIntervalColumn())
-        return display ? QVariant(QStringLiteral("%1–%2").arg(b.rank_low[i]).arg(b.rank_high[i]))
-                       : QVariant(b.rank_low[i] * 1000000 + b.rank_high[i]);
+        return display ? QVariant(QStringLiteral("%1–%2").arg(trust_.rank_low[i]).arg(trust_.rank_high[i]))
+                       : QVariant(trust_.rank_low[i] * 1000000 + trust_.rank_high[i]);
     if (c >= seedColumn(0)) {
         const double a = row.replicates[static_cast<std::size_t>(c - seedColumn(0))];
         return display ? QVariant(percentText(a)) : QVariant(a);

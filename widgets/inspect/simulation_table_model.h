@@ -26,7 +26,7 @@ public:
         RowRole,                     // int: index into table().rows() (any column)
         SequenceRole,                // QString "2 0 3" (any column)
         OptimalRole,                 // bool: this row is table().optimal() (any column)
-        BestSetRole,                 // bool: indistinguishable from the best (P(best) >= 5 %; replicated)
+        BestSetRole,                 // bool: in the 95 % confidence set for the best (replicated)
     };
 
     explicit SimulationTableModel(QObject* parent = nullptr);

@@ -184,10 +184,21 @@ void TableExplorer::setTable(const core::sim::SimulationTable& table, const QStr
     QString trustLine = QString::fromStdString(core::sim::reliability_text(trust_.reliability)).toHtmlEscaped();
     if (t.replicated() && !model_->hasSeedColumns())
         trustLine = tr("accuracies are the means of %1 seeds; their reliability needs the whole table").arg(t.seeds().size());
-    if (trust_.bootstrap)
-        trustLine += tr("; <b>%1</b> sequence%2 indistinguishable from the best (☆, P(best) ≥ 5 %)")
-                         .arg(trust_.bootstrap->indistinguishable.size())
-                         .arg(trust_.bootstrap->indistinguishable.size() == 1 ? QString() : QStringLiteral("s"));
+    if (trust_.bootstrap) {
+        // The model's global test comes first: a table that cannot separate its sequences says so.
+        QStringList model;
+        for (const auto& line : trust_.model_lines)
+            model << QString::fromStdString(line).toHtmlEscaped();
+        trustLine = model.join(QStringLiteral("<br>")) + QStringLiteral("<br>") + trustLine;
+        trustLine +=
+            trust_.best_set_all
+                ? tr("; 95 % confidence set for the best (☆): all %1 sequences, which the table does not "
+                     "separate")
+                      .arg(trust_.best_set.size())
+                : tr("; 95 % confidence set for the best (☆): <b>%1</b> of %2 sequences")
+                      .arg(trust_.best_set.size())
+                      .arg(t.rows().size());
+    }
     baselines_->setText(text + QStringLiteral("<br>") + trustLine);
 
     {
@@ -198,7 +209,7 @@ void TableExplorer::setTable(const core::sim::SimulationTable& table, const QStr
     proxy_->setFilter(QString(), 0.0);
     std::vector<std::vector<int>> best;
     if (model_->trust().bootstrap)
-        for (const auto code : model_->trust().bootstrap->indistinguishable)
+        for (const auto code : model_->trust().best_set)
             best.push_back(t.rows()[static_cast<std::size_t>(code)].actions);
     heatmap_->setTable(&*model_->table(), actions_, std::move(best));
     sorted_->setTable(&*model_->table(), model_->trust().sd);

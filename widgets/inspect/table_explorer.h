@@ -53,7 +53,7 @@ public:
     // view a SortedAccuracyChart (one of each).
     SimulationTableModel* sourceModel() const { return model_; }
     QCustomPlot* heatmap() const;
-    // The heatmap's cells of the sequences indistinguishable from the best (replicated tables).
+    // The heatmap's cells of the sequences in the 95 % confidence set for the best (replicated tables).
     std::vector<QPoint> bestSetCells() const;
 
     // The heatmap (ActionHeatmap): rows are the first k/2 actions (rounded down), columns the

@@ -359,7 +359,10 @@ private Q_SLOTS:
         QVERIFY(hasErrorBars(w));
         QCOMPARE(seedGraphs(w), 3);
         QVERIFY2(baselineText(w).contains(QStringLiteral("reliability: one seed")) &&
-                     baselineText(w).contains(QStringLiteral("<b>2</b> sequences indistinguishable from the best")),
+                     baselineText(w).contains(
+                         QStringLiteral("95 % confidence set for the best (☆): <b>2</b> of 4")) &&
+                     baselineText(w).indexOf(QStringLiteral("do the 4 sequences differ? yes")) <
+                         baselineText(w).indexOf(QStringLiteral("reliability: one seed")),
                  qPrintable(baselineText(w)));
 
         // One seed: the star, no seed columns, and the line that says how to know.
