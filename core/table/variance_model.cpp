@@ -120,7 +120,7 @@ VarianceModel fit_variance_model(const ReplicateAccuracies& r)
 {
     check_replicates(r);
     const std::size_t k = r.sequences();
-    const std::size_t R = static_cast<std::size_t>(r.replicates());
+    const auto R = static_cast<std::size_t>(r.replicates());
     if (R < 2)
         throw Error("replicates: the seed-blocked model needs at least 2 seeds");
     VarianceModel m;
@@ -187,7 +187,7 @@ VarianceModel fit_variance_model(const ReplicateAccuracies& r)
                 sse_seeds += (y - seed_mean[i]) * (y - seed_mean[i]);
                 sse_sequences += (y - sequence_mean[s]) * (y - sequence_mean[s]);
             }
-    const double n = static_cast<double>(m.observations);
+    const auto n = static_cast<double>(m.observations);
     m.df_error = n - static_cast<double>(k) - static_cast<double>(R) + 1.0;
     m.df_sequences = static_cast<double>(k) - 1.0;
     if (m.df_error < 1.0) {
