@@ -252,12 +252,24 @@ template <class Visit> int for_each_resample(const ReplicateAccuracies& r, int r
         throw Error(fmt::format("replicates: {} resamples; at least 1", resamples));
     const std::size_t n = r.sequences();
     const int reps = r.replicates();
+    std::vector<int> take(static_cast<std::size_t>(reps), 0);
+    // Few seeds: every one of the R^R equally likely resamples once, so that P(best) is exact.
+    std::size_t all = 1;
+    for (int i = 0; i < reps && all <= kExactResamples; ++i)
+        all *= static_cast<std::size_t>(reps);
+    if (all <= kExactResamples && all * n <= kMaxBootstrapRanks) {
+        for (std::size_t b = 0; b < all; ++b) {
+            visit(static_cast<int>(b), take);
+            for (std::size_t i = 0; i < take.size() && ++take[i] == reps; ++i) // the next, as an odometer
+                take[i] = 0;
+        }
+        return static_cast<int>(all);
+    }
     // The ranks of every resample are kept for the percentiles: a huge table takes fewer resamples.
     resamples = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(resamples),
                                                        std::max<std::size_t>(50, kMaxBootstrapRanks / n)));
     std::mt19937_64 rng(seed);
     std::uniform_int_distribution<int> pick(0, reps - 1);
-    std::vector<int> take(static_cast<std::size_t>(reps));
     for (int b = 0; b < resamples; ++b) {
         for (int& t : take)
             t = pick(rng);

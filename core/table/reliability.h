@@ -1,7 +1,8 @@
 // How far a replicated simulation table can be trusted: the same table built at several seeds, and
 // what its replicates say about its ranking. Pure functions of the accuracies; no LibTorch.
 //
-// The statistics, stated once (docs/agent.md, *How far a table can be trusted*):
+// What is printed of a table's trust comes from the seed-blocked model (core/table/variance_model.h,
+// docs/tables.md *What the seeds support*); what is here is descriptive beside it:
 // - Split-half rank reliability: the seeds are split into two halves; Spearman's rho between the
 //   two halves' mean accuracies (ties take their mean rank), averaged over the splits (every split
 //   up to 200 of them, else 200 drawn with a seeded generator). Halves of floor(R/2) and ceil(R/2)
@@ -10,14 +11,17 @@
 // - Spearman-Brown: the reliability of a mean of n seeds is n r1 / (1 + (n - 1) r1), r1 that of one
 //   seed. From the halves' rho, r1 = rho / (m - (m - 1) rho); the whole table's (R seeds) is then
 //   the stepped-up 2 rho / (1 + rho). A negative rho (halves that disagree by chance) gives r1 < 0:
-//   the table's reliability is then none (0), and no number of seeds is promised. Seeds needed for a reliability of at least 0.8: the smallest n
-//   with n r1 / (1 + (n - 1) r1) >= 0.8; none when r1 <= 0 (the halves do not agree at all).
-// - Indistinguishable from the best: a bootstrap over seeds (resamples of R seeds drawn with
-//   replacement; each resample's mean accuracies; the sequence of the highest mean is that
-//   resample's best, ties sharing). A sequence's probability of being the best is the share of
-//   resamples in which it is; the set is every sequence with a probability of at least 5 %.
+//   the table's reliability is then none (0), and no number of seeds is promised. Seeds needed for a
+//   reliability of at least 0.8: the smallest n with n r1 / (1 + (n - 1) r1) >= 0.8; none when r1 <= 0 (the
+//   halves do not agree at all).
+// - P(best), descriptive: a bootstrap over seeds (resamples of R seeds drawn with replacement; each
+//   resample's mean accuracies; the sequence of the highest mean is that resample's best, ties
+//   sharing), every one of the R^R resamples once for 6 seeds or fewer (exact), else kResamples
+//   drawn. A sequence's P(best) is the share of resamples in which it is the best; `indistinguishable`
+//   lists those of 5 % or more. Neither is a confidence set: core/table/variance_model.h has that.
 // - A sequence's rank: the point rank in the mean table (1 + the number of strictly better means),
-//   and a 95 % interval, the 2.5th and 97.5th percentiles of its rank over the same resamples.
+//   and the 2.5th and 97.5th percentiles of its rank over the same resamples (not printed: they
+//   covered the true rank 66 to 85 % of the time in simulation, test_calibration).
 #pragma once
 
 #include "core/table/table.h"
@@ -56,7 +60,9 @@ ReplicateAccuracies accuracies_of(const std::vector<const SimulationTable*>& tab
 
 inline constexpr double kReliableRho = 0.8; // the reliability "how many seeds" aims at
 inline constexpr double kBestShare = 0.05;  // indistinguishable from the best: P(best) >= 5 %
-inline constexpr int kResamples = 2000;     // bootstrap resamples
+inline constexpr int kResamples = 2000;     // bootstrap resamples drawn at random
+// Up to this many (R^R for R seeds: 6 seeds or fewer), every resample is taken once instead: exact.
+inline constexpr std::size_t kExactResamples = 50'000;
 inline constexpr int kMaxSplits = 200;      // split-half splits averaged
 // Ranks kept by one bootstrap (resamples x sequences): a table of more than 10,000 sequences gets
 // fewer resamples than kResamples (at least 50).
