@@ -21,20 +21,22 @@ bool present(double y)
     return !std::isnan(y);
 }
 
-// The mean over the seeds both hold of a[r] - b[r], and how many seeds that is.
+// The mean over the seeds both hold of a[r] - b[r], and how many seeds that is: summed as
+// accuracy_key's whole billionths, exact, so that equal decimals differ by exactly 0.
 struct Difference {
     double mean = 0.0;
     int seeds = 0;
 };
 Difference difference(const ReplicateAccuracies& r, std::size_t a, std::size_t b)
 {
-    std::vector<double> x, y;
+    std::int64_t sum = 0;
+    int seeds = 0;
     for (const auto& seed : r.accuracy)
         if (present(seed[a]) && present(seed[b])) {
-            x.push_back(seed[a]);
-            y.push_back(seed[b]);
+            sum += accuracy_key(seed[a]) - accuracy_key(seed[b]);
+            ++seeds;
         }
-    return {decimal_mean(x) - decimal_mean(y), static_cast<int>(x.size())};
+    return {seeds > 0 ? static_cast<double>(sum) / (1e9 * seeds) : 0.0, seeds};
 }
 
 // Holm's critical values for m two-sided t tests on df degrees of freedom at family level `level`:
