@@ -38,7 +38,7 @@ void print_group(const core::sim::TableMeta& m, const core::sim::SimulationTable
     const auto model = core::sim::fit_variance_model(r);
     for (const auto& line : core::sim::variance_lines(model))
         fmt::print("{:<18} {}\n", "", line);
-    fmt::print("{:<18} {}\n", "", core::sim::reliability_text(core::sim::rank_reliability(r)));
+    fmt::print("{:<18} {}\n", "", core::sim::reliability_text(core::sim::rank_reliability(r, model)));
     const auto name = [&](std::int64_t code) {
         return fmt::format("({})",
                            core::sim::sequence_string(first.rows()[static_cast<std::size_t>(code)].actions));

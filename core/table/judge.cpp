@@ -83,7 +83,7 @@ void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint6
     e.random_expected_sd = std::sqrt(variance_of(seed_means, 1));
     e.best_set = static_cast<int>(set.members.size());
     e.best_set_all = set.all;
-    e.reliability = rank_reliability(r, seed);
+    e.reliability = rank_reliability(r, model, seed);
 }
 
 void check_task(const LearnTask& task)

@@ -195,11 +195,21 @@ std::optional<int> seeds_for(double r1, double target)
 Reliability rank_reliability(const ReplicateAccuracies& r, std::uint64_t seed)
 {
     check_replicates(r);
+    if (r.replicates() < 2) {
+        Reliability unknown;
+        unknown.replicates = r.replicates();
+        return unknown;
+    }
+    return rank_reliability(r, fit_variance_model(r), seed);
+}
+
+Reliability rank_reliability(const ReplicateAccuracies& r, const VarianceModel& model, std::uint64_t seed)
+{
+    check_replicates(r);
     Reliability out;
     out.replicates = r.replicates();
     if (out.replicates < 2)
         return out;
-    const VarianceModel model = fit_variance_model(r);
     const auto reliability = ranking_reliability;
     const double seeds = out.replicates;
     out.one_seed = reliability(model.theta, 1.0);
@@ -359,8 +369,8 @@ TableTrust table_trust(const SimulationTable& t, std::uint64_t seed)
     if (!t.replicated() || !t.complete() || t.rows().size() < 2)
         return out;
     const auto r = accuracies_by_seed(t);
-    out.reliability = rank_reliability(r, seed);
     const VarianceModel model = fit_variance_model(r);
+    out.reliability = rank_reliability(r, model, seed);
     out.model_lines = variance_lines(model);
     const BestSet set = best_set(r, model);
     out.best_set = set.members;

@@ -100,6 +100,11 @@ struct Reliability {
 // Error as check_replicates. A single replicate gives known() == false. `seed` draws the splits
 // when there are more than kMaxSplits.
 Reliability rank_reliability(const ReplicateAccuracies& r, std::uint64_t seed = 0);
+// The same with the table's seed-blocked model already fitted (fit_variance_model of `r`), so that a
+// caller that prints the model too fits it once.
+struct VarianceModel;
+Reliability rank_reliability(const ReplicateAccuracies& r, const VarianceModel& model,
+                             std::uint64_t seed = 0);
 
 // One line for every place that reports it (rlda simulate, noise, evaluate; the Tables page):
 // "reliability: one seed 0.21, the table's 3 seeds 0.44 (split halves: rho 0.26, 3 splits); 0.8
