@@ -15,8 +15,6 @@
 namespace rlda::core::config {
 namespace {
 
-constexpr double inf = std::numeric_limits<double>::infinity();
-
 std::string quoted_list(const std::vector<std::string>& names)
 {
     std::vector<std::string> quoted;
@@ -30,13 +28,13 @@ std::string quoted_list(const std::vector<std::string>& names)
 std::string range_reason(const Key& k, const std::string& shown, bool integer)
 {
     const Range& r = k.range;
-    const bool has_max = r.max < inf;
+    const bool has_max = r.max < kUnbounded;
     const auto bound = [&](double b) {
         return integer ? std::to_string(static_cast<std::int64_t>(b)) : fmt::format("{}", b);
     };
     if (integer && !has_max)
         return fmt::format("must be at least {}, got {}", bound(r.min), shown);
-    if (integer && r.min == -inf)
+    if (integer && r.min == -kUnbounded)
         return fmt::format("must be at most {}, got {}", bound(r.max), shown);
     if (!has_max && r.min == 0.0)
         return r.min_open ? fmt::format("must be a positive number, got {}", shown)
@@ -87,9 +85,9 @@ std::string Range::text() const
 {
     if (!bounded())
         return {};
-    if (max == inf)
+    if (max == kUnbounded)
         return fmt::format("{} {}", min_open ? ">" : ">=", min);
-    if (min == -inf)
+    if (min == -kUnbounded)
         return fmt::format("{} {}", max_open ? "<" : "<=", max);
     return fmt::format("in {}{}, {}{}", min_open ? "(" : "[", min, max, max_open ? ")" : "]");
 }

@@ -54,14 +54,17 @@ enum class Type {
 // "strings", "events"), through to_string(Type) of core/config/names.h.
 template <> const std::vector<std::pair<Type, std::string>>& name_table<Type>();
 
+// The end of an interval with no bound on that side.
+inline constexpr double kUnbounded = std::numeric_limits<double>::infinity();
+
 // A closed or open interval; the default is the whole line. Numbers must also be finite.
 struct Range {
-    double min = -std::numeric_limits<double>::infinity();
-    double max = std::numeric_limits<double>::infinity();
+    double min = -kUnbounded;
+    double max = kUnbounded;
     bool min_open = false;
     bool max_open = false;
 
-    bool bounded() const { return min > -std::numeric_limits<double>::infinity() || max < std::numeric_limits<double>::infinity(); }
+    bool bounded() const { return min > -kUnbounded || max < kUnbounded; }
     bool contains(double v) const;
     // "> 0", ">= 1", "in [0, 1)"; "" when unbounded.
     std::string text() const;

@@ -9,16 +9,12 @@
 
 #include <algorithm>
 #include <cctype>
-#include <limits>
 #include <string_view>
 
 namespace rlda::core::config {
 namespace {
 
-constexpr double inf = std::numeric_limits<double>::infinity();
-
 Range at_least(double min) { return Range{min}; }
-const Range positive{0.0, inf, true, false};
 const Range non_negative{0.0};
 const Range unit{0.0, 1.0};
 const Range unit_open_closed{0.0, 1.0, true, false}; // (0, 1]
@@ -145,10 +141,14 @@ Schema make_schema()
     k.push_back({.name = "scheduler.clock", .type = Type::Choice, .label = "Clock",
                  .help = "virtual: reproducible, a fixed cost per step; wall: real seconds",
                  .value = named<&C::scheduler, &SchedulerConfig::clock>(), .choices = names<ClockKind>()});
-    k.push_back({.name = "scheduler.step_cost", .type = Type::Number, .label = "Step cost (s)",
-                 .help = "Virtual clock: seconds charged per training step, > 0; the budget must be reached within "
-                         "1e9 steps",
-                 .value = member<&C::scheduler, &SchedulerConfig::step_cost>(), .range = {-inf, kMaxBudget}});
+    k.push_back(
+        {.name = "scheduler.step_cost",
+         .type = Type::Number,
+         .label = "Step cost (s)",
+         .help = "Virtual clock: seconds charged per training step, > 0; the budget must be reached within "
+                 "1e9 steps",
+         .value = member<&C::scheduler, &SchedulerConfig::step_cost>(),
+         .range = {-kUnbounded, kMaxBudget}});
     k.push_back({.name = "scheduler.eval_cost", .type = Type::Number, .label = "Eval cost (s)",
                  .help = "Virtual clock: seconds charged per test evaluation",
                  .value = member<&C::scheduler, &SchedulerConfig::eval_cost>(), .range = seconds});
