@@ -5,6 +5,7 @@
 #include "core/config/experiment.h"
 #include "core/config/schema.h"
 #include "core/config/validate.h"
+#include "widgets/qs.h"
 
 #include <QLocale>
 #include <QString>
@@ -19,7 +20,7 @@ using rlda::core::config::AgentKind;
 using rlda::core::config::Problem;
 using rlda::core::config::Type;
 
-inline QString qs(const std::string& s) { return QString::fromStdString(s); }
+using rlda::widgets::qs;
 
 // Shortest text that reads back to the same double, as the TOML writer prints it.
 inline QString shortest(double v) { return QString::number(v, 'g', QLocale::FloatingPointShortest); }
@@ -27,7 +28,7 @@ inline QString shortest(double v) { return QString::number(v, 'g', QLocale::Floa
 // "scheduler.events[1].time" -> "scheduler.events", "agent.sequence[2]" -> "agent.sequence".
 inline QString baseKey(const QString& key)
 {
-    const int bracket = key.indexOf(QLatin1Char('['));
+    const qsizetype bracket = key.indexOf(QLatin1Char('['));
     return bracket < 0 ? key : key.left(bracket);
 }
 

@@ -2,6 +2,7 @@
 #include "widgets/run/run_browser.h"
 
 #include "widgets/file_dialogs.h"
+#include "widgets/qs.h"
 #include "widgets/run/config_compare_dialog.h"
 #include "widgets/run/run_columns.h"
 #include "widgets/run/run_list_model.h"
@@ -31,8 +32,6 @@ namespace rlda::widgets {
 using core::io::RunData;
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QPushButton* button(const QString& text, const char* name, const QString& tip, QWidget* parent)
 {
@@ -270,7 +269,7 @@ QList<int> RunBrowser::selectedIndices() const
     std::set<int> rows;
     for (const auto& r : table_->selectionModel()->selectedRows())
         rows.insert(proxy_->mapToSource(r).row());
-    return QList<int>(rows.begin(), rows.end());
+    return {rows.begin(), rows.end()};
 }
 
 QList<RunData> RunBrowser::selectedRuns() const

@@ -2,6 +2,7 @@
 #include "widgets/run/run_columns.h"
 
 #include "core/config/schema.h"
+#include "widgets/qs.h"
 
 #include <QAction>
 #include <QDir>
@@ -10,6 +11,7 @@
 #include <QSettings>
 
 #include <algorithm>
+#include <utility>
 
 namespace rlda::widgets {
 
@@ -19,7 +21,6 @@ namespace {
 
 const char* const kBuiltInIds[RunColumns::BuiltIns] = {"run", "kind", "result", "status", "modified"};
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 QString tableResultText(const core::sim::TableStatus& t)
 {
@@ -134,9 +135,7 @@ RunColumns::Cell RunColumns::cell(const QString& id, const RunData& run, const R
     return c;
 }
 
-RunColumns::RunColumns(const QString& settingsKey, QObject* parent)
-    : QObject(parent)
-    , key_(settingsKey)
+RunColumns::RunColumns(QString settingsKey, QObject* parent) : QObject(parent), key_(std::move(settingsKey))
 {
     const QStringList saved = key_.isEmpty() ? QStringList() : QSettings().value(key_).toStringList();
     apply(saved.isEmpty() ? defaults() : saved);

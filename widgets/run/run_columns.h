@@ -48,7 +48,7 @@ public:
 
     // Reads the columns last shown under `settingsKey` (the defaults when none); an empty key
     // remembers nothing.
-    explicit RunColumns(const QString& settingsKey, QObject* parent = nullptr);
+    explicit RunColumns(QString settingsKey, QObject* parent = nullptr);
 
     QStringList shown() const; // in order, "run" first
     const QStringList& extras() const { return extras_; }

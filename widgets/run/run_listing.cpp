@@ -2,6 +2,7 @@
 #include "widgets/run/run_listing.h"
 
 #include "core/util/error_text.h"
+#include "widgets/qs.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -14,8 +15,6 @@ namespace rlda::widgets {
 using core::io::RunData;
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 constexpr int kFindDepth = 2; // find_runs' default
 

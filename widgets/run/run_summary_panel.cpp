@@ -2,6 +2,7 @@
 #include "widgets/run/run_summary_panel.h"
 
 #include "widgets/counted.h"
+#include "widgets/qs.h"
 
 #include <QFontDatabase>
 #include <QHeaderView>
@@ -17,8 +18,6 @@ using core::io::RunData;
 using core::io::RunKind;
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 constexpr int kProblemsTab = 2;
 

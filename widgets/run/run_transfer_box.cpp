@@ -1,6 +1,8 @@
 // The Runs page's transfer metrics of two learning runs.
 #include "widgets/run/run_transfer_box.h"
 
+#include "widgets/qs.h"
+
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -15,8 +17,6 @@ namespace rlda::widgets {
 using core::io::RunData;
 
 namespace {
-
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 
 // Which run of a pair continued a trained policy: a "settings" event naming a policy it started
 // from, else the one whose episode counter did not start at 1 (it counts over the policy's life).
