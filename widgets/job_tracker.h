@@ -11,16 +11,17 @@
 //   copy of everything the GUI needs, no pointer into the context.
 // - Every startJob() makes the jobs started before it stale: only the latest job's result is ever
 //   delivered. cancel() and the tracker's destructor make every job stale.
-// - A result is delivered to `finish` on the GUI thread, queued through the functor overload of
-//   QMetaObject::invokeMethod, when its job is still the latest and the context still exists. The
+// - A result is delivered to `finish` on the GUI thread, queued (queueCall of
+//   widgets/thread_handoff.h), when its job is still the latest and the context still exists. The
 //   check is made there, on the GUI thread, so that a context destroyed meanwhile is never touched.
 // - A job that throws delivers the exception's one-line message to `fail` (same rule), else to the
 //   log. Either way isRunning() turns false when the latest job has answered.
 // - At shutdown, waitForJobs(bound) waits for the jobs still running, at most that long.
 #pragma once
 
+#include "widgets/thread_handoff.h"
+
 #include <QCoreApplication>
-#include <QMetaObject>
 #include <QPointer>
 #include <QRunnable>
 #include <QString>
@@ -128,8 +129,16 @@ private:
     template <typename F>
     class Runnable : public QRunnable {
     public:
-        explicit Runnable(F f) : f_(std::move(f)) { setAutoDelete(true); }
-        void run() override { f_(); }
+        explicit Runnable(F f) : f_(std::move(f))
+        {
+            setAutoDelete(true);
+            handoffRelease(this); // built here, run on the pool (widgets/thread_handoff.h)
+        }
+        void run() override
+        {
+            handoffAcquire(this);
+            f_();
+        }
 
     private:
         F f_;
@@ -159,7 +168,7 @@ private:
     static void post(F&& f)
     {
         if (auto* app = QCoreApplication::instance())
-            QMetaObject::invokeMethod(app, std::forward<F>(f), Qt::QueuedConnection);
+            queueCall(app, std::forward<F>(f));
     }
 
     std::shared_ptr<State> state_;

@@ -5,8 +5,7 @@
 #include "app/workbench/engine.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
-
-#include <QMetaObject>
+#include "widgets/thread_handoff.h"
 
 #include <chrono>
 #include <exception>
@@ -248,8 +247,7 @@ bool RunController::start(std::function<void(Worker*)> run)
     if (isActive() || !thread_.isRunning())
         return false;
     state_ = RunState::Running; // at once, so that a second click before the worker starts is refused
-    QMetaObject::invokeMethod(
-        worker_, [w = worker_, run = std::move(run)] { run(w); }, Qt::QueuedConnection);
+    widgets::queueCall(worker_, [w = worker_, run = std::move(run)] { run(w); });
     return true;
 }
 
