@@ -221,6 +221,7 @@ int run_compare(const CompareOptions& o)
     for (std::size_t i = 0; i < o.runs.size(); ++i)
         runs.push_back(core::run::read_study_run(o.runs[i], o.labels.empty() ? std::string() : o.labels[i]));
     const auto rows = core::run::compare_transfers(runs);
+    const auto tests = core::run::test_study(runs, rows, core::run::read_table_ranks(rows));
     std::vector<std::string> head{"held out", "sequences"};
     for (const auto& r : runs)
         head.push_back(r.label);
@@ -229,8 +230,11 @@ int run_compare(const CompareOptions& o)
     std::vector<std::vector<std::string>> cells;
     for (const auto& row : rows) {
         std::vector<std::string> line{row.model, std::to_string(row.sequences)};
-        for (const auto& m : row.means)
-            line.push_back(fixed1(m) + (m && core::run::beats_random(row, *m) ? " <" : ""));
+        for (std::size_t r = 0; r < row.means.size(); ++r) {
+            const auto& m = row.means[r];
+            line.push_back(fixed1(m) +
+                           (m && core::run::beats_chance(tests, row, runs[r].label, *m) ? " <" : ""));
+        }
         line.push_back(row.heuristic ? fmt::format("{:.1f} ({})", row.heuristic->mean_rank, row.heuristic->agent) : "-");
         line.push_back(core::run::has_random_interval(row)
                            ? fmt::format("{:.1f} [{:.1f}-{:.1f}]", row.random, row.random_low, row.random_high)
@@ -260,25 +264,32 @@ int run_compare(const CompareOptions& o)
         for (const auto& line : cells)
             print_line(line);
     }
-    fmt::print("(mean rank over the seeds and the held-out model's tables, lower is better; < below where 95 % of a "
-               "random agent's mean falls, judged as often)\n");
+    fmt::print(
+        "(mean rank over the seeds and the held-out model's tables, lower is better; < better than a random "
+        "agent judged as often, p < {:.2f}, below; random [95 %]: where a random agent's mean falls, judged "
+        "once "
+        "per seed)\n",
+        core::run::kStudyLevel);
     std::vector<std::string> averages;
     for (const auto& a : core::run::study_averages(runs, rows))
         averages.push_back(fmt::format("{} {:.2f}{}", a.agent, a.fraction,
                                        a.models == static_cast<int>(rows.size()) ? "" : fmt::format(" ({} models)", a.models)));
     fmt::print("mean rank ÷ sequences over the held-out models: {}\n", fmt::join(averages, ", "));
     for (std::size_t r = 0; r < runs.size(); ++r) {
-        int judged = 0, beat_random = 0, heuristic = 0;
+        int judged = 0, heuristic = 0;
         for (const auto& row : rows) {
             if (!row.means[r])
                 continue;
             ++judged;
-            beat_random += core::run::beats_random(row, *row.means[r]) ? 1 : 0;
             heuristic += !row.heuristic || *row.means[r] <= row.heuristic->mean_rank ? 1 : 0;
         }
-        fmt::print("{}: no worse than the best heuristic on {} of {} models; below random's interval on {} of {}\n",
-                   runs[r].label, heuristic, judged, beat_random, judged);
+        fmt::print(
+            "{}: no worse than the best heuristic, chosen per model in hindsight, on {} of {} models\n",
+            runs[r].label, heuristic, judged);
     }
+    fmt::print("\n");
+    for (const auto& line : core::run::study_test_lines(rows, tests))
+        fmt::print("{}\n", line);
     if (!o.out.empty())
         write_figures(o.out, [&](auto& job) {
             job.study = rows;

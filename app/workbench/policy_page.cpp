@@ -173,6 +173,7 @@ void PolicyPage::readTransfers(std::vector<core::run::StudyRun> runs, const QStr
     struct Read {
         std::vector<core::run::StudyRun> runs;
         std::vector<core::run::StudyRow> study;
+        core::run::StudyTests tests;
     };
     transfers_.startJob(
         [runs = std::move(runs), folders]() mutable {
@@ -180,11 +181,12 @@ void PolicyPage::readTransfers(std::vector<core::run::StudyRun> runs, const QStr
                 runs.push_back(core::run::read_study_run(folder.toStdString()));
             Read read;
             read.study = core::run::compare_transfers(runs); // throws when the runs judged different tables
+            read.tests = core::run::test_study(runs, read.study, core::run::read_table_ranks(read.study));
             read.runs = std::move(runs);
             return read;
         },
         [this, named, showStudy](Read read) {
-            transfer_->setRuns(std::move(read.runs), std::move(read.study), showStudy);
+            transfer_->setRuns(std::move(read.runs), std::move(read.study), std::move(read.tests), showStudy);
             lowerTabs_->setCurrentWidget(transfer_->parentWidget());
             giveRanksTheRoom();
             Q_EMIT statusMessage(tr("Transfer run %1").arg(named));

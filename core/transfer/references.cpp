@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 namespace rlda::core::run {
 
@@ -50,7 +51,7 @@ std::vector<TransferReference> judge_references(const LearnTask& task, const std
     const std::vector<int> ranks = sequence_ranks(table);
     TransferReference random;
     random.agent = kRandomReference;
-    random.rank = (static_cast<double>(ranks.size()) + 1.0) / 2.0;
+    random.rank = expected_random_rank(ranks);
     random.rank_low = quantile(ranks, 0.025);
     random.rank_high = quantile(ranks, 0.975);
     out.push_back(std::move(random));
@@ -70,28 +71,43 @@ std::vector<int> sequence_ranks(const SimulationTable& table)
     return ranks;
 }
 
-RankInterval random_mean_interval(const std::vector<std::vector<int>>& ranks, int draws)
+namespace {
+
+// The distribution of sum_t weight[t] * (the sum of draws[t] uniform draws from ranks[t]): one list
+// convolved in per draw. Index s holds P(sum = s).
+std::vector<double> weighted_draw_sum(const std::vector<std::vector<int>>& ranks,
+                                      const std::vector<int>& draws, const std::vector<int>& weight)
 {
-    // The distribution of the sum of every draw, one list convolved in per draw.
     std::vector<double> sum{1.0};
-    int count = 0;
-    for (const auto& list : ranks) {
+    for (std::size_t t = 0; t < ranks.size(); ++t) {
+        const auto& list = ranks[t];
         if (list.empty())
             continue;
-        const int top = *std::max_element(list.begin(), list.end());
+        const int top = *std::max_element(list.begin(), list.end()) * weight[t];
         const double p = 1.0 / static_cast<double>(list.size());
-        for (int d = 0; d < draws; ++d) {
+        for (int d = 0; d < draws[t]; ++d) {
             std::vector<double> next(sum.size() + static_cast<std::size_t>(top), 0.0);
             for (std::size_t s = 0; s < sum.size(); ++s)
                 if (sum[s] > 0.0)
                     for (const int r : list)
-                        next[s + static_cast<std::size_t>(r)] += sum[s] * p;
+                        next[s + static_cast<std::size_t>(r * weight[t])] += sum[s] * p;
             sum = std::move(next);
-            ++count;
         }
     }
+    return sum;
+}
+
+} // namespace
+
+RankInterval random_mean_interval(const std::vector<std::vector<int>>& ranks, int draws)
+{
+    int count = 0;
+    for (const auto& list : ranks)
+        count += list.empty() ? 0 : draws;
     if (count == 0)
         return {};
+    const std::vector<double> sum =
+        weighted_draw_sum(ranks, std::vector<int>(ranks.size(), draws), std::vector<int>(ranks.size(), 1));
     const auto quantile = [&](double q) {
         double cdf = 0.0;
         for (std::size_t s = 0; s < sum.size(); ++s) {
@@ -102,6 +118,35 @@ RankInterval random_mean_interval(const std::vector<std::vector<int>>& ranks, in
         return static_cast<double>(sum.size() - 1) / count;
     };
     return {quantile(0.025), quantile(0.975)};
+}
+
+double random_mean_p(const std::vector<std::vector<int>>& ranks, const std::vector<int>& draws, double mean)
+{
+    // M * tables * L is a whole number when each of table t's draws weighs L / draws[t], with L the
+    // least common multiple of the draws.
+    int common = 1;
+    int tables = 0;
+    for (std::size_t t = 0; t < ranks.size(); ++t)
+        if (!ranks[t].empty() && draws[t] > 0) {
+            common = std::lcm(common, draws[t]);
+            ++tables;
+        }
+    if (tables == 0)
+        return 1.0;
+    std::vector<int> weight(ranks.size(), 0);
+    std::vector<int> used(draws);
+    for (std::size_t t = 0; t < ranks.size(); ++t) {
+        if (ranks[t].empty() || draws[t] <= 0)
+            used[t] = 0;
+        else
+            weight[t] = common / draws[t];
+    }
+    const std::vector<double> sum = weighted_draw_sum(ranks, used, weight);
+    const double bound = mean * tables * common + 1e-9;
+    double p = 0.0;
+    for (std::size_t s = 0; s < sum.size() && static_cast<double>(s) <= bound; ++s)
+        p += sum[s];
+    return std::min(1.0, p);
 }
 
 } // namespace rlda::core::run

@@ -24,4 +24,10 @@ std::vector<int> sequence_ranks(const sim::SimulationTable& table);
 // of `ranks` (sequence_ranks of each table), computed exactly by convolving the lists.
 RankInterval random_mean_interval(const std::vector<std::vector<int>>& ranks, int draws);
 
+// How often a random agent does at least as well as `mean` by chance: P(M <= mean), exactly, where
+// M is the mean over the tables of the mean of draws[t] uniform draws from ranks[t] (the rank lists
+// of one held-out model's tables). draws[t] is 1 on a table where a policy chose one sequence at
+// every learning seed, since its seeds then add no independent draw (study_tests).
+double random_mean_p(const std::vector<std::vector<int>>& ranks, const std::vector<int>& draws, double mean);
+
 } // namespace rlda::core::run

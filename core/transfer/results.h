@@ -52,7 +52,7 @@ struct TransferReference {
     std::string table; // file
     std::string scenario;
     std::string agent;         // an agent.kind ("gradient", "first", ..., "none"), "best-fixed" or "random"
-    double rank = 0.0;         // random: its expected rank, (N + 1) / 2
+    double rank = 0.0;         // random: its expected rank (expected_random_rank, tie-aware)
     int rank_low = 0;          // 95 % interval over the seeds' resamples; for random, of a random sequence's
     int rank_high = 0;         // rank; 0 and 0 for a single-seed table (random: its 2.5 and 97.5 % quantiles)
     double p_best = 0.0;       // P(best) over the resamples; 0 for a single-seed table and for random

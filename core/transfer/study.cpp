@@ -1,12 +1,19 @@
 // Transfer runs side by side, per held-out model.
 #include "core/transfer/study.h"
 
+#include "core/table/open_table.h"
 #include "core/transfer/files.h"
+#include "core/transfer/references.h"
+#include "core/util/data_dir.h"
 #include "core/util/error.h"
+#include "core/util/statistics.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <algorithm>
+#include <cmath>
+#include <exception>
 
 namespace rlda::core::run {
 
@@ -40,12 +47,27 @@ std::vector<StudyRow> compare_transfers(const std::vector<StudyRun>& runs)
                                         "comparable",
                                         first_label[i], run.label, s.fold.model));
         }
-    for (auto& row : rows)
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        StudyRow& row = rows[i];
+        row.table_files = first[i]->fold.tables;
+        for (const auto& agent : reference_agents(*first[i]))
+            if (const auto mean = reference_mean(*first[i], agent))
+                row.references.emplace_back(agent, *mean);
         for (const auto& run : runs) {
             const auto it = std::find_if(run.summaries.begin(), run.summaries.end(),
                                          [&](const TransferSummary& s) { return s.fold.model == row.model; });
             row.means.push_back(it == run.summaries.end() ? std::nullopt : it->mean);
+            std::vector<int> draws;
+            if (it != run.summaries.end())
+                for (const auto& table : it->rows) {
+                    const auto seeds =
+                        std::count_if(table.ranks.begin(), table.ranks.end(),
+                                      [](const std::optional<int>& r) { return r.has_value(); });
+                    draws.push_back(table.choices <= 1 ? table.choices : static_cast<int>(seeds));
+                }
+            row.draws.push_back(std::move(draws));
         }
+    }
     return rows;
 }
 
@@ -65,20 +87,198 @@ std::vector<StudyAverage> study_averages(const std::vector<StudyRun>& runs, cons
         for (const auto& row : rows)
             if (r < row.means.size() && row.means[r] && row.sequences > 0)
                 add(runs[r].label, true, *row.means[r] / row.sequences);
-    for (const auto& row : rows) {
-        const TransferSummary* summary = nullptr;
-        for (const auto& run : runs)
-            for (const auto& s : run.summaries)
-                if (summary == nullptr && s.fold.model == row.model)
-                    summary = &s;
-        if (summary == nullptr || row.sequences <= 0)
-            continue;
-        for (const auto& agent : reference_agents(*summary))
-            if (const auto mean = reference_mean(*summary, agent))
-                add(agent, false, *mean / row.sequences);
-    }
+    for (const auto& row : rows)
+        if (row.sequences > 0)
+            for (const auto& [agent, mean] : row.references)
+                add(agent, false, mean / row.sequences);
     for (auto& a : out)
         a.fraction /= a.models;
+    return out;
+}
+
+namespace {
+
+// A table a run names: the path as written, else, for a run made in the source tree that names
+// the shipped tables as data/..., where the shipped data is (an installed package, say).
+std::filesystem::path located(const std::string& file)
+{
+    std::filesystem::path path(file);
+    if (std::filesystem::exists(path) || path.is_absolute() || path.empty() || *path.begin() != "data")
+        return path;
+    return find_data_file(path.lexically_relative("data"), data_dirs());
+}
+
+} // namespace
+
+TableRanks read_table_ranks(const std::vector<StudyRow>& rows)
+{
+    TableRanks out;
+    for (const auto& row : rows)
+        for (const auto& file : row.table_files) {
+            if (out.contains(file))
+                continue;
+            try {
+                out.emplace(file, sequence_ranks(sim::open_table(located(file)).table));
+            } catch (const std::exception&) {
+                // Left out: the model gets no test against chance, and the lines say so.
+            }
+        }
+    return out;
+}
+
+namespace {
+
+// An agent's mean rank on a row as a fraction of the row's sequences; nullopt where it was not judged.
+std::optional<double> fraction_of(const StudyRow& row, const std::vector<StudyRun>& runs,
+                                  const std::string& agent, bool run)
+{
+    if (row.sequences <= 0)
+        return std::nullopt;
+    if (run) {
+        for (std::size_t r = 0; r < runs.size() && r < row.means.size(); ++r)
+            if (runs[r].label == agent && row.means[r])
+                return *row.means[r] / row.sequences;
+        return std::nullopt;
+    }
+    for (const auto& [name, mean] : row.references)
+        if (name == agent)
+            return mean / row.sequences;
+    return std::nullopt;
+}
+
+StudyComparison compare(const std::vector<StudyRun>& runs, const std::vector<StudyRow>& rows,
+                        const std::string& agent, const std::string& against, bool against_run)
+{
+    StudyComparison c;
+    c.agent = agent;
+    c.against = against;
+    std::vector<double> differences;
+    for (const auto& row : rows) {
+        const auto a = fraction_of(row, runs, agent, true);
+        const auto b = fraction_of(row, runs, against, against_run);
+        if (!a || !b)
+            continue;
+        ++c.models;
+        // Compared as the ranks are printed: to 1e-9 of a fraction, so that equal mean ranks tie.
+        const double d = std::abs(*a - *b) < 1e-9 ? 0.0 : *a - *b;
+        differences.push_back(d);
+        ++(d < 0.0 ? c.better : d > 0.0 ? c.worse : c.tied);
+    }
+    const SignedRankTest t = signed_rank_test(differences);
+    c.p = t.p;
+    if (c.p < kStudyLevel) {
+        // The agent's ranks are lower where the negative differences weigh more.
+        const double all = static_cast<double>(t.positive + t.negative) * (t.positive + t.negative + 1) / 2.0;
+        c.verdict = t.w_plus < all - t.w_plus ? StudyVerdict::Better : StudyVerdict::Worse;
+    }
+    return c;
+}
+
+std::string plural(int n, const char* one, const char* many)
+{
+    return fmt::format("{} {}", n, n == 1 ? one : many);
+}
+
+} // namespace
+
+StudyTests test_study(const std::vector<StudyRun>& runs, const std::vector<StudyRow>& rows,
+                      const TableRanks& ranks)
+{
+    StudyTests out;
+    std::vector<std::string> references;
+    for (const auto& row : rows)
+        for (const auto& [agent, mean] : row.references)
+            if (agent != kBestFixedReference &&
+                std::find(references.begin(), references.end(), agent) == references.end())
+                references.push_back(agent);
+    for (std::size_t r = 0; r < runs.size(); ++r) {
+        for (std::size_t o = 0; o < runs.size(); ++o)
+            if (o != r)
+                out.comparisons.push_back(compare(runs, rows, runs[r].label, runs[o].label, true));
+        for (const auto& agent : references)
+            out.comparisons.push_back(compare(runs, rows, runs[r].label, agent, false));
+    }
+    for (std::size_t r = 0; r < runs.size(); ++r)
+        for (const auto& row : rows) {
+            if (r >= row.means.size() || !row.means[r] || row.draws[r].size() != row.table_files.size())
+                continue;
+            std::vector<std::vector<int>> lists;
+            for (const auto& file : row.table_files)
+                if (const auto it = ranks.find(file); it != ranks.end())
+                    lists.push_back(it->second);
+            if (lists.size() != row.table_files.size())
+                continue;
+            ChanceTest c;
+            c.agent = runs[r].label;
+            c.model = row.model;
+            for (const int d : row.draws[r])
+                c.draws += d;
+            c.p = random_mean_p(lists, row.draws[r], *row.means[r]);
+            out.chance.push_back(std::move(c));
+        }
+    for (const auto& run : runs) {
+        bool every = false;
+        for (const auto& c : out.comparisons) {
+            if (c.agent != run.label)
+                continue;
+            every = c.verdict == StudyVerdict::Better;
+            if (!every)
+                break;
+        }
+        if (every) {
+            out.best = run.label;
+            break;
+        }
+    }
+    return out;
+}
+
+std::vector<std::string> study_test_lines(const std::vector<StudyRow>& rows, const StudyTests& tests)
+{
+    std::vector<std::string> out;
+    out.push_back(fmt::format(
+        "the held-out model as the unit ({}): each pair's mean rank / sequences, paired by model, "
+        "Wilcoxon signed-rank test, exact, two-sided, {:.0f} %",
+        plural(static_cast<int>(rows.size()), "model", "models"), kStudyLevel * 100));
+    for (const auto& c : tests.comparisons) {
+        const char* verdict = c.verdict == StudyVerdict::Better  ? "better"
+                              : c.verdict == StudyVerdict::Worse ? "worse"
+                                                                 : "not distinguishable";
+        out.push_back(fmt::format("  {} against {}: lower on {}, higher on {}, equal on {}; p = {:.3f}: {}",
+                                  c.agent, c.against, plural(c.better, "model", "models"), c.worse, c.tied,
+                                  c.p, verdict));
+    }
+    if (!tests.chance.empty()) {
+        out.emplace_back(
+            "against a random agent judged as often (one draw per table where every learning seed chose the "
+            "same sequence), exact, one-sided:");
+        std::vector<std::string> agents;
+        for (const auto& c : tests.chance)
+            if (std::find(agents.begin(), agents.end(), c.agent) == agents.end())
+                agents.push_back(c.agent);
+        for (const auto& agent : agents) {
+            std::vector<std::string> cells;
+            int better = 0;
+            int judged = 0;
+            for (const auto& c : tests.chance)
+                if (c.agent == agent) {
+                    cells.push_back(
+                        fmt::format("{} p = {:.3f} ({})", c.model, c.p, plural(c.draws, "draw", "draws")));
+                    better += c.p < kStudyLevel ? 1 : 0;
+                    ++judged;
+                }
+            out.push_back(fmt::format("  {}: better than chance on {} of {}: {}", agent, better, judged,
+                                      fmt::join(cells, ", ")));
+        }
+    }
+    out.push_back(
+        tests.best.empty()
+            ? std::string(
+                  "best agent: not distinguishable (no agent is better than every other on the models)")
+            : fmt::format("best agent: {} (better than every other agent on the models)", tests.best));
+    out.emplace_back(
+        "the best heuristic and the best fixed sequence are chosen per model in hindsight, on the held-out "
+        "tables themselves: references, not agents, and not tested");
     return out;
 }
 
@@ -92,6 +292,14 @@ StudyRun read_study_run(const std::filesystem::path& folder, std::string label)
     }
     run.label = label.empty() ? folder.string() : std::move(label);
     return run;
+}
+
+bool beats_chance(const StudyTests& tests, const StudyRow& row, const std::string& label, double mean)
+{
+    for (const auto& c : tests.chance)
+        if (c.agent == label && c.model == row.model)
+            return c.p < kStudyLevel;
+    return beats_random(row, mean);
 }
 
 bool has_random_interval(const StudyRow& row) { return row.random_high > 0.0; }

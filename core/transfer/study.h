@@ -7,8 +7,10 @@
 #include "core/transfer/summary.h"
 
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace rlda::core::run {
@@ -37,6 +39,13 @@ struct StudyRow {
     double no_adaptation = 0.0;
     double best_fixed = 0.0;
     std::optional<BestHeuristic> heuristic;
+    // Every reference agent's mean rank over the model's tables (reference_agents, reference_mean).
+    std::vector<std::pair<std::string, double>> references;
+    // Per run, per held-out table (in fold order): how many independent draws its seeds are, 1 where
+    // every seed chose the same sequence (TransferSummaryRow::choices), else the seeds that judged
+    // the table; empty where the run judged nothing of the model.
+    std::vector<std::vector<int>> draws;
+    std::vector<std::string> table_files; // the model's held-out tables, in fold order
 };
 
 // A row per held-out model, in the order the runs first meet them. Throws Error naming both runs
@@ -55,6 +64,56 @@ struct StudyAverage {
 };
 // Each run, then each reference agent in the order the first run's tables list them.
 std::vector<StudyAverage> study_averages(const std::vector<StudyRun>& runs, const std::vector<StudyRow>& rows);
+
+// The held-out tables' sequence ranks (sequence_ranks), read from the table files the rows name
+// (data/... where the shipped data is, when not found as written): what a random agent's rank is
+// drawn from. A table that cannot be read is left out, and its model
+// gets no test against chance. Reads files: call it off the GUI thread.
+using TableRanks = std::map<std::string, std::vector<int>>;
+TableRanks read_table_ranks(const std::vector<StudyRow>& rows);
+
+// The study judged with the held-out model as its unit (docs/agent.md, "The study"). Learning seeds
+// and a model's several tables are not independent evidence: a model is.
+//
+// One agent against another: each model's mean rank as a fraction of its sequences, paired by model.
+// Across the models, Wilcoxon's signed-rank test (exact, two-sided, at kStudyLevel). A verdict of
+// "better" or "worse" needs the test; otherwise the two are not distinguishable.
+inline constexpr double kStudyLevel = 0.05;
+enum class StudyVerdict { Better, Worse, NotDistinguishable };
+struct StudyComparison {
+    std::string agent;   // a run's label
+    std::string against; // another run's label, or a reference agent (a heuristic, "none", "random")
+    int models = 0;      // judged by both
+    int better = 0;      // models where `agent`'s mean rank is the lower
+    int worse = 0;
+    int tied = 0;
+    double p = 1.0; // Wilcoxon's signed-rank test over the models
+    StudyVerdict verdict = StudyVerdict::NotDistinguishable;
+};
+// One run's policy on one model against a random agent judged as often, where "as often" counts one
+// draw per table on which the policy chose the same sequence at every learning seed (its seeds are
+// then one draw), else one per seed: P(a random agent's mean rank <= the policy's), exact
+// (random_mean_p). Better than chance where p < kStudyLevel.
+struct ChanceTest {
+    std::string agent; // a run's label
+    std::string model;
+    int draws = 0; // over the model's tables
+    double p = 1.0;
+};
+struct StudyTests {
+    std::vector<StudyComparison> comparisons; // each run against every other run, then each reference
+    std::vector<ChanceTest> chance;           // run by run, model by model (where the tables were read)
+    // The agent better than every other agent (every comparison of it "better": an intersection-union
+    // test, each at kStudyLevel); empty when no agent is.
+    std::string best;
+};
+StudyTests test_study(const std::vector<StudyRun>& runs, const std::vector<StudyRow>& rows,
+                      const TableRanks& ranks);
+// The tests as the lines `rlda transfer-compare` prints and the Policy page's Transfer tab shows.
+std::vector<std::string> study_test_lines(const std::vector<StudyRow>& rows, const StudyTests& tests);
+// Whether run `label`'s mean rank on `row` is better than chance: its ChanceTest where the tables
+// were read, else below the random interval the run recorded (beats_random).
+bool beats_chance(const StudyTests& tests, const StudyRow& row, const std::string& label, double mean);
 
 // Whether the row has a random agent's interval (a run written before it was recorded has not).
 bool has_random_interval(const StudyRow& row);

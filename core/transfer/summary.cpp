@@ -67,6 +67,7 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
             row.table = table;
             double sum = 0.0;
             int n = 0;
+            std::vector<std::vector<int>> chosen;
             for (std::size_t i = 0; i < s.seeds.size(); ++i) {
                 const auto it = std::find_if(r.ranks.begin(), r.ranks.end(), [&](const TransferRank& x) {
                     return x.model == f.model && x.seed == s.seeds[i] && x.table == table;
@@ -77,6 +78,8 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
                 }
                 const int rank = it->evaluation.rank;
                 row.ranks.emplace_back(rank);
+                if (std::find(chosen.begin(), chosen.end(), it->evaluation.greedy) == chosen.end())
+                    chosen.push_back(it->evaluation.greedy);
                 row.scenario = it->scenario;
                 row.table_seed = it->table_seed;
                 row.no_adaptation_rank = it->no_adaptation_rank;
@@ -89,6 +92,7 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
             }
             if (n > 0)
                 row.mean = sum / n;
+            row.choices = static_cast<int>(chosen.size());
             for (const auto& x : r.references)
                 if (x.model == f.model && x.table == table)
                     row.references.push_back(x);

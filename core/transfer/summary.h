@@ -24,6 +24,9 @@ struct TransferSummaryRow {
     std::optional<int> worst;
     int no_adaptation_rank = 0;
     int best_fixed_rank = 0;
+    // How many different greedy sequences the seeds chose here: 1 when the policy's choice does not
+    // vary with the learning seed, so that its seeds are one draw, not several (study_tests).
+    int choices = 0;
     std::vector<TransferReference> references; // the table's, as judge_references orders them
 };
 // A scenario of the held-out model whose table exists at several seeds (replicates: the same

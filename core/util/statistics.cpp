@@ -76,4 +76,67 @@ double spearman(std::span<const double> x, std::span<const double> y)
     return pearson(fractional_ranks(x), fractional_ranks(y));
 }
 
+SignedRankTest signed_rank_test(std::span<const double> differences)
+{
+    SignedRankTest t;
+    std::vector<double> magnitude;
+    std::vector<bool> positive;
+    for (const double d : differences) {
+        if (d == 0.0) {
+            ++t.zero;
+            continue;
+        }
+        magnitude.push_back(std::abs(d));
+        positive.push_back(d > 0.0);
+        ++(d > 0.0 ? t.positive : t.negative);
+    }
+    if (magnitude.empty())
+        return t;
+    // Ranks doubled, so that the mean rank of a tie is a whole number.
+    const std::vector<double> rank = fractional_ranks(magnitude);
+    std::vector<int> doubled(rank.size());
+    int total = 0;
+    int observed = 0;
+    for (std::size_t i = 0; i < rank.size(); ++i) {
+        doubled[i] = static_cast<int>(std::lround(2.0 * rank[i]));
+        total += doubled[i];
+        observed += positive[i] ? doubled[i] : 0;
+    }
+    t.w_plus = observed / 2.0;
+    // ways[s]: how many of the 2^n sign choices give a doubled W+ of s.
+    std::vector<double> ways(static_cast<std::size_t>(total) + 1, 0.0);
+    ways[0] = 1.0;
+    int reach = 0;
+    for (const int r : doubled) {
+        reach += r;
+        for (int s = reach; s >= r; --s)
+            ways[static_cast<std::size_t>(s)] += ways[static_cast<std::size_t>(s - r)];
+    }
+    const double all = std::ldexp(1.0, static_cast<int>(doubled.size()));
+    double below = 0.0; // P(W+ <= observed)
+    double above = 0.0; // P(W+ >= observed)
+    for (int s = 0; s <= total; ++s) {
+        below += s <= observed ? ways[static_cast<std::size_t>(s)] : 0.0;
+        above += s >= observed ? ways[static_cast<std::size_t>(s)] : 0.0;
+    }
+    t.p = std::min(1.0, 2.0 * std::min(below, above) / all);
+    return t;
+}
+
+double sign_test_p(int positive, int negative)
+{
+    const int n = positive + negative;
+    if (n == 0)
+        return 1.0;
+    const int k = std::min(positive, negative);
+    // P(X <= k) for X ~ Binomial(n, 1/2), term by term: C(n, i) / 2^n.
+    double term = std::ldexp(1.0, -n);
+    double tail = 0.0;
+    for (int i = 0; i <= k; ++i) {
+        tail += term;
+        term = term * (n - i) / (i + 1);
+    }
+    return std::min(1.0, 2.0 * tail);
+}
+
 } // namespace rlda::core

@@ -89,4 +89,21 @@ double pearson(std::span<const double> x, std::span<const double> y);
 // Spearman's rank correlation: Pearson's of the fractional ranks (ties handled).
 double spearman(std::span<const double> x, std::span<const double> y);
 
+// Wilcoxon's signed-rank test of paired differences (one per unit: a held-out model, say): whether
+// they are symmetric about 0. Zeros are dropped, as Wilcoxon did; tied magnitudes share their mean
+// rank. The two-sided p-value is exact: the distribution of W+ over every sign of the nonzero
+// differences, counted by dynamic programming over their (doubled) ranks. 1 when none is nonzero.
+struct SignedRankTest {
+    int positive = 0;    // differences above 0
+    int negative = 0;    // below 0
+    int zero = 0;        // dropped
+    double w_plus = 0.0; // the sum of the ranks of the positive differences
+    double p = 1.0;
+};
+SignedRankTest signed_rank_test(std::span<const double> differences);
+
+// The sign test's exact two-sided p-value: `positive` and `negative` of positive + negative fair
+// coin flips. 1 when both are 0.
+double sign_test_p(int positive, int negative);
+
 } // namespace rlda::core

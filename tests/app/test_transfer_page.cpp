@@ -4,8 +4,10 @@
 #include "app/workbench/policy_page.h"
 #include "core/run/transfer_protocol.h"
 #include "core/table/open_table.h"
+#include "core/transfer/references.h"
 #include "core/transfer/summary.h"
 #include "core/util/data_dir.h"
+#include "core/util/statistics.h"
 #include "widgets/figures/transfer_view.h"
 #include "widgets/qcp.h"
 
@@ -13,9 +15,10 @@
 #include "tests/common/throwaway_settings.h"
 
 #include <QComboBox>
-#include <QLabel>
 #include <QImage>
+#include <QLabel>
 #include <QLocale>
+#include <QPlainTextEdit>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -72,8 +75,11 @@ private Q_SLOTS:
         QCOMPARE(view->table()->columnCount(), 10);
         QCOMPARE(view->table()->horizontalHeaderItem(7)->text(), QStringLiteral("first"));
         QCOMPARE(view->table()->horizontalHeaderItem(9)->text(), QStringLiteral("random"));
-        QCOMPARE(view->table()->item(0, 9)->text(), QStringLiteral("32.5"));
         const auto summary = run::summarize_transfer(result);
+        // A random sequence's expected rank, ties counted (expected_random_rank).
+        const double random = rlda::core::expected_random_rank(
+            run::sequence_ranks(rlda::core::sim::SimulationTable::load(summary[0].rows[0].table)));
+        QCOMPARE(view->table()->item(0, 9)->text(), QString::number(random, 'g', 4));
         QCOMPARE(view->table()->item(0, 1)->text(), QString::number(*summary[0].rows[0].ranks[0]));
         QCOMPARE(view->table()->item(5, 3)->text(), QString::number(*summary[0].mean, 'f', 1));
         QVERIFY(view->plot()->plottableCount() >= 5);
@@ -171,6 +177,20 @@ private Q_SLOTS:
         QCOMPARE(models.join(' '), QStringLiteral("FeedForwardNet2 FeedForwardNet3 TinyConvNet3 WideConvNet4 "
                                                   "SlimConvNet5 DeepConvNet6"));
         QVERIFY(table->item(0, 5)->text().contains(QLatin1Char('['))); // random with its interval
+        // The tests `rlda transfer-compare` prints, under the table: no agent is named the best, so no
+        // policy's mean is bold; the state-aware policy beats chance on the two feed-forward models.
+        QVERIFY(view->tests()->isVisible());
+        const QString tests = view->tests()->toPlainText();
+        QVERIFY2(tests.contains(QStringLiteral("state against structural")) &&
+                     tests.contains(QStringLiteral("best agent: not distinguishable")) &&
+                     tests.contains(QStringLiteral("chosen per model in hindsight")),
+                 qPrintable(tests));
+        for (int r = 0; r < table->rowCount(); ++r)
+            for (const int c : {2, 3})
+                QVERIFY(!table->item(r, c)->font().bold());
+        QVERIFY(table->item(0, 2)->text().endsWith(QStringLiteral(" <"))); // FeedForwardNet2, p = 0.021
+        QVERIFY(
+            !table->item(2, 2)->text().endsWith(QStringLiteral(" <"))); // TinyConvNet3: one draw, p = 0.56
         if (const QString shots = rlda::test::screenshotDir(); !shots.isEmpty())
             QVERIFY(page.grab().toImage().save(shots + QStringLiteral("/policy-transfer-shipped-study.png")));
     }

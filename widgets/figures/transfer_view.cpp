@@ -9,6 +9,7 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QPlainTextEdit>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
@@ -83,6 +84,14 @@ TransferView::TransferView(QWidget* parent) : QWidget(parent)
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addLayout(bar);
     layout->addWidget(split, 1);
+    // The study's tests, as `rlda transfer-compare` prints them: a few lines, scrolled.
+    tests_ = new QPlainTextEdit(this);
+    tests_->setObjectName(QStringLiteral("transferTests"));
+    tests_->setReadOnly(true);
+    tests_->setLineWrapMode(QPlainTextEdit::NoWrap);
+    tests_->setMaximumHeight(7 * fontMetrics().lineSpacing());
+    tests_->setVisible(false);
+    layout->addWidget(tests_);
     connect(models_, &QComboBox::currentIndexChanged, this, &TransferView::showEntry);
 }
 
@@ -90,13 +99,16 @@ void TransferView::setSummaries(std::vector<core::run::TransferSummary> summarie
 {
     std::vector<core::run::StudyRun> runs{{std::string(), std::move(summaries)}};
     auto study = core::run::compare_transfers(runs);
-    setRuns(std::move(runs), std::move(study), false);
+    auto tests = core::run::test_study(runs, study, {}); // no table read here: no test against chance
+    setRuns(std::move(runs), std::move(study), std::move(tests), false);
 }
 
-void TransferView::setRuns(std::vector<core::run::StudyRun> runs, std::vector<core::run::StudyRow> study, bool showStudy)
+void TransferView::setRuns(std::vector<core::run::StudyRun> runs, std::vector<core::run::StudyRow> study,
+                           core::run::StudyTests tests, bool showStudy)
 {
     runs_ = std::move(runs);
     study_ = std::move(study);
+    tests_results_ = std::move(tests);
     entries_.clear();
     const QSignalBlocker block(models_);
     models_->clear();
@@ -123,6 +135,7 @@ void TransferView::setRuns(std::vector<core::run::StudyRun> runs, std::vector<co
 void TransferView::showEntry(int index)
 {
     table_->clear();
+    tests_->setVisible(false);
     if (index >= 0 && index < static_cast<int>(entries_.size())) {
         const auto [run, summary] = entries_[static_cast<std::size_t>(index)];
         showModel(runs_[run].summaries[summary]);
@@ -207,10 +220,12 @@ void TransferView::showStudy()
     QStringList labels;
     for (const auto& r : runs_)
         labels << (r.label.empty() ? tr("policy") : QString::fromStdString(r.label));
-    summary_->setText(tr("%n held-out model(s), each learned without any of its tables; mean rank over the seeds and "
-                         "its tables (lower is better); < below where 95 % of a random agent's mean falls",
-                         nullptr, static_cast<int>(study_.size())) +
-                      averagesText());
+    summary_->setText(
+        tr("%n held-out model(s), each learned without any of its tables; mean rank over the seeds and "
+           "its tables (lower is better); < better than a random agent judged as often, p < 0.05 (the tests "
+           "below)",
+           nullptr, static_cast<int>(study_.size())) +
+        averagesText());
     QStringList header{tr("held out"), tr("sequences")};
     header << labels << tr("best heuristic") << tr("random [95 %]") << tr("no adaptation") << tr("best fixed");
     table_->setColumnCount(static_cast<int>(header.size()));
@@ -225,15 +240,14 @@ void TransferView::showStudy()
         name->setToolTip(tr("%n table(s) judged", nullptr, row.tables));
         table_->setItem(r, c++, name);
         table_->setItem(r, c++, item(QString::number(row.sequences)));
-        std::optional<double> best;
-        for (const auto& m : row.means)
-            if (m && (!best || *m < *best))
-                best = m;
-        for (const auto& m : row.means) {
-            const bool beats = m && core::run::beats_random(row, *m);
-            auto* cell = item(text(m) + (beats ? QStringLiteral(" <") : QString()), m && best && *m == *best);
+        for (std::size_t run = 0; run < row.means.size(); ++run) {
+            const auto& m = row.means[run];
+            const bool beats = m && core::run::beats_chance(tests_results_, row, runs_[run].label, *m);
+            // Bold only for the agent a test names the best (test_study), never for a lower mean alone.
+            auto* cell = item(text(m) + (beats ? QStringLiteral(" <") : QString()),
+                              m && !tests_results_.best.empty() && tests_results_.best == runs_[run].label);
             if (beats)
-                cell->setToolTip(tr("below where 95 % of a random agent's mean rank falls (%1)").arg(row.random_low, 0, 'f', 1));
+                cell->setToolTip(tr("better than a random agent judged as often (p < 0.05)"));
             table_->setItem(r, c++, cell);
         }
         auto* rule = item(row.heuristic ? QString::number(row.heuristic->mean_rank, 'f', 1) : QStringLiteral("–"));
@@ -251,6 +265,11 @@ void TransferView::showStudy()
     }
     fitTable();
     drawTransferStudyChart(*plot_, study_, labels, tr("Transfer to models never seen"));
+    QStringList lines;
+    for (const auto& line : core::run::study_test_lines(study_, tests_results_))
+        lines << QString::fromStdString(line);
+    tests_->setPlainText(lines.join(QLatin1Char('\n')));
+    tests_->setVisible(true);
 }
 
 QString TransferView::averagesText() const

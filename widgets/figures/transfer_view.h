@@ -14,6 +14,7 @@
 class QComboBox;
 class QCustomPlot;
 class QLabel;
+class QPlainTextEdit;
 class QSplitter;
 class QTableWidget;
 
@@ -29,12 +30,15 @@ public:
     // Replaces what is shown with `runs` side by side (`study`: compare_transfers of them): an
     // entry per run and held-out model, then "every held-out model". The first entry is selected,
     // or the study when `showStudy`.
-    void setRuns(std::vector<core::run::StudyRun> runs, std::vector<core::run::StudyRow> study, bool showStudy);
+    // `tests`: test_study of them, whose lines the study's entry shows under its table.
+    void setRuns(std::vector<core::run::StudyRun> runs, std::vector<core::run::StudyRow> study,
+                 core::run::StudyTests tests, bool showStudy);
     const std::vector<core::run::StudyRun>& runs() const { return runs_; }
     QTableWidget* table() const { return table_; }
     QCustomPlot* plot() const { return plot_; }
     QComboBox* models() const { return models_; }
     QLabel* summary() const { return summary_; }
+    QPlainTextEdit* tests() const { return tests_; } // study_test_lines; shown with the study only
 
 private:
     void showEntry(int index);
@@ -45,12 +49,14 @@ private:
 
     std::vector<core::run::StudyRun> runs_;
     std::vector<core::run::StudyRow> study_;
+    core::run::StudyTests tests_results_;
     std::vector<std::pair<std::size_t, std::size_t>> entries_; // the combo's models: (run, summary)
     QComboBox* models_ = nullptr;
     QLabel* summary_ = nullptr;
     QTableWidget* table_ = nullptr;
     QCustomPlot* plot_ = nullptr;
     QSplitter* split_ = nullptr;
+    QPlainTextEdit* tests_ = nullptr;
 };
 
 } // namespace rlda::widgets
