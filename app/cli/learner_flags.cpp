@@ -2,12 +2,24 @@
 #include "app/cli/learner_flags.h"
 
 #include "app/cli/numbers.h"
+#include "core/table/judge.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
 namespace rlda::app {
+namespace {
+
+std::vector<std::string> reward_names()
+{
+    std::vector<std::string> out;
+    for (const auto& [draw, name] : core::sim::reward_draw_names())
+        out.push_back(name);
+    return out;
+}
+
+} // namespace
 
 core::agent::LearnerOptions LearnerFlags::options() const
 {
@@ -31,16 +43,21 @@ core::agent::LearnerOptions LearnerFlags::options() const
 
 core::sim::RewardDraw LearnerFlags::reward_draw() const
 {
-    return reward == "mean" ? core::sim::RewardDraw::Mean : core::sim::RewardDraw::Replicate;
+    for (const auto& [draw, name] : core::sim::reward_draw_names())
+        if (name == reward)
+            return draw;
+    throw core::Error(fmt::format("--reward {}: not a reward ({})", reward, fmt::join(reward_names(), ", ")));
 }
 
 void add_learner_flags(CLI::App* cmd, LearnerFlags& f)
 {
-    cmd->add_option("--reward", f.reward,
-                    "A replicated table's reward: replicate, the accuracy at one of its seeds drawn per episode "
-                    "(seeded by the run's seed; the expected reward is the mean), or mean, the mean over its seeds")
+    cmd->add_option(
+           "--reward", f.reward,
+           "A replicated table's reward: replicate, the accuracy at one of its seeds drawn per episode "
+           "(seeded by the run's seed; the expected reward is the mean); mean, the mean over its seeds; or "
+           "centred, the drawn seed's accuracy less the offset all of that seed's sequences share")
         ->capture_default_str()
-        ->check(CLI::IsMember({"replicate", "mean"}));
+        ->check(CLI::IsMember(reward_names()));
     cmd->add_option("--learner", f.preset,
                     "How rewards become updates: original (the paper's REINFORCE) or robust (baseline 0.99 "
                     "and entropy bonus 0.01; docs/agent.md)")

@@ -20,7 +20,7 @@ struct LearnerFlags {
     bool normalise = false;
     std::optional<double> entropy_bonus;
     std::optional<std::int64_t> episodes_per_update;
-    std::string reward = "replicate"; // "replicate" or "mean"
+    std::string reward = "replicate"; // a name of core::sim::reward_draw_names()
 
     // The preset with the options given on the command line over it; Error for a bad combination.
     core::agent::LearnerOptions options() const;

@@ -164,7 +164,7 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
                       {"normalise", settings.learner.normalise},
                       {"entropy_bonus", settings.learner.entropy_bonus},
                       {"episodes_per_update", settings.learner.episodes_per_update},
-                      {"reward", settings.reward == RewardDraw::Mean ? "mean" : "replicate"}}
+                      {"reward", reward_draw_name(settings.reward)}}
                      .dump());
 
     EpisodeRows rows(folder, observer);

@@ -109,9 +109,46 @@ double table_budget(const SimulationTable& table)
     return table.rows().front().total_time;
 }
 
+const std::vector<std::pair<RewardDraw, std::string>>& reward_draw_names()
+{
+    static const std::vector<std::pair<RewardDraw, std::string>> names{
+        {RewardDraw::Replicate, "replicate"}, {RewardDraw::Mean, "mean"}, {RewardDraw::Centred, "centred"}};
+    return names;
+}
+
+const std::string& reward_draw_name(RewardDraw reward)
+{
+    for (const auto& [r, name] : reward_draw_names())
+        if (r == reward)
+            return name;
+    return reward_draw_names().front().second;
+}
+
+std::vector<double> seed_offsets(const SimulationTable& table)
+{
+    const std::size_t seeds = table.seeds().size();
+    if (seeds == 0 || table.rows().empty())
+        return {};
+    std::vector<double> mean(seeds, 0.0);
+    for (const TableRow& row : table.rows())
+        for (std::size_t s = 0; s < seeds; ++s)
+            mean[s] += row.replicates[s];
+    double grand = 0.0;
+    for (auto& m : mean) {
+        m /= static_cast<double>(table.rows().size());
+        grand += m / static_cast<double>(seeds);
+    }
+    for (auto& m : mean)
+        m -= grand;
+    return mean;
+}
+
 LearnTask learn_task(const OpenedTable& t, RewardDraw reward, std::uint64_t draw_seed)
 {
-    return {&t.table, &t.model, t.actions, reward, draw_seed, &t.features};
+    LearnTask task{&t.table, &t.model, t.actions, reward, draw_seed, &t.features, {}};
+    if (reward == RewardDraw::Centred)
+        task.seed_offsets = seed_offsets(t.table);
+    return task;
 }
 
 std::vector<std::uint64_t> feature_seeds(const LearnTask& task)
@@ -162,7 +199,13 @@ double episode_accuracy(const LearnTask& task, const TableRow& row, std::int64_t
 {
     if (row.replicates.empty() || task.reward == RewardDraw::Mean)
         return row.accuracy;
-    return row.replicates.at(episode_replicate(task, episode));
+    const std::size_t r = episode_replicate(task, episode);
+    if (task.reward != RewardDraw::Centred)
+        return row.replicates.at(r);
+    if (task.seed_offsets.size() != row.replicates.size())
+        throw Error(fmt::format("{}: a centred reward needs the table's seed offsets (learn_task)",
+                                task.table->source()));
+    return row.replicates.at(r) - task.seed_offsets[r];
 }
 
 FixedSequence best_fixed_sequence(const std::vector<const SimulationTable*>& tables)

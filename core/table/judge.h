@@ -14,6 +14,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace rlda::core::sim {
@@ -26,7 +28,17 @@ struct LearnTask {
     RewardDraw reward = RewardDraw::Replicate;
     std::uint64_t draw_seed = 0; // the replicate of episode e: a hash of (draw_seed, e) modulo the seeds
     const TableFeatures* features = nullptr; // the table's decision features; null or empty: none
+    std::vector<double> seed_offsets = {};   // RewardDraw::Centred: seed_offsets(*table); else empty
 };
+
+// The names of RewardDraw, as --reward takes them and a learning run's settings record them:
+// "replicate", "mean", "centred".
+const std::vector<std::pair<RewardDraw, std::string>>& reward_draw_names();
+const std::string& reward_draw_name(RewardDraw reward);
+
+// Per seed of a replicated table: its mean accuracy over the table's sequences less the mean of
+// those means. Empty for a single-seed table.
+std::vector<double> seed_offsets(const SimulationTable& table);
 
 // Error unless the task's table numbers the actions of its model and operations, and is complete:
 // what every judge of a table checks before walking it.
@@ -34,7 +46,7 @@ void check_task(const LearnTask& task);
 // The table's time budget (its rows' total time); Error for an empty table.
 double table_budget(const SimulationTable& table);
 
-// An opened table as a task: its table, model and actions.
+// An opened table as a task: its table, model and actions (and its seed offsets, for Centred).
 LearnTask learn_task(const OpenedTable& table, RewardDraw reward = RewardDraw::Replicate,
                      std::uint64_t draw_seed = 0);
 

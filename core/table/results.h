@@ -12,8 +12,12 @@ namespace rlda::core::sim {
 
 // How an episode's accuracy is read from a replicated table (a table of one seed has one accuracy):
 // Replicate, the accuracy at one of its seeds drawn for the episode, so that the expected reward is
-// the mean's and the policy sees the spread the seeds really have; Mean, the mean over the seeds.
-enum class RewardDraw { Replicate, Mean };
+// the mean's and the policy sees the spread the seeds really have; Mean, the mean over the seeds;
+// Centred, the drawn seed's accuracy less that seed's offset (its mean over the table's sequences
+// less the table's mean, seed_offsets of core/table/judge.h). Every sequence of a seed shares the
+// offset, so removing it leaves each sequence's expected reward as it was and only the noise
+// smaller: the offset is 37-82 % of one run's variance on the shipped tables (rlda noise).
+enum class RewardDraw { Replicate, Mean, Centred };
 
 struct EpisodeRecord {
     std::int64_t episode = 0; // 1-based, counted over the policy's whole life

@@ -336,6 +336,22 @@ private Q_SLOTS:
         auto mean_task = task;
         mean_task.reward = sim::RewardDraw::Mean;
         QCOMPARE(sim::episode_accuracy(mean_task, t.rows()[0], 5), 0.5);
+        // Centred: the drawn seed's accuracy less that seed's offset, its mean over the four rows
+        // (0.35, 0.525, 0.475) less their mean (0.45). The offsets sum to 0, so each row's mean over
+        // the seeds is unchanged; a task without its offsets is refused.
+        auto centred = task;
+        centred.reward = sim::RewardDraw::Centred;
+        QVERIFY_THROWS_EXCEPTION(rlda::core::Error, sim::episode_accuracy(centred, t.rows()[0], 0));
+        centred.seed_offsets = sim::seed_offsets(t);
+        const std::vector<double> offsets{-0.1, 0.075, 0.025};
+        for (std::size_t s = 0; s < 3; ++s)
+            QVERIFY(std::abs(centred.seed_offsets[s] - offsets[s]) < 1e-12);
+        for (std::int64_t e = 0; e < 20; ++e) {
+            const std::size_t r = sim::episode_replicate(task, e);
+            QVERIFY(std::abs(sim::episode_accuracy(centred, t.rows()[1], e) - (seeds[1][r] - offsets[r])) <
+                    1e-12);
+        }
+        QCOMPARE(sim::reward_draw_name(sim::RewardDraw::Centred), std::string("centred"));
         // Learning (seed 3, 2,000 episodes): what each sequence earned averages to its mean within 0.05.
         struct Collect : sim::LearnObserver {
             std::map<int, std::vector<double>> by_action;
