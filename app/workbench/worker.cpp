@@ -144,9 +144,19 @@ bool Worker::begin()
     return true;
 }
 
+// Deleted on its own thread once the thread has finished (RunController's deleteLater): after
+// shutdown()'s close() on the GUI thread, through Qt's queue (widgets/thread_handoff.h).
+Worker::~Worker()
+{
+    widgets::handoffAcquire(this);
+}
+
 void Worker::end(bool cancelled, const QString& failure)
 {
     paused_ = false;
+    // Everything the run did and signalled happens before the controller sees it end: Qt's queue
+    // orders it, and this tells ThreadSanitizer so (widgets/thread_handoff.h).
+    widgets::handoffRelease(this);
     if (!failure.isEmpty())
         Q_EMIT stateChanged(RunState::Failed, failure);
     else
@@ -205,6 +215,7 @@ RunController::RunController(QObject* parent) : QObject(parent), worker_(new Wor
     worker_->moveToThread(&thread_);
     connect(&thread_, &QThread::finished, worker_, &QObject::deleteLater);
     connect(worker_, &Worker::stateChanged, this, [this](RunState s, const QString& message) {
+        widgets::handoffAcquire(worker_); // Worker::end's release
         // A late "paused" after a cancel or the run's end (a click racing them) must not stick.
         if (s == RunState::Paused && state_ != RunState::Running)
             return;
@@ -274,6 +285,7 @@ bool RunController::shutdown(QDeadlineTimer deadline)
     if (!thread_.isRunning())
         return true;
     worker_->close();
+    widgets::handoffRelease(worker_); // ~Worker's acquire
     thread_.quit(); // after the run in progress returns to the thread's event loop
     if (!thread_.wait(deadline))
         return false; // the thread's finished() brings the last state and stopped()

@@ -25,6 +25,7 @@ QString runStateName(RunState state); // RunControl::stateName in lower case: "f
 class Worker : public QObject {
     Q_OBJECT
 public:
+    ~Worker() override;
     // Thread-safe: callable from any thread while a run is in progress. After pause() the run
     // stops at its next batch (or episode) and emits stateChanged(Paused) from there.
     void pause();
