@@ -133,15 +133,11 @@ double random_mean_p(const std::vector<std::vector<int>>& ranks, const std::vect
         }
     if (tables == 0)
         return 1.0;
-    std::vector<int> weight(ranks.size(), 0);
-    std::vector<int> used(draws);
-    for (std::size_t t = 0; t < ranks.size(); ++t) {
-        if (ranks[t].empty() || draws[t] <= 0)
-            used[t] = 0;
-        else
+    std::vector<int> weight(ranks.size(), 0); // an empty list or no draw adds nothing to the sum
+    for (std::size_t t = 0; t < ranks.size(); ++t)
+        if (!ranks[t].empty() && draws[t] > 0)
             weight[t] = common / draws[t];
-    }
-    const std::vector<double> sum = weighted_draw_sum(ranks, used, weight);
+    const std::vector<double> sum = weighted_draw_sum(ranks, draws, weight);
     const double bound = mean * tables * common + 1e-9;
     double p = 0.0;
     for (std::size_t s = 0; s < sum.size() && static_cast<double>(s) <= bound; ++s)

@@ -120,7 +120,7 @@ TableRanks read_table_ranks(const std::vector<StudyRow>& rows)
             try {
                 out.emplace(file, sequence_ranks(sim::open_table(located(file)).table));
             } catch (const std::exception&) {
-                // Left out: the model gets no test against chance, and the lines say so.
+                // Left out: the model gets no ChanceTest (study_test_lines names the models tested).
             }
         }
     return out;

@@ -163,6 +163,43 @@ private Q_SLOTS:
         QCOMPARE(run::random_mean_p(ranks, {1, 1}, 4.0), 1.0);
     }
 
+    // The tests hold their level where the null is true, by simulation with a known truth: differences
+    // symmetric about 0 (6 to 12 models) reject at most 5 % of the time, and a "policy" that is itself
+    // a random agent is called better than chance at most 5 % of the time, one draw a table or five.
+    void the_tests_keep_their_level_under_the_null()
+    {
+        std::mt19937 rng(11);
+        std::normal_distribution<double> noise(0.0, 1.0);
+        int rejected = 0;
+        const int trials = 4000;
+        for (int t = 0; t < trials; ++t) {
+            std::vector<double> d(static_cast<std::size_t>(6 + t % 7));
+            for (auto& v : d)
+                v = noise(rng);
+            rejected += signed_rank_test(d).p < 0.05 ? 1 : 0;
+        }
+        QVERIFY2(rejected <= trials * 0.05 + 2 * std::sqrt(trials * 0.05),
+                 qPrintable(QString::number(rejected)));
+        // A random agent's own mean rank over tables with ties, tested against random agents.
+        const std::vector<std::vector<int>> ranks{{1, 2, 2, 4, 5, 6, 7, 8}, {1, 2, 3, 4, 5, 5, 5, 8, 9, 10}};
+        for (const std::vector<int>& draws : {std::vector<int>{1, 1}, std::vector<int>{5, 5}}) {
+            int called = 0;
+            for (int t = 0; t < trials; ++t) {
+                double mean = 0.0;
+                for (std::size_t k = 0; k < ranks.size(); ++k) {
+                    double sum = 0.0;
+                    for (int i = 0; i < draws[k]; ++i)
+                        sum +=
+                            ranks[k][std::uniform_int_distribution<std::size_t>(0, ranks[k].size() - 1)(rng)];
+                    mean += sum / draws[k] / static_cast<double>(ranks.size());
+                }
+                called += run::random_mean_p(ranks, draws, mean) < 0.05 ? 1 : 0;
+            }
+            QVERIFY2(called <= trials * 0.05 + 2 * std::sqrt(trials * 0.05),
+                     qPrintable(QString::number(called)));
+        }
+    }
+
     // Six models, a policy lower than another on every one: better, at the least p six models allow;
     // lower on five of six: not distinguishable. A policy better than every agent is the best; where
     // one comparison is not distinguishable, no agent is named. A choice that does not vary with the
