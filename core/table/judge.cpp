@@ -126,20 +126,21 @@ const std::string& reward_draw_name(RewardDraw reward)
 
 std::vector<double> seed_offsets(const SimulationTable& table)
 {
-    const std::size_t seeds = table.seeds().size();
-    if (seeds == 0 || table.rows().empty())
+    if (!table.replicated() || table.rows().empty())
         return {};
-    std::vector<double> mean(seeds, 0.0);
+    // Over the seeds that every row holds, which are those episodes draw (episode_replicate).
+    const auto drawn = table.seeds_held_by_every_row();
+    std::vector<double> mean(table.seeds().size(), 0.0);
     for (const TableRow& row : table.rows())
-        for (std::size_t s = 0; s < seeds; ++s)
+        for (const std::size_t s : drawn)
             mean[s] += row.replicates[s];
     double grand = 0.0;
-    for (auto& m : mean) {
-        m /= static_cast<double>(table.rows().size());
-        grand += m / static_cast<double>(seeds);
+    for (const std::size_t s : drawn) {
+        mean[s] /= static_cast<double>(table.rows().size());
+        grand += mean[s] / static_cast<double>(drawn.size());
     }
-    for (auto& m : mean)
-        m -= grand;
+    for (const std::size_t s : drawn)
+        mean[s] -= grand;
     return mean;
 }
 
@@ -192,7 +193,10 @@ std::size_t episode_replicate(const LearnTask& task, std::int64_t episode)
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
-    return static_cast<std::size_t>(z % task.table->seeds().size());
+    const std::size_t seeds = task.table->seeds().size();
+    if (const auto held = task.table->seeds_held_by_every_row(); held.size() != seeds) // a race's table
+        return held.empty() ? 0 : held[z % held.size()];
+    return static_cast<std::size_t>(z % seeds);
 }
 
 double episode_accuracy(const LearnTask& task, const TableRow& row, std::int64_t episode)

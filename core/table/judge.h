@@ -37,7 +37,8 @@ const std::vector<std::pair<RewardDraw, std::string>>& reward_draw_names();
 const std::string& reward_draw_name(RewardDraw reward);
 
 // Per seed of a replicated table: its mean accuracy over the table's sequences less the mean of
-// those means. Empty for a single-seed table.
+// those means, over the seeds every row holds (0 for a race's later seeds, which no episode draws).
+// Empty for a single-seed table.
 std::vector<double> seed_offsets(const SimulationTable& table);
 
 // Error unless the task's table numbers the actions of its model and operations, and is complete:
@@ -64,8 +65,9 @@ const agent::DecisionFeatures& features_at(const LearnTask& task, const std::vec
                                            std::uint64_t seed);
 
 // Which of a replicated table's seeds episode `episode` (the policy's counter) plays: a hash of
-// (task.draw_seed, episode) modulo the seeds; 0 for a single-seed table. A function of the episode,
-// so that a learning run continued from its policy file draws what the unbroken run would have.
+// (task.draw_seed, episode) modulo the seeds; 0 for a single-seed table. A race's table draws among
+// the seeds every row holds (its first round's), so that every sequence has a reward. A function of the
+// episode, so that a learning run continued from its policy file draws what the unbroken run would have.
 std::size_t episode_replicate(const LearnTask& task, std::int64_t episode);
 // The accuracy episode `episode` earns with `row` of `task`'s table: the row's accuracy, or for a
 // replicated table drawn as task.reward says (episode_replicate's seed, or the mean).

@@ -93,7 +93,12 @@ SimulationTable merge_rows(const TableShape& j, const fs::path& out)
 
 SimulationTable collect_seeds(const fs::path& out, const config::ExperimentConfig& c)
 {
-    const auto seeds = table_seeds(c);
+    return collect_seeds(out, c, table_seeds(c), 0);
+}
+
+SimulationTable collect_seeds(const fs::path& out, const config::ExperimentConfig& c,
+                              const std::vector<std::uint64_t>& seeds, std::size_t required)
+{
     const TableShape shape = table_shape(c);
     std::vector<SimulationTable> tables;
     TableFeatures features; // every seed's
@@ -114,7 +119,7 @@ SimulationTable collect_seeds(const fs::path& out, const config::ExperimentConfi
     views.reserve(tables.size());
     for (const auto& t : tables)
         views.push_back(&t);
-    SimulationTable merged = merge_seeds(seeds, views);
+    SimulationTable merged = merge_seeds(seeds, views, required);
     merged.save((out / "table.csv").string());
     return merged;
 }

@@ -23,6 +23,10 @@ TableFeatures merge_features(const TableShape& shape, const std::filesystem::pat
 // A replicated folder's table.csv from its seeds' folders (each merged first), of the sequences
 // every seed holds, and features.csv of every seed's features.
 SimulationTable collect_seeds(const std::filesystem::path& out, const config::ExperimentConfig& c);
+// The same of the folders of `seeds`, the rows that the first `required` of them all hold (0:
+// every one; merge_seeds): a race's table (core/sim/race.h).
+SimulationTable collect_seeds(const std::filesystem::path& out, const config::ExperimentConfig& c,
+                              const std::vector<std::uint64_t>& seeds, std::size_t required);
 
 // Merges the whole rows of table.csv and every parts/part-*-of-*.csv (torn last lines ignored) and
 // rewrites table.csv atomically, sorted. A replicated table: each seed's folder so, then the

@@ -69,13 +69,11 @@ std::vector<double> mean_over(const ReplicateAccuracies& r, const std::vector<in
 std::vector<double> ReplicateAccuracies::mean() const
 {
     std::vector<double> out(sequences());
-    std::vector<double> one;
+    std::vector<double> one(accuracy.size());
     for (std::size_t s = 0; s < out.size(); ++s) {
-        one.clear();
-        for (const auto& seed : accuracy)
-            if (!std::isnan(seed[s]))
-                one.push_back(seed[s]);
-        out[s] = decimal_mean(one);
+        for (std::size_t i = 0; i < accuracy.size(); ++i)
+            one[i] = accuracy[i][s];
+        out[s] = decimal_mean(one); // leaves NaN out
     }
     return out;
 }
@@ -83,11 +81,35 @@ std::vector<double> ReplicateAccuracies::mean() const
 std::vector<double> ReplicateAccuracies::sd() const
 {
     std::vector<double> out(sequences(), 0.0);
-    std::vector<double> one(accuracy.size());
+    std::vector<double> one;
     for (std::size_t s = 0; s < out.size(); ++s) {
-        for (std::size_t i = 0; i < accuracy.size(); ++i)
-            one[i] = accuracy[i][s];
+        one.clear();
+        for (const auto& seed : accuracy)
+            if (!std::isnan(seed[s]))
+                one.push_back(seed[s]);
         out[s] = std::sqrt(variance_of(one, 1));
+    }
+    return out;
+}
+
+std::vector<std::size_t> ReplicateAccuracies::replicates_held_by_all() const
+{
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < accuracy.size(); ++i)
+        if (std::ranges::none_of(accuracy[i], [](double a) { return std::isnan(a); }))
+            out.push_back(i);
+    return out;
+}
+
+ReplicateAccuracies ReplicateAccuracies::held_by_all() const
+{
+    const auto keep = replicates_held_by_all();
+    if (keep.size() == accuracy.size())
+        return *this;
+    ReplicateAccuracies out;
+    for (const std::size_t i : keep) {
+        out.seeds.push_back(seeds.at(i));
+        out.accuracy.push_back(accuracy[i]);
     }
     return out;
 }
@@ -220,17 +242,21 @@ Reliability rank_reliability(const ReplicateAccuracies& r, const VarianceModel& 
     out.all_seeds_high = reliability(model.theta_high, seeds);
     out.needed = seeds_needed(model);
     out.separates = model.separates();
+    const ReplicateAccuracies whole = r.held_by_all(); // the halves split whole seeds
+    const int halves_of = whole.replicates();
+    if (halves_of < 2)
+        return out;
     std::mt19937_64 rng(seed);
-    const auto splits = splits_of(out.replicates, kMaxSplits, rng);
+    const auto splits = splits_of(halves_of, kMaxSplits, rng);
     double sum = 0.0;
     const auto tied = [](const std::vector<double>& means) {
         return std::all_of(means.begin(), means.end(), [&](double m) { return m == means.front(); });
     };
     for (const auto& split : splits) {
         std::vector<int> a, b;
-        for (int i = 0; i < out.replicates; ++i)
+        for (int i = 0; i < halves_of; ++i)
             (split[static_cast<std::size_t>(i)] ? a : b).push_back(i);
-        const auto ma = mean_over(r, a), mb = mean_over(r, b);
+        const auto ma = mean_over(whole, a), mb = mean_over(whole, b);
         if (tied(ma) || tied(mb)) {
             ++out.undefined_splits;
             continue;
@@ -241,11 +267,11 @@ Reliability rank_reliability(const ReplicateAccuracies& r, const VarianceModel& 
     if (out.splits == 0)
         return out; // nothing to rank: every sequence alike in a half of every split
     out.split_half = sum / static_cast<double>(out.splits);
-    const double m = out.replicates / 2.0; // seeds in a half
+    const double m = halves_of / 2.0; // seeds in a half
     const double rho = out.split_half;
     out.single_seed = rho / (m - (m - 1.0) * rho);
     // Spearman-Brown holds for a positive r1; halves that disagree by chance mean no reliability.
-    out.table = out.single_seed > 0.0 ? stepped_up(out.single_seed, out.replicates) : 0.0;
+    out.table = out.single_seed > 0.0 ? stepped_up(out.single_seed, halves_of) : 0.0;
     out.seeds_needed = seeds_for(out.single_seed);
     return out;
 }
@@ -296,13 +322,14 @@ std::pair<int, int> rank_percentiles(const std::vector<int>& ranks)
 
 } // namespace
 
-Bootstrap bootstrap_ranks(const ReplicateAccuracies& r, int resamples, std::uint64_t seed)
+Bootstrap bootstrap_ranks(const ReplicateAccuracies& all, int resamples, std::uint64_t seed)
 {
-    check_replicates(r);
+    check_replicates(all);
+    const ReplicateAccuracies r = all.held_by_all(); // resamples of whole seeds
     const std::size_t n = r.sequences();
     Bootstrap out;
     out.best_share.assign(n, 0.0);
-    out.mean_rank = competition_ranks(r.mean());
+    out.mean_rank = competition_ranks(all.mean());
     std::vector<std::vector<int>> ranks(n);
     out.resamples = for_each_resample(r, resamples, seed, [&](int, const std::vector<int>& take) {
         const auto means = mean_over(r, take);
@@ -327,13 +354,18 @@ Bootstrap bootstrap_ranks(const ReplicateAccuracies& r, int resamples, std::uint
     return out;
 }
 
-CandidateRanks bootstrap_candidate(const ReplicateAccuracies& r, const std::vector<double>& candidate, int resamples,
-                                   std::uint64_t seed)
+CandidateRanks bootstrap_candidate(const ReplicateAccuracies& all, const std::vector<double>& all_candidate,
+                                   int resamples, std::uint64_t seed)
 {
-    check_replicates(r);
-    if (candidate.size() != static_cast<std::size_t>(r.replicates()))
-        throw Error(fmt::format("replicates: a candidate of {} accuracies for {} replicates", candidate.size(),
-                                r.replicates()));
+    check_replicates(all);
+    if (all_candidate.size() != static_cast<std::size_t>(all.replicates()))
+        throw Error(fmt::format("replicates: a candidate of {} accuracies for {} replicates",
+                                all_candidate.size(), all.replicates()));
+    // Resamples of whole seeds: those every sequence holds, and the candidate's at them.
+    const ReplicateAccuracies r = all.held_by_all();
+    std::vector<double> candidate;
+    for (const std::size_t i : all.replicates_held_by_all())
+        candidate.push_back(all_candidate[i]);
     // The candidate as one more sequence, so that its means are summed exactly as a row's are and
     // a candidate equal to a row ties it exactly.
     ReplicateAccuracies with = r;
@@ -378,7 +410,8 @@ TableTrust table_trust(const SimulationTable& t, std::uint64_t seed)
     const RankIntervals intervals = rank_intervals(r, model);
     out.rank_low = intervals.low;
     out.rank_high = intervals.high;
-    out.bootstrap = bootstrap_ranks(r, kResamples, seed);
+    if (!r.replicates_held_by_all().empty())
+        out.bootstrap = bootstrap_ranks(r, kResamples, seed);
     out.sd = r.sd();
     return out;
 }

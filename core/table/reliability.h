@@ -14,6 +14,8 @@
 //   the table's reliability is then none (0), and no number of seeds is promised. Seeds needed for a
 //   reliability of at least 0.8: the smallest n with n r1 / (1 + (n - 1) r1) >= 0.8; none when r1 <= 0 (the
 //   halves do not agree at all).
+// - A race's table (seeds that only some sequences hold): the split halves and the bootstrap read
+//   the seeds every sequence holds (ReplicateAccuracies::held_by_all), the model all of them.
 // - P(best), descriptive: a bootstrap over seeds (resamples of R seeds drawn with replacement; each
 //   resample's mean accuracies; the sequence of the highest mean is that resample's best, ties
 //   sharing), every one of the R^R resamples once for 6 seeds or fewer (exact), else kResamples
@@ -46,6 +48,11 @@ struct ReplicateAccuracies {
     // sample standard deviation (0 for one replicate).
     std::vector<double> mean() const;
     std::vector<double> sd() const;
+    // The replicates that hold every sequence, in order (all of them unless some are NaN: a race's
+    // later seeds). The split halves and the bootstrap, which resample whole seeds, read these.
+    ReplicateAccuracies held_by_all() const;
+    // Which replicates held_by_all keeps: their indices.
+    std::vector<std::size_t> replicates_held_by_all() const;
 };
 
 // Error unless there is at least one replicate and all have the same number of sequences (>= 2).

@@ -141,8 +141,12 @@ TableRow parse_row(const std::vector<std::string>& fields, const std::vector<std
         row.time_left.push_back(number(k + i));
     row.total_time = number(2 * k);
     row.accuracy = number(2 * k + 1);
+    // An empty seed cell: a seed the sequence was not trained at (a race's; table.h).
     for (std::size_t i = 0; i < seeds; ++i)
-        row.replicates.push_back(number(2 * k + 2 + i));
+        row.replicates.push_back(trimmed(fields[2 * k + 2 + i]).empty() ? kMissingSeed
+                                                                        : number(2 * k + 2 + i));
+    if (seeds > 0 && std::ranges::all_of(row.replicates, [](double a) { return std::isnan(a); }))
+        at.fail("every accuracy_seed<S> cell is empty; a row holds at least one seed's accuracy");
     if (seeds > 0 && std::abs(decimal_mean(row.replicates) - row.accuracy) > 1e-9)
         at.fail(fmt::format("accuracy: {} is not the mean of the seeds' accuracies ({})", row.accuracy,
                             decimal_mean(row.replicates)));
@@ -170,8 +174,11 @@ std::string row_problem(const TableRow& row, int k, int num_actions)
     if (!(row.accuracy >= 0.0 && row.accuracy <= 1.0))
         return fmt::format("accuracy: must lie in [0, 1], got {}", row.accuracy);
     for (const double a : row.replicates)
-        if (!(a >= 0.0 && a <= 1.0))
+        if (!std::isnan(a) && !(a >= 0.0 && a <= 1.0))
             return fmt::format("a seed's accuracy: must lie in [0, 1], got {}", a);
+    if (!row.replicates.empty() &&
+        std::ranges::all_of(row.replicates, [](double a) { return std::isnan(a); }))
+        return "no seed's accuracy: a row holds at least one";
     return {};
 }
 
@@ -275,7 +282,7 @@ SimulationTable SimulationTable::load(const std::string& path, int num_actions)
     }
     SimulationTable table(k, num_actions > 0 ? num_actions : largest + 1);
     table.source_ = path;
-    table.seeds_ = f.seeds;
+    table.set_seeds(f.seeds);
     std::vector<std::int64_t> first_line(static_cast<std::size_t>(table.sequences()), -1);
     for (std::size_t i = 0; i < f.rows.size(); ++i) {
         const Place at{path, f.lines[i]};
@@ -317,6 +324,16 @@ void SimulationTable::set_seeds(std::vector<std::uint64_t> seeds)
             seeds.begin() + static_cast<std::ptrdiff_t>(i))
             throw Error(fmt::format("simulation table: the seed {} is listed twice", seeds[i]));
     seeds_ = std::move(seeds);
+    missing_.assign(seeds_.size(), 0);
+}
+
+std::vector<std::size_t> SimulationTable::seeds_held_by_every_row() const
+{
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < seeds_.size(); ++i)
+        if (missing_[i] == 0)
+            out.push_back(i);
+    return out;
 }
 
 std::int64_t SimulationTable::code(const std::vector<int>& seq) const
@@ -336,6 +353,9 @@ void SimulationTable::add(TableRow row)
     const std::int64_t c = code(row.actions);
     if (slots_[static_cast<std::size_t>(c)] >= 0)
         throw Error(fmt::format("simulation table: duplicate sequence {}", bracketed(row.actions)));
+    for (std::size_t i = 0; i < row.replicates.size(); ++i)
+        if (std::isnan(row.replicates[i]))
+            ++missing_[i];
     // Lexicographic order is the order of codes; rows usually arrive in it, so this appends.
     const auto pos = std::lower_bound(rows_.begin(), rows_.end(), c,
                                       [&](const TableRow& r, std::int64_t v) { return code(r.actions) < v; });
@@ -418,8 +438,11 @@ double SimulationTable::expected_random() const
     return sum / static_cast<double>(rows_.size());
 }
 
-SimulationTable merge_seeds(const std::vector<std::uint64_t>& seeds, const std::vector<const SimulationTable*>& tables)
+SimulationTable merge_seeds(const std::vector<std::uint64_t>& seeds,
+                            const std::vector<const SimulationTable*>& tables, std::size_t required)
 {
+    if (required == 0 || required > tables.size())
+        required = tables.size();
     if (tables.empty() || tables.size() != seeds.size())
         throw Error("replicated table: one table is needed for each seed");
     const SimulationTable& first = *tables.front();
@@ -434,14 +457,15 @@ SimulationTable merge_seeds(const std::vector<std::uint64_t>& seeds, const std::
         merged.replicates.clear();
         std::vector<std::vector<double>> times;
         bool everywhere = true;
-        for (const auto* t : tables) {
-            const TableRow* r = t->find(row.actions);
-            if (!r) {
+        for (std::size_t i = 0; i < tables.size(); ++i) {
+            const TableRow* r = tables[i]->find(row.actions);
+            if (!r && i < required) {
                 everywhere = false;
                 break;
             }
-            merged.replicates.push_back(r->accuracy);
-            times.push_back(r->time_left);
+            merged.replicates.push_back(r ? r->accuracy : kMissingSeed);
+            if (r)
+                times.push_back(r->time_left);
         }
         if (!everywhere)
             continue;
@@ -477,7 +501,7 @@ std::string table_line(const TableRow& row)
         line += fmt::format("{:.6f},", t);
     line += fmt::format("{},{}", row.total_time, row.accuracy);
     for (double a : row.replicates)
-        line += fmt::format(",{}", a);
+        line += std::isnan(a) ? std::string(",") : fmt::format(",{}", a);
     return line + "\r\n";
 }
 

@@ -5,10 +5,14 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <limits>
 #include <string>
 #include <vector>
 
 namespace rlda::core::sim {
+
+// A seed a replicated row lacks (NaN; statistics leave it out).
+inline constexpr double kMissingSeed = std::numeric_limits<double>::quiet_NaN();
 
 // One trained action sequence: columns a1..ak, timeleft1..timeleftk, totaltime, accuracy, and in a
 // replicated table accuracy_seed<S> for each of its seeds.
@@ -17,8 +21,10 @@ struct TableRow {
     std::vector<double> time_left; // seconds left in the budget when decision i+1 was made
     double total_time = 0.0;       // the budget, seconds
     double accuracy = 0.0;         // final test accuracy, a fraction; a replicated table's: the mean
-    // A replicated table's: the accuracy under each of its seeds(), in that order (their mean is
-    // `accuracy`). Empty in a single-seed table.
+    // A replicated table's: the accuracy under each of its seeds(), in that order (the mean of
+    // those present is `accuracy`). kMissingSeed, an empty cell in the file, for a seed the sequence
+    // was not trained at: a race (core/sim/race.h) gives its later seeds only to the sequences still
+    // in contention. At least one is present. Empty in a single-seed table.
     std::vector<double> replicates;
     bool operator==(const TableRow&) const = default;
 };
@@ -51,6 +57,9 @@ public:
     const std::vector<std::uint64_t>& seeds() const { return seeds_; }
     void set_seeds(std::vector<std::uint64_t> seeds);
     bool replicated() const { return !seeds_.empty(); }
+    // The seeds (indices into seeds()) that every row holds: all of them unless a race left some
+    // rows without its later seeds.
+    std::vector<std::size_t> seeds_held_by_every_row() const;
 
     int decisions() const { return decisions_; }
     int num_actions() const { return num_actions_; }
@@ -96,6 +105,7 @@ private:
     std::vector<TableRow> rows_;
     std::vector<std::int32_t> slots_; // code -> index in rows_, -1 = absent
     std::vector<std::uint64_t> seeds_;
+    std::vector<std::int64_t> missing_; // per seed: the rows that lack it
     std::string source_ = "simulation table";
 };
 
@@ -107,10 +117,12 @@ std::string table_line(const TableRow& row);
 bool is_table_header(const std::string& line);
 
 // One replicated table of the same table built at `seeds` (`tables[i]` at seeds[i], one shape,
-// complete or not): every sequence all of them hold, with its accuracy at each seed and their mean;
-// its time left is theirs when they agree (the virtual clock), else their mean. Error for tables
-// of other shapes or a seed listed twice.
-SimulationTable merge_seeds(const std::vector<std::uint64_t>& seeds, const std::vector<const SimulationTable*>& tables);
+// complete or not): every sequence that the first `required` of them all hold (0: every one), with
+// its accuracy at each seed (kMissingSeed where a later table lacks it) and the mean of those
+// present; its time left is theirs when they agree (the virtual clock), else their mean. Error for
+// tables of other shapes or a seed listed twice.
+SimulationTable merge_seeds(const std::vector<std::uint64_t>& seeds,
+                            const std::vector<const SimulationTable*>& tables, std::size_t required = 0);
 
 // The rows of a table file as the one parser of the format reads them, before they are checked
 // against each other (SimulationTable::load does that).

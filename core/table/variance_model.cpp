@@ -118,6 +118,63 @@ SeedsNeeded seeds_needed(const VarianceModel& m, double target)
     return {seeds(m.theta), seeds(m.theta_high), seeds(m.theta_low)};
 }
 
+namespace {
+
+// The seed offsets b of the least-squares fit of y = a[s] + b[i] with cells missing: eliminating a
+// (a[s] = the mean over s's seeds of y - b) leaves C b = q, C[i][i] = n_i - sum over s at i of
+// 1 / c_s, C[i][j] = -(sum over s at both of 1 / c_s), q[i] = sum over s at i of (y - mean of s).
+// C's rows sum to 0: b[0] = 0 fixes it, and Gaussian elimination with partial pivoting solves the
+// rest. False when the rest is singular (seeds that share no sequence).
+bool seed_offsets_exactly(const ReplicateAccuracies& r, const std::vector<int>& counts,
+                          const std::vector<int>& per_seed, std::vector<double>& b)
+{
+    const std::size_t R = r.accuracy.size(), k = r.sequences();
+    std::vector<std::vector<double>> c(R, std::vector<double>(R + 1, 0.0)); // [C | q]
+    std::vector<std::size_t> at;
+    for (std::size_t s = 0; s < k; ++s) {
+        at.clear();
+        double mean = 0.0;
+        for (std::size_t i = 0; i < R; ++i)
+            if (present(r.accuracy[i][s])) {
+                at.push_back(i);
+                mean += r.accuracy[i][s];
+            }
+        mean /= counts[s];
+        const double w = 1.0 / counts[s];
+        for (const std::size_t i : at) {
+            c[i][R] += r.accuracy[i][s] - mean;
+            for (const std::size_t j : at)
+                c[i][j] -= w;
+        }
+    }
+    for (std::size_t i = 0; i < R; ++i)
+        c[i][i] += per_seed[i];
+    // Unknowns b[1..R-1], equations 1..R-1 (b[0] = 0).
+    const std::size_t n = R - 1;
+    for (std::size_t col = 1; col <= n; ++col) {
+        std::size_t pivot = col;
+        for (std::size_t row = col + 1; row <= n; ++row)
+            if (std::abs(c[row][col]) > std::abs(c[pivot][col]))
+                pivot = row;
+        if (std::abs(c[pivot][col]) < 1e-12)
+            return false;
+        std::swap(c[col], c[pivot]);
+        for (std::size_t row = 1; row <= n; ++row) {
+            if (row == col || c[row][col] == 0.0)
+                continue;
+            const double f = c[row][col] / c[col][col];
+            for (std::size_t j = col; j <= R; ++j)
+                c[row][j] -= f * c[col][j];
+        }
+    }
+    b.assign(R, 0.0);
+    for (std::size_t i = 1; i <= n; ++i)
+        b[i] = c[i][R] / c[i][i];
+    return true;
+}
+
+} // namespace
+
 VarianceModel fit_variance_model(const ReplicateAccuracies& r)
 {
     check_replicates(r);
@@ -142,9 +199,19 @@ VarianceModel fit_variance_model(const ReplicateAccuracies& r)
             throw Error(fmt::format("replicates: sequence {} has no accuracy at any seed", s));
     m.balanced = m.observations == static_cast<std::int64_t>(k * R);
 
-    // Least squares of y = a[s] + b[r] by alternating means (one pass when balanced).
+    // Least squares of y = a[s] + b[r]: exactly through the seeds' normal equations when unbalanced,
+    // else by alternating means (one pass when balanced, or should those equations be singular).
     std::vector<double> a(k, 0.0), b(R, 0.0);
-    for (int pass = 0; pass < 10'000; ++pass) {
+    const bool solved = !m.balanced && seed_offsets_exactly(r, m.counts, per_seed, b);
+    if (solved)
+        for (std::size_t s = 0; s < k; ++s) {
+            double sum = 0.0;
+            for (std::size_t i = 0; i < R; ++i)
+                if (present(r.accuracy[i][s]))
+                    sum += r.accuracy[i][s] - b[i];
+            a[s] = sum / m.counts[s];
+        }
+    for (int pass = 0; !solved && pass < 10'000; ++pass) {
         double moved = 0.0;
         for (std::size_t s = 0; s < k; ++s) {
             double sum = 0.0;

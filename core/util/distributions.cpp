@@ -137,12 +137,13 @@ double dunnett_one_sided(int comparisons, double df, double level)
             fmt::format("Dunnett's constant needs at least 1 comparison ({}), at least 1 degree of freedom "
                         "({}) and a level between 0 and 1 ({})",
                         comparisons, df, level));
-    // A few recent constants: a calibration simulation asks for the same one a thousand times.
+    // Recent constants: a calibration simulation asks for the same one a thousand times, and a race's
+    // simulation for one per round (its df grows with each seed), trial after trial.
     struct Memo {
         int m;
         double df, level, d;
     };
-    thread_local std::array<Memo, 8> memo{};
+    thread_local std::array<Memo, 256> memo{};
     thread_local std::size_t next = 0;
     for (const Memo& k : memo)
         if (k.m == comparisons && k.df == df && k.level == level)

@@ -10,12 +10,15 @@ namespace rlda::core {
 double decimal_mean(std::span<const double> accuracies)
 {
     std::int64_t sum = 0;
+    std::size_t count = 0;
     for (const double a : accuracies)
-        sum += accuracy_key(a);
+        if (!std::isnan(a)) {
+            sum += accuracy_key(a);
+            ++count;
+        }
     // Both exact in a double (fewer than 2^53 billionths), so the quotient is correctly rounded:
     // equal sums over equal counts, and equal fractions, give the same mean.
-    return accuracies.empty() ? 0.0
-                              : static_cast<double>(sum) / (1e9 * static_cast<double>(accuracies.size()));
+    return count == 0 ? 0.0 : static_cast<double>(sum) / (1e9 * static_cast<double>(count));
 }
 
 std::vector<int> competition_ranks(std::span<const double> values)

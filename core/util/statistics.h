@@ -46,6 +46,7 @@ inline std::int64_t accuracy_key(double accuracy)
     return std::isnan(accuracy) ? std::numeric_limits<std::int64_t>::min() : std::llround(accuracy * 1e9);
 }
 // The mean of accuracies summed as whole billionths (exact), so that equal decimals give equal means.
+// NaN (a seed a row lacks) is left out; 0 when nothing is left.
 double decimal_mean(std::span<const double> accuracies);
 
 // The competition rank ("1224") of `value` among `values`: 1 + how many are strictly higher, so that
