@@ -1,6 +1,6 @@
 // `rlda simulate CONFIG.toml [--out DIR] [--force] [--set section.key=value]… [--backend local|slurm]
-// [--workers N] [--part I/N] [--prepare]`: builds the simulation table of every action sequence,
-// spread over worker processes (or cluster jobs); running it again resumes.
+// [--workers N] [--part I/N] [--prepare] [--race]`: builds the simulation table of every action
+// sequence, spread over worker processes (or cluster jobs), or races it; running it again resumes.
 #include "app/cli/commands.h"
 #include "app/cli/interrupts.h"
 #include "app/cli/numbers.h"
@@ -8,10 +8,12 @@
 #include "core/config/experiment_io.h"
 #include "core/config/value_limits.h"
 #include "core/sim/build.h"
+#include "core/sim/race.h"
 #include "core/sweep/local.h"
 #include "core/sweep/process.h"
 #include "core/sweep/slurm.h"
 #include "core/table/reliability.h"
+#include "core/table/sequences.h"
 #include "core/util/error.h"
 
 #include <CLI/CLI.hpp>
@@ -45,7 +47,11 @@ struct SimulateOptions {
     bool prepare = false;
     std::vector<std::int64_t> seeds; // replicates at these seeds (sweep.seeds)
     int replicates = 0;              // or at job.seed, job.seed + 1, ...
+    bool race = false;               // sweep.race
 };
+
+// The first round's seeds of `rlda simulate --race` without --seeds or --replicates.
+constexpr int kRaceFirstSeeds = 3;
 
 // Where the table is, its rows, and (complete) how far its ranking can be trusted.
 void print_table(const std::string& out, const sim::SimulationTable& table)
@@ -179,6 +185,47 @@ int run_local(const core::config::ExperimentConfig& config, const std::string& o
     return table.complete() ? 0 : 130;
 }
 
+// ---- A race (core/sim/race.h): its first round on the local workers, the rounds after it here.
+int run_race(const core::config::ExperimentConfig& config, const std::string& out, int workers, bool force,
+             const std::stop_token& stop)
+{
+    const auto rounds = sim::read_race_log(std::filesystem::path(out) / "race.csv");
+    if (rounds.empty() && workers > 1) { // the first round is the whole table: spread it
+        if (const int rc = run_local(config, out, workers, force, stop); rc != 0)
+            return rc;
+        force = false;
+    }
+    int reported_round = 0;
+    const auto result = sim::race_table(
+        config, out, force,
+        [&](const sim::RaceProgress& p) {
+            if (p.round > 1 && p.round != reported_round) {
+                reported_round = p.round;
+                fmt::print("race round {}: seed {} for the {} sequences in the confidence set for the best\n",
+                           p.round, p.seed, p.contenders);
+            }
+            if (p.build.row)
+                print_row(p.build);
+            std::fflush(stdout);
+        },
+        stop);
+    if (result.end == sim::RaceEnd::Stopped) {
+        fmt::print("race: {}\n", sim::race_end_text(result.end));
+        return 130;
+    }
+    const auto& last = result.rounds.back();
+    fmt::print("race: {} rounds, {:.1f} epochs; ended: {}\n", result.rounds.size(), last.total_epochs,
+               sim::race_end_text(result.end));
+    std::vector<std::string> named;
+    for (const auto code : result.contenders)
+        named.push_back(fmt::format(
+            "[{}]",
+            fmt::join(sim::sequence_of(code, result.table.decisions(), result.table.num_actions()), " ")));
+    fmt::print("confidence set for the best (95 %): {}\n", fmt::join(named, " "));
+    fmt::print("table: {}/table.csv\nrace: {}/race.csv\n", out, out);
+    return 0;
+}
+
 // ---- The slurm backend (core/sweep/slurm.h): prepared here, then one job array followed to its end
 // by follow_slurm_sweep (app/cli/sweep_command.cpp), which also handles Ctrl-C.
 int run_slurm(const core::config::ExperimentConfig& config, const std::string& out, int parts, bool force)
@@ -221,6 +268,19 @@ int run_simulate(const SimulateOptions& o)
     }
     if (o.workers != -1) // its validator refuses negative values
         config.sweep.workers = o.workers;
+    if (o.race) {
+        config.sweep.race = true;
+        if (sim::table_seeds(config).empty())
+            config.sweep.seeds =
+                core::config::consecutive_seeds(static_cast<std::int64_t>(config.job.seed), kRaceFirstSeeds);
+    }
+    // A race's first round is a replicated table of sweep.seeds: its parts (--part, --prepare) are
+    // those of that table; the rounds after it run in the command that races.
+    if (config.sweep.race && o.part.empty() && !o.prepare) {
+        if (config.sweep.backend == core::config::SweepBackend::Slurm)
+            throw core::Error("sweep.race: a race runs its rounds on this machine; use --backend local");
+        sim::check_race_settings(config);
+    }
     // Not dated, unlike `rlda train`: the same command run again finds its folder and resumes.
     const std::string out = o.out.empty() ? fmt::format("runs/{}-table", config.name) : o.out;
     std::optional<std::pair<int, int>> part;
@@ -252,6 +312,8 @@ int run_simulate(const SimulateOptions& o)
     }
     const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     const int workers = config.sweep.workers > 0 ? config.sweep.workers : cores;
+    if (config.sweep.race)
+        return run_race(config, out, workers, o.force, signals.token());
     return run_local(config, out, workers, o.force, signals.token());
 }
 
@@ -274,6 +336,11 @@ std::function<int()> add_simulate_command(CLI::App& app)
         ->check(whole_number(0, kMaxSeed));
     sim->add_option("--replicates", o->replicates, "Build R replicates, at job.seed, job.seed + 1, ... (sweep.seeds)")
         ->check(whole_number(1, core::config::kMaxReplicates));
+    sim->add_flag(
+        "--race", o->race,
+        "Race (sweep.race): every sequence at the seeds (default job.seed and the next 2), then new seeds "
+        "only for those still in the confidence set for the best (sweep.race_max_seeds, "
+        "sweep.race_budget_epochs)");
     sim->add_option("--set", o->overrides, "Override a setting: section.key=value (TOML value), repeatable");
     sim->add_option("--dataset", o->dataset, "Shorthand for --set dataset.kind=\"KIND\"");
     sim->add_option("--backend", o->backend,

@@ -135,6 +135,12 @@ struct SweepConfig {
     std::vector<std::int64_t> seeds;
     // Replicates of one sequence trained as one fused model (core/sim/build.h); auto = on a GPU.
     FusedReplicates fused = FusedReplicates::Auto;
+    // Racing (core/sim/race.h): after every sequence is built at the seeds, new seeds only for the
+    // sequences still in the confidence set for the best, until it has one member, the budget is
+    // spent or the seeds reach race_max_seeds.
+    bool race = false;
+    int race_max_seeds = 10;
+    double race_budget_epochs = 0.0; // epochs of training in all the race's rounds; 0 = no budget
     bool operator==(const SweepConfig&) const = default;
 };
 

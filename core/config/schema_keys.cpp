@@ -281,6 +281,26 @@ Schema make_schema()
                  .help = "Replicated tables: train the seeds of a sequence as one fused model (on: always; off: "
                          "never; auto: on a GPU only, where it is faster); rows depend on it",
                  .value = named<&C::sweep, &SweepConfig::fused>(), .choices = names<FusedReplicates>()});
+    k.push_back({.name = "sweep.race",
+                 .type = Type::Flag,
+                 .label = "Race",
+                 .help =
+                     "rlda simulate: after every sequence is built at the seeds, give new seeds only to the "
+                     "sequences still in the 95 % confidence set for the best, until it has one member",
+                 .value = member<&C::sweep, &SweepConfig::race>()});
+    k.push_back({.name = "sweep.race_max_seeds",
+                 .type = Type::Integer,
+                 .label = "Race: most seeds",
+                 .help = "A race stops when its sequences have this many seeds",
+                 .value = member<&C::sweep, &SweepConfig::race_max_seeds>(),
+                 .range = {2.0, static_cast<double>(kMaxReplicates)}});
+    k.push_back(
+        {.name = "sweep.race_budget_epochs",
+         .type = Type::Number,
+         .label = "Race: budget (epochs)",
+         .help = "A race starts no round that would take its training past this many epochs; 0 = no budget",
+         .value = member<&C::sweep, &SweepConfig::race_budget_epochs>(),
+         .range = non_negative});
     k.push_back({.name = "sweep.poll_seconds", .type = Type::Number, .help = "Seconds between looks at the tasks",
                  .value = member<&C::sweep, &SweepConfig::poll_seconds>(), .range = {0.0, kMaxBudget, true, false}});
 

@@ -311,6 +311,13 @@ std::int64_t build_fused_part(const config::ExperimentConfig& c, const fs::path&
 
 } // namespace
 
+namespace {
+// One seed's table (or a single-seed one): build_table's, of the sequences `only` marks when given.
+SimulationTable build_one(const config::ExperimentConfig& c, const fs::path& out, bool force,
+                          const BuildProgressFn& progress, const std::stop_token& stop,
+                          train::TrainObserver* observer, BuildOrder order, const std::vector<char>* only);
+} // namespace
+
 SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& out, bool force,
                             const BuildProgressFn& progress, const std::stop_token& stop,
                             train::TrainObserver* observer, BuildOrder order)
@@ -343,6 +350,32 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
         }
         return collect_seeds(out, c);
     }
+    return build_one(c, out, force, progress, stop, observer, order, nullptr);
+}
+
+SimulationTable build_sequences(const config::ExperimentConfig& c, const fs::path& out,
+                                const std::vector<std::int64_t>& codes, const BuildProgressFn& progress,
+                                const std::stop_token& stop, train::TrainObserver* observer)
+{
+    check_table_settings(c);
+    if (!table_seeds(c).empty())
+        throw Error("build_sequences: a single-seed table's settings are needed (config_for_seed)");
+    const TableShape shape = table_shape(c);
+    std::vector<char> only(static_cast<std::size_t>(shape.sequences), 0);
+    for (const std::int64_t code : codes) {
+        if (code < 0 || code >= shape.sequences)
+            throw Error(fmt::format("build_sequences: no sequence has the code {}", code));
+        only[static_cast<std::size_t>(code)] = 1;
+    }
+    return build_one(c, out, false, progress, stop, observer, BuildOrder::Tree, &only);
+}
+
+namespace {
+
+SimulationTable build_one(const config::ExperimentConfig& c, const fs::path& out, bool force,
+                          const BuildProgressFn& progress, const std::stop_token& stop,
+                          train::TrainObserver* observer, BuildOrder order, const std::vector<char>* only)
+{
     const auto started = std::chrono::steady_clock::now();
     const Job j = make_job(c); // bad settings fail before the folder is touched
     const FolderLock lock = prepare_table_folder(c, out, force);
@@ -354,8 +387,14 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     detail::FeatureSink features(out / "features.csv", merge_features(shape_of(j), out), c.job.seed);
 
     BuildProgress p;
-    p.total = static_cast<int>(table.sequences());
-    p.done = static_cast<int>(table.rows().size());
+    p.total = static_cast<int>(only ? std::ranges::count(*only, 1) : table.sequences());
+    p.done = static_cast<int>(
+        only ? std::ranges::count_if(
+                   table.rows(),
+                   [&](const TableRow& r) {
+                       return (*only)[static_cast<std::size_t>(sequence_code(r.actions, j.num_actions))] != 0;
+                   })
+             : static_cast<std::ptrdiff_t>(table.rows().size()));
     p.to_compute = p.total - p.done;
     p.warm_start_reused = fs::exists(checkpoint);
     if (!p.warm_start_reused && p.to_compute > 0)
@@ -369,10 +408,13 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     };
     report();
 
-    train_missing(j, checkpoint, table, 0, 1, file, p, report, stop, observer, order, &features); // part 0 of 1
+    train_missing(j, checkpoint, table, 0, 1, file, p, report, stop, observer, order, &features,
+                  only); // part 0 of 1
     table.save(file.string());
     return table;
 }
+
+} // namespace
 
 std::int64_t build_replicated_part(const config::ExperimentConfig& c, const fs::path& out, int part, int parts,
                                    const BuildProgressFn& progress, const std::stop_token& stop,

@@ -85,6 +85,14 @@ SimulationTable build_table(const config::ExperimentConfig& c, const std::filesy
                             const BuildProgressFn& progress = {}, const std::stop_token& stop = {},
                             train::TrainObserver* observer = nullptr, BuildOrder order = BuildOrder::Tree);
 
+// A single-seed table's folder (settings with no sweep.seeds: config_for_seed) of the sequences
+// `codes` alone, as build_table builds them (a tree, resumable, the same bytes for each row): a
+// race's round (core/sim/race.h). Rows already there, of other sequences too, are kept. Error for
+// a code outside the table or replicated settings.
+SimulationTable build_sequences(const config::ExperimentConfig& c, const std::filesystem::path& out,
+                                const std::vector<std::int64_t>& codes, const BuildProgressFn& progress = {},
+                                const std::stop_token& stop = {}, train::TrainObserver* observer = nullptr);
+
 // --- Sweeps: a table's parts trained by separate processes (folder layout: core/table/table_folder.h)
 
 struct PreparedSweep {

@@ -21,6 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using Seconds = std::chrono::duration<double>;
+// Whether the call trains the sequence of a code: in its part, and among those asked for.
+using Wanted = std::function<bool(std::int64_t)>;
 
 // Ends the trunk once the first allocation event was handled: the checkpoint is on disk by then.
 class StopAtAllocation final : public train::TrainObserver {
@@ -144,12 +146,12 @@ std::optional<TableRow> branch(const Job& j, const fs::path& checkpoint, const s
 }
 
 // Each sequence of the part that `table` lacks from the warm start to the end of the budget.
-void train_per_sequence(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts,
-                        RowSink& sink, BuildProgress& p, const std::stop_token& stop, train::TrainObserver* observer,
-                        FeatureSink* features)
+void train_per_sequence(const Job& j, const fs::path& checkpoint, SimulationTable& table,
+                        const Wanted& wanted, RowSink& sink, BuildProgress& p, const std::stop_token& stop,
+                        train::TrainObserver* observer, FeatureSink* features)
 {
     for (std::int64_t code = 0; code < table.sequences() && !stop.stop_requested(); ++code) {
-        if (!in_part(code, part, parts, j.decisions, j.num_actions))
+        if (!wanted(code))
             continue;
         const auto seq = sequence_of(code, j.decisions, j.num_actions);
         if (table.find(seq))
@@ -172,11 +174,13 @@ public:
 // decision taken in memory and every action tried from it (BuildOrder::Tree in build.h).
 class TreeBuilder {
 public:
-    TreeBuilder(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts, RowSink& sink,
-                BuildProgress& p, const std::stop_token& stop, train::TrainObserver* observer, FeatureSink* features)
-        : j_(j), table_(table), part_(part), parts_(parts), sink_(sink), features_(features), p_(p), stop_(stop),
+    TreeBuilder(const Job& j, const fs::path& checkpoint, SimulationTable& table, const Wanted& wanted,
+                RowSink& sink, BuildProgress& p, const std::stop_token& stop, train::TrainObserver* observer,
+                FeatureSink* features)
+        : j_(j), table_(table), wanted_(wanted), sink_(sink), features_(features), p_(p), stop_(stop),
           clock_(train::make_clock(j.c.scheduler)),
-          sched_(j.c.scheduler.budget, train::allocation_events(j.c.scheduler), j.c.scheduler.start_time, *clock_),
+          sched_(j.c.scheduler.budget, train::allocation_events(j.c.scheduler), j.c.scheduler.start_time,
+                 *clock_),
           never_consulted_({})
     {
         observers_.add(&times_);
@@ -218,8 +222,7 @@ private:
             count *= j_.num_actions;
         }
         for (std::int64_t code = first; code < first + count; ++code)
-            if (in_part(code, part_, parts_, j_.decisions, j_.num_actions) &&
-                !table_.find(sequence_of(code, j_.decisions, j_.num_actions)))
+            if (wanted_(code) && !table_.find(sequence_of(code, j_.decisions, j_.num_actions)))
                 return true;
         return false;
     }
@@ -267,7 +270,7 @@ private:
         }
         for (std::int64_t code = first; code < first + count; ++code) {
             auto seq = sequence_of(code, j_.decisions, j_.num_actions);
-            if (!in_part(code, part_, parts_, j_.decisions, j_.num_actions) || table_.find(seq))
+            if (!wanted_(code) || table_.find(seq))
                 continue;
             TableRow row;
             row.actions = std::move(seq);
@@ -281,7 +284,7 @@ private:
 
     const Job& j_;
     SimulationTable& table_;
-    int part_, parts_;
+    const Wanted& wanted_;
     RowSink& sink_;
     FeatureSink* features_;
     BuildProgress& p_;
@@ -318,13 +321,17 @@ void RowSink::add(TableRow row)
 void train_missing(const Job& j, const fs::path& checkpoint, SimulationTable& table, int part, int parts,
                    const fs::path& file, BuildProgress& p, const std::function<void()>& report,
                    const std::stop_token& stop, train::TrainObserver* observer, BuildOrder order,
-                   FeatureSink* features)
+                   FeatureSink* features, const std::vector<char>* only)
 {
+    const Wanted wanted = [&](std::int64_t code) {
+        return in_part(code, part, parts, j.decisions, j.num_actions) &&
+               (only == nullptr || (*only)[static_cast<std::size_t>(code)] != 0);
+    };
     RowSink sink(j, file, table, p, report);
     if (order == BuildOrder::Tree && tree_buildable(j.c))
-        TreeBuilder(j, checkpoint, table, part, parts, sink, p, stop, observer, features).build();
+        TreeBuilder(j, checkpoint, table, wanted, sink, p, stop, observer, features).build();
     else
-        train_per_sequence(j, checkpoint, table, part, parts, sink, p, stop, observer, features);
+        train_per_sequence(j, checkpoint, table, wanted, sink, p, stop, observer, features);
 }
 
 namespace {

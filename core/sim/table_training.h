@@ -71,10 +71,12 @@ void warm_start(const Job& j, const std::filesystem::path& checkpoint, const std
 // build_table trains part 0 of 1. With `features`, the decision features of every node the part
 // trains through that the sink lacks are recorded there (Trainer::decision_features under the job's
 // seed; per sequence, those its agent is given), once each.
+// With `only` (indexed by sequence code), the sequences it marks and no other (a race's round).
 void train_missing(const Job& j, const std::filesystem::path& checkpoint, SimulationTable& table, int part,
                    int parts, const std::filesystem::path& file, BuildProgress& p,
                    const std::function<void()>& report, const std::stop_token& stop,
-                   train::TrainObserver* observer, BuildOrder order, FeatureSink* features = nullptr);
+                   train::TrainObserver* observer, BuildOrder order, FeatureSink* features = nullptr,
+                   const std::vector<char>* only = nullptr);
 
 // One seed of a replicated table trained fused (fused_table_training.cpp): its job, its warm start,
 // the file its rows are appended to, and the rows it holds.
