@@ -80,6 +80,16 @@ bool SweepPage::submit(core::config::ExperimentConfig config, core::config::Swee
         config.job.device = device.toStdString();
     if (const auto fused = core::config::from_string<core::config::FusedReplicates>(panel_->fused().toStdString()))
         config.sweep.fused = *fused;
+    if (panel_->race()) {
+        if (backend != core::config::SweepBackend::Local) {
+            panel_->setMessage(tr("A race runs its rounds on this machine: choose the local backend."));
+            return false;
+        }
+        config.sweep.race = true;
+        if (config.sweep.seeds.size() < 2)
+            config.sweep.seeds =
+                core::config::consecutive_seeds(static_cast<std::int64_t>(config.job.seed), 3);
+    }
     // A local sweep trains here: a GPU this machine lacks is refused now, not in the follower's log.
     if (backend == core::config::SweepBackend::Local) {
         try {
@@ -129,12 +139,20 @@ bool SweepPage::submit(core::config::ExperimentConfig config, core::config::Swee
     for (const auto s : config.sweep.seeds)
         seeds << QString::number(s);
     const QString partCount = widgets::counted(parts, tr("part"), tr("parts"));
-    panel_->setMessage(seeds.size() > 1 ? tr("Started: %1 seeds (%2), each a warm start and then %3 (log: %4)")
-                                       .arg(seeds.size())
-                                       .arg(seeds.join(QLatin1Char(' ')))
-                                       .arg(partCount)
-                                       .arg(log)
-                                 : tr("Started: training the warm start, then %1 (log: %2)").arg(partCount).arg(log));
+    panel_->setMessage(
+        config.sweep.race
+            ? tr("Started a race: every sequence at %1 seeds (%2), then one seed at a time for the "
+                 "sequences still in contention (log: %3)")
+                  .arg(seeds.size())
+                  .arg(seeds.join(QLatin1Char(' ')))
+                  .arg(log)
+        : seeds.size() > 1
+            ? tr("Started: %1 seeds (%2), each a warm start and then %3 (log: %4)")
+                  .arg(seeds.size())
+                  .arg(seeds.join(QLatin1Char(' ')))
+                  .arg(partCount)
+                  .arg(log)
+            : tr("Started: training the warm start, then %1 (log: %2)").arg(partCount).arg(log));
     panel_->setActive(true);
     Q_EMIT statusMessage(tr("Sweep started in %1").arg(folder));
     timer_.start();
@@ -153,6 +171,7 @@ void SweepPage::follow(const core::sweep::FoundSweep& found)
     panel_->setReplicates(static_cast<int>(config_.sweep.seeds.size()));
     panel_->setDevice(QString::fromStdString(config_.job.device));
     panel_->setFused(QString::fromStdString(core::config::to_string(config_.sweep.fused)));
+    panel_->setRace(config_.sweep.race);
 }
 
 void SweepPage::reattach()
@@ -210,10 +229,28 @@ void SweepPage::showReading(const core::sweep::SweepReading& r)
                                        .arg(text(core::sweep::follower_log(sweep_.folder)))
                            : status.cancelled ? tr("Cancelled: the whole rows are kept in %1/parts").arg(folder())
                                               : tr("Not running: simulate again to resume (finished rows are kept)"));
+    if (!r.race.empty() && !status.collected) {
+        const auto& last = r.race.back();
+        panel_->setMessage(
+            tr("Race: round %1 done, %2 in the confidence set for the best, %3 epochs so far%4")
+                .arg(r.race.size())
+                .arg(widgets::counted(static_cast<int>(last.contenders), tr("sequence"), tr("sequences")))
+                .arg(last.total_epochs, 0, 'f', 1)
+                .arg(alive ? tr("; training the next") : tr("; not running: simulate again to go on")));
+    }
     panel_->setActive(alive);
     if (status.collected && !collected_) {
         collected_ = true;
-        panel_->setMessage(tr("Done: %1/table.csv").arg(folder()));
+        if (!r.race.empty() && r.race.back().end)
+            panel_->setMessage(tr("Race done after %1 rounds, %2 epochs: %3 (%4); %5/table.csv")
+                                   .arg(r.race.size())
+                                   .arg(r.race.back().total_epochs, 0, 'f', 1)
+                                   .arg(QString::fromStdString(core::sim::race_end_text(*r.race.back().end)))
+                                   .arg(widgets::counted(static_cast<int>(r.race.back().contenders),
+                                                         tr("sequence"), tr("sequences")))
+                                   .arg(folder()));
+        else
+            panel_->setMessage(tr("Done: %1/table.csv").arg(folder()));
         Q_EMIT finished(folder());
     }
     if (!alive && (collected_ || status.cancelled))

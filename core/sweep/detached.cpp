@@ -6,6 +6,7 @@
 #include "core/sweep/local.h"
 #include "core/sweep/process.h"
 #include "core/sweep/slurm.h"
+#include "core/table/race.h"
 #include "core/table/table.h"
 #include "core/table/table_status.h"
 #include "core/util/atomic_file.h"
@@ -130,6 +131,14 @@ std::optional<FoundSweep> find_unfinished(const fs::path& root)
 
 bool table_collected(const fs::path& folder)
 {
+    // A race's table is whole after every round: it is done when its last round ended it.
+    try {
+        if (const auto rounds = sim::read_race_log(folder / "race.csv");
+            !rounds.empty() && !rounds.back().end)
+            return false;
+    } catch (const std::exception&) {
+        return false; // being rewritten, or torn
+    }
     const fs::path table = folder / "table.csv";
     std::error_code ec;
     if (!fs::exists(table, ec))
@@ -177,10 +186,13 @@ SweepReading read_sweep(const SweepMarker& sweep, const config::ExperimentConfig
                     if (t.state == TaskState::Pending)
                         t.state = TaskState::Running; // every part has its own process
         }
+        if (config.sweep.race)
+            r.race = sim::read_race_log(dir / "race.csv");
     } catch (const std::exception& e) {
         r.error = error_line(e);
     }
-    r.status.collected = r.status.collected || table_collected(sweep.folder);
+    // A race's first round collects its table before the rounds after it begin.
+    r.status.collected = (!config.sweep.race && r.status.collected) || table_collected(sweep.folder);
     return r;
 }
 

@@ -5,6 +5,7 @@
 
 #include "core/config/experiment.h"
 #include "core/sweep/status.h"
+#include "core/table/race.h"
 #include "core/table/table_folder.h"
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace rlda::core::sweep {
 
@@ -52,7 +54,8 @@ struct FoundSweep {
 std::optional<FoundSweep> find_unfinished(const std::filesystem::path& root);
 
 // Whether FOLDER/table.csv is whole: every row its metadata (table.json) counts, else complete by
-// the table's own rule. false while it is absent, partial, being rewritten or torn; never throws.
+// the table's own rule, and for a race (FOLDER/race.csv) once its last round ended it. false while
+// it is absent, partial, being rewritten or torn; never throws.
 bool table_collected(const std::filesystem::path& folder);
 
 // What a followed sweep's follower and files say now.
@@ -62,6 +65,7 @@ struct SweepReading {
     SweepStatus status;      // its parts; collected also when table.csv is whole
     std::string error;       // one line when reading failed (status then holds what was read); "" when not
     std::optional<sim::TableShape> shape; // the shape used, to pass to the next reading
+    std::vector<sim::RaceRound> race; // a race's rounds so far (race.csv); empty for a table of fixed seeds
 };
 // Reads a sweep: its part files, or for a submitted Slurm sweep SlurmSweep::poll (squeue, sacct,
 // under the sweep's lock: it may resubmit and collect). A local sweep's pending parts are running

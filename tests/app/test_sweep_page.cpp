@@ -5,11 +5,13 @@
 
 #include "core/config/experiment_io.h"
 #include "core/sweep/detached.h"
+#include "core/table/race.h"
 #include "core/table/table.h"
 #include "tests/common/screenshots.h"
 #include "widgets/job_tracker.h"
 #include "widgets/run/sweep_panel.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
 #include <QProgressBar>
@@ -129,6 +131,41 @@ private Q_SLOTS:
             page.resize(900, 300);
             QVERIFY(page.grab().save(shots + QStringLiteral("/sweeps-replicated.png")));
         }
+    }
+
+    // Race on the panel: a race from 3 seeds of job.seed, followed through its rounds to its end, which
+    // the page names; a race on Slurm is refused before anything starts.
+    void race_on_the_panel_races_the_table()
+    {
+        QTemporaryDir tmp;
+        app::SweepPage page;
+        page.setRunsRoot(tmp.path());
+        auto* race = page.panel()->findChild<QCheckBox*>(QStringLiteral("sweepRace"));
+        QVERIFY(race && !race->isChecked());
+        page.panel()->setRace(true);
+        auto c = quick();
+        c.sweep.race_max_seeds = 4;
+        QVERIFY(!page.submit(c, rlda::core::config::SweepBackend::Slurm, 2));
+        QVERIFY2(page.panel()
+                     ->findChild<QLabel*>(QStringLiteral("sweepMessage"))
+                     ->text()
+                     .contains(QStringLiteral("choose the local backend")),
+                 "a race on Slurm is refused");
+        QSignalSpy done(&page, &app::SweepPage::finished);
+        QVERIFY(page.submit(c, rlda::core::config::SweepBackend::Local, 2));
+        QVERIFY(!race->isEnabled());
+        QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 240000);
+        const auto settings =
+            core::config::load_experiment(core::sweep::settings_file(page.folder().toStdString()).string());
+        QVERIFY(settings.sweep.race);
+        QCOMPARE(settings.sweep.seeds,
+                 core::config::consecutive_seeds(static_cast<std::int64_t>(c.job.seed), 3));
+        const auto rounds = core::sim::read_race_log(page.folder().toStdString() + "/race.csv");
+        QVERIFY(!rounds.empty() && rounds.back().end);
+        const QString message = page.panel()->findChild<QLabel*>(QStringLiteral("sweepMessage"))->text();
+        QVERIFY2(message.startsWith(QStringLiteral("Race done after %1 rounds").arg(rounds.size())),
+                 qPrintable(message));
+        QTRY_VERIFY(!page.isActive());
     }
 
     // The panel offers the schema's devices; a local sweep on a GPU this machine lacks is refused

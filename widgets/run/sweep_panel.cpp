@@ -5,6 +5,7 @@
 #include "core/config/value_limits.h"
 #include "widgets/flow_layout.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -78,6 +79,13 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
                           "step for all (sweep.fused). auto: fused on a GPU, which one small model leaves mostly "
                           "idle; separate on the CPU, where a fused convolution is slower. Each seed's rows match "
                           "its separate build to a few test samples, so a table folder keeps the choice"));
+    race_ = new QCheckBox(tr("Race"), this);
+    race_->setObjectName(QStringLiteral("sweepRace"));
+    race_->setToolTip(
+        tr("Race (sweep.race): build every sequence at the seeds (3 from job.seed when Seeds is 1), "
+           "then give each new seed only to the sequences still in the 95 % confidence set for the "
+           "best, until it has one member or sweep.race_max_seeds is reached. Its first round runs "
+           "on the local workers, the rounds after it in one process (docs/tables.md, Racing)"));
     submit_ = new QPushButton(tr("Simulate the experiment"), this);
     submit_->setObjectName(QStringLiteral("submitSweep"));
     submit_->setToolTip(tr("Build the experiment's simulation table: every action sequence, from one warm start"));
@@ -93,6 +101,7 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     submitRow->addPair(new QLabel(tr("Seeds"), this), seeds_);
     submitRow->addPair(new QLabel(tr("Device"), this), device_);
     submitRow->addPair(new QLabel(tr("Fuse seeds"), this), fused_);
+    submitRow->addWidget(race_);
     submitRow->addWidget(submit_);
     submitRow->addWidget(open_);
     submitRow->addWidget(cancel_);
@@ -160,6 +169,15 @@ void SweepPanel::setFused(const QString& fused)
     selectData(fused_, fused);
 }
 
+bool SweepPanel::race() const
+{
+    return race_->isChecked();
+}
+void SweepPanel::setRace(bool race)
+{
+    race_->setChecked(race);
+}
+
 void SweepPanel::setSweep(const QString& folder, core::config::SweepBackend backend)
 {
     open_->setEnabled(false); // until its table is collected
@@ -217,6 +235,7 @@ void SweepPanel::setActive(bool active)
     backend_->setEnabled(!active);
     workers_->setEnabled(!active);
     seeds_->setEnabled(!active);
+    race_->setEnabled(!active);
 }
 
 void SweepPanel::setMessage(const QString& text) { message_->setText(text); }

@@ -8,6 +8,7 @@
 #include <QString>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -41,6 +42,10 @@ public:
     // own, else one of the schema's names ("auto", "on", "off").
     QString fused() const;
     void setFused(const QString& fused);
+    // Race (sweep.race): after every sequence is built at the seeds (at least 2; 3 from job.seed when
+    // Seeds is 1), new seeds only for the sequences still in the confidence set for the best.
+    bool race() const;
+    void setRace(bool race);
 
     // The sweep shown: its folder and backend, and whether one is in progress (enables Cancel).
     void setSweep(const QString& folder, core::config::SweepBackend backend);
@@ -62,6 +67,7 @@ private:
     QSpinBox* seeds_ = nullptr;
     QComboBox* device_ = nullptr;
     QComboBox* fused_ = nullptr;
+    QCheckBox* race_ = nullptr;
     QPushButton* submit_ = nullptr;
     QPushButton* cancel_ = nullptr;
     QPushButton* open_ = nullptr;
