@@ -221,7 +221,7 @@ int run_compare(const CompareOptions& o)
     for (std::size_t i = 0; i < o.runs.size(); ++i)
         runs.push_back(core::run::read_study_run(o.runs[i], o.labels.empty() ? std::string() : o.labels[i]));
     const auto rows = core::run::compare_transfers(runs);
-    const auto tests = core::run::test_study(runs, rows, core::run::read_table_ranks(rows));
+    const auto tests = core::run::test_study(runs, rows, core::run::read_study_tables(rows));
     std::vector<std::string> head{"held out", "sequences"};
     for (const auto& r : runs)
         head.push_back(r.label);

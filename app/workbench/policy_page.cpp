@@ -181,7 +181,7 @@ void PolicyPage::readTransfers(std::vector<core::run::StudyRun> runs, const QStr
                 runs.push_back(core::run::read_study_run(folder.toStdString()));
             Read read;
             read.study = core::run::compare_transfers(runs); // throws when the runs judged different tables
-            read.tests = core::run::test_study(runs, read.study, core::run::read_table_ranks(read.study));
+            read.tests = core::run::test_study(runs, read.study, core::run::read_study_tables(read.study));
             read.runs = std::move(runs);
             return read;
         },

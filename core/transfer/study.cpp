@@ -2,9 +2,12 @@
 #include "core/transfer/study.h"
 
 #include "core/table/open_table.h"
+#include "core/table/sequences.h"
+#include "core/table/variance_model.h"
 #include "core/transfer/files.h"
 #include "core/transfer/references.h"
 #include "core/util/data_dir.h"
+#include "core/util/distributions.h"
 #include "core/util/error.h"
 #include "core/util/statistics.h"
 
@@ -14,6 +17,9 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <functional>
+#include <numeric>
+#include <span>
 
 namespace rlda::core::run {
 
@@ -110,15 +116,25 @@ std::filesystem::path located(const std::string& file)
 
 } // namespace
 
-TableRanks read_table_ranks(const std::vector<StudyRow>& rows)
+StudyTables read_study_tables(const std::vector<StudyRow>& rows)
 {
-    TableRanks out;
+    StudyTables out;
     for (const auto& row : rows)
         for (const auto& file : row.table_files) {
             if (out.contains(file))
                 continue;
             try {
-                out.emplace(file, sequence_ranks(sim::open_table(located(file)).table));
+                const auto opened = sim::open_table(located(file));
+                StudyTable t;
+                t.ranks = sequence_ranks(opened.table);
+                t.num_actions = opened.table.num_actions();
+                t.accuracies = sim::accuracies_by_seed(opened.table);
+                if (t.accuracies.replicates() >= 2) {
+                    const auto m = sim::fit_variance_model(t.accuracies);
+                    t.sigma_e = m.sigma_e;
+                    t.df_error = m.df_error;
+                }
+                out.emplace(file, std::move(t));
             } catch (const std::exception&) {
                 // Left out: the model gets no ChanceTest (study_test_lines names the models tested).
             }
@@ -179,10 +195,140 @@ std::string plural(int n, const char* one, const char* many)
     return fmt::format("{} {}", n, n == 1 ? one : many);
 }
 
+// An agent's weights over one table's sequences (by code): what it chose there. Empty where it
+// chose nothing.
+using Weights = std::map<std::int64_t, double>;
+
+// Run `label`'s on `file` of `model`: each learning seed's greedy sequence, alike.
+Weights run_weights(const StudyRun& run, const std::string& model, const std::string& file, int num_actions)
+{
+    Weights w;
+    for (const auto& s : run.summaries) {
+        if (s.fold.model != model)
+            continue;
+        for (const auto& row : s.rows) {
+            if (row.table != file)
+                continue;
+            int judged = 0;
+            for (const auto& g : row.greedy)
+                judged += g.empty() ? 0 : 1;
+            for (const auto& g : row.greedy)
+                if (!g.empty())
+                    w[sim::sequence_code(g, num_actions)] += 1.0 / judged;
+        }
+    }
+    return w;
+}
+
+// A reference agent's on `file`: its sequence, from the first run that judged the model; random's,
+// every sequence alike.
+Weights reference_weights(const std::vector<StudyRun>& runs, const std::string& model,
+                          const std::string& file, const std::string& agent, const StudyTable& table)
+{
+    Weights w;
+    if (agent == kRandomReference) {
+        const std::size_t k = table.accuracies.sequences();
+        for (std::size_t s = 0; s < k; ++s)
+            w[static_cast<std::int64_t>(s)] = 1.0 / static_cast<double>(k);
+        return w;
+    }
+    for (const auto& run : runs)
+        for (const auto& s : run.summaries) {
+            if (s.fold.model != model)
+                continue;
+            for (const auto& row : s.rows)
+                if (row.table == file)
+                    for (const auto& ref : row.references)
+                        if (ref.agent == agent && !ref.sequence.empty()) {
+                            w[sim::sequence_code(ref.sequence, table.num_actions)] = 1.0;
+                            return w;
+                        }
+        }
+    return w;
+}
+
+// The contrast of two agents' weights on one model's tables (ModelContrast); nullopt where no table
+// has seeds to test on or either agent chose nothing on one.
+std::optional<ModelContrast> contrast(const StudyRow& row, const StudyTables& tables,
+                                      const std::function<Weights(const std::string&, const StudyTable&)>& a,
+                                      const std::function<Weights(const std::string&, const StudyTable&)>& b)
+{
+    ModelContrast c;
+    c.model = row.model;
+    double sum = 0.0, variance = 0.0, df_terms = 0.0;
+    for (const auto& file : row.table_files) {
+        const auto it = tables.find(file);
+        if (it == tables.end() || it->second.df_error <= 0.0)
+            continue;
+        const StudyTable& t = it->second;
+        const Weights wa = a(file, t), wb = b(file, t);
+        if (wa.empty() || wb.empty())
+            return std::nullopt;
+        Weights delta = wa;
+        for (const auto& [code, w] : wb)
+            delta[code] -= w;
+        double d = 0.0, squares = 0.0;
+        int seeds = 0;
+        for (const auto& seed : t.accuracies.accuracy) {
+            double at = 0.0;
+            bool whole = true;
+            for (const auto& [code, w] : delta) {
+                const double y = seed[static_cast<std::size_t>(code)];
+                whole = whole && !std::isnan(y);
+                at += w * y;
+            }
+            if (!whole)
+                continue; // a race's seed that one of the sequences lacks
+            d += at;
+            ++seeds;
+        }
+        if (seeds == 0)
+            continue;
+        for (const auto& [code, w] : delta)
+            squares += w * w;
+        const double v = t.sigma_e * t.sigma_e * squares / seeds;
+        sum += d / seeds;
+        variance += v;
+        df_terms += v * v / t.df_error;
+        ++c.tables;
+    }
+    if (c.tables == 0)
+        return std::nullopt;
+    const double n = c.tables;
+    c.difference = sum / n;
+    if (std::abs(c.difference) < 1e-12)
+        c.difference = 0.0; // the same sequences, or equal accuracies: compared as the table's decimals
+    c.se = std::sqrt(variance) / n;
+    c.df = df_terms > 0.0 ? variance * variance / df_terms : 0.0;
+    if (c.se > 0.0 && c.df > 0.0)
+        c.p = 2.0 * (1.0 - t_cdf(std::abs(c.difference) / c.se, c.df));
+    else
+        c.p = c.difference == 0.0 ? 1.0 : 0.0; // no noise: replicates that agree exactly
+    return c;
+}
+
+// Holm's step-down over `contrasts` (one model's), at kStudyLevel: adjusted p-values and verdicts.
+void holm_adjust(std::span<ModelContrast> contrasts)
+{
+    std::vector<std::size_t> order(contrasts.size());
+    std::iota(order.begin(), order.end(), std::size_t{0});
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return contrasts[a].p < contrasts[b].p; });
+    double running = 0.0;
+    const auto m = static_cast<double>(contrasts.size());
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        ModelContrast& c = contrasts[order[i]];
+        running = std::max(running, std::min(1.0, (m - static_cast<double>(i)) * c.p));
+        c.p = running;
+        if (c.p < kStudyLevel)
+            c.verdict = c.difference > 0.0 ? StudyVerdict::Better : StudyVerdict::Worse;
+    }
+}
+
 } // namespace
 
 StudyTests test_study(const std::vector<StudyRun>& runs, const std::vector<StudyRow>& rows,
-                      const TableRanks& ranks)
+                      const StudyTables& tables)
 {
     StudyTests out;
     std::vector<std::string> references;
@@ -204,8 +350,8 @@ StudyTests test_study(const std::vector<StudyRun>& runs, const std::vector<Study
                 continue;
             std::vector<std::vector<int>> lists;
             for (const auto& file : row.table_files)
-                if (const auto it = ranks.find(file); it != ranks.end())
-                    lists.push_back(it->second);
+                if (const auto it = tables.find(file); it != tables.end())
+                    lists.push_back(it->second.ranks);
             if (lists.size() != row.table_files.size())
                 continue;
             ChanceTest c;
@@ -216,6 +362,45 @@ StudyTests test_study(const std::vector<StudyRun>& runs, const std::vector<Study
             c.p = random_mean_p(lists, row.draws[r], *row.means[r]);
             out.chance.push_back(std::move(c));
         }
+    // Within each model: each run against every other run, each reference and random.
+    for (const auto& row : rows) {
+        const std::size_t first = out.contrasts.size();
+        std::vector<std::string> agents; // the references judged on this model, best-fixed aside
+        for (const auto& [agent, mean] : row.references)
+            if (agent != kBestFixedReference &&
+                std::find(agents.begin(), agents.end(), agent) == agents.end())
+                agents.push_back(agent);
+        if (std::find(agents.begin(), agents.end(), kRandomReference) == agents.end())
+            agents.emplace_back(kRandomReference);
+        for (const auto& run : runs) {
+            const auto mine = [&](const std::string& file, const StudyTable& t) {
+                return run_weights(run, row.model, file, t.num_actions);
+            };
+            for (const auto& other : runs) {
+                if (&other <= &run)
+                    continue; // each pair of runs once: the second against the first is its mirror
+                const auto theirs = [&](const std::string& file, const StudyTable& t) {
+                    return run_weights(other, row.model, file, t.num_actions);
+                };
+                if (auto c = contrast(row, tables, mine, theirs)) {
+                    c->agent = run.label;
+                    c->against = other.label;
+                    out.contrasts.push_back(std::move(*c));
+                }
+            }
+            for (const auto& agent : agents) {
+                const auto theirs = [&](const std::string& file, const StudyTable& t) {
+                    return reference_weights(runs, row.model, file, agent, t);
+                };
+                if (auto c = contrast(row, tables, mine, theirs)) {
+                    c->agent = run.label;
+                    c->against = agent;
+                    out.contrasts.push_back(std::move(*c));
+                }
+            }
+        }
+        holm_adjust(std::span(out.contrasts).subspan(first));
+    }
     for (const auto& run : runs) {
         bool every = false;
         for (const auto& c : out.comparisons) {
@@ -269,6 +454,26 @@ std::vector<std::string> study_test_lines(const std::vector<StudyRow>& rows, con
                 }
             out.push_back(fmt::format("  {}: better than chance on {} of {}: {}", agent, better, judged,
                                       fmt::join(cells, ", ")));
+        }
+    }
+    if (!tests.contrasts.empty()) {
+        out.emplace_back("within each held-out model: mean accuracy paired by the table's seeds, over its "
+                         "replicated tables; "
+                         "the sequences chosen taken as fixed, the noise the table's sigma_e; t tests, "
+                         "two-sided, Holm over "
+                         "the model's comparisons, 5 %:");
+        for (const auto& c : tests.contrasts) {
+            const char* verdict = c.verdict == StudyVerdict::Better  ? "better"
+                                  : c.verdict == StudyVerdict::Worse ? "worse"
+                                                                     : "not distinguishable";
+            if (c.difference == 0.0 && c.se == 0.0)
+                out.push_back(fmt::format("  {}, {} against {}: the same sequences ({})", c.model, c.agent,
+                                          c.against, plural(c.tables, "table", "tables")));
+            else
+                out.push_back(
+                    fmt::format("  {}, {} against {}: {:+.2f} points (se {:.2f}, {}), p = {:.3f}: {}",
+                                c.model, c.agent, c.against, 100.0 * c.difference, 100.0 * c.se,
+                                plural(c.tables, "table", "tables"), c.p, verdict));
         }
     }
     out.push_back(

@@ -4,6 +4,7 @@
 // Policy page's Transfer tab shows it.
 #pragma once
 
+#include "core/table/reliability.h"
 #include "core/transfer/summary.h"
 
 #include <filesystem>
@@ -65,12 +66,22 @@ struct StudyAverage {
 // Each run, then each reference agent in the order the first run's tables list them.
 std::vector<StudyAverage> study_averages(const std::vector<StudyRun>& runs, const std::vector<StudyRow>& rows);
 
-// The held-out tables' sequence ranks (sequence_ranks), read from the table files the rows name
-// (data/... where the shipped data is, when not found as written): what a random agent's rank is
-// drawn from. A table that cannot be read is left out, and its model
-// gets no test against chance. Reads files: call it off the GUI thread.
-using TableRanks = std::map<std::string, std::vector<int>>;
-TableRanks read_table_ranks(const std::vector<StudyRow>& rows);
+// A held-out table as the tests read it: every sequence's rank (sequence_ranks: what a random
+// agent's rank is drawn from) and its accuracies by seed (sequences in code order) with the noise
+// of its seed-blocked fit (core/table/variance_model.h), which the within-model contrasts test
+// against; sigma_e and df_e are 0 for a single-seed table, which has no such test.
+struct StudyTable {
+    std::vector<int> ranks;
+    int num_actions = 0;
+    sim::ReplicateAccuracies accuracies;
+    double sigma_e = 0.0;
+    double df_error = 0.0;
+};
+using StudyTables = std::map<std::string, StudyTable>; // by the file a row names
+// The held-out tables the rows name, read from their files (data/... where the shipped data is,
+// when not found as written). A table that cannot be read is left out: its model gets no test
+// against chance and no contrast on it. Reads files: call it off the GUI thread.
+StudyTables read_study_tables(const std::vector<StudyRow>& rows);
 
 // The study judged with the held-out model as its unit (docs/agent.md, "The study"). Learning seeds
 // and a model's several tables are not independent evidence: a model is.
@@ -100,15 +111,38 @@ struct ChanceTest {
     int draws = 0; // over the model's tables
     double p = 1.0;
 };
+// Within one held-out model: a run's policy against another agent, paired by the table's seeds.
+// On each of the model's replicated tables, at each seed r, an agent earns the mean accuracy at r of
+// the sequences it chose there: a policy, each learning seed's greedy sequence (as ranks.csv records
+// it); a reference, its sequence; random, every sequence alike. The contrast is the policy's less
+// the other's, averaged over the seeds, then over the model's tables. The sequences chosen are taken
+// as fixed: what is uncertain is their accuracy, whose noise is the table's sigma_e, so its
+// variance is sigma_e^2 sum_s (w_a(s) - w_b(s))^2 / R for the agents' weights w over the sequences
+// (the seed's offset cancels), and Satterthwaite's df over the tables. A two-sided t test, Holm's
+// step-down over the model's contrasts at kStudyLevel: "better" or "worse" needs it.
+struct ModelContrast {
+    std::string model;
+    std::string agent;       // a run's label
+    std::string against;     // another run's label, a reference agent, or "random"
+    int tables = 0;          // replicated tables it was tested on
+    double difference = 0.0; // mean accuracy, agent less against (a fraction)
+    double se = 0.0;
+    double df = 0.0;
+    double p = 1.0; // Holm-adjusted over the model's contrasts
+    StudyVerdict verdict = StudyVerdict::NotDistinguishable;
+};
 struct StudyTests {
     std::vector<StudyComparison> comparisons; // each run against every other run, then each reference
     std::vector<ChanceTest> chance;           // run by run, model by model (where the tables were read)
+    // Model by model: each run against each later run (the reverse is its mirror), then every
+    // reference and random.
+    std::vector<ModelContrast> contrasts;
     // The agent better than every other agent (every comparison of it "better": an intersection-union
     // test, each at kStudyLevel); empty when no agent is.
     std::string best;
 };
 StudyTests test_study(const std::vector<StudyRun>& runs, const std::vector<StudyRow>& rows,
-                      const TableRanks& ranks);
+                      const StudyTables& tables);
 // The tests as the lines `rlda transfer-compare` prints and the Policy page's Transfer tab shows.
 std::vector<std::string> study_test_lines(const std::vector<StudyRow>& rows, const StudyTests& tests);
 // Whether run `label`'s mean rank on `row` is better than chance: its ChanceTest where the tables

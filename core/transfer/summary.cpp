@@ -74,10 +74,12 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
                 });
                 if (it == r.ranks.end()) {
                     row.ranks.emplace_back(std::nullopt);
+                    row.greedy.emplace_back();
                     continue;
                 }
                 const int rank = it->evaluation.rank;
                 row.ranks.emplace_back(rank);
+                row.greedy.push_back(it->evaluation.greedy);
                 if (std::find(chosen.begin(), chosen.end(), it->evaluation.greedy) == chosen.end())
                     chosen.push_back(it->evaluation.greedy);
                 row.scenario = it->scenario;

@@ -27,6 +27,8 @@ struct TransferSummaryRow {
     // How many different greedy sequences the seeds chose here: 1 when the policy's choice does not
     // vary with the learning seed, so that its seeds are one draw, not several (study_tests).
     int choices = 0;
+    // Per seed of the summary: the greedy sequence judged (ranks.csv's); empty where none was.
+    std::vector<std::vector<int>> greedy;
     std::vector<TransferReference> references; // the table's, as judge_references orders them
 };
 // A scenario of the held-out model whose table exists at several seeds (replicates: the same

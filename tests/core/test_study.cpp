@@ -213,12 +213,12 @@ private Q_SLOTS:
         std::vector<run::StudyRun> runs{synthetic_run("low", low, 16, references),
                                         synthetic_run("mixed", mixed, 16, references)};
         const auto rows = run::compare_transfers(runs);
-        run::TableRanks ranks;
+        run::StudyTables ranks; // ranks alone: no seeds, so no contrast within a model
         for (int m = 0; m < 6; ++m) {
             std::vector<int> list(16);
             for (int i = 0; i < 16; ++i)
                 list[static_cast<std::size_t>(i)] = i + 1;
-            ranks["model" + std::to_string(m) + ".csv"] = list;
+            ranks["model" + std::to_string(m) + ".csv"].ranks = list;
         }
         const auto tests = run::test_study(runs, rows, ranks);
         const auto find = [&](const std::string& a, const std::string& b) {
@@ -252,6 +252,88 @@ private Q_SLOTS:
         QCOMPARE(run::test_study(one, run::compare_transfers(one), ranks).best, std::string("low"));
     }
 
+    // Within a model, paired by the table's seeds: one table of 4 sequences (1 decision) at 5 seeds,
+    // sequence 0 two points above the others at every seed, each seed offset by a point; sigma_e 1
+    // point on 12 df. `good` chose 0 at both learning seeds, `poor` 1, and so did the reference `none`.
+    void contrasts_within_a_model_are_paired_by_the_table_seeds()
+    {
+        const auto make = [](const std::string& label, int choice) {
+            run::TransferResult r;
+            run::TransferFold f;
+            f.model = "M";
+            f.tables = {"t.csv"};
+            f.sequences = 4;
+            r.folds.push_back(f);
+            for (std::uint64_t seed : {1, 2}) {
+                run::TransferRank x;
+                x.model = "M";
+                x.seed = seed;
+                x.table = "t.csv";
+                x.evaluation.rank = choice == 0 ? 1 : 2;
+                x.evaluation.sequences = 4;
+                x.evaluation.greedy = {choice};
+                r.ranks.push_back(x);
+            }
+            run::TransferReference none;
+            none.model = "M";
+            none.table = "t.csv";
+            none.agent = "none";
+            none.rank = 2;
+            none.sequence = {1};
+            r.references.push_back(none);
+            return run::StudyRun{label, run::summarize_transfer(r)};
+        };
+        const std::vector<run::StudyRun> runs{make("good", 0), make("poor", 1)};
+        const auto rows = run::compare_transfers(runs);
+        run::StudyTables tables;
+        auto& t = tables["t.csv"];
+        t.ranks = {1, 2, 2, 2};
+        t.num_actions = 4;
+        for (int r = 0; r < 5; ++r) {
+            t.accuracies.seeds.push_back(static_cast<std::uint64_t>(r));
+            t.accuracies.accuracy.push_back(
+                {0.82 + 0.01 * r, 0.80 + 0.01 * r, 0.80 + 0.01 * r, 0.80 + 0.01 * r});
+        }
+        t.sigma_e = 0.01;
+        t.df_error = 12;
+        const auto tests = run::test_study(runs, rows, tables);
+        // good against poor (once: poor against good is its mirror), each against none and random.
+        QCOMPARE(tests.contrasts.size(), std::size_t{5});
+        const auto find = [&](const std::string& a, const std::string& b) {
+            for (const auto& c : tests.contrasts)
+                if (c.agent == a && c.against == b)
+                    return c;
+            QTest::qFail("no such contrast", __FILE__, __LINE__);
+            return run::ModelContrast{};
+        };
+        const auto good_poor = find("good", "poor");
+        QCOMPARE(good_poor.tables, 1);
+        QVERIFY(std::abs(good_poor.difference - 0.02) < 1e-12); // the seed offsets cancel
+        QVERIFY(std::abs(good_poor.se - 0.01 * std::sqrt(2.0 / 5.0)) < 1e-12);
+        QCOMPARE(good_poor.df, 12.0);
+        // Unadjusted 2 (1 - T12(3.162)) = 0.0082; Holm multiplies it by at most 4 of the 5.
+        QVERIFY(good_poor.p > 0.0082 && good_poor.p < 0.05);
+        QVERIFY(good_poor.verdict == run::StudyVerdict::Better);
+        QVERIFY(find("good", "none").verdict == run::StudyVerdict::Better);
+        // Against random: the mean of every sequence, 0.5 points below `good`'s two (w = 3/4 - 1/4 ...).
+        const auto good_random = find("good", "random");
+        QVERIFY(std::abs(good_random.difference - 0.015) < 1e-12);
+        QVERIFY(std::abs(good_random.se - 0.01 * std::sqrt(0.75 / 5.0)) < 1e-12);
+        QVERIFY(good_random.verdict == run::StudyVerdict::Better);
+        // The same sequence is no difference at all; half a point at 0.39 se is not distinguishable.
+        const auto poor_none = find("poor", "none");
+        QCOMPARE(poor_none.difference, 0.0);
+        QCOMPARE(poor_none.p, 1.0);
+        QVERIFY(find("poor", "random").verdict == run::StudyVerdict::NotDistinguishable);
+        const auto lines = run::study_test_lines(rows, tests);
+        QVERIFY(std::any_of(lines.begin(), lines.end(), [](const std::string& l) {
+            return l.starts_with("  M, good against poor: +2.00 points (se 0.63, 1 table), p = ") &&
+                   l.ends_with(": better");
+        }));
+        QVERIFY(std::find(lines.begin(), lines.end(),
+                          "  M, poor against none: the same sequences (1 table)") != lines.end());
+    }
+
     // The shipped study (data/fashion-mnist/study): the state-aware and structural policies cannot be
     // told apart over the six models, no agent is the best, and on three conv tables both chose one
     // sequence at every seed, so that there it is one draw against chance, not five.
@@ -262,7 +344,7 @@ private Q_SLOTS:
         const std::vector<run::StudyRun> runs{run::read_study_run(study + "state"),
                                               run::read_study_run(study + "structural")};
         const auto rows = run::compare_transfers(runs);
-        const auto tests = run::test_study(runs, rows, run::read_table_ranks(rows));
+        const auto tests = run::test_study(runs, rows, run::read_study_tables(rows));
         QVERIFY(tests.best.empty());
         for (const auto& c : tests.comparisons)
             if (c.against == "structural" || c.against == "state")
