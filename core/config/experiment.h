@@ -35,6 +35,9 @@ struct DatasetConfig {
     std::int64_t train_subset = 0;   // 0 = all samples
     std::int64_t test_subset = 0;
     bool random_subset = false;      // false: the first N samples
+    // Test also on the training samples train_subset leaves out: a larger held-out pool (the test
+    // set's samples, then those), so that a table's accuracies carry less of the test set's noise.
+    bool test_unused_train = false;
     // synthetic only
     std::vector<std::int64_t> shape = model::kCifar10Input;
     std::int64_t classes = model::kCifar10Classes;

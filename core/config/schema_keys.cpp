@@ -110,6 +110,11 @@ Schema make_schema()
     k.push_back({.name = "dataset.random_subset", .type = Type::Flag, .label = "Random subset (seeded)",
                  .help = "A seeded random subset instead of the first N samples",
                  .value = member<&C::dataset, &DatasetConfig::random_subset>()});
+    k.push_back({.name = "dataset.test_unused_train",
+                 .type = Type::Flag,
+                 .label = "Test on unused training samples",
+                 .help = "Test also on the training samples train_subset leaves out: a larger held-out pool",
+                 .value = member<&C::dataset, &DatasetConfig::test_unused_train>()});
     k.push_back({.name = "dataset.shape", .type = Type::Integers, .label = "Shape",
                  .help = "Synthetic: [channels, height, width]", .value = member<&C::dataset, &DatasetConfig::shape>(),
                  .range = at_least(1), .size = 3,

@@ -149,10 +149,23 @@ DatasetSplit make_split(RawImages train, RawImages test, std::int64_t classes, c
                                     train.pixels.size(1), train.pixels.size(2), train.pixels.size(3),
                                     test.pixels.size(1), test.pixels.size(2), test.pixels.size(3)));
 
+    // The training samples the subset leaves out, when they are to be tested on too.
+    RawImages unused;
+    if (const std::int64_t available = train.pixels.size(0), count = options.train_subset;
+        options.test_unused_train && count > 0 && count < available) {
+        const auto kept =
+            subset_indices(available, count, options.random_subset, options.subset_seed, kSubsetStream);
+        auto left = torch::ones({available}, torch::kBool);
+        left.index_fill_(0, kept, false);
+        const auto rest = left.nonzero().squeeze(1);
+        unused = {train.pixels.index_select(0, rest), train.labels.index_select(0, rest)};
+    }
     train = select(std::move(train), options.train_subset, options, kSubsetStream, name, "training",
                    "train_subset");
     test =
         select(std::move(test), options.test_subset, options, kSubsetStream + 1, name, "test", "test_subset");
+    if (unused.pixels.defined())
+        test = {torch::cat({test.pixels, unused.pixels}), torch::cat({test.labels, unused.labels})};
 
     // The float32 copies made below, checked before they are allocated: the pixels were read from
     // files that fit, but the normalised images are four times their size.

@@ -20,6 +20,8 @@ struct LoadOptions {
     std::int64_t train_subset = 0; // 0 = all; otherwise exactly this many training samples
     std::int64_t test_subset = 0;  // 0 = all
     bool random_subset = false;    // false: the first N samples; true: N drawn with subset_seed
+    // The training samples train_subset leaves out appended to the test set (after test_subset's).
+    bool test_unused_train = false;
     std::uint64_t subset_seed = 0;
 };
 

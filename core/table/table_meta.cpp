@@ -157,6 +157,7 @@ TableMeta table_meta(const config::ExperimentConfig& c, const model::ModelSpec& 
     m.dataset.train_subset = c.dataset.train_subset;
     m.dataset.test_subset = c.dataset.test_subset;
     m.dataset.random_subset = c.dataset.random_subset;
+    m.dataset.test_unused_train = c.dataset.test_unused_train;
     if (c.dataset.kind == config::DatasetKind::Synthetic) {
         m.dataset.shape = c.dataset.shape;
         m.dataset.classes = c.dataset.classes;
@@ -190,6 +191,8 @@ std::string table_meta_json(const TableMeta& m)
                  {"train_subset", m.dataset.train_subset},
                  {"test_subset", m.dataset.test_subset},
                  {"random_subset", m.dataset.random_subset}};
+    if (m.dataset.test_unused_train) // only where set, so that every other table's file is as before
+        dataset["test_unused_train"] = true;
     if (m.dataset.kind == config::DatasetKind::Synthetic) {
         dataset["shape"] = m.dataset.shape;
         dataset["classes"] = m.dataset.classes;
@@ -290,6 +293,8 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
         m.dataset.test_subset = r.integer(v, "dataset.test_subset", 0, std::int64_t{1} << 40);
     if (const json& v = r.at(dataset, "random_subset", "dataset", false); !v.is_null())
         m.dataset.random_subset = r.boolean(v, "dataset.random_subset");
+    if (const json& v = r.at(dataset, "test_unused_train", "dataset", false); !v.is_null())
+        m.dataset.test_unused_train = r.boolean(v, "dataset.test_unused_train");
     if (m.dataset.kind == config::DatasetKind::Synthetic) {
         if (const json& v = r.at(dataset, "shape", "dataset", false); v.is_array() && v.size() <= 3) {
             m.dataset.shape.clear();

@@ -20,7 +20,8 @@ namespace rlda::core::sim {
 // The metadata file `X.json` beside a table `X.csv` (so `table.json` in a table folder). JSON:
 //   {"format": "rlda-table", "version": 1, "rows": 64, "decisions": 3, "actions": 4,
 //    "model": {"name": "ConvNet2", "head": "relu", "toml": null}, "input": [1, 28, 28], "classes": 10,
-//    "dataset": {"kind", "normalization", "train_subset", "test_subset", "random_subset"},
+//    "dataset": {"kind", "normalization", "train_subset", "test_subset", "random_subset",
+//                "test_unused_train" (only where true)},
 //    "scenario": {"name", "first_up", "start_time", "events": [{"time", "change"}]},
 //    "budget": 60, "clock": {"kind", "step_cost", "eval_cost"}, "seed": 42,
 //    "operations": ["deepen", "widen"], "widen_factor": 2.0, "seeds": [42, 43, 44]}

@@ -47,6 +47,7 @@ data::DatasetSplit load_dataset(const config::DatasetConfig& c, std::uint64_t se
     o.train_subset = c.train_subset;
     o.test_subset = c.test_subset;
     o.random_subset = c.random_subset;
+    o.test_unused_train = c.test_unused_train;
     o.subset_seed = seed;
     const std::string folder = !c.path.empty()                                 ? c.path
                                : c.kind == config::DatasetKind::Cifar10      ? std::string("data/cifar-10-batches-bin")

@@ -472,6 +472,36 @@ private Q_SLOTS:
         QCOMPARE(split.train.images.select(1, 1).abs().min().item<float>(), 1.0f);
     }
 
+    // dataset.test_unused_train: the training samples the subset leaves out are tested on too, after
+    // the test set's own, and never trained on.
+    void the_unused_training_samples_join_the_test_set()
+    {
+        const auto px = torch::arange(10, torch::kByte).view({10, 1, 1, 1});
+        const auto labels = torch::zeros({10}, torch::kLong);
+        const auto test_px = torch::full({3, 1, 1, 1}, 200, torch::kByte);
+        auto o = with(Normalization::None);
+        o.train_subset = 6;
+        o.test_unused_train = true;
+        const auto split = make_split({px, labels}, {test_px, torch::zeros({3}, torch::kLong)}, 2, "toy", o);
+        QCOMPARE(split.train.size(), std::int64_t{6});
+        QCOMPARE(split.test.size(), std::int64_t{3 + 4});
+        const auto test = split.test.images.flatten().mul(255).round().to(torch::kLong);
+        QCOMPARE(test.slice(0, 3).sum().item<std::int64_t>(), std::int64_t{6 + 7 + 8 + 9}); // the 4 left out
+        QCOMPARE(split.train.images.flatten().mul(255).round().sum().item<double>(), 0.0 + 1 + 2 + 3 + 4 + 5);
+        // A random subset: the left-out samples are exactly those not drawn.
+        o.random_subset = true;
+        o.subset_seed = 3;
+        const auto drawn = make_split({px, labels}, {test_px, torch::zeros({3}, torch::kLong)}, 2, "toy", o);
+        const double trained = drawn.train.images.flatten().mul(255).round().sum().item<double>();
+        const double left = drawn.test.images.flatten().slice(0, 3).mul(255).round().sum().item<double>();
+        QCOMPARE(trained + left, 45.0);
+        // Without a subset nothing is left out.
+        o.train_subset = 0;
+        QCOMPARE(
+            make_split({px, labels}, {test_px, torch::zeros({3}, torch::kLong)}, 2, "toy", o).test.size(),
+            std::int64_t{3});
+    }
+
     void subsets()
     {
         QTemporaryDir tmp;

@@ -62,6 +62,13 @@ private Q_SLOTS:
         QCOMPARE(back.source, std::string("t.json"));
         back.source.clear();
         QVERIFY(back == m);
+        // A table tested on the unused training samples too says so; the others' files are as before.
+        QVERIFY(sim::table_meta_json(m).find("test_unused_train") == std::string::npos);
+        auto pooled = m;
+        pooled.dataset.test_unused_train = true;
+        const std::string text = sim::table_meta_json(pooled);
+        QVERIFY(text.find("\"test_unused_train\": true") != std::string::npos);
+        QVERIFY(sim::parse_table_meta(text, "t.json").dataset.test_unused_train);
     }
 
     void bad_metadata_fails_in_one_line_naming_the_key()
