@@ -50,7 +50,6 @@ void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint6
     // The calibrated statistics (core/table/variance_model.h): the rank intervals and the confidence
     // set; P(best) over the bootstrap of the seeds is descriptive.
     const VarianceModel model = fit_variance_model(r);
-    const RankIntervals intervals = rank_intervals(r, model);
     const BestSet set = best_set(r, model);
     const auto b = bootstrap_ranks(r, kResamples, seed);
     const auto row_of = [&](const std::vector<int>& seq) {
@@ -59,9 +58,10 @@ void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint6
                 return i;
         throw Error(fmt::format("{}: no row for {}", table.source(), sequence_string(seq)));
     };
-    const auto spread = [&](const std::vector<int>& seq) {
+    const auto spread = [&](const std::vector<int>& seq) { // the few sequences reported, not all k
         const std::size_t s = row_of(seq);
-        return Evaluation::Spread{intervals.low[s], intervals.high[s], b.best_share[s]};
+        const auto [low, high] = rank_interval(r, model, s);
+        return Evaluation::Spread{low, high, b.best_share[s]};
     };
     e.replicates = r.replicates();
     if (!e.seed_sequences.empty()) {
@@ -77,8 +77,8 @@ void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint6
     e.optimal_spread = spread(e.optimal_sequence);
     e.no_adaptation_spread = spread(table.no_adaptation_sequence());
     e.random_rank = expected_random_rank(b.mean_rank);
-    std::vector<double> seed_means;
-    for (const auto& acc : r.accuracy)
+    std::vector<double> seed_means; // over the seeds every sequence holds (a race's later seeds hold a few)
+    for (const auto& acc : r.held_by_all().accuracy)
         seed_means.push_back(std::accumulate(acc.begin(), acc.end(), 0.0) / static_cast<double>(acc.size()));
     e.random_expected_sd = std::sqrt(variance_of(seed_means, 1));
     e.best_set = static_cast<int>(set.members.size());

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <limits>
 #include <numeric>
+#include <tuple>
 
 namespace rlda::core::sim {
 namespace {
@@ -334,32 +335,38 @@ BestSet best_set(const ReplicateAccuracies& r, const VarianceModel& m, double le
     return out;
 }
 
+std::pair<int, int> rank_interval(const ReplicateAccuracies& r, const VarianceModel& m, std::size_t s,
+                                  double level)
+{
+    const std::size_t k = r.sequences();
+    int low = 1, high = static_cast<int>(k);
+    if (m.df_error <= 0.0)
+        return {low, high};
+    std::vector<double> t;
+    t.reserve(k - 1);
+    for (std::size_t j = 0; j < k; ++j)
+        if (j != s)
+            t.push_back(t_of(difference(r, j, s), m.sigma_e)); // > 0: j above s
+    const std::vector<bool> rejected = holm(t, m.df_error, level);
+    for (std::size_t i = 0; i < t.size(); ++i)
+        if (rejected[i]) {
+            if (t[i] > 0.0)
+                ++low; // significantly above s
+            else
+                --high; // significantly below
+        }
+    return {low, high};
+}
+
 RankIntervals rank_intervals(const ReplicateAccuracies& r, const VarianceModel& m, double level)
 {
     RankIntervals out;
     out.level = level;
     const std::size_t k = r.sequences();
-    out.low.assign(k, 1);
-    out.high.assign(k, static_cast<int>(k));
-    if (m.df_error <= 0.0)
-        return out;
-    for (std::size_t s = 0; s < k; ++s) {
-        std::vector<double> t;
-        std::vector<std::size_t> other;
-        for (std::size_t j = 0; j < k; ++j)
-            if (j != s) {
-                t.push_back(t_of(difference(r, j, s), m.sigma_e)); // > 0: j above s
-                other.push_back(j);
-            }
-        const std::vector<bool> rejected = holm(t, m.df_error, level);
-        for (std::size_t i = 0; i < t.size(); ++i)
-            if (rejected[i]) {
-                if (t[i] > 0.0)
-                    ++out.low[s]; // significantly above s
-                else
-                    --out.high[s]; // significantly below
-            }
-    }
+    out.low.resize(k);
+    out.high.resize(k);
+    for (std::size_t s = 0; s < k; ++s)
+        std::tie(out.low[s], out.high[s]) = rank_interval(r, m, s, level);
     return out;
 }
 

@@ -90,6 +90,10 @@ struct RankIntervals {
 };
 RankIntervals rank_intervals(const ReplicateAccuracies& r, const VarianceModel& m,
                              double level = kConfidence);
+// One sequence's (index `s`): what rank_intervals gives it, for a caller that needs a few of a large
+// table's (k - 1 tests each, not k (k - 1)).
+std::pair<int, int> rank_interval(const ReplicateAccuracies& r, const VarianceModel& m, std::size_t s,
+                                  double level = kConfidence);
 
 // The interval of a candidate that is no one row (an agent whose sequence differs between seeds):
 // `candidate[i]` earned at replicate i, compared with every sequence as a row would be.

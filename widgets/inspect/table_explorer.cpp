@@ -2,6 +2,8 @@
 // side; a selection in either shows in both.
 #include "widgets/inspect/table_explorer.h"
 
+#include "widgets/counted.h"
+
 #include "widgets/inspect/action_heatmap.h"
 #include "widgets/inspect/sequence_filter_proxy.h"
 #include "widgets/inspect/sorted_accuracy_chart.h"
@@ -145,18 +147,20 @@ void TableExplorer::setTable(const core::sim::SimulationTable& table, const QStr
     QStringList parts;
     parts << tr("<b>%1</b>").arg(name.toHtmlEscaped());
     if (actions_ && !actions_->deepen_only())
-        parts << tr("%1 of %2 sequences (%3 decisions × %4 actions: %5)")
+        parts << tr("%1 of %2 sequences (%3 × %4 actions: %5)")
                      .arg(t.rows().size())
                      .arg(t.sequences())
-                     .arg(k)
+                     .arg(counted(k, tr("decision"), tr("decisions")))
                      .arg(m)
-                     .arg(QString::fromStdString(fmt::format("{}", fmt::join(core::model::operation_strings(actions_->operations()), " or "))) +
+                     .arg(QString::fromStdString(fmt::format(
+                              "{}",
+                              fmt::join(core::model::operation_strings(actions_->operations()), " or "))) +
                           tr(" a block, or do nothing"));
     else
-        parts << tr("%1 of %2 sequences (%3 decisions × %4 actions, %5 = do nothing)")
+        parts << tr("%1 of %2 sequences (%3 × %4 actions, %5 = do nothing)")
                      .arg(t.rows().size())
                      .arg(t.sequences())
-                     .arg(k)
+                     .arg(counted(k, tr("decision"), tr("decisions")))
                      .arg(m)
                      .arg(t.do_nothing());
     if (!t.rows().empty()) {
