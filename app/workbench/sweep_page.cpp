@@ -242,7 +242,8 @@ void SweepPage::showReading(const core::sweep::SweepReading& r)
     if (status.collected && !collected_) {
         collected_ = true;
         if (!r.race.empty() && r.race.back().end)
-            panel_->setMessage(tr("Race done after %1 rounds, %2 epochs: %3 (%4); %5/table.csv")
+            panel_->setMessage(tr("Race done after %1 rounds, %2 epochs: %3; %4 in the confidence set for "
+                                  "the best; %5/table.csv")
                                    .arg(r.race.size())
                                    .arg(r.race.back().total_epochs, 0, 'f', 1)
                                    .arg(QString::fromStdString(core::sim::race_end_text(*r.race.back().end)))

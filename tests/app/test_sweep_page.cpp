@@ -166,6 +166,10 @@ private Q_SLOTS:
         QVERIFY2(message.startsWith(QStringLiteral("Race done after %1 rounds").arg(rounds.size())),
                  qPrintable(message));
         QTRY_VERIFY(!page.isActive());
+        if (const QString shots = rlda::test::screenshotDir(); !shots.isEmpty()) {
+            page.resize(900, 300);
+            QVERIFY(page.grab().save(shots + QStringLiteral("/sweeps-race.png")));
+        }
     }
 
     // The panel offers the schema's devices; a local sweep on a GPU this machine lacks is refused
