@@ -32,6 +32,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <numeric>
@@ -77,9 +78,10 @@ struct Simulated {
     std::string table;
     int sequences = 0;
     double p_race = 0.0, race_epochs = 0.0, race_seeds = 0.0; // mean over trials
-    double wrong_race = 0.0, wrong_uniform = 0.0; // P(one member, not the true best): the race; uniform at --most
-    std::vector<double> p_uniform;                            // by n - first
-    double uniform_epochs = -1.0;                             // at equal P(correct); -1: none within --most
+    double wrong_race = 0.0,
+           wrong_uniform = 0.0;    // P(one member, not the true best): the race; uniform at --most
+    std::vector<double> p_uniform; // by n - first
+    double uniform_epochs = -1.0;  // at equal P(correct); -1: none within --most
     int uniform_n = 0;
     double per_seed = 0.0; // epochs of one seed of every sequence
     double p_uniform_same =
@@ -107,9 +109,10 @@ Simulated simulate(const sim::OpenedTable& t, const Options& o, std::mt19937_64&
     out.sequences = truth.sequences();
     const auto all = every_code(out.sequences);
     const sim::RaceRules rules{o.most, 0.0, o.epoch};
-    out.p_uniform.assign(static_cast<std::size_t>(o.most - o.first + 1), 0.0);
+    out.p_uniform.assign(static_cast<std::size_t>(o.most) - static_cast<std::size_t>(o.first) + 1, 0.0);
     for (int trial = 0; trial < o.trials; ++trial) {
         std::vector<std::vector<double>> draws;
+        draws.reserve(static_cast<std::size_t>(o.most));
         for (int s = 0; s < o.most; ++s)
             draws.push_back(sim::draw_seed(truth, rng));
         // The race, on these draws: a later seed's accuracies of the contenders alone.
@@ -175,6 +178,7 @@ int real(const Options& o)
     const auto all = every_code(uniform.table.sequences());
     const auto names = [&](const std::vector<std::int64_t>& set) {
         std::vector<std::string> out;
+        out.reserve(set.size());
         for (const auto code : set)
             out.push_back(fmt::format("[{}]", fmt::join(sim::sequence_of(code, uniform.table.decisions(),
                                                                          uniform.table.num_actions()),
@@ -247,9 +251,10 @@ int run(const Options& o)
             epochs = fmt::format("> {:.1f}", at_most);
             ratio = fmt::format("> {:.2f}", at_most / s.race_epochs);
         }
-        fmt::print("{:<24} {:>5} {:>8.2f} {:>6.2f} {:>9.1f} {:>6.1f} {:>14.2f} {:>10} {:>11} {:>8} {:>13.2f}\n",
-                   s.table, s.sequences, s.p_race, s.wrong_race, s.race_epochs, s.race_seeds, s.p_uniform_same, n,
-                   epochs, ratio, s.wrong_uniform);
+        fmt::print(
+            "{:<24} {:>5} {:>8.2f} {:>6.2f} {:>9.1f} {:>6.1f} {:>14.2f} {:>10} {:>11} {:>8} {:>13.2f}\n",
+            s.table, s.sequences, s.p_race, s.wrong_race, s.race_epochs, s.race_seeds, s.p_uniform_same, n,
+            epochs, ratio, s.wrong_uniform);
         std::fflush(stdout);
         // The ratio counts the tables whose best the race names at least half the time.
         if (s.p_race >= 0.5) {
@@ -269,9 +274,7 @@ int run(const Options& o)
     return 0;
 }
 
-} // namespace
-
-int main(int argc, char** argv)
+int parse_and_run(int argc, char** argv)
 {
     CLI::App app{"Racing against uniform seeds: epochs to name the best at 95 % confidence"};
     Options o;
@@ -292,10 +295,19 @@ int main(int argc, char** argv)
         fmt::print(stderr, "bench_race: --race and --uniform go together\n");
         return 2;
     }
+    return run(o);
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
     try {
-        return run(o);
-    } catch (const rlda::core::Error& e) {
-        fmt::print(stderr, "bench_race: {}\n", e.what());
+        return parse_and_run(argc, argv);
+    } catch (const std::exception& e) { // a bad table or folder: one line, not a crash
+        std::fputs("bench_race: ", stderr);
+        std::fputs(e.what(), stderr);
+        std::fputs("\n", stderr);
         return 1;
     }
 }

@@ -36,7 +36,7 @@ ChannelStats pixel_stats(const torch::Tensor& pixels)
                 ++h[q[k]];
         }
     ChannelStats s;
-    const double total = static_cast<double>(n * plane);
+    const auto total = static_cast<double>(n * plane);
     for (const auto& h : hist) {
         double sum = 0;
         for (int v = 0; v < 256; ++v)
@@ -107,7 +107,7 @@ model::Shape Dataset::shape() const
     if (!images.defined())
         return {};
     const auto s = images.sizes();
-    return model::Shape(s.begin() + 1, s.end());
+    return {s.begin() + 1, s.end()};
 }
 
 std::int64_t Dataset::size() const
