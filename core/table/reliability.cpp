@@ -189,10 +189,15 @@ std::string reliability_text(const Reliability& r)
                           r.replicates)
             : fmt::format("split halves: rho {:.2f} over {} split{}", r.split_half, r.splits,
                           r.splits == 1 ? "" : "s");
+    const std::string table_seeds =
+        r.fewest_seeds == r.most_seeds
+            ? fmt::format("the table's {} seeds", r.replicates)
+            : fmt::format("the table's seeds ({} to {} a sequence, {:.1f} on average)", r.fewest_seeds,
+                          r.most_seeds, r.mean_seeds);
     return fmt::format(
-        "reliability: one seed {:.2f} (95 % interval {:.2f} to {:.2f}), the table's {} seeds {:.2f} "
-        "({:.2f} to {:.2f}); {}; {}",
-        r.one_seed, r.one_seed_low, r.one_seed_high, r.replicates, r.all_seeds, r.all_seeds_low,
+        "reliability: one seed {:.2f} (95 % interval {:.2f} to {:.2f}), {} {:.2f} ({:.2f} to {:.2f}); "
+        "{}; {}",
+        r.one_seed, r.one_seed_low, r.one_seed_high, table_seeds, r.all_seeds, r.all_seeds_low,
         r.all_seeds_high, needed, halves);
 }
 
@@ -233,7 +238,10 @@ Reliability rank_reliability(const ReplicateAccuracies& r, const VarianceModel& 
     if (out.replicates < 2)
         return out;
     const auto reliability = ranking_reliability;
-    const double seeds = out.replicates;
+    out.fewest_seeds = *std::min_element(model.counts.begin(), model.counts.end());
+    out.most_seeds = *std::max_element(model.counts.begin(), model.counts.end());
+    out.mean_seeds = static_cast<double>(model.observations) / model.sequences;
+    const double seeds = out.mean_seeds; // R when every sequence holds every seed
     out.one_seed = reliability(model.theta, 1.0);
     out.one_seed_low = reliability(model.theta_low, 1.0);
     out.one_seed_high = reliability(model.theta_high, 1.0);

@@ -90,6 +90,10 @@ struct Reliability {
     // for kReliableRho, each with its 95 % interval; whether the global test separates the sequences.
     double one_seed = 0.0, one_seed_low = 0.0, one_seed_high = 0.0;
     double all_seeds = 0.0, all_seeds_low = 0.0, all_seeds_high = 0.0;
+    // The seeds a sequence holds: every sequence all `replicates` of them, except in a race's table,
+    // whose all_seeds is then the reliability at their mean count.
+    int fewest_seeds = 0, most_seeds = 0;
+    double mean_seeds = 0.0;
     SeedsNeeded needed;
     bool separates = false;
     // The split halves (below: their own Spearman-Brown arithmetic, kept for the tests of it).

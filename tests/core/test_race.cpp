@@ -252,7 +252,7 @@ private Q_SLOTS:
         const auto model = sim::fit_variance_model(sim::accuracies_by_seed(opened.table));
         QVERIFY(!model.balanced);
         QCOMPARE(
-            model.observations, std::int64_t{16 * 3} + [&] {
+            model.observations, std::int64_t{48} /* 16 sequences at 3 seeds */ + [&] {
                 std::int64_t later = 0;
                 for (std::size_t i = 1; i < result.rounds.size(); ++i)
                     later += result.rounds[i].sequences;
@@ -260,6 +260,12 @@ private Q_SLOTS:
             }());
         const auto trust = sim::table_trust(opened.table);
         QCOMPARE(trust.best_set.size(), result.contenders.size());
+        // The table's reliability is at its sequences' mean count of seeds, and says so.
+        QCOMPARE(trust.reliability.fewest_seeds, 3);
+        QCOMPARE(trust.reliability.most_seeds, static_cast<int>(table.seeds().size()));
+        QVERIFY2(sim::reliability_text(trust.reliability).find("the table's seeds (3 to ") !=
+                     std::string::npos,
+                 sim::reliability_text(trust.reliability).c_str());
         const auto log = sim::read_race_log(out / "race.csv");
         QCOMPARE(log.size(), result.rounds.size());
         QVERIFY(log.back().end == result.end);
