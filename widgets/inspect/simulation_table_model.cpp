@@ -6,6 +6,7 @@
 #include <QFont>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
 
 namespace rlda::widgets {
@@ -201,6 +202,8 @@ QVariant SimulationTableModel::data(const QModelIndex& index, int role) const
                        : QVariant(trust_.rank_low[i] * 1000000 + trust_.rank_high[i]);
     if (c >= seedColumn(0)) {
         const double a = row.replicates[static_cast<std::size_t>(c - seedColumn(0))];
+        if (std::isnan(a)) // a race's later seed, not given to this sequence: sorted below every accuracy
+            return display ? QVariant(QStringLiteral("—")) : QVariant(-1.0);
         return display ? QVariant(percentText(a)) : QVariant(a);
     }
     return {};

@@ -7,6 +7,7 @@
 #include <QVBoxLayout>
 
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 namespace rlda::widgets {
@@ -47,12 +48,15 @@ void SortedAccuracyChart::setTable(const core::sim::SimulationTable* table, cons
     for (std::size_t s = 0; s < table->seeds().size(); ++s) {
         auto* g = plot_->addGraph();
         g->setObjectName(QStringLiteral("seed"));
-        QVector<double> y;
-        for (const auto i : order)
-            y << 100.0 * rows[i].replicates[s];
-        low = std::min(low, *std::min_element(y.begin(), y.end()));
-        high = std::max(high, *std::max_element(y.begin(), y.end()));
-        g->setData(x, y, true);
+        QVector<double> at, y; // a race's later seeds hold only some sequences: the others are left out
+        for (std::size_t i = 0; i < order.size(); ++i)
+            if (const double a = rows[order[i]].replicates[s]; !std::isnan(a)) {
+                at << x[static_cast<qsizetype>(i)];
+                y << 100.0 * a;
+                low = std::min(low, y.back());
+                high = std::max(high, y.back());
+            }
+        g->setData(at, y, true);
         g->setLineStyle(QCPGraph::lsNone);
         g->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(90, 90, 90, 170), 6));
         g->setName(tr("seed %1").arg(table->seeds()[s]));
