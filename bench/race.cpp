@@ -62,8 +62,7 @@ std::vector<std::int64_t> every_code(std::int64_t n)
     return codes;
 }
 
-// The first `n` seeds of `draws` (each a whole seed's accuracies), with `keep[i]` false leaving
-// sequence i out (NaN) of seeds at or after `from`.
+// The first `n` seeds of `draws`, each a whole seed's accuracies of every sequence: uniform seeds.
 sim::ReplicateAccuracies first_seeds(const std::vector<std::vector<double>>& draws, std::size_t n)
 {
     sim::ReplicateAccuracies r;

@@ -78,7 +78,8 @@ void add_seed_statistics(Evaluation& e, const SimulationTable& table, std::uint6
     e.no_adaptation_spread = spread(table.no_adaptation_sequence());
     e.random_rank = expected_random_rank(b.mean_rank);
     std::vector<double> seed_means; // over the seeds every sequence holds (a race's later seeds hold a few)
-    for (const auto& acc : r.held_by_all().accuracy)
+    ReplicateAccuracies storage;
+    for (const auto& acc : r.held_by_all(storage).accuracy)
         seed_means.push_back(std::accumulate(acc.begin(), acc.end(), 0.0) / static_cast<double>(acc.size()));
     e.random_expected_sd = std::sqrt(variance_of(seed_means, 1));
     e.best_set = static_cast<int>(set.members.size());
@@ -129,7 +130,7 @@ std::vector<double> seed_offsets(const SimulationTable& table)
     if (!table.replicated() || table.rows().empty())
         return {};
     // Over the seeds that every row holds, which are those episodes draw (episode_replicate).
-    const auto drawn = table.seeds_held_by_every_row();
+    const auto& drawn = table.seeds_held_by_every_row();
     std::vector<double> mean(table.seeds().size(), 0.0);
     for (const TableRow& row : table.rows())
         for (const std::size_t s : drawn)
@@ -194,7 +195,7 @@ std::size_t episode_replicate(const LearnTask& task, std::int64_t episode)
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     z ^= z >> 31;
     const std::size_t seeds = task.table->seeds().size();
-    if (const auto held = task.table->seeds_held_by_every_row(); held.size() != seeds) // a race's table
+    if (const auto& held = task.table->seeds_held_by_every_row(); held.size() != seeds) // a race's table
         return held.empty() ? 0 : held[z % held.size()];
     return static_cast<std::size_t>(z % seeds);
 }

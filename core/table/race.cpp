@@ -100,41 +100,37 @@ std::vector<std::uint64_t> race_seeds(const std::vector<std::uint64_t>& first, i
     return out;
 }
 
-std::string race_end_text(RaceEnd end)
-{
-    switch (end) {
-    case RaceEnd::Stopped:
-        return "stopped; run the same command again to go on";
-    case RaceEnd::Named:
-        return "the confidence set for the best has one member";
-    case RaceEnd::MostSeeds:
-        return "the most seeds allowed (sweep.race_max_seeds) are spent";
-    case RaceEnd::Budget:
-        return "the next round would pass the budget (sweep.race_budget_epochs)";
-    }
-    return {};
-}
-
 namespace {
 
 constexpr std::string_view kRaceHeader = "round,seeds,sequences,epochs,total_epochs,contenders,end";
-constexpr std::array kEnds{RaceEnd::Stopped, RaceEnd::Named, RaceEnd::MostSeeds, RaceEnd::Budget};
+
+// Each end: its name in race.csv, and what the race's last line says of it.
+struct EndName {
+    RaceEnd end;
+    std::string_view name, text;
+};
+constexpr std::array<EndName, 4> kEnds{{
+    {RaceEnd::Stopped, "stopped", "stopped; run the same command again to go on"},
+    {RaceEnd::Named, "named", "the confidence set for the best has one member"},
+    {RaceEnd::MostSeeds, "most-seeds", "the most seeds allowed (sweep.race_max_seeds) are spent"},
+    {RaceEnd::Budget, "budget", "the next round would pass the budget (sweep.race_budget_epochs)"},
+}};
+
+const EndName& end_name(RaceEnd end)
+{
+    return *std::ranges::find(kEnds, end, &EndName::end);
+}
 
 } // namespace
 
+std::string race_end_text(RaceEnd end)
+{
+    return std::string(end_name(end).text);
+}
+
 std::string race_end_name(RaceEnd end)
 {
-    switch (end) {
-    case RaceEnd::Stopped:
-        return "stopped";
-    case RaceEnd::Named:
-        return "named";
-    case RaceEnd::MostSeeds:
-        return "most-seeds";
-    case RaceEnd::Budget:
-        return "budget";
-    }
-    return {};
+    return std::string(end_name(end).name);
 }
 
 std::string race_log_text(const std::vector<RaceRound>& rounds)
@@ -164,12 +160,13 @@ std::vector<RaceRound> read_race_log(const std::filesystem::path& file)
             throw Error(fmt::format("{}:{}: {}: not a number: {}", path, csv.row_lines[i], csv.header[column],
                                     excerpt(f[column])));
         };
-        const auto whole = [&](std::size_t column, auto& value) {
-            const auto& s = f[column];
-            const auto [end, err] = std::from_chars(s.data(), s.data() + s.size(), value);
-            if (err != std::errc() || end != s.data() + s.size() || s.empty())
+        // The whole of `text` as one number, else fail(column).
+        const auto parse = [&](std::string_view text, std::size_t column, auto& value) {
+            const auto [end, err] = std::from_chars(text.data(), text.data() + text.size(), value);
+            if (err != std::errc() || end != text.data() + text.size() || text.empty())
                 fail(column);
         };
+        const auto whole = [&](std::size_t column, auto& value) { parse(f[column], column, value); };
         const auto real = [&](std::size_t column) {
             double v = 0.0;
             whole(column, v);
@@ -179,13 +176,8 @@ std::vector<RaceRound> read_race_log(const std::filesystem::path& file)
         };
         RaceRound r;
         std::istringstream seeds(f[1]);
-        for (std::string one; seeds >> one;) {
-            std::uint64_t seed = 0;
-            const auto [end, err] = std::from_chars(one.data(), one.data() + one.size(), seed);
-            if (err != std::errc() || end != one.data() + one.size())
-                fail(1);
-            r.seeds.push_back(seed);
-        }
+        for (std::string one; seeds >> one;)
+            parse(one, 1, r.seeds.emplace_back());
         if (r.seeds.empty())
             fail(1);
         whole(2, r.sequences);
@@ -193,11 +185,11 @@ std::vector<RaceRound> read_race_log(const std::filesystem::path& file)
         r.total_epochs = real(4);
         whole(5, r.contenders);
         if (!f[6].empty()) {
-            const auto it = std::ranges::find_if(kEnds, [&](RaceEnd e) { return race_end_name(e) == f[6]; });
+            const auto it = std::ranges::find(kEnds, std::string_view(f[6]), &EndName::name);
             if (it == kEnds.end())
                 throw Error(fmt::format("{}:{}: end: expected stopped, named, most-seeds or budget, found {}",
                                         path, csv.row_lines[i], excerpt(f[6])));
-            r.end = *it;
+            r.end = it->end;
         }
         out.push_back(std::move(r));
     }

@@ -101,17 +101,17 @@ std::vector<std::size_t> ReplicateAccuracies::replicates_held_by_all() const
     return out;
 }
 
-ReplicateAccuracies ReplicateAccuracies::held_by_all() const
+const ReplicateAccuracies& ReplicateAccuracies::held_by_all(ReplicateAccuracies& storage) const
 {
     const auto keep = replicates_held_by_all();
     if (keep.size() == accuracy.size())
         return *this;
-    ReplicateAccuracies out;
+    storage = {};
     for (const std::size_t i : keep) {
-        out.seeds.push_back(seeds.at(i));
-        out.accuracy.push_back(accuracy[i]);
+        storage.seeds.push_back(seeds.at(i));
+        storage.accuracy.push_back(accuracy[i]);
     }
-    return out;
+    return storage;
 }
 
 void check_replicates(const ReplicateAccuracies& r)
@@ -250,7 +250,8 @@ Reliability rank_reliability(const ReplicateAccuracies& r, const VarianceModel& 
     out.all_seeds_high = reliability(model.theta_high, seeds);
     out.needed = seeds_needed(model);
     out.separates = model.separates();
-    const ReplicateAccuracies whole = r.held_by_all(); // the halves split whole seeds
+    ReplicateAccuracies storage;
+    const ReplicateAccuracies& whole = r.held_by_all(storage); // the halves split whole seeds
     const int halves_of = whole.replicates();
     if (halves_of < 2)
         return out;
@@ -333,7 +334,8 @@ std::pair<int, int> rank_percentiles(const std::vector<int>& ranks)
 Bootstrap bootstrap_ranks(const ReplicateAccuracies& all, int resamples, std::uint64_t seed)
 {
     check_replicates(all);
-    const ReplicateAccuracies r = all.held_by_all(); // resamples of whole seeds
+    ReplicateAccuracies storage;
+    const ReplicateAccuracies& r = all.held_by_all(storage); // resamples of whole seeds
     const std::size_t n = r.sequences();
     Bootstrap out;
     out.best_share.assign(n, 0.0);
@@ -370,7 +372,8 @@ CandidateRanks bootstrap_candidate(const ReplicateAccuracies& all, const std::ve
         throw Error(fmt::format("replicates: a candidate of {} accuracies for {} replicates",
                                 all_candidate.size(), all.replicates()));
     // Resamples of whole seeds: those every sequence holds, and the candidate's at them.
-    const ReplicateAccuracies r = all.held_by_all();
+    ReplicateAccuracies storage;
+    const ReplicateAccuracies& r = all.held_by_all(storage);
     std::vector<double> candidate;
     for (const std::size_t i : all.replicates_held_by_all())
         candidate.push_back(all_candidate[i]);

@@ -50,7 +50,8 @@ struct ReplicateAccuracies {
     std::vector<double> sd() const;
     // The replicates that hold every sequence, in order (all of them unless some are NaN: a race's
     // later seeds). The split halves and the bootstrap, which resample whole seeds, read these.
-    ReplicateAccuracies held_by_all() const;
+    // `this` itself when every replicate holds every sequence (no copy), else `storage`, filled.
+    const ReplicateAccuracies& held_by_all(ReplicateAccuracies& storage) const;
     // Which replicates held_by_all keeps: their indices.
     std::vector<std::size_t> replicates_held_by_all() const;
 };

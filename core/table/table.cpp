@@ -18,6 +18,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <numeric>
 #include <random>
 #include <sstream>
 
@@ -324,16 +325,8 @@ void SimulationTable::set_seeds(std::vector<std::uint64_t> seeds)
             seeds.begin() + static_cast<std::ptrdiff_t>(i))
             throw Error(fmt::format("simulation table: the seed {} is listed twice", seeds[i]));
     seeds_ = std::move(seeds);
-    missing_.assign(seeds_.size(), 0);
-}
-
-std::vector<std::size_t> SimulationTable::seeds_held_by_every_row() const
-{
-    std::vector<std::size_t> out;
-    for (std::size_t i = 0; i < seeds_.size(); ++i)
-        if (missing_[i] == 0)
-            out.push_back(i);
-    return out;
+    held_.resize(seeds_.size());
+    std::iota(held_.begin(), held_.end(), std::size_t{0});
 }
 
 std::int64_t SimulationTable::code(const std::vector<int>& seq) const
@@ -355,7 +348,7 @@ void SimulationTable::add(TableRow row)
         throw Error(fmt::format("simulation table: duplicate sequence {}", bracketed(row.actions)));
     for (std::size_t i = 0; i < row.replicates.size(); ++i)
         if (std::isnan(row.replicates[i]))
-            ++missing_[i];
+            std::erase(held_, i);
     // Lexicographic order is the order of codes; rows usually arrive in it, so this appends.
     const auto pos = std::lower_bound(rows_.begin(), rows_.end(), c,
                                       [&](const TableRow& r, std::int64_t v) { return code(r.actions) < v; });

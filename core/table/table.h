@@ -59,7 +59,7 @@ public:
     bool replicated() const { return !seeds_.empty(); }
     // The seeds (indices into seeds()) that every row holds: all of them unless a race left some
     // rows without its later seeds.
-    std::vector<std::size_t> seeds_held_by_every_row() const;
+    const std::vector<std::size_t>& seeds_held_by_every_row() const { return held_; }
 
     int decisions() const { return decisions_; }
     int num_actions() const { return num_actions_; }
@@ -105,7 +105,7 @@ private:
     std::vector<TableRow> rows_;
     std::vector<std::int32_t> slots_; // code -> index in rows_, -1 = absent
     std::vector<std::uint64_t> seeds_;
-    std::vector<std::int64_t> missing_; // per seed: the rows that lack it
+    std::vector<std::size_t> held_; // the seeds no row lacks, kept as rows are added (read per episode)
     std::string source_ = "simulation table";
 };
 

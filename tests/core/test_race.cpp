@@ -13,6 +13,7 @@
 #include "core/table/variance_model.h"
 #include "core/util/error.h"
 #include "core/util/statistics.h"
+#include "tests/common/rlda_cli.h"
 #include "tests/common/tiny_sim.h"
 
 #include <QtTest/QtTest>
@@ -25,8 +26,6 @@
 using namespace rlda::core;
 
 namespace {
-
-const QString rlda_bin = RLDA_BIN_DIR "/rlda";
 
 using rlda::test::error_of;
 using rlda::test::slurp;
@@ -99,16 +98,6 @@ class TestRace : public QObject {
 
     std::filesystem::path folder(const char* name) const { return dir_.filePath(name).toStdString(); }
 
-    std::tuple<int, QString, QString> rlda(const QStringList& args, int timeout_ms = 300000)
-    {
-        QProcess p;
-        p.start(rlda_bin, args);
-        if (!p.waitForFinished(timeout_ms))
-            return {-1, {}, "timed out"};
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
-                QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
-    }
-
 private Q_SLOTS:
     void the_cost_of_a_tree_is_read_from_its_rows()
     {
@@ -174,7 +163,8 @@ private Q_SLOTS:
         QVERIFY(!m.balanced);
         QCOMPARE(m.counts, (std::vector<int>{3, 3, 2, 2}));
         QCOMPARE(m.observations, std::int64_t{10});
-        QCOMPARE(r.held_by_all().replicates(), 2);
+        sim::ReplicateAccuracies storage;
+        QCOMPARE(r.held_by_all(storage).replicates(), 2);
         const auto b = sim::bootstrap_ranks(r, 100, 1);
         QCOMPARE(b.resamples, 4); // every one of the 2^2 resamples of the two whole seeds
         QVERIFY(std::ranges::none_of(r.sd(), [](double sd) { return std::isnan(sd); }));
@@ -342,8 +332,9 @@ private Q_SLOTS:
         const QString config = dir_.filePath("tiny.toml");
         std::ofstream(config.toStdString()) << tiny_toml;
         const auto out = dir_.filePath("cli");
-        const auto [code, text, err] = rlda({"simulate", config, "--race", "--seeds", "1", "2", "3", "--set",
-                                             "sweep.race_max_seeds=5", "--workers", "2", "--out", out});
+        const auto [code, text, err] =
+            rlda::test::rlda_cli({"simulate", config, "--race", "--seeds", "1", "2", "3", "--set",
+                                  "sweep.race_max_seeds=5", "--workers", "2", "--out", out});
         QVERIFY2(code == 0, qPrintable(err));
         QVERIFY2(
             text.contains("race round 2: seed 4 for the 16 sequences in the confidence set for the best") &&
@@ -352,7 +343,8 @@ private Q_SLOTS:
             qPrintable(text));
         // Its first round on two worker processes, the same bytes as in-process.
         QCOMPARE(race_files(out.toStdString()), race_files(folder("d")));
-        const auto [bad, o, e] = rlda({"simulate", config, "--race", "--backend", "slurm", "--out", out});
+        const auto [bad, o, e] =
+            rlda::test::rlda_cli({"simulate", config, "--race", "--backend", "slurm", "--out", out});
         QCOMPARE(bad, 1);
         QVERIFY2(e.contains("sweep.race: a race runs its rounds on this machine; use --backend local"),
                  qPrintable(e));
