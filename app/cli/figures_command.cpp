@@ -5,6 +5,7 @@
 #include "app/cli/numbers.h"
 
 #include "core/util/error.h"
+#include "core/util/output_folder.h"
 #include "core/util/rolling_mean.h"
 
 #include <CLI/CLI.hpp>
@@ -41,6 +42,7 @@ struct FiguresOptions {
     std::string input;
     std::int64_t classes = 0;
     std::string out;
+    bool force = false;
     std::string format = "png";
     std::string size = "1200x700";
     int dpi = 150;
@@ -187,16 +189,21 @@ int run_figures(const FiguresOptions& o)
     const auto index = load_tables(o.tables, overrides);
     if (o.out.empty())
         throw core::Error("figures: --out DIR is required");
+    core::InputPaths inputs(o.runs.begin(), o.runs.end());
+    inputs.insert(inputs.end(), o.policies.begin(), o.policies.end());
+    inputs.insert(inputs.end(), o.tables.begin(), o.tables.end());
+    core::check_output_folder(o.out, o.force, inputs); // the rule of every output folder
     widgets::FigureJob job;
-    job.out_dir = o.out;
     job.formats.clear();
     for (const auto& f : split(o.format, ',')) {
         job.formats.push_back(lower(f));
         if (job.formats.back() != "png" && job.formats.back() != "pdf" && job.formats.back() != "svg")
-            throw core::Error(fmt::format("--format '{}': unknown format '{}' (use png, pdf, svg)", o.format, f));
+            throw ArgumentError(
+                fmt::format("--format '{}': unknown format '{}' (use png, pdf, svg)", o.format, f));
     }
     if (job.formats.empty())
-        throw core::Error(fmt::format("--format '{}': give png, pdf and/or svg, comma-separated", o.format));
+        throw ArgumentError(
+            fmt::format("--format '{}': give png, pdf and/or svg, comma-separated", o.format));
     const auto wh = split(lower(o.size), 'x');
     try {
         std::size_t u1 = 0, u2 = 0;
@@ -208,7 +215,8 @@ int run_figures(const FiguresOptions& o)
             job.height > 10000)
             throw std::invalid_argument("size");
     } catch (const std::exception&) {
-        throw core::Error(fmt::format("--size '{}': expected WIDTHxHEIGHT in pixels, 200x150 to 10000x10000", o.size));
+        throw ArgumentError(
+            fmt::format("--size '{}': expected WIDTHxHEIGHT in pixels, 200x150 to 10000x10000", o.size));
     }
     if (o.window < 1)
         throw core::Error(fmt::format("--window {}: expected a positive number of episodes", o.window));
@@ -296,6 +304,8 @@ int run_figures(const FiguresOptions& o)
     for (auto& r : ranked)
         job.tables.push_back(std::move(r.second));
 
+    const auto lock = core::prepare_output_folder(o.out, o.force, inputs);
+    job.out_dir = lock.path(o.out).string();
     for (const auto& f : widgets::renderFigureJob(job))
         fmt::print("wrote {}\n", f);
     return 0;
@@ -334,7 +344,8 @@ std::function<int()> add_figures_command(CLI::App& app)
         ->check(input_shape());
     cmd->add_option("--classes", o->classes, "Classes of the tables' jobs; default: each table's metadata")
         ->check(whole_number(1, kMaxClasses));
-    cmd->add_option("--out", o->out, "Folder for the figure files (created if needed)")->required();
+    cmd->add_option("--out", o->out, "A new folder for the figure files")->required();
+    cmd->add_flag("--force", o->force, "Replace a --out that rlda made first");
     cmd->add_option("--format", o->format, "Formats, comma-separated: png, pdf, svg")->capture_default_str();
     cmd->add_option("--size", o->size, "Figure size WIDTHxHEIGHT: the PNG's pixels exactly (PDF: points)")
         ->capture_default_str();

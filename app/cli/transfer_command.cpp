@@ -11,6 +11,7 @@
 #include "core/table/open_table.h"
 #include "core/transfer/study.h"
 #include "core/util/error.h"
+#include "core/util/output_folder.h"
 
 #ifdef RLDA_WITH_FIGURES
 #include "widgets/figures/figure_job.h"
@@ -206,6 +207,7 @@ struct CompareOptions {
     std::vector<std::string> runs;
     std::vector<std::string> labels;
     std::string out;
+    bool force = false;
     bool markdown = false;
 };
 
@@ -217,6 +219,9 @@ int run_compare(const CompareOptions& o)
 {
     if (!o.labels.empty() && o.labels.size() != o.runs.size())
         throw core::Error(fmt::format("transfer-compare: {} labels for {} runs", o.labels.size(), o.runs.size()));
+    const core::InputPaths inputs(o.runs.begin(), o.runs.end());
+    if (!o.out.empty()) // the same rule as every output folder, checked before anything is read
+        core::check_output_folder(o.out, o.force, inputs);
     std::vector<core::run::StudyRun> runs;
     for (std::size_t i = 0; i < o.runs.size(); ++i)
         runs.push_back(core::run::read_study_run(o.runs[i], o.labels.empty() ? std::string() : o.labels[i]));
@@ -290,12 +295,14 @@ int run_compare(const CompareOptions& o)
     fmt::print("\n");
     for (const auto& line : core::run::study_test_lines(rows, tests))
         fmt::print("{}\n", line);
-    if (!o.out.empty())
-        write_figures(o.out, [&](auto& job) {
+    if (!o.out.empty()) {
+        const auto lock = core::prepare_output_folder(o.out, o.force, inputs);
+        write_figures(lock.path(o.out).string(), [&](auto& job) {
             job.study = rows;
             for (const auto& r : runs)
                 job.study_labels.push_back(r.label);
         });
+    }
     return 0;
 }
 
@@ -310,7 +317,8 @@ std::function<int()> add_transfer_compare_command(CLI::App& app)
         ->required()
         ->check(CLI::ExistingDirectory);
     cmd->add_option("--labels", o->labels, "A name per run, in order (default: each folder's name)");
-    cmd->add_option("--out", o->out, "Folder to write the figure to: transfer_study.png");
+    cmd->add_option("--out", o->out, "A new folder to write the figure to: transfer_study.png");
+    cmd->add_flag("--force", o->force, "Replace a --out that rlda made first");
     cmd->add_flag("--markdown", o->markdown, "Print the table as Markdown");
     return [cmd, o]() -> int { return cmd->parsed() ? run_compare(*o) : -1; };
 }

@@ -513,8 +513,9 @@ void MainWindow::paperFiguresWithDialog()
     if (!learningRun_.isEmpty() && QFileInfo::exists(learningRun_ + QStringLiteral("/policy.pt")))
         runs << learningRun_;
     dialog->addRuns(runs);
-    if (dialog->outputFolder().isEmpty())
-        dialog->setOutputFolder(QDir(runsRoot_).filePath(QStringLiteral("figures")));
+    // A new folder, as `rlda figures --out` wants one: figures drawn before are never replaced.
+    if (dialog->outputFolder().isEmpty() || !QDir(dialog->outputFolder()).isEmpty())
+        dialog->setOutputFolder(newRunFolder(QStringLiteral("figures")));
     dialog->show();
     dialog->raise();
 }

@@ -52,15 +52,13 @@ static FolderLock prepare(const fs::path& dir, bool force, const InputPaths& inp
 {
     // The marker first: --force replaces only folders rlda made.
     FolderLock lock = prepare_output_folder(dir, force, inputs);
-    std::error_code ec;
-    fs::create_directories(dir / "metrics", ec);
-    if (ec)
-        throw system_error_for(dir / "metrics", "cannot create the folder", ec.value());
+    make_subfolder(lock.folder(), "metrics");
     return lock;
 }
 
+// Written where the lock is: a link at `dir` changed after the folder was prepared redirects nothing.
 RunFolder::RunFolder(const fs::path& dir, bool force, const InputPaths& inputs)
-    : dir_(dir), lock_(prepare(dir, force, inputs)), events_(dir_ / "events.jsonl")
+    : lock_(prepare(dir, force, inputs)), dir_(lock_.path(dir)), events_(dir_ / "events.jsonl")
 {
 }
 

@@ -60,8 +60,8 @@ public:
     void on_finished(const train::RunResult& r) override;
 
 private:
-    std::filesystem::path dir_;
     FolderLock lock_; // before events_: nothing is written into a folder another process holds
+    std::filesystem::path dir_;
     EventLog events_;
     std::map<std::string, std::unique_ptr<CsvAppender>> series_;
 };

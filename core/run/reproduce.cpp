@@ -117,7 +117,7 @@ std::vector<ReproduceRun> reproduction_plan(const ReproduceSettings& s, const fs
     return plan;
 }
 
-ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out, bool force,
+ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out_as_given, bool force,
                                 ReproduceObserver* observer, const std::stop_token& stop)
 {
     if (s.episodes < 1)
@@ -125,7 +125,6 @@ ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out,
     const fs::path folder = tables_folder(s);
     const auto paper = load_paper_ranks(core::paper_ranks_file());
     ReproduceResult result;
-    result.runs = reproduction_plan(s, out);
     // Every table opens (metadata, model, complete) before anything is written.
     const auto index = load_table_index((folder / "index.csv").string());
     std::vector<OpenedTable> all;
@@ -133,7 +132,9 @@ ReproduceResult reproduce_paper(const ReproduceSettings& s, const fs::path& out,
     for (const auto& e : index)
         all.push_back(open_table(e.file));
 
-    const FolderLock lock = prepare_output_folder(out, force, {folder, core::paper_ranks_file()});
+    const FolderLock lock = prepare_output_folder(out_as_given, force, {folder, core::paper_ranks_file()});
+    const fs::path out = lock.path(out_as_given);
+    result.runs = reproduction_plan(s, out);
     // One flushed line per rank, so that a killed reproduction keeps what it judged.
     LineAppender ranks(out / "ranks.csv",
                        "trained_on,model,scenario,table,run,rank,paper_rank,sequences,greedy,accuracy,optimal\n");

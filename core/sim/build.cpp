@@ -150,11 +150,7 @@ OpenPart open_part(const Job& j, const fs::path& out, int part, int parts)
     check_prepared(j.c, out);
     OpenPart o{{}, part_file(out, part, parts), SimulationTable(j.decisions, j.num_actions)};
     const fs::path& file = o.file;
-    std::error_code ec;
-    fs::create_directories(file.parent_path(), ec);
-    if (ec || !fs::is_directory(file.parent_path()))
-        throw Error(fmt::format("{}: cannot create the folder: {}", file.parent_path().string(),
-                                ec ? ec.message() : std::string("a file has its name")));
+    make_subfolder(out, file.parent_path().filename().string());
     if (fs::exists(file) && !fs::is_regular_file(file))
         throw Error(fmt::format("{}: not a file, so this part cannot be written there", file.string()));
     fs::path lock_file = file;

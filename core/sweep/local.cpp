@@ -5,6 +5,7 @@
 #include "core/sweep/process.h"
 #include "core/table/sequences.h"
 #include "core/util/error.h"
+#include "core/util/output_folder.h"
 
 #include <fmt/format.h>
 
@@ -56,8 +57,10 @@ std::string last_line(const fs::path& file)
 
 Process spawn_part(const fs::path& program, const fs::path& out, int part, int parts)
 {
-    return Process::start({program.string(), "simulate", (out / "config.toml").string(), "--out", out.string(),
-                           "--part", fmt::format("{}/{}", part, parts)},
+    // Absolute: a folder named "-x" is never read as an option (--out=-x works; --out -x would not).
+    const fs::path folder = fs::absolute(out);
+    return Process::start({program.string(), "simulate", (folder / "config.toml").string(), "--out",
+                           folder.string(), "--part", fmt::format("{}/{}", part, parts)},
                           log_file(out, part, parts), Process::ParentDeath::Kill);
 }
 
@@ -126,10 +129,7 @@ SweepStatus run_parts(const fs::path& out, const sim::TableShape& shape, const L
     if (parts < 1)
         throw Error(fmt::format("--workers {}: a local sweep needs at least one worker", parts));
     const fs::path program = o.program.empty() ? fs::read_symlink("/proc/self/exe") : o.program;
-    std::error_code ec;
-    fs::create_directories(out / "parts", ec); // a resumed folder's parts/ may be a file
-    if (ec)
-        throw Error(fmt::format("{}: cannot create the folder: {}", (out / "parts").string(), ec.message()));
+    make_subfolder(out, "parts"); // a resumed folder's parts/ may be a file, or a link
     const auto poll = std::chrono::duration<double>(std::max(0.01, o.poll_seconds));
 
     SweepStatus s = status(out, shape, parts);

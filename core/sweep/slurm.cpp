@@ -9,6 +9,7 @@
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
 #include "core/util/excerpt.h"
+#include "core/util/output_folder.h"
 #include "core/util/read_file.h"
 
 #include <fmt/format.h>
@@ -216,12 +217,8 @@ SlurmSweep SlurmSweep::submit(const config::ExperimentConfig& c, const fs::path&
     s.sequences_ = shape.sequences;
     s.seeds_ = shape.seeds;
     const Lock lock(abs_dir);
-    for (const char* sub : {"logs", "parts"}) { // a resumed folder's may be files
-        std::error_code ec;
-        fs::create_directories(abs_dir / sub, ec);
-        if (ec)
-            throw Error(fmt::format("{}: cannot create the folder: {}", (abs_dir / sub).string(), ec.message()));
-    }
+    for (const char* sub : {"logs", "parts"}) // a resumed folder's may be files, or links
+        make_subfolder(abs_dir, sub);
     write_text_atomically(abs_dir / "sweep.sbatch", sbatch_script(c, abs_dir, s.rlda_, parts));
     const std::vector<std::string> argv{"sbatch", "--parsable", (abs_dir / "sweep.sbatch").string()};
     const auto job = s.sbatch(argv);

@@ -90,11 +90,28 @@ FolderLock prepare_table_folder(const config::ExperimentConfig& c, const fs::pat
     if (!force && fs::is_directory(out, ec) && made_by_rlda(out) && fs::exists(saved, ec)) {
         // A build of rlda's own to go on with, once no other process builds it.
         lock = lock_output_folder(out);
-        const auto differ = differing_sections(config::load_experiment(saved.string()), c);
+        const auto before = config::load_experiment(saved.string());
+        const auto differ = differing_sections(before, c);
         if (!differ.empty())
             throw Error(fmt::format("{}: the table there was built with other [{}] settings; pass --force "
                                     "to start over or choose another --out",
                                     saved.string(), fmt::join(differ, "], [")));
+        // Its seeds may grow (more seeds after those it has), never change: refused before a byte
+        // of the folder is written.
+        const auto& had = before.sweep.seeds;
+        const auto& now = c.sweep.seeds;
+        const bool grows = had.empty()
+                               ? now.empty()
+                               : now.size() >= had.size() && std::equal(had.begin(), had.end(), now.begin());
+        if (!grows)
+            throw Error(fmt::format(
+                "{}: the table there was built {}; {} to go on, or pass --force to start over",
+                saved.string(),
+                had.empty() ? fmt::format("unreplicated, at job.seed {}", before.job.seed)
+                            : fmt::format("at seeds {}", fmt::join(had, ", ")),
+                had.empty()
+                    ? std::string("give no --seeds or --replicates")
+                    : fmt::format("give --seeds {} (more seeds may follow them)", fmt::join(had, " "))));
     } else {
         // A new folder, or one replaced: --force replaces only a folder rlda made.
         const auto inputs = config::input_paths(c);

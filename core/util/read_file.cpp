@@ -21,9 +21,7 @@ namespace rlda::core {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string kind_of(mode_t mode)
+std::string kind_of(unsigned mode)
 {
     if (S_ISFIFO(mode))
         return "a FIFO";
@@ -31,8 +29,14 @@ std::string kind_of(mode_t mode)
         return "a device";
     if (S_ISSOCK(mode))
         return "a socket";
+    if (S_ISDIR(mode))
+        return "a folder";
+    if (S_ISLNK(mode))
+        return "a symbolic link";
     return "not a file";
 }
+
+namespace {
 
 // Reads up to `limit` bytes from `fd` into `out`; false when more remain.
 bool read_up_to(const FileHandle& f, const fs::path& file, std::uint64_t limit, std::string& out)

@@ -37,6 +37,9 @@ private:
 // "FILE: cannot open: permission denied", ...
 FileHandle open_regular_file(const std::filesystem::path& file);
 
+// What a file that is not a regular one is, by its st_mode: "a FIFO", "a device", "a socket".
+std::string kind_of(unsigned mode);
+
 // The size of an opened file (fstat).
 std::uint64_t file_size_of(const FileHandle& f);
 

@@ -273,7 +273,7 @@ private Q_SLOTS:
         const QString dir = QString::fromStdString(out.string());
         const auto [code, text_out, err] = rlda({"simulate", config_, "--out", dir, "--workers", "2"});
         QCOMPARE(code, 1);
-        QCOMPARE(err, "rlda: error: " + dir + "/parts: cannot create the folder: Not a directory\n");
+        QCOMPARE(err, "rlda: error: " + dir + "/parts: cannot create the folder: a file has its name\n");
         QCOMPARE(slurp(out / "parts"), std::string("not a folder\n"));
     }
 

@@ -1,7 +1,7 @@
 // A user's files are never lost (core/util/output_folder.h): --force replaces only a folder rlda
 // made and never one holding the command's own inputs, replaces it by moving it aside first, and
-// one writer at a time holds an output folder. Each case is a repro of the reliability probe of
-// issue 25, run as a user runs rlda.
+// one writer at a time holds an output folder. Each case is a repro of the reliability probes of
+// issue 25 and of its round two (issue 42), run as a user runs rlda.
 #include "core/util/output_folder.h"
 #include "tests/common/folder_snapshot.h"
 #include "tests/common/rlda_cli.h"
@@ -9,6 +9,15 @@
 
 #include <QtTest/QtTest>
 
+#include <atomic>
+#include <functional>
+#include <thread>
+
+#include <csignal>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace {
@@ -90,23 +99,44 @@ private Q_SLOTS:
                  QStringList({"link", "u"}));
     }
 
-    void an_older_folder_of_rlda_files_alone_is_still_rlda_s()
+    void generic_names_alone_do_not_make_a_folder_rlda_s()
     {
-        // Written before the marker: every entry one rlda writes. One file of the user's beside
-        // them, and it is the user's.
+        // Round two, item 3: a user's folder of generic names (what a training run also writes),
+        // with no marker, is the user's; so is a run folder whose marker was removed.
         QTemporaryDir dir;
-        const QString out = trained_run(dir, "run");
-        QVERIFY(QFile::remove(out + "/.rlda"));
-        write(out + "/notes.txt", "mine\n");
-        const auto before = folder_snapshot(out);
-        const QStringList args = {"train", quick, "--out", out, "--force"};
-        QVERIFY(refused(rlda_cli(args)));
-        QCOMPARE(folder_snapshot(out), before);
-        QVERIFY(QFile::remove(out + "/notes.txt"));
-        const auto again = rlda_cli(args);
-        QVERIFY2(again.code == 0, qPrintable(again.err));
-        QVERIFY(QFile::exists(out + "/.rlda"));
-        QVERIFY(QFile::exists(out + "/model.pt"));
+        const QString user = dir.filePath("u");
+        write(user + "/config.toml", "[mine]\n");
+        write(user + "/events.jsonl", "{\"type\":\"note\"}\n");
+        write(user + "/model.pt", "weights\n");
+        write(user + "/metrics/accuracy.csv", "epoch,time,value\n");
+        const QString old = trained_run(dir, "run");
+        QVERIFY(QFile::remove(old + "/.rlda"));
+        for (const QString& out : {user, old}) {
+            const auto before = folder_snapshot(out);
+            const auto r = rlda_cli({"train", quick, "--out", out, "--force"});
+            QVERIFY2(refused(r) && r.err.contains("not a folder rlda made"), qPrintable(r.err));
+            QCOMPARE(folder_snapshot(out), before);
+        }
+    }
+
+    void a_marker_is_rlda_s_only_as_rlda_writes_it()
+    {
+        // Round two, item 2: `.rlda` as a link to a regular file, or a file of other words, does
+        // not make a user's folder rlda's.
+        QTemporaryDir dir;
+        write(dir.filePath("elsewhere/.rlda"), "made by rlda; --force may replace this folder\n");
+        const QString linked = dir.filePath("linked");
+        write(linked + "/mine.txt", "mine\n");
+        QVERIFY(QFile::link(dir.filePath("elsewhere/.rlda"), linked + "/.rlda"));
+        const QString worded = dir.filePath("worded");
+        write(worded + "/mine.txt", "mine\n");
+        write(worded + "/.rlda", "anything\n");
+        for (const QString& out : {linked, worded}) {
+            const auto before = folder_snapshot(out);
+            const auto r = rlda_cli({"train", quick, "--out", out, "--force"});
+            QVERIFY2(refused(r) && r.err.contains("not a folder rlda made"), qPrintable(r.err));
+            QCOMPARE(folder_snapshot(out), before);
+        }
     }
 
     void force_replaces_by_moving_the_old_folder_aside()
@@ -196,7 +226,7 @@ private Q_SLOTS:
                     a << "--force";
                 const auto r = rlda_cli(a);
                 QVERIFY2(refused(r), qPrintable(a.join(' ') + ": " + r.err));
-                QVERIFY2(r.err.contains("in use by another rlda process " + pid), qPrintable(r.err));
+                QVERIFY2(r.err.contains("in use by another process " + pid), qPrintable(r.err));
                 QCOMPARE(folder_snapshot(out), before);
             }
     }
@@ -218,7 +248,8 @@ private Q_SLOTS:
                                  60000);
         const auto b = rlda_cli(learn + QStringList{"--episodes", "1", "--force"});
         QVERIFY2(refused(b), qPrintable(b.err));
-        QVERIFY2(b.err.contains("in use by another rlda process (pid " + QString::fromLatin1(pid) + ")"), qPrintable(b.err));
+        QVERIFY2(b.err.contains("in use by another process (pid " + QString::fromLatin1(pid) + ")"),
+                 qPrintable(b.err));
         QVERIFY(a.waitForFinished(300000));
         QVERIFY2(a.exitStatus() == QProcess::NormalExit && a.exitCode() == 0,
                  qPrintable(QString::fromUtf8(a.readAllStandardError())));
@@ -250,6 +281,247 @@ private Q_SLOTS:
         QVERIFY2(refused(r), qPrintable(r.err));
         QVERIFY2(r.err.contains(QStringLiteral("(pid %1)").arg(::getpid())), qPrintable(r.err));
         QVERIFY(!QFile::exists(out + "/table.csv"));
+    }
+
+    void a_lock_file_rlda_did_not_make_is_refused()
+    {
+        // Round two, item 1: `.rlda.lock` as a hard link to a user's file, a symbolic link to one,
+        // or a FIFO: refused naming what it is; the user's file keeps its bytes.
+        QTemporaryDir dir;
+        write(dir.filePath("mine.txt"), "the user's\n");
+        const QString out = trained_run(dir, "run");
+        const QString lock = out + "/.rlda.lock";
+        const QList<QPair<std::function<bool()>, QString>> cases = {
+            {[&] {
+                 return ::link(QFile::encodeName(dir.filePath("mine.txt")), QFile::encodeName(lock)) == 0;
+             },
+             "a file with 2 names (hard links), not a lock file rlda made"},
+            {[&] { return QFile::link(dir.filePath("mine.txt"), lock); }, "a symbolic link"},
+            {[&] { return ::mkfifo(QFile::encodeName(lock), 0600) == 0; },
+             "a FIFO, not a lock file rlda made"},
+        };
+        for (const auto& [plant, named] : cases) {
+            QFile::remove(lock);
+            QVERIFY(plant());
+            for (const bool force : {false, true}) {
+                QStringList args = {"train", quick, "--out", out};
+                if (force)
+                    args << "--force";
+                const auto r = rlda_cli(args, 60000);
+                QVERIFY2(refused(r), qPrintable(r.err));
+                if (force)
+                    QVERIFY2(r.err.contains(lock + ": " + named), qPrintable(r.err));
+            }
+            QCOMPARE(read_text(dir.filePath("mine.txt")), QString("the user's\n"));
+        }
+    }
+
+    void the_lock_message_names_the_holder_not_the_file()
+    {
+        // Round two, item 24: a stale pid in the file; the lock held by this process (as a shell's
+        // flock(1) holds one). The message names this process.
+        QTemporaryDir dir;
+        const QString out = trained_run(dir, "run");
+        const int fd = ::open(QFile::encodeName(out + "/.rlda.lock"), O_RDWR);
+        QVERIFY(fd >= 0);
+        QVERIFY(::flock(fd, LOCK_EX) == 0);
+        QVERIFY(::pwrite(fd, "4242\n", 5, 0) == 5);
+        const auto r = rlda_cli({"train", quick, "--out", out, "--force"});
+        ::close(fd);
+        QVERIFY2(refused(r), qPrintable(r.err));
+        QVERIFY2(r.err.contains(QStringLiteral("in use by another process (pid %1)").arg(::getpid())),
+                 qPrintable(r.err));
+    }
+
+    void force_through_a_link_that_flips_loses_nothing()
+    {
+        // Round two, item 3: --out LINK flipped between an rlda folder and a user's folder while
+        // `learn --force` runs again and again. The user's folder keeps its bytes, and no file of
+        // rlda's lands in it.
+        QTemporaryDir dir;
+        const QString user = dir.filePath("user");
+        write(user + "/precious.txt", "keep me\n");
+        const auto before = folder_snapshot(user);
+        const QString rlda_folder = trained_run(dir, "run");
+        const QString link = dir.filePath("link");
+        QVERIFY(QFile::link(rlda_folder, link));
+        std::atomic<bool> done{false};
+        std::thread flipper([&] {
+            const QByteArray tmp = QFile::encodeName(dir.filePath("link.tmp"));
+            const QByteArray to[2] = {QFile::encodeName(rlda_folder), QFile::encodeName(user)};
+            for (int i = 0; !done; ++i) { // an atomic swap of the link: symlink(2), then rename(2)
+                ::unlink(tmp);
+                if (::symlink(to[i % 2], tmp) == 0)
+                    ::rename(tmp, QFile::encodeName(link));
+            }
+        });
+        int ran = 0;
+        for (int i = 0; i < 20; ++i) {
+            const auto r = rlda_cli({"learn", "--table", paper_table, "--model", "ConvNet2", "--episodes",
+                                     "1", "--out", link, "--force"});
+            ran += r.code == 0 ? 1 : 0;
+            QVERIFY2(r.code == 0 || refused(r), qPrintable(r.err));
+        }
+        done = true;
+        flipper.join();
+        QCOMPARE(folder_snapshot(user), before);
+        QVERIFY(ran > 0);
+    }
+
+    void what_a_killed_force_left_aside_goes_with_the_next_one()
+    {
+        // Round two, item 3: a --force killed while it removed the old folder left
+        // `.run.rlda-replaced-PID`; the next command that prepares `run` removes it, unless the
+        // --force that moved it is still at work (it holds the lock).
+        QTemporaryDir dir;
+        const QString out = trained_run(dir, "run");
+        const QString left = trained_run(dir, ".run.rlda-replaced-999999999");
+        const QString busy = trained_run(dir, ".run.rlda-replaced-1");
+        const auto held = rlda::core::FolderLock::take((busy + "/.rlda.lock").toStdString(), "busy");
+        const auto r = rlda_cli({"train", quick, "--out", out, "--force"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(left));
+        QVERIFY(QFileInfo::exists(busy + "/model.pt"));
+    }
+
+    void force_never_replaces_the_folder_it_runs_in()
+    {
+        // Round two, item 3: `--out . --force` inside a run folder deleted the run and then failed.
+        QTemporaryDir dir;
+        const QString out = trained_run(dir, "run");
+        const auto before = folder_snapshot(out);
+        QProcess p;
+        p.setWorkingDirectory(out);
+        p.start(rlda::test::rlda_program, {"train", quick, "--out", ".", "--force"});
+        QVERIFY(p.waitForFinished(60000));
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QCOMPARE(p.exitCode(), 1);
+        QCOMPARE(err,
+                 QString("rlda: error: .: --force would replace the folder this command runs in; run it from "
+                         "outside the folder\n"));
+        QCOMPARE(folder_snapshot(out), before);
+    }
+
+    void parts_as_a_link_is_refused()
+    {
+        // Round two, item 4: a table folder's parts/ as a link to a user's folder.
+        QTemporaryDir dir;
+        const QString out = dir.filePath("table");
+        const auto prepared = rlda_cli({"simulate", quick, "--out", out, "--prepare"});
+        QVERIFY2(prepared.code == 0, qPrintable(prepared.err));
+        QVERIFY(QDir().mkpath(dir.filePath("user")));
+        QDir(out + "/parts").removeRecursively();
+        QVERIFY(QFile::link(dir.filePath("user"), out + "/parts"));
+        const auto r = rlda_cli({"simulate", quick, "--out", out, "--part", "1/2"});
+        QVERIFY2(refused(r), qPrintable(r.err));
+        QCOMPARE(r.err, "rlda: error: " + out +
+                            "/parts: a symbolic link; rlda writes into no folder but its own; "
+                            "remove it\n");
+        QCOMPARE(QDir(dir.filePath("user")).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden),
+                 QStringList());
+    }
+
+    void a_replicated_table_refuses_other_seeds_before_writing()
+    {
+        // Round two, item 5: a resume whose seeds are not the folder's (none, another order, other
+        // replicates) is refused before a byte is written, and the folder still resumes.
+        QTemporaryDir dir;
+        const QString out = dir.filePath("table");
+        const QStringList build = {"simulate",  quick, "--set", "trainer.max_decisions=1",
+                                   "--workers", "1",   "--out", out};
+        const auto first = rlda_cli(build + QStringList{"--seeds", "1", "2"});
+        QVERIFY2(first.code == 0, qPrintable(first.err));
+        const auto files = [&] {
+            auto s = folder_snapshot(out);
+            s.remove(".rlda.lock"); // the pid of whoever looked last
+            return s;
+        };
+        const auto before = files();
+        for (const QStringList& seeds :
+             {QStringList{}, QStringList{"--seeds", "2", "1"}, QStringList{"--replicates", "3"}}) {
+            const auto r = rlda_cli(build + seeds);
+            QVERIFY2(refused(r), qPrintable(r.err));
+            QVERIFY2(r.err.contains(
+                         "/config.toml: the table there was built at seeds 1, 2; give --seeds 1 2 (more "
+                         "seeds may follow them) to go on, or pass --force to start over"),
+                     qPrintable(r.err));
+            QCOMPARE(files(), before);
+        }
+        const auto grown = rlda_cli(build + QStringList{"--seeds", "1", "2", "3"});
+        QVERIFY2(grown.code == 0, qPrintable(grown.err));
+        QVERIFY2(grown.out.contains("(each the mean of 3 seeds)"), qPrintable(grown.out));
+    }
+
+    void one_seed_builds_at_that_seed()
+    {
+        // Round two, item 6: `--seeds 5` built at job.seed; sweep.seeds = [5] beside another
+        // job.seed is refused, naming both keys.
+        QTemporaryDir dir;
+        const QString out = dir.filePath("table");
+        const auto r = rlda_cli({"simulate", quick, "--set", "trainer.max_decisions=1", "--workers", "1",
+                                 "--seeds", "5", "--out", out});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(read_text(out + "/table.json").contains("\"seed\": 5"),
+                 qPrintable(read_text(out + "/table.json")));
+        QVERIFY(read_text(out + "/config.toml").contains("seed = 5"));
+        const auto bad =
+            rlda_cli({"simulate", quick, "--set", "sweep.seeds=[5]", "--out", dir.filePath("other")});
+        QVERIFY2(refused(bad), qPrintable(bad.err));
+        QVERIFY2(
+            bad.err.contains("sweep.seeds: one seed, 5, builds an unreplicated table at job.seed, which is "),
+            qPrintable(bad.err));
+        QVERIFY(!QFileInfo::exists(dir.filePath("other")));
+    }
+
+    void replicates_past_the_largest_seed_are_refused()
+    {
+        // Round two, item 20: job.seed = 2^63 - 1 with --replicates 2 wrapped to -2^63, and the
+        // message named a --set the user never typed.
+        QTemporaryDir dir;
+        const auto r = rlda_cli({"simulate", quick, "--set", "job.seed=9223372036854775807", "--replicates",
+                                 "2", "--out", dir.filePath("t")});
+        QVERIFY2(refused(r), qPrintable(r.err));
+        QCOMPARE(r.err, QString("rlda: error: job.seed 9223372036854775807: 2 consecutive seeds from it pass "
+                                "9223372036854775807, the largest seed; lower job.seed\n"));
+        QVERIFY(!QFileInfo::exists(dir.filePath("t")));
+    }
+
+    void sigterm_ends_learning_with_its_policy_whole()
+    {
+        // Round two, item 22: `learn` had no handler; SIGTERM during a checkpoint left
+        // policy.pt.tmp. It now stops between episodes, saves, and says so (exit 130).
+        QTemporaryDir dir;
+        const QString out = dir.filePath("learn");
+        QProcess p;
+        p.start(rlda::test::rlda_program,
+                {"learn", "--table", paper_table, "--model", "ConvNet2", "--episodes", "100000000",
+                 "--checkpoint-every", "1", "--out", out});
+        QVERIFY(p.waitForStarted());
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(out + "/policy.pt"), 60000);
+        ::kill(static_cast<pid_t>(p.processId()), SIGTERM);
+        QVERIFY(p.waitForFinished(60000));
+        QCOMPARE(p.exitStatus(), QProcess::NormalExit);
+        QCOMPARE(p.exitCode(), 130);
+        QVERIFY(QString::fromUtf8(p.readAllStandardError())
+                    .contains("rlda: learn: interrupted; the policy so far is kept in"));
+        QVERIFY(!QFile::exists(out + "/policy.pt.tmp"));
+        const auto eval = rlda_cli(
+            {"evaluate", "--policy", out + "/policy.pt", "--table", paper_table, "--model", "ConvNet2"});
+        QVERIFY2(eval.code == 0, qPrintable(eval.err));
+    }
+
+    void a_folder_named_like_an_option_reaches_the_workers()
+    {
+        // Round two, item 26: `--out=-dash` with workers spawned each with `--out -dash`, which
+        // they refused as an option.
+        QTemporaryDir dir;
+        QProcess p;
+        p.setWorkingDirectory(dir.path());
+        p.start(rlda::test::rlda_program,
+                {"simulate", quick, "--set", "trainer.max_decisions=1", "--workers", "2", "--out=-dash"});
+        QVERIFY(p.waitForFinished(300000));
+        QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError())));
+        QVERIFY(QFile::exists(dir.filePath("-dash/table.csv")));
     }
 
     void bad_output_paths_say_what_is_wrong()

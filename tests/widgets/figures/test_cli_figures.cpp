@@ -6,6 +6,7 @@
 #include <QDir>
 #include <QFile>
 #include <QProcess>
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -128,6 +129,41 @@ private Q_SLOTS:
         QVERIFY(!QFile::exists(none + "/fig12_accuracy.png"));
     }
 
+    // Issue 42, item 4: --out follows the rule of every output folder. A user's folder is never
+    // written into; a folder of rlda's is replaced only with --force, and a link planted in it
+    // leads nowhere.
+    void figuresFollowTheOutputFolderRule()
+    {
+        const QString user = dir_.filePath("user-figures");
+        QVERIFY(QDir().mkpath(user));
+        QFile mine(user + "/fig12_accuracy.png");
+        QVERIFY(mine.open(QIODevice::WriteOnly) && mine.write("mine") == 4);
+        mine.close();
+        const QStringList draw = {
+            "figures", "--tables", tables + "/convnet2_early.csv", "--run", run_ + ":convnet2_early",
+            "--out"};
+        for (const QString& force : {QString(), QStringLiteral("--force")}) {
+            const CliResult r = rlda_cli(draw + QStringList{user, force}.filter(QRegularExpression(".")));
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains(force.isEmpty() ? "the folder exists and is not empty"
+                                                    : "not a folder rlda made"),
+                     qPrintable(r.err));
+        }
+        QCOMPARE(head(user + "/fig12_accuracy.png", 8), QByteArray("mine"));
+
+        const QString ours = dir_.filePath("our-figures");
+        QCOMPARE(rlda_cli(draw + QStringList{ours}).code, 0);
+        QVERIFY(QFile::remove(ours + "/fig12_accuracy.png"));
+        QVERIFY(QFile::link(user + "/fig12_accuracy.png", ours + "/fig12_accuracy.png"));
+        CliResult r = rlda_cli(draw + QStringList{ours});
+        QVERIFY2(r.code == 1 && r.err.contains("pass --force to replace it"), qPrintable(r.err));
+        r = rlda_cli(draw + QStringList{ours, "--force"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(head(user + "/fig12_accuracy.png", 8), QByteArray("mine"));
+        QVERIFY(!QFileInfo(ours + "/fig12_accuracy.png").isSymLink());
+        QCOMPARE(head(ours + "/fig12_accuracy.png", 4), QByteArray("\x89PNG", 4));
+    }
+
     void errorsNameWhatIsWrong_data()
     {
         QTest::addColumn<QStringList>("args");
@@ -139,8 +175,10 @@ private Q_SLOTS:
                              << "/no/such/run";
         QTest::newRow("format") << QStringList{"--tables", tables, "--policy", "p.pt", "--out", out, "--format", "gif"}
                                 << "gif";
-        QTest::newRow("size") << QStringList{"--tables", tables, "--policy", "p.pt", "--out", out, "--size", "big"}
-                              << "--size";
+        for (const char* size : {"big", "0x0", "100x100", "200x150x2"})
+            QTest::newRow(size) << QStringList{"--tables", tables, "--policy", "p.pt",
+                                               "--out",    out,    "--size",   size}
+                                << "--size";
         QTest::newRow("nothing") << QStringList{"--tables", tables, "--out", out} << "--run";
         // Numbers are checked as typed (app/cli/numbers.h): the option, the value and the range.
         const QStringList base{"--tables", tables, "--policy", "p.pt", "--out", out};
@@ -159,6 +197,8 @@ private Q_SLOTS:
         QFETCH(QString, named);
         const CliResult r = rlda_cli(QStringList{"figures"} + args);
         QVERIFY(r.code != 0);
+        if (named == "--size") // a bad argument: exit code 2, as every one (issue 42, item 23)
+            QCOMPARE(r.code, 2);
         QVERIFY2(r.err.trimmed().count('\n') == 0, qPrintable(r.err));
         QVERIFY2(r.err.startsWith("rlda: error: ") && r.err.contains(named), qPrintable(r.err));
         QVERIFY(!QFile::exists(QDir::tempPath() + "/rlda-figures-never-written"));
@@ -199,6 +239,16 @@ private Q_SLOTS:
         QVERIFY2(r.out.contains(QStringLiteral("mean rank ÷ sequences over the held-out models: structural 0.")),
                  qPrintable(r.out));
         QCOMPARE(head(figures + "/transfer_study.png", 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+        // Issue 42, item 4: drawn again only with --force, and never into a user's folder.
+        r = rlda_cli({"transfer-compare", a, b, "--out", figures});
+        QVERIFY2(r.code == 1 && r.err.contains("pass --force to replace it") && r.out.isEmpty(),
+                 qPrintable(r.err));
+        r = rlda_cli({"transfer-compare", a, b, "--out", figures, "--force"});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        QCOMPARE(head(figures + "/transfer_study.png", 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+        r = rlda_cli({"transfer-compare", a, b, "--out", dir_.filePath("user-figures"), "--force"});
+        QVERIFY2(r.code == 1 && r.err.contains("not a folder rlda made"), qPrintable(r.err));
+        QVERIFY(!QFile::exists(dir_.filePath("user-figures/transfer_study.png")));
         r = rlda_cli({"transfer-compare", a, b, "--markdown"});
         QVERIFY2(r.out.startsWith("| held out | sequences | transfer-a | transfer-b |"), qPrintable(r.out));
         // Bad input: one line naming it.
