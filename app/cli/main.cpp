@@ -2,11 +2,13 @@
 #include "app/cli/commands.h"
 #include "app/cli/completion.h"
 #include "app/cli/manpage.h"
+#include "app/cli/numbers.h"
 #include "app/cli/unknown_command.h"
 
 #include "core/train/device.h"
 #include "core/util/error.h"
 #include "core/util/error_text.h"
+#include "core/util/excerpt.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -70,14 +72,14 @@ int run_rlda(int argc, char** argv)
     } catch (const CLI::ParseError& e) {
         const std::vector<std::string> args(argv + 1, argv + argc);
         if (const std::string unknown = rlda::app::unknown_command(app, args); !unknown.empty()) {
-            fmt::print(stderr, "rlda: error: {}\n", unknown);
+            fmt::print(stderr, "rlda: error: {}\n", rlda::core::printable(unknown));
             return 2;
         }
         if (const std::string unknown = rlda::app::unknown_option(app, args); !unknown.empty()) {
-            fmt::print(stderr, "rlda: error: {}\n", unknown);
+            fmt::print(stderr, "rlda: error: {}\n", rlda::core::printable(unknown));
             return 2;
         }
-        fmt::print(stderr, "rlda: error: {} (see rlda --help)\n", e.what());
+        fmt::print(stderr, "rlda: error: {} (see rlda --help)\n", rlda::core::printable(e.what()));
         return 2;
     }
     try {
@@ -85,13 +87,17 @@ int run_rlda(int argc, char** argv)
             if (int rc = run(); rc >= 0)
                 return rc;
         return 2;
+    } catch (const rlda::app::ArgumentError& e) {
+        fmt::print(stderr, "rlda: error: {}\n", rlda::core::printable(e.what()));
+        return 2;
     } catch (const rlda::core::Error& e) {
-        fmt::print(stderr, "rlda: error: {}\n", e.what());
+        fmt::print(stderr, "rlda: error: {}\n", rlda::core::printable(e.what()));
         return 1;
     } catch (const std::exception& e) {
         // Not diagnosed by rlda: still one line (a LibTorch message carries a backtrace of many),
         // naming the command; the whole text with --verbose.
-        fmt::print(stderr, "rlda: error: {}: {}\n", operation(app), rlda::core::error_line(e));
+        fmt::print(stderr, "rlda: error: {}: {}\n", operation(app),
+                   rlda::core::printable(rlda::core::error_line(e)));
         if (verbose)
             fmt::print(stderr, "{}\n", e.what());
         return 3;

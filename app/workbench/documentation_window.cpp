@@ -21,6 +21,11 @@ namespace rlda::app {
 namespace {
 // A documentation page is a few tens of kilobytes; this bounds what a stray link can make us read.
 constexpr std::size_t kMaxPageBytes = std::size_t{4} * 1024 * 1024;
+// The pictures of one page, read whole: the project's own are a few hundred kilobytes. A link to
+// /dev/zero, a FIFO or a huge file is skipped (core::read_text_file opens without blocking and
+// checks the size first), and so is every picture past the page's budget.
+constexpr std::uint64_t kMaxImageBytes = std::uint64_t{16} * 1024 * 1024;
+constexpr std::uint64_t kMaxPageImageBytes = std::uint64_t{64} * 1024 * 1024;
 } // namespace
 
 DocumentationPage readDocumentationPage(const QString& file, const QString& anchor)
@@ -32,10 +37,19 @@ DocumentationPage readDocumentationPage(const QString& file, const QString& anch
     const QDir dir = QFileInfo(page.file).dir();
     // ![text](path): the pictures the page shows, loaded here so that drawing it reads no file.
     static const QRegularExpression picture(QStringLiteral(R"(!\[[^\]]*\]\(([^)\s]+)\))"));
+    std::uint64_t budget = kMaxPageImageBytes;
     for (auto it = picture.globalMatch(page.markdown); it.hasNext();) {
         const QString name = it.next().captured(1);
         if (QUrl(name).scheme().isEmpty()) {
-            QImage image(dir.filePath(name));
+            std::string bytes;
+            try {
+                bytes =
+                    core::read_text_file(dir.filePath(name).toStdString(), std::min(kMaxImageBytes, budget));
+            } catch (const std::exception&) {
+                continue; // missing, not a regular file, or too large: the page shows its text
+            }
+            budget -= bytes.size();
+            const QImage image = QImage::fromData(QByteArray::fromStdString(bytes));
             if (!image.isNull())
                 // Keyed as the document looks it up: resolved against the page's own URL.
                 page.images.append({QUrl::fromLocalFile(page.file).resolved(QUrl(name)),

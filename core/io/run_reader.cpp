@@ -39,10 +39,15 @@ std::string to_string(RunKind kind)
 
 namespace {
 
-struct Line {
-    int number = 0; // 1-based
-    std::string text;
-};
+// A problem of the run: the first kMaxListedProblems are kept, the rest only counted (a file of
+// a million junk lines must not hold a million messages).
+void add_problem(RunData& run, std::string text)
+{
+    if (run.problems.size() < kMaxListedProblems)
+        run.problems.push_back(std::move(text));
+    else
+        ++run.problems_not_listed;
+}
 
 // Up to `limit` bytes of a file. A file that cannot be read, and one larger than the limit, are
 // `problems` entries: the reader never loads a file of any size whole (a 4 GiB metrics file in a
@@ -54,24 +59,25 @@ std::string read_capped(const fs::path& file, const std::string& label, std::uin
     try {
         std::string text = read_file_prefix(file, limit, capped);
         if (capped)
-            run.problems.push_back(fmt::format("{}: larger than {}; only its first {} read", label,
-                                               byte_size(limit), byte_size(limit)));
+            add_problem(run, fmt::format("{}: larger than {}; only its first {} read", label,
+                                         byte_size(limit), byte_size(limit)));
         return text;
     } catch (const Error& e) {
         // The message names the reason (permission denied, a FIFO); the label names the file here.
         const std::string what = e.what();
         const auto colon = what.find(": ");
-        run.problems.push_back(fmt::format("{}: {}", label, colon == std::string::npos ? what : what.substr(colon + 2)));
+        add_problem(run,
+                    fmt::format("{}: {}", label, colon == std::string::npos ? what : what.substr(colon + 2)));
         return {};
     }
 }
 
-// Whole lines of a file. The writers end every record with '\n' in the same write, so a last line
-// without one is the record a kill interrupted: it is reported, not returned, even when it happens
-// to parse (a number cut short still parses, to the wrong value).
-std::vector<Line> read_lines(const fs::path& file, const std::string& label, RunData& run)
+// Each whole line of a file, in order, as fn(number, text), number 1-based; the lines are never all
+// held at once. The writers end every record with '\n' in the same write, so a last line without
+// one is the record a kill interrupted: it is reported, not given, even when it happens to parse (a
+// number cut short still parses, to the wrong value).
+template <class Fn> void for_each_line(const fs::path& file, const std::string& label, RunData& run, Fn&& fn)
 {
-    std::vector<Line> lines;
     bool capped = false;
     std::string text = read_capped(file, label, kMaxRunFileBytes, run, capped);
     if (capped) // the whole lines of the part that was read
@@ -82,18 +88,17 @@ std::vector<Line> read_lines(const fs::path& file, const std::string& label, Run
         ++number;
         const std::size_t end = text.find('\n', begin);
         if (end == std::string::npos) {
-            run.problems.push_back(fmt::format("{}:{}: partial last line skipped", label, number));
+            add_problem(run, fmt::format("{}:{}: partial last line skipped", label, number));
             run.truncated = true;
             break;
         }
-        std::string line = text.substr(begin, end - begin);
+        std::string_view line(text.data() + begin, end - begin);
         if (!line.empty() && line.back() == '\r')
-            line.pop_back();
+            line.remove_suffix(1);
         if (!line.empty())
-            lines.push_back({number, std::move(line)});
+            fn(number, line);
         begin = end + 1;
     }
-    return lines;
 }
 
 std::optional<double> to_double(std::string_view text)
@@ -130,123 +135,111 @@ std::optional<std::vector<double>> numbers(std::string_view text)
     return out;
 }
 
-// A CSV file with a header: the rows as fields, with the columns looked up by name. Rows with the
-// wrong field count or a bad quote are skipped and reported.
-struct Table {
-    std::vector<std::string> header;
-    std::vector<std::pair<int, std::vector<std::string>>> rows; // line number, fields
-    std::optional<std::size_t> column(const std::string& name) const
-    {
-        const auto it = std::find(header.begin(), header.end(), name);
-        if (it == header.end())
-            return std::nullopt;
-        return static_cast<std::size_t>(it - header.begin());
-    }
-};
-
-Table read_table(const fs::path& file, const std::string& label, RunData& run)
+// The rows of a CSV file whose header holds `names`, as fn(line number, fields, columns), columns[i]
+// the field of names[i]; never all held at once. A row with the wrong field count or a bad quote is
+// skipped and reported; a header without one of `names` skips the file, reported once.
+template <class Fn>
+void for_each_row(const fs::path& file, const std::string& label, const std::vector<std::string>& names,
+                  RunData& run, Fn&& fn)
 {
-    Table table;
-    for (auto& line : read_lines(file, label, run)) {
+    std::vector<std::string> header;
+    std::vector<std::size_t> columns;
+    bool skipped = false;
+    for_each_line(file, label, run, [&](int number, std::string_view text) {
+        if (skipped)
+            return;
+        // Far more fields than any file of a run has: refused before they are split into strings.
+        const auto commas = static_cast<std::size_t>(std::count(text.begin(), text.end(), ','));
+        if (commas >= kMaxRunColumns) {
+            add_problem(run, fmt::format("{}:{}: {} fields or more, more than a run's files have; {} skipped",
+                                         label, number, commas + 1, header.empty() ? "file" : "row"));
+            skipped = header.empty();
+            return;
+        }
         std::vector<std::string> fields;
         try {
-            fields = split_csv_record(line.text);
+            fields = split_csv_record(std::string(text));
         } catch (const Error& e) {
-            run.problems.push_back(fmt::format("{}:{}: {}; row skipped", label, line.number, e.what()));
-            continue;
+            add_problem(run, fmt::format("{}:{}: {}; row skipped", label, number, e.what()));
+            return;
         }
-        if (table.header.empty()) {
-            table.header = std::move(fields);
-            continue;
+        if (header.empty()) {
+            header = std::move(fields);
+            for (const auto& n : names) {
+                const auto it = std::find(header.begin(), header.end(), n);
+                if (it == header.end()) {
+                    add_problem(run, fmt::format("{}: missing column \"{}\"; file skipped", label, n));
+                    skipped = true;
+                    return;
+                }
+                columns.push_back(static_cast<std::size_t>(it - header.begin()));
+            }
+            return;
         }
-        if (fields.size() != table.header.size()) {
-            run.problems.push_back(fmt::format("{}:{}: {} fields, the header has {}; row skipped", label,
-                                               line.number, fields.size(), table.header.size()));
-            continue;
+        if (fields.size() != header.size()) {
+            add_problem(run, fmt::format("{}:{}: {} fields, the header has {}; row skipped", label, number,
+                                         fields.size(), header.size()));
+            return;
         }
-        table.rows.emplace_back(line.number, std::move(fields));
-    }
-    return table;
-}
-
-// Missing columns: one problem for the file, and it is skipped.
-bool has_columns(const Table& t, const std::vector<std::string>& names, const std::string& label, RunData& run)
-{
-    if (t.header.empty() && t.rows.empty())
-        return false; // empty file: nothing was written yet
-    for (const auto& n : names)
-        if (!t.column(n)) {
-            run.problems.push_back(fmt::format("{}: missing column \"{}\"; file skipped", label, n));
-            return false;
-        }
-    return true;
+        fn(number, fields, columns);
+    });
 }
 
 void read_series(const fs::path& file, const std::string& name, RunData& run)
 {
     const std::string label = "metrics/" + name + ".csv";
-    const Table t = read_table(file, label, run);
-    if (!has_columns(t, {"epoch", "time", "value"}, label, run))
-        return;
-    const std::size_t ce = *t.column("epoch"), ct = *t.column("time"), cv = *t.column("value");
     auto& points = run.series[name];
-    for (const auto& [line, f] : t.rows) {
-        const auto e = to_double(f[ce]), tm = to_double(f[ct]), v = to_double(f[cv]);
-        if (!e || !tm || !v) {
-            run.problems.push_back(fmt::format("{}:{}: not a number; row skipped", label, line));
-            continue;
-        }
-        points.push_back({*e, *tm, *v});
-    }
+    for_each_row(file, label, {"epoch", "time", "value"}, run,
+                 [&](int line, const std::vector<std::string>& f, const std::vector<std::size_t>& c) {
+                     const auto e = to_double(f[c[0]]), tm = to_double(f[c[1]]), v = to_double(f[c[2]]);
+                     if (!e || !tm || !v)
+                         add_problem(run, fmt::format("{}:{}: not a number; row skipped", label, line));
+                     else
+                         points.push_back({*e, *tm, *v});
+                 });
 }
 
 void read_episodes(const fs::path& file, RunData& run)
 {
     const std::string label = "metrics/episodes.csv";
-    const Table t = read_table(file, label, run);
     const std::vector<std::string> names{"episode", "time", "objective", "accuracy", "reward",
                                          "lr", "temperature", "actions", "probabilities"};
-    if (!has_columns(t, names, label, run))
-        return;
-    std::vector<std::size_t> col;
-    col.reserve(std::size(names));
-    for (const auto& n : names)
-        col.push_back(*t.column(n));
-    for (const auto& [line, f] : t.rows) {
-        std::optional<double> v[7];
-        bool ok = true;
-        for (int i = 0; i < 7; ++i)
-            ok = (v[i] = to_double(f[col[static_cast<std::size_t>(i)]])).has_value() && ok;
-        const auto actions = numbers(f[col[7]]);
-        sim::EpisodeRecord r;
-        if (ok && actions) {
-            for (double a : *actions)
-                r.actions.push_back(static_cast<int>(a));
-            std::string rest = f[col[8]];
-            // "p p p | p p p": one group per decision.
-            std::size_t begin = 0;
-            while (ok && !rest.empty() && begin <= rest.size()) {
-                const std::size_t bar = std::min(rest.find('|', begin), rest.size());
-                const auto group = numbers(std::string_view(rest).substr(begin, bar - begin));
-                ok = group.has_value();
-                if (ok)
-                    r.probabilities.push_back(*group);
-                begin = bar + 1;
-            }
-        }
-        if (!ok || !actions) {
-            run.problems.push_back(fmt::format("{}:{}: not a number; row skipped", label, line));
-            continue;
-        }
-        r.episode = static_cast<std::int64_t>(*v[0]);
-        r.objective = *v[2];
-        r.accuracy = *v[3];
-        r.reward = *v[4];
-        r.lr = *v[5];
-        r.temperature = *v[6];
-        run.episodes.push_back(std::move(r));
-        run.episode_times.push_back(*v[1]);
-    }
+    for_each_row(file, label, names, run,
+                 [&](int line, const std::vector<std::string>& f, const std::vector<std::size_t>& col) {
+                     std::optional<double> v[7];
+                     bool ok = true;
+                     for (int i = 0; i < 7; ++i)
+                         ok = (v[i] = to_double(f[col[static_cast<std::size_t>(i)]])).has_value() && ok;
+                     const auto actions = numbers(f[col[7]]);
+                     sim::EpisodeRecord r;
+                     if (ok && actions) {
+                         for (double a : *actions)
+                             r.actions.push_back(static_cast<int>(a));
+                         const std::string& rest = f[col[8]];
+                         // "p p p | p p p": one group per decision.
+                         std::size_t begin = 0;
+                         while (ok && !rest.empty() && begin <= rest.size()) {
+                             const std::size_t bar = std::min(rest.find('|', begin), rest.size());
+                             const auto group = numbers(std::string_view(rest).substr(begin, bar - begin));
+                             ok = group.has_value();
+                             if (ok)
+                                 r.probabilities.push_back(*group);
+                             begin = bar + 1;
+                         }
+                     }
+                     if (!ok || !actions) {
+                         add_problem(run, fmt::format("{}:{}: not a number; row skipped", label, line));
+                         return;
+                     }
+                     r.episode = static_cast<std::int64_t>(*v[0]);
+                     r.objective = *v[2];
+                     r.accuracy = *v[3];
+                     r.reward = *v[4];
+                     r.lr = *v[5];
+                     r.temperature = *v[6];
+                     run.episodes.push_back(std::move(r));
+                     run.episode_times.push_back(*v[1]);
+                 });
 }
 
 model::ModelSummary summary_from_json(const json& j)
@@ -331,19 +324,19 @@ void read_event(const json& j, const std::string& text, RunData& run)
 
 void read_events(const fs::path& file, RunData& run)
 {
-    for (const auto& line : read_lines(file, "events.jsonl", run)) {
-        const json j = json::parse(line.text, nullptr, /*allow_exceptions=*/false);
+    for_each_line(file, "events.jsonl", run, [&](int number, std::string_view text) {
+        const json j = json::parse(text, nullptr, /*allow_exceptions=*/false);
         if (j.is_discarded() || !j.is_object()) {
-            run.problems.push_back(fmt::format("events.jsonl:{}: not a JSON object; line skipped", line.number));
-            continue;
+            add_problem(run, fmt::format("events.jsonl:{}: not a JSON object; line skipped", number));
+            return;
         }
         try {
-            read_event(j, line.text, run);
+            read_event(j, std::string(text), run);
         } catch (const std::exception& e) { // a field of the wrong type
-            run.problems.push_back(fmt::format("events.jsonl:{}: bad {} record ({}); line skipped", line.number,
-                                               excerpt(j.value("type", std::string{"?"})), e.what()));
+            add_problem(run, fmt::format("events.jsonl:{}: bad {} record ({}); line skipped", number,
+                                         excerpt(j.value("type", std::string{"?"})), e.what()));
         }
-    }
+    });
 }
 
 // A whole small file (config.toml, architecture.json); one larger than `limit` is skipped.
@@ -420,12 +413,12 @@ RunData read_run(const fs::path& dir)
         const std::string text = read_text(dir / "architecture.json", "architecture.json", run);
         const json j = json::parse(text, nullptr, false);
         if (j.is_discarded() || !j.is_object()) {
-            run.problems.emplace_back("architecture.json: not a JSON object; skipped");
+            add_problem(run, "architecture.json: not a JSON object; skipped");
         } else {
             try {
                 run.final_model = summary_from_json(j);
             } catch (const std::exception& e) {
-                run.problems.push_back(fmt::format("architecture.json: {}; skipped", e.what()));
+                add_problem(run, fmt::format("architecture.json: {}; skipped", e.what()));
             }
         }
     }
@@ -436,6 +429,8 @@ RunData read_run(const fs::path& dir)
         run.kind = RunKind::Simulation;
     else if (fs::exists(metrics / "test_acc.csv", ec) || training_events)
         run.kind = RunKind::Training;
+    if (run.problems_not_listed > 0)
+        run.problems.push_back(fmt::format("... and {} more problems like these", run.problems_not_listed));
     return run;
 }
 

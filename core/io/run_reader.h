@@ -44,8 +44,10 @@ struct RunData {
     // stages, greedy checkpoints ...), verbatim, in order.
     std::vector<std::string> other_events;
     std::optional<model::ModelSummary> final_model; // architecture.json when present
-    // "file:line: reason" for every record that was skipped (a truncated last line, a corrupt row).
+    // "file:line: reason" for the records that were skipped (a truncated last line, a corrupt row):
+    // the first kMaxListedProblems, then one line counting the rest, problems_not_listed.
     std::vector<std::string> problems;
+    std::int64_t problems_not_listed = 0;
     bool truncated = false; // some file ended in a partial line: the run was killed mid-write
 };
 
@@ -56,6 +58,11 @@ std::optional<double> final_accuracy(const RunData& run);
 // The most read of one file of a run folder (metrics/*.csv, events.jsonl): beyond it, whole lines of
 // the first kMaxRunFileBytes are read and a `problems` entry says so.
 inline constexpr std::uint64_t kMaxRunFileBytes = std::uint64_t{128} << 20;
+// The problems read_run lists one by one; the rest are counted.
+inline constexpr std::size_t kMaxListedProblems = 100;
+// More fields than a line of a run's CSV files ever has (metrics/episodes.csv has 9): such a line
+// is reported, not split.
+inline constexpr std::size_t kMaxRunColumns = 256;
 
 // Throws Error "DIR: not a run folder (...)" when `dir` has none of config.toml, metrics/,
 // events.jsonl and table.csv with table.json (or is no folder at all); never writes into `dir`. Anything else that is

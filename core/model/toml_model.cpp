@@ -3,6 +3,7 @@
 
 #include "core/model/limits.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/nearest_name.h"
 #include "core/util/toml_parse.h"
 
@@ -313,6 +314,8 @@ public:
         if (!name || !name->is_string())
             fail(*m, "model.name", "expected a name string");
         spec.name = name->value<std::string>().value();
+        if (first_control_character(spec.name) >= 0)
+            fail(*name, "model.name", "holds a control character; names hold none");
         const toml::node* layers = m->get("layers");
         if (!layers)
             fail(*m, "model.layers", "missing");

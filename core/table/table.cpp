@@ -62,6 +62,12 @@ struct Place {
 
 constexpr std::string_view kSeedColumn = "accuracy_seed";
 
+// The widest header a table can have: a table of k decisions has at least 2^k rows (every block
+// and Do Nothing at each), so past 30 decisions it could never be read (core/util/read_file.h's
+// cap); then totaltime, accuracy and a column per seed.
+constexpr std::size_t kMaxTableDecisions = 30;
+constexpr std::size_t kMaxTableColumns = 2 * kMaxTableDecisions + 2 + config::kMaxReplicates;
+
 // The paper's columns of k decisions: a1..ak, timeleft1..timeleftk, totaltime, accuracy.
 std::vector<std::string> paper_columns(std::size_t k)
 {
@@ -237,6 +243,15 @@ TableFile read_table_file(const std::filesystem::path& file, int decisions, bool
         if (line.empty())
             continue;
         const Place at{path, number};
+        if (header.empty() && line.find('\r') != std::string::npos)
+            at.fail("its lines end in CR alone (an old Mac text file); save it with LF or CRLF line ends");
+        // Bounded before a field is made (a line of 30 MB of commas took 4 GB as strings).
+        const auto commas = static_cast<std::size_t>(std::count(line.begin(), line.end(), ','));
+        if (header.empty() && commas >= kMaxTableColumns)
+            at.fail(fmt::format("header: {} columns, more than the {} a table can have", commas + 1,
+                                kMaxTableColumns));
+        if (!header.empty() && commas + 1 != header.size())
+            at.fail(fmt::format("{} fields, the header has {}", commas + 1, header.size()));
         std::vector<std::string> fields;
         try {
             fields = split_csv_record(line);

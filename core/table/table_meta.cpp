@@ -266,6 +266,8 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
                                    m.rows, m.decisions, m.actions, m.actions, m.decisions));
     const json& model = r.at(j, "model", "");
     m.model = r.text(r.at(model, "name", "model"), "model.name");
+    if (first_control_character(m.model) >= 0)
+        r.fail("model.name", "holds a control character; names hold none");
     if (m.model.empty())
         r.fail("model.name", "empty");
     if (const json& head = r.at(model, "head", "model", false); !head.is_null()) {
@@ -313,6 +315,8 @@ TableMeta parse_table_meta(const std::string& text, const std::string& source)
 
     const json& scenario = r.at(j, "scenario", "");
     m.scenario = r.text(r.at(scenario, "name", "scenario"), "scenario.name");
+    if (first_control_character(m.scenario) >= 0)
+        r.fail("scenario.name", "holds a control character; names hold none");
     if (const json& v = r.at(scenario, "start_time", "scenario", false); !v.is_null())
         m.scheduler.start_time = r.number(v, "scenario.start_time");
     const json& events = r.at(scenario, "events", "scenario");

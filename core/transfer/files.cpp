@@ -12,6 +12,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
+#include <limits>
+#include <set>
 
 namespace rlda::core::run {
 
@@ -64,6 +67,21 @@ template <class T> T field(const CsvTable& csv, std::size_t row, const std::stri
     return value;
 }
 
+// field(), and finite and from `low` to `high` (what the writer can have written: a rank of 1 to the
+// table's sequences, say): "FILE:LINE: COLUMN: VALUE is outside LOW..HIGH".
+template <class T>
+T field_in(const CsvTable& csv, std::size_t row, const std::string& column, double low, double high)
+{
+    const T value = field<T>(csv, row, column);
+    const auto v = static_cast<double>(value);
+    if (!std::isfinite(v) || v < low || v > high)
+        throw Error(fmt::format("{}:{}: {}: {} is outside {}..{}", csv.source, csv.row_lines[row], column,
+                                excerpt(csv.rows[row][csv.column(column)]), low, high));
+    return value;
+}
+
+constexpr double kMaxInt = std::numeric_limits<int>::max();
+
 // "a;b;c" -> a, b, c (table files, which may hold spaces).
 std::vector<std::string> words(const std::string& text)
 {
@@ -111,25 +129,29 @@ TransferResult read_transfer(const fs::path& folder)
     for (std::size_t i = 0; i < folds.rows.size(); ++i) {
         TransferFold f;
         f.model = folds.rows[i][folds.column("model")];
-        f.sequences = field<int>(folds, i, "sequences");
-        f.random_rank = field<double>(folds, i, "random_rank");
+        f.sequences = field_in<int>(folds, i, "sequences", 1, kMaxInt);
+        const double n = f.sequences;
+        f.random_rank = field_in<double>(folds, i, "random_rank", 1, n);
         // Recorded since the study of docs/agent.md; a run written before has neither column.
         const auto& head = folds.header;
         if (std::find(head.begin(), head.end(), "random_mean_low") != head.end()) {
-            f.random_mean_low = field<double>(folds, i, "random_mean_low");
-            f.random_mean_high = field<double>(folds, i, "random_mean_high");
+            f.random_mean_low = field_in<double>(folds, i, "random_mean_low", 0, n);
+            f.random_mean_high = field_in<double>(folds, i, "random_mean_high", 0, n);
         }
-        f.no_adaptation_rank = field<double>(folds, i, "no_adaptation_rank");
+        f.no_adaptation_rank = field_in<double>(folds, i, "no_adaptation_rank", 1, n);
         try {
             f.best_fixed = model::parse_actions(folds.rows[i][folds.column("best_fixed")]);
         } catch (const Error& e) {
             throw Error(fmt::format("{}:{}: best_fixed: {}", folds.source, folds.row_lines[i], e.what()));
         }
-        f.best_fixed_rank = field<double>(folds, i, "best_fixed_rank");
+        f.best_fixed_rank = field_in<double>(folds, i, "best_fixed_rank", 1, n);
         f.tables = words(folds.rows[i][folds.column("tables")]);
         f.training_tables = words(folds.rows[i][folds.column("training_tables")]);
         result.folds.push_back(std::move(f));
     }
+    std::set<std::string> models; // each row's model looked up once, not among every fold
+    for (const auto& f : result.folds)
+        models.insert(f.model);
     const CsvTable ranks = read_csv((folder / "ranks.csv").string());
     for (std::size_t i = 0; i < ranks.rows.size(); ++i) {
         TransferRank r;
@@ -139,19 +161,19 @@ TransferResult read_transfer(const fs::path& folder)
         r.table = row[ranks.column("table")];
         r.scenario = row[ranks.column("scenario")];
         r.table_seed = field<std::uint64_t>(ranks, i, "table_seed");
-        r.evaluation.rank = field<int>(ranks, i, "rank");
-        r.evaluation.sequences = field<int>(ranks, i, "sequences");
+        r.evaluation.sequences = field_in<int>(ranks, i, "sequences", 1, kMaxInt);
+        const double n = r.evaluation.sequences;
+        r.evaluation.rank = field_in<int>(ranks, i, "rank", 1, n);
         try {
             r.evaluation.greedy = model::parse_actions(row[ranks.column("greedy")]);
         } catch (const Error& e) {
             throw Error(fmt::format("{}:{}: greedy: {}", ranks.source, ranks.row_lines[i], e.what()));
         }
-        r.evaluation.accuracy = field<double>(ranks, i, "accuracy");
-        r.evaluation.optimal = field<double>(ranks, i, "optimal");
-        r.no_adaptation_rank = field<int>(ranks, i, "no_adaptation_rank");
-        r.best_fixed_rank = field<int>(ranks, i, "best_fixed_rank");
-        if (std::none_of(result.folds.begin(), result.folds.end(),
-                         [&](const auto& f) { return f.model == r.model; }))
+        r.evaluation.accuracy = field_in<double>(ranks, i, "accuracy", 0, 1);
+        r.evaluation.optimal = field_in<double>(ranks, i, "optimal", 0, 1);
+        r.no_adaptation_rank = field_in<int>(ranks, i, "no_adaptation_rank", 1, n);
+        r.best_fixed_rank = field_in<int>(ranks, i, "best_fixed_rank", 1, n);
+        if (!models.contains(r.model))
             throw Error(fmt::format("{}:{}: model {} is not in folds.csv", ranks.source, ranks.row_lines[i],
                                     r.model));
         result.ranks.push_back(std::move(r));
@@ -166,10 +188,10 @@ TransferResult read_transfer(const fs::path& folder)
         r.table = row[refs.column("table")];
         r.scenario = row[refs.column("scenario")];
         r.agent = row[refs.column("agent")];
-        r.rank = field<double>(refs, i, "rank");
-        r.rank_low = field<int>(refs, i, "rank_low");
-        r.rank_high = field<int>(refs, i, "rank_high");
-        r.p_best = field<double>(refs, i, "p_best");
+        r.rank = field_in<double>(refs, i, "rank", 1, kMaxInt);
+        r.rank_low = field_in<int>(refs, i, "rank_low", 0, kMaxInt);
+        r.rank_high = field_in<int>(refs, i, "rank_high", 0, kMaxInt);
+        r.p_best = field_in<double>(refs, i, "p_best", 0, 1);
         r.among_best = field<int>(refs, i, "among_best") != 0;
         const std::string& sequence = row[refs.column("sequence")];
         try {
@@ -178,8 +200,7 @@ TransferResult read_transfer(const fs::path& folder)
         } catch (const Error& e) {
             throw Error(fmt::format("{}:{}: sequence: {}", refs.source, refs.row_lines[i], e.what()));
         }
-        if (std::none_of(result.folds.begin(), result.folds.end(),
-                         [&](const auto& f) { return f.model == r.model; }))
+        if (!models.contains(r.model))
             throw Error(
                 fmt::format("{}:{}: model {} is not in folds.csv", refs.source, refs.row_lines[i], r.model));
         result.references.push_back(std::move(r));

@@ -7,6 +7,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
+#include <tuple>
 
 namespace rlda::core::run {
 namespace {
@@ -14,22 +17,27 @@ namespace {
 // Rows of one scenario are its replicates (the held-out model's tables differ there in the seed).
 std::vector<TransferSpread> replicate_spread(const std::vector<TransferSummaryRow>& rows)
 {
+    // The rows of each scenario, the scenarios in order of first appearance: one pass, not one per
+    // scenario.
+    std::vector<std::string> order;
+    std::map<std::string, std::vector<const TransferSummaryRow*>> of;
+    for (const auto& row : rows)
+        if (row.mean) {
+            auto& group = of[row.scenario];
+            if (group.empty())
+                order.push_back(row.scenario);
+            group.push_back(&row);
+        }
     std::vector<TransferSpread> out;
-    std::vector<std::string> done;
-    for (const auto& row : rows) {
-        if (!row.mean || std::find(done.begin(), done.end(), row.scenario) != done.end())
-            continue;
-        done.push_back(row.scenario);
+    for (const auto& scenario : order) {
         TransferSpread sp;
-        sp.scenario = row.scenario;
+        sp.scenario = scenario;
         std::vector<double> means;
         double sum = 0.0;
         int n = 0;
-        for (const auto& other : rows) {
-            if (other.scenario != row.scenario || !other.mean)
-                continue;
-            means.push_back(*other.mean);
-            for (const auto& r : other.ranks)
+        for (const auto* other : of[scenario]) {
+            means.push_back(*other->mean);
+            for (const auto& r : other->ranks)
                 if (r) {
                     sum += *r;
                     ++n;
@@ -51,13 +59,27 @@ std::vector<TransferSpread> replicate_spread(const std::vector<TransferSummaryRo
 
 std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
 {
+    // Indexed once, so that the summary takes time linear in the study (a folder of 20,000 tables
+    // took minutes when each cell searched every rank): each model's seeds in order of first
+    // appearance, the first rank of each (model, seed, table), each (model, table)'s references.
+    std::map<std::string, std::vector<std::uint64_t>> seeds_of;
+    std::set<std::pair<std::string, std::uint64_t>> seen;
+    std::map<std::tuple<std::string, std::uint64_t, std::string>, const TransferRank*> rank_of;
+    for (const auto& x : r.ranks) {
+        if (seen.emplace(x.model, x.seed).second)
+            seeds_of[x.model].push_back(x.seed);
+        rank_of.try_emplace({x.model, x.seed, x.table}, &x);
+    }
+    std::map<std::pair<std::string, std::string>, std::vector<const TransferReference*>> references_of;
+    for (const auto& x : r.references)
+        references_of[{x.model, x.table}].push_back(&x);
+
     std::vector<TransferSummary> out;
     for (const TransferFold& f : r.folds) {
         TransferSummary s;
         s.fold = f;
-        for (const auto& x : r.ranks)
-            if (x.model == f.model && std::find(s.seeds.begin(), s.seeds.end(), x.seed) == s.seeds.end())
-                s.seeds.push_back(x.seed);
+        if (const auto it = seeds_of.find(f.model); it != seeds_of.end())
+            s.seeds = it->second;
         std::vector<double> seed_sum(s.seeds.size(), 0.0);
         std::vector<int> seed_count(s.seeds.size(), 0);
         double all = 0.0;
@@ -69,10 +91,9 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
             int n = 0;
             std::vector<std::vector<int>> chosen;
             for (std::size_t i = 0; i < s.seeds.size(); ++i) {
-                const auto it = std::find_if(r.ranks.begin(), r.ranks.end(), [&](const TransferRank& x) {
-                    return x.model == f.model && x.seed == s.seeds[i] && x.table == table;
-                });
-                if (it == r.ranks.end()) {
+                const auto found = rank_of.find({f.model, s.seeds[i], table});
+                const TransferRank* it = found == rank_of.end() ? nullptr : found->second;
+                if (!it) {
                     row.ranks.emplace_back(std::nullopt);
                     row.greedy.emplace_back();
                     continue;
@@ -95,9 +116,9 @@ std::vector<TransferSummary> summarize_transfer(const TransferResult& r)
             if (n > 0)
                 row.mean = sum / n;
             row.choices = static_cast<int>(chosen.size());
-            for (const auto& x : r.references)
-                if (x.model == f.model && x.table == table)
-                    row.references.push_back(x);
+            if (const auto refs = references_of.find({f.model, table}); refs != references_of.end())
+                for (const auto* x : refs->second)
+                    row.references.push_back(*x);
             all += sum;
             count += n;
             s.rows.push_back(std::move(row));

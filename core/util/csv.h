@@ -19,7 +19,13 @@ struct CsvTable {
 // Splits one record; throws Error on an unterminated quote.
 std::vector<std::string> split_csv_record(const std::string& line);
 
-// Reads a file with a header row; every row must have as many fields as the header.
+// The most fields read_csv reads from one file: its files (indexes, a study's folds, ranks and
+// references) hold far fewer.
+inline constexpr std::size_t kMaxCsvFields = 1'000'000;
+
+// Reads a file with a header row; every row must have as many fields as the header. A byte-order
+// mark at the start is skipped. Error naming the file (and line) for CR-only line ends, a field
+// holding a control character, and more than kMaxCsvFields fields.
 CsvTable read_csv(const std::string& path);
 
 } // namespace rlda::core

@@ -229,10 +229,28 @@ TensorFile& TensorFile::operator=(TensorFile&&) noexcept = default;
 TensorFile TensorFile::read(const std::filesystem::path& file, std::string_view kind)
 {
     // Opened once and checked (a FIFO, a folder, permission denied are named), sized by fstat.
+    const std::uint64_t size = file_size_of(open_regular_file(file));
+    // The prefix and the header first, checked against the size: every tensor's extent and nothing
+    // after the last, before the rest is read.
+    bool more = false;
+    std::string head = read_file_prefix(file, kPrefix, more);
+    if (head.size() == kPrefix && head.starts_with(kTensorFileMagic)) {
+        const auto header_size = read_le<std::uint64_t>(head, 16);
+        if (header_size <= kMaxTensorFileHeader)
+            head = read_file_prefix(file, kPrefix + header_size, more);
+        check(std::move(head), file.string(), kind, Checksum::Skip, size);
+    }
     return parse(read_text_file(file, std::numeric_limits<std::uint64_t>::max()), file.string(), kind);
 }
 
 TensorFile TensorFile::parse(std::string bytes, std::string label, std::string_view kind, Checksum checksum)
+{
+    const auto size = static_cast<std::uint64_t>(bytes.size());
+    return check(std::move(bytes), std::move(label), kind, checksum, size);
+}
+
+TensorFile TensorFile::check(std::string bytes, std::string label, std::string_view kind, Checksum checksum,
+                             std::uint64_t file_size)
 {
     const std::string where = label; // `label` moves into the file below
     const auto fail = [&](const std::string& why) { return Error(fmt::format("{}: {}", where, why)); };
@@ -244,7 +262,7 @@ TensorFile TensorFile::parse(std::string bytes, std::string label, std::string_v
         throw fail(fmt::format("container version {}, this build reads version {}", version, kTensorFileVersion));
     const auto header_size = read_le<std::uint64_t>(all, 16);
     if (header_size > kMaxTensorFileHeader || header_size > all.size() - kPrefix)
-        throw fail(fmt::format("corrupt (a header of {} bytes in a file of {})", header_size, all.size()));
+        throw fail(fmt::format("corrupt (a header of {} bytes in a file of {})", header_size, file_size));
     if (checksum == Checksum::Verify && read_le<std::uint32_t>(all, 12) != crc_of(all.substr(kPrefix)))
         throw fail("corrupt (checksum mismatch)");
 
@@ -265,7 +283,7 @@ TensorFile TensorFile::parse(std::string bytes, std::string label, std::string_v
     f.meta_->values = field("meta", nlohmann::json::value_t::object);
 
     f.data_ = kPrefix + static_cast<std::size_t>(header_size);
-    const std::size_t data_size = view.size() - f.data_;
+    const std::size_t data_size = static_cast<std::size_t>(file_size) - f.data_;
     std::size_t offset = 0;
     std::set<std::string> seen;
     for (const auto& t : field("tensors", nlohmann::json::value_t::array)) {

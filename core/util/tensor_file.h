@@ -89,6 +89,8 @@ public:
 
     // Reads and checks the whole file; `kind` is what the caller expects ("policy", ...). Every
     // failure is an Error of one line naming the file: "file: corrupt (checksum mismatch)", ...
+    // Its prefix and header are read and checked against the file's size first: a file longer than
+    // its header says (padded to gigabytes) is refused before its tensors' bytes are read.
     static TensorFile read(const std::filesystem::path& file, std::string_view kind);
     static TensorFile parse(std::string bytes, std::string label, std::string_view kind,
                             Checksum checksum = Checksum::Verify);
@@ -123,6 +125,10 @@ public:
 private:
     struct Meta;
     TensorFile(std::string bytes, std::string label);
+    // parse() of a file of `file_size` bytes of which `bytes` holds the start (at least the prefix
+    // and header, unless the file is shorter; the checksum is then skipped).
+    static TensorFile check(std::string bytes, std::string label, std::string_view kind, Checksum checksum,
+                            std::uint64_t file_size);
     std::string bytes_;
     std::string label_;
     std::size_t data_ = 0; // where the tensors' bytes start in bytes_

@@ -25,6 +25,7 @@
 
 #include "tests/common/throwaway_settings.h"
 
+#include <sys/stat.h>
 
 #include <QAction>
 #include <QApplication>
@@ -492,6 +493,22 @@ private Q_SLOTS:
         QMenu* help = topMenu(w, QStringLiteral("Help"));
         QVERIFY(help);
         QCOMPARE(help->actions().size(), qsizetype(4)); // Documentation, Keyboard shortcuts, a separator, About
+    }
+
+    // Issue 42, item 14: a page's pictures are read with a bound. `![x](/dev/zero)` took 5.9 GB, and
+    // a FIFO blocked open(2) forever; both are skipped, and the page reads at once.
+    void a_page_s_pictures_are_read_with_a_bound()
+    {
+        QTemporaryDir dir;
+        QVERIFY(::mkfifo(QFile::encodeName(dir.filePath("fifo.png")).constData(), 0644) == 0);
+        QFile page(dir.filePath("page.md"));
+        QVERIFY(page.open(QIODevice::WriteOnly));
+        page.write("# A page\n\n![zero](/dev/zero) ![fifo](fifo.png) ![ours](" RLDA_SOURCE_DIR
+                   "/docs/screenshots/03-training.png)\n");
+        page.close();
+        const auto read = app::readDocumentationPage(dir.filePath("page.md"));
+        QCOMPARE(read.images.size(), qsizetype(1)); // the real picture alone
+        QVERIFY(read.markdown.contains(QStringLiteral("A page")));
     }
 
     // Help → Documentation draws the README itself (issue 27: "no program to open it with" on a

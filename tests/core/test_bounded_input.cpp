@@ -8,7 +8,10 @@
 #include "core/model/toml_model.h"
 #include "core/table/table.h"
 #include "core/table/table_meta.h"
+#include "core/transfer/files.h"
+#include "core/transfer/summary.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/read_file.h"
 #include "core/util/toml_parse.h"
 #include "tests/common/rlda_cli.h"
@@ -16,11 +19,13 @@
 
 #include <QtTest/QtTest>
 
+#include <nlohmann/json.hpp>
 #include <zlib.h>
 
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -225,6 +230,183 @@ private Q_SLOTS:
         QVERIFY(told);
     }
 
+    // Issue 42, item 12: a 16 MB events.jsonl of junk kept a message per line (1.2 GB); the first
+    // kMaxListedProblems are listed, the rest counted.
+    void junk_lines_of_a_run_are_counted_not_kept()
+    {
+        QTemporaryDir dir;
+        const QString run = dir.filePath("run");
+        write(run + "/config.toml", "name = \"run\"\n");
+        write(run + "/events.jsonl", QByteArray("x\n").repeated(200000));
+        write(run + "/metrics/test_acc.csv", "epoch,time,value\n" + QByteArray("1,2\n").repeated(1000) +
+                                                 QByteArray(",").repeated(100000) + "\n");
+        const auto data = rlda::core::io::read_run(run.toStdString());
+        QCOMPARE(data.problems.size(), rlda::core::io::kMaxListedProblems + 1);
+        QCOMPARE(data.problems_not_listed, std::int64_t{200000 + 1000 + 1} - std::int64_t{100});
+        QCOMPARE(data.problems.back(), std::string("... and 200901 more problems like these"));
+    }
+
+    // Issue 42, items 11 and 25: a header of commas (30 MB took 4.24 GB and gave a 383 MB message)
+    // is refused before a field is made, in a short line; CR-only line ends are named as such.
+    void a_table_header_is_bounded_before_it_is_split()
+    {
+        QTemporaryDir dir;
+        write(dir.filePath("commas.csv"), QByteArray(",").repeated(3000000) + "\n");
+        const QString e = error_of(
+            [&] { rlda::core::sim::SimulationTable::load(dir.filePath("commas.csv").toStdString()); });
+        QVERIFY2(e.endsWith(":1: header: 3000001 columns, more than the 1062 a table can have"),
+                 qPrintable(e));
+        QFile paper(paper_table);
+        QVERIFY(paper.open(QIODevice::ReadOnly));
+        write(dir.filePath("cr.csv"), paper.readAll().replace('\n', '\r'));
+        const QString cr =
+            error_of([&] { rlda::core::sim::SimulationTable::load(dir.filePath("cr.csv").toStdString()); });
+        QVERIFY2(cr.endsWith(
+                     "its lines end in CR alone (an old Mac text file); save it with LF or CRLF line ends"),
+                 qPrintable(cr));
+    }
+
+    // Issue 42, items 13, 25 and 28: a study's files. A file of tiny fields (16 MB took 600 MB) is
+    // refused past a million fields; a byte-order mark is skipped; impossible values are refused
+    // by their column when read.
+    void a_study_s_files_are_bounded_and_checked()
+    {
+        QTemporaryDir dir;
+        const QString shipped = RLDA_SOURCE_DIR "/data/fashion-mnist/study/state";
+        const auto copy = [&](const QString& name) {
+            QDir(dir.filePath(name)).removeRecursively();
+            QDir().mkpath(dir.filePath(name));
+            for (const char* f : {"folds.csv", "ranks.csv", "references.csv"})
+                QFile::copy(shipped + "/" + f, dir.filePath(name) + "/" + f);
+            return dir.filePath(name);
+        };
+        const auto read = [](const QString& folder) {
+            return error_of([&] { rlda::core::run::read_transfer(folder.toStdString()); });
+        };
+        const auto edit = [](const QString& file, const QByteArray& from, const QByteArray& to) {
+            QFile f(file);
+            QVERIFY(f.open(QIODevice::ReadWrite));
+            QByteArray b = f.readAll();
+            QVERIFY2(b.contains(from), from.constData());
+            b.replace(b.indexOf(from), from.size(), to);
+            f.resize(0);
+            f.seek(0);
+            f.write(b);
+        };
+        QString study = copy("bom");
+        QFile folds(study + "/folds.csv");
+        QVERIFY(folds.open(QIODevice::ReadOnly));
+        const QByteArray text = folds.readAll();
+        folds.close();
+        write(study + "/folds.csv", "\xef\xbb\xbf" + text);
+        QCOMPARE(read(study), QString("(no error)"));
+
+        study = copy("tiny-fields");
+        QFile refs(study + "/references.csv");
+        QVERIFY(refs.open(QIODevice::Append));
+        refs.write(QByteArray(",,,,,,,,,\n").repeated(120000));
+        refs.close();
+        QVERIFY2(read(study).endsWith(
+                     "references.csv: more than 1000000 fields; no file rlda reads this way holds "
+                     "that many"),
+                 qPrintable(read(study)));
+
+        const QList<std::tuple<QString, QByteArray, QByteArray, QString>> impossible = {
+            {"folds.csv", "FeedForwardNet2,27,", "FeedForwardNet2,-27,",
+             "sequences: \"-27\" is outside 1..2147483647"},
+            {"folds.csv", "FeedForwardNet2,27,14,", "FeedForwardNet2,27,nan,",
+             "random_rank: \"nan\" is outside 1..27"},
+            {"folds.csv", "FeedForwardNet2,27,14,10,", "FeedForwardNet2,27,14,inf,",
+             "random_mean_low: \"inf\" is outside 0..27"},
+            {"ranks.csv", ",early,42,7,27,", ",early,42,-5,27,", "rank: \"-5\" is outside 1..27"},
+            {"ranks.csv", ",early,42,7,27,", ",early,42,2147483647,27,",
+             "rank: \"2147483647\" is outside 1..27"},
+        };
+        for (const auto& [file, from, to, named] : impossible) {
+            study = copy("impossible");
+            edit(study + "/" + file, from, to);
+            QVERIFY2(read(study).contains(named), qPrintable(read(study)));
+        }
+    }
+
+    // Issue 42, item 15: a study of 20,000 tables took more than 300 s to summarize (each cell
+    // searched every rank); its summary is now one pass.
+    void a_large_study_is_summarized()
+    {
+        namespace run = rlda::core::run;
+        run::TransferResult r;
+        run::TransferFold fold;
+        fold.model = "M";
+        fold.sequences = 27;
+        for (int t = 0; t < 20000; ++t) {
+            const std::string table = "t" + std::to_string(t) + ".csv";
+            fold.tables.push_back(table);
+            for (std::uint64_t seed : {1, 2}) {
+                run::TransferRank rank;
+                rank.model = "M";
+                rank.seed = seed;
+                rank.table = table;
+                rank.scenario = "s" + std::to_string(t);
+                rank.evaluation.rank = 1 + t % 27;
+                rank.evaluation.sequences = 27;
+                r.ranks.push_back(rank);
+            }
+        }
+        r.folds.push_back(fold);
+        const auto summary = run::summarize_transfer(r);
+        QCOMPARE(summary.size(), std::size_t{1});
+        QCOMPARE(summary.front().rows.size(), std::size_t{20000});
+        QCOMPARE(summary.front().seeds, (std::vector<std::uint64_t>{1, 2}));
+        QCOMPARE(*summary.front().rows[26].ranks[1], 27);
+    }
+
+    // Issue 42, items 13 and 21: a policy file padded to gigabytes is refused from its header,
+    // before its bytes are read (2.2 GB before); values a file could carry past the command line's
+    // bounds (a temperature of 1e308, an episode counter of 2^63 - 1) are refused by name.
+    void a_policy_file_is_checked_before_and_as_it_is_read()
+    {
+        QTemporaryDir dir;
+        const QString run = dir.filePath("run");
+        const auto learned = rlda_cli(
+            {"learn", "--table", paper_table, "--model", "ConvNet2", "--episodes", "2", "--out", run});
+        QVERIFY2(learned.code == 0, qPrintable(learned.err));
+        QFile original(run + "/policy.pt");
+        QVERIFY(original.open(QIODevice::ReadOnly));
+        const QByteArray bytes = original.readAll();
+        const auto evaluate = [&](const QString& policy) {
+            return rlda_cli({"evaluate", "--policy", policy, "--table", paper_table, "--model", "ConvNet2"});
+        };
+        write(dir.filePath("padded.pt"), bytes);
+        QVERIFY(QFile::resize(dir.filePath("padded.pt"), qint64{2} << 30));
+        auto r = evaluate(dir.filePath("padded.pt"));
+        QVERIFY2(refused(r) && r.err.contains("padded.pt: corrupt (") &&
+                     r.err.contains("bytes after the last tensor)"),
+                 qPrintable(r.err));
+        // The same file's header with one value changed, its length and checksum made right again.
+        const auto crafted = [&](const char* key, const nlohmann::json& value) {
+            std::uint64_t length = 0;
+            std::memcpy(&length, bytes.constData() + 16, 8);
+            auto header = nlohmann::json::parse(bytes.mid(24, static_cast<qsizetype>(length)).toStdString());
+            header["meta"][key] = value;
+            const std::string text = header.dump();
+            QByteArray out = bytes.left(24) + QByteArray::fromStdString(text) +
+                             bytes.mid(24 + static_cast<qsizetype>(length));
+            const std::uint64_t now = text.size();
+            std::memcpy(out.data() + 16, &now, 8);
+            const auto crc = static_cast<std::uint32_t>(crc32(
+                0, reinterpret_cast<const Bytef*>(out.constData()) + 24, static_cast<uInt>(out.size() - 24)));
+            std::memcpy(out.data() + 12, &crc, 4);
+            const QString file = dir.filePath(QStringLiteral("%1.pt").arg(key));
+            write(file, out);
+            return file;
+        };
+        r = evaluate(crafted("temperature", 1e308));
+        QVERIFY2(refused(r) && r.err.contains("temperature: must be from 5.6e-20 to 1.8e+19, got 1e+308"),
+                 qPrintable(r.err));
+        r = evaluate(crafted("episode", std::int64_t{9223372036854775807}));
+        QVERIFY2(refused(r) && r.err.contains("episode: must be from 0 to 1000000000000"), qPrintable(r.err));
+    }
+
     void a_gzip_bomb_is_refused_before_it_is_inflated()
     {
         QTemporaryDir dir;
@@ -275,6 +457,70 @@ private Q_SLOTS:
         QVERIFY2(refused(r), qPrintable(r.err));
         QVERIFY2(!r.err.contains(QByteArray(40, 'x')) && r.err.contains(QStringLiteral("(%1 bytes)").arg(secret.size())),
                  qPrintable(r.err));
+    }
+
+    // Issue 42, items 7-10: no name reaches the terminal raw. Refused where it is written (a run's
+    // name) or read (a study's folds.csv, a table's scenario), and escaped in the message that
+    // says so.
+    void control_characters_never_reach_the_terminal()
+    {
+        QTemporaryDir dir;
+        const auto clean = [](const rlda::test::CliResult& r) {
+            return r.code == 1 && r.err.count('\n') == 1 && !r.err.contains(QChar(0x1b)) &&
+                   !r.err.contains(QChar(0x07)) && !r.err.contains(QChar(0)) && !r.out.contains(QChar(0x1b));
+        };
+        auto r = rlda_cli({"train", quick, "--set", "name=\"x\\u001b]2;PWNED\\u0007\\u001b[31mred\"", "--out",
+                           dir.filePath("run")});
+        QVERIFY2(clean(r), qPrintable(r.err));
+        QVERIFY2(r.err.contains("no control characters"), qPrintable(r.err));
+        QVERIFY(!QFileInfo::exists(dir.filePath("run")));
+
+        // A shared study folder whose model name would retitle the terminal, or holds a NUL.
+        const QString study = RLDA_SOURCE_DIR "/data/fashion-mnist/study/state";
+        for (const QByteArray& name : {QByteArray("Feed\x1b]2;PWNED\x07Net2"), QByteArray("Feed\0Net2", 9)}) {
+            const QString copy = dir.filePath("study");
+            QDir(copy).removeRecursively();
+            QVERIFY(QDir().mkpath(copy));
+            for (const char* f : {"folds.csv", "ranks.csv", "references.csv"})
+                QVERIFY(QFile::copy(study + "/" + f, copy + "/" + f));
+            QFile folds(copy + "/folds.csv");
+            QVERIFY(folds.open(QIODevice::ReadOnly));
+            QByteArray bytes = folds.readAll();
+            folds.close();
+            bytes.replace("\nFeedForwardNet2,", "\n" + name + ",");
+            write(copy + "/folds.csv", bytes);
+            r = rlda_cli({"transfer-compare", copy, copy});
+            QVERIFY2(clean(r), qPrintable(r.err));
+            QVERIFY2(r.err.contains("/folds.csv:2: a field: \"Feed\\x") &&
+                         r.err.contains("holds a control character"),
+                     qPrintable(r.err));
+        }
+
+        // A table whose scenario would recolour the terminal, given to `rlda noise`.
+        const QString tables = RLDA_SOURCE_DIR "/data/fashion-mnist/tables";
+        QVERIFY(QFile::copy(tables + "/convnet_early.csv", dir.filePath("t.csv")));
+        QFile meta(tables + "/convnet_early.json");
+        QVERIFY(meta.open(QIODevice::ReadOnly));
+        QByteArray json = meta.readAll();
+        QVERIFY(json.contains("\"name\": \"early\""));
+        json.replace("\"name\": \"early\"", "\"name\": \"ear\\u001b[31mly\"");
+        write(dir.filePath("t.json"), json);
+        r = rlda_cli({"noise", dir.filePath("t.csv")});
+        QVERIFY2(clean(r), qPrintable(r.err));
+        QVERIFY2(r.err.contains("scenario.name: holds a control character"), qPrintable(r.err));
+    }
+
+    void printable_escapes_every_control_character()
+    {
+        using rlda::core::printable;
+        QCOMPARE(printable("plain ÷ é"), std::string("plain ÷ é"));
+        QCOMPARE(printable(std::string_view("a\x1b[31mb\x07\0c\n\x7f", 12)),
+                 std::string("a\\x1b[31mb\\x07\\x00c\\x0a\\x7f"));
+        QCOMPARE(printable("\xc2\x9b"
+                           "1m"),
+                 std::string("\\xc2\\x9b"
+                             "1m")); // C1 CSI in UTF-8
+        QCOMPARE(rlda::core::first_control_character("fine"), -1);
     }
 
     void permission_denied_is_named_as_such()
