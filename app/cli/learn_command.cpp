@@ -2,10 +2,11 @@
 // `rlda evaluate`: a policy's greedy sequence, or a growth heuristic's, against a table, with the
 // paper's baselines.
 #include "app/cli/commands.h"
-#include "app/cli/warning.h"
+#include "app/cli/interrupts.h"
 #include "app/cli/learn_progress.h"
 #include "app/cli/learner_flags.h"
 #include "app/cli/numbers.h"
+#include "app/cli/warning.h"
 
 #include "core/agent/from_config.h"
 #include "core/config/experiment_io.h"
@@ -87,8 +88,13 @@ core::config::PolicyConfig policy_sizes(const std::string& config)
 int run_learn(const LearnOptions& o)
 {
     core::run::LearnRunSettings settings;
-    for (const auto& s : o.stages)
-        settings.stages.push_back(core::run::parse_stage(s));
+    for (const auto& s : o.stages) {
+        try {
+            settings.stages.push_back(core::run::parse_stage(s));
+        } catch (const core::Error& e) {
+            throw ArgumentError(e.what());
+        }
+    }
     if (settings.stages.empty()) {
         if (o.table.empty())
             throw core::Error("learn: give --table (or one or more --stage TABLE:EPISODES[:T])");
@@ -112,9 +118,16 @@ int run_learn(const LearnOptions& o)
     settings.reward = o.learner.reward_draw();
 
     LearnProgress progress(o.window, isatty(STDOUT_FILENO) != 0);
-    const auto result = core::run::run_learning(settings, o.out, o.force, &progress);
+    // Ctrl-C or SIGTERM ends the run between episodes, its policy saved whole (never a .tmp left).
+    const Interrupts interrupts;
+    const auto result = core::run::run_learning(settings, o.out, o.force, &progress, interrupts.token());
     progress.end_line();
     fmt::print("policy: {}\n", result.policy_file.string());
+    if (result.cancelled) {
+        fmt::print(stderr, "rlda: learn: interrupted; the policy so far is kept in {}\n",
+                   core::printable(result.policy_file.string()));
+        return 130;
+    }
     print_evaluation(result.evaluation);
     return 0;
 }

@@ -69,7 +69,7 @@ void add_learner_flags(CLI::App* cmd, LearnerFlags& f)
     cmd->add_flag("--normalise", f.normalise, "Divide reward - baseline by its moving RMS; overrides --learner");
     cmd->add_option("--entropy-bonus", f.entropy_bonus,
                     "Weight of the decisions' mean entropy in what is maximised; overrides --learner")
-        ->check(real_number({0.0, true}));
+        ->check(real_number({0.0, true}, {core::config::kMaxSquarable, true}));
     cmd->add_option("--episodes-per-update", f.episodes_per_update,
                     "Episodes averaged into one Adam step; overrides --learner")
         ->check(whole_number(1, kMaxEpisodes));

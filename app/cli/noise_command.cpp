@@ -30,8 +30,10 @@ void print_group(const core::sim::TableMeta& m, const core::sim::SimulationTable
                    "best on average (best in)");
     const auto n = core::sim::replicate_noise(r);
     const auto& best = first.rows()[static_cast<std::size_t>(n.best_code)].actions;
-    fmt::print("{:<18} {:<12} {:>10} {:>9} {:>10.4f} {:>10.4f} {:>10.4f} {:>6.2f} {:>9.2f}  ({}) ({} of {})\n", m.model,
-               m.scenario, n.replicates, n.sequences, n.within_sd, n.centred_sd, n.across_sd, n.ratio(),
+    // Sequences that all tie have no ratio: "-", not the quotient of a rounding error.
+    const std::string ratio = n.sequences_differ() ? fmt::format("{:.2f}", n.ratio()) : std::string("-");
+    fmt::print("{:<18} {:<12} {:>10} {:>9} {:>10.4f} {:>10.4f} {:>10.4f} {:>6} {:>9.2f}  ({}) ({} of {})\n",
+               m.model, m.scenario, n.replicates, n.sequences, n.within_sd, n.centred_sd, n.across_sd, ratio,
                n.rank_correlation, core::sim::sequence_string(best), n.best_agrees, n.replicates);
     fmt::print("{:<18} seeds {}\n", "", fmt::join(r.seeds, " "));
     // What the seeds support: the global test first, then the components, the set and P(best).

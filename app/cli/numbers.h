@@ -3,11 +3,14 @@
 // infinity or a number too large for its type (which CLI11 would cut to the type's limit) is
 // refused before it reaches the command, as "--OPTION: VALUE: must be ... (see rlda --help)" with
 // exit code 2. An option whose value is text holding numbers (figures --size WIDTHxHEIGHT,
-// simulate --part I/N, learn --stage TABLE:EPISODES[:T]) is parsed by its command instead, and a
-// bad one is a core::Error: "rlda: error: --size '0x0': expected ...", exit code 1.
+// simulate --part I/N, learn --stage TABLE:EPISODES[:T]), a name from a list (--backend) and two
+// options that exclude each other are checked by the command, and a bad one is an ArgumentError:
+// "rlda: error: --size '0x0': expected ...", exit code 2 as well.
 #pragma once
 
+#include "core/config/value_limits.h"
 #include "core/model/limits.h"
+#include "core/util/error.h"
 
 #include <CLI/CLI.hpp>
 
@@ -16,10 +19,17 @@
 
 namespace rlda::app {
 
+// A command line the command itself found wrong: exit code 2, as for CLI11's own refusals
+// (app/cli/main.cpp).
+class ArgumentError : public core::Error {
+public:
+    using core::Error::Error;
+};
+
 // The limits the commands share.
 inline constexpr std::int64_t kMaxClasses = core::model::kMaxClasses; // a model's limits
 inline constexpr std::int64_t kMaxInputDimension = core::model::kMaxInputDimension; // each of C, H and W
-inline constexpr std::int64_t kMaxEpisodes = 1'000'000'000'000;
+inline constexpr std::int64_t kMaxEpisodes = core::config::kMaxEpisodes;
 inline constexpr std::int64_t kMaxSeed = std::numeric_limits<std::int64_t>::max();
 inline constexpr std::int64_t kMaxWorkers = 65'536;
 inline constexpr std::int64_t kMaxWindow = 1'000'000; // rolling means, in episodes

@@ -15,6 +15,7 @@
 #include "core/table/reliability.h"
 #include "core/table/sequences.h"
 #include "core/util/error.h"
+#include "core/util/output_folder.h"
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -86,10 +87,15 @@ std::pair<int, int> parse_part(const std::string& text)
     static const std::regex form(R"(\s*(\d{1,9})\s*/\s*(\d{1,9})\s*)");
     std::smatch m;
     if (!std::regex_match(text, m, form))
-        throw core::Error(fmt::format("--part {}: expected I/N, part I (from 0) of N parts, e.g. 0/4", text));
+        throw ArgumentError(
+            fmt::format("--part {}: expected I/N, part I (from 0) of N parts, e.g. 0/4", text));
     const int part = std::stoi(m[1]);
     const int parts = std::stoi(m[2]);
-    sim::check_part(part, parts);
+    try {
+        sim::check_part(part, parts);
+    } catch (const core::Error& e) {
+        throw ArgumentError(e.what());
+    }
     return {part, parts};
 }
 
@@ -251,7 +257,9 @@ int run_simulate(const SimulateOptions& o)
     auto config = core::config::load_experiment(experiment_file(o.config));
     auto overrides = o.overrides;
     if (!o.seeds.empty() && o.replicates > 0)
-        throw core::Error("--seeds and --replicates: give one of them");
+        throw ArgumentError("--seeds and --replicates: give one of them");
+    if (o.seeds.size() == 1) // one seed: the table is built at it, as job.seed
+        overrides.push_back(fmt::format("job.seed={}", o.seeds.front()));
     if (!o.seeds.empty())
         overrides.push_back(fmt::format("sweep.seeds=[{}]", fmt::join(o.seeds, ", ")));
     apply_command_line(config, o.dataset, overrides);
@@ -262,8 +270,9 @@ int run_simulate(const SimulateOptions& o)
     if (!o.backend.empty()) {
         const auto backend = core::config::from_string<core::config::SweepBackend>(o.backend);
         if (!backend)
-            throw core::Error(fmt::format("--backend {}: unknown backend (allowed: {})", o.backend,
-                                          fmt::join(core::config::names<core::config::SweepBackend>(), ", ")));
+            throw ArgumentError(
+                fmt::format("--backend {}: unknown backend (allowed: {})", o.backend,
+                            fmt::join(core::config::names<core::config::SweepBackend>(), ", ")));
         config.sweep.backend = *backend;
     }
     if (o.workers != -1) // its validator refuses negative values
@@ -282,14 +291,16 @@ int run_simulate(const SimulateOptions& o)
         sim::check_race_settings(config);
     }
     // Not dated, unlike `rlda train`: the same command run again finds its folder and resumes.
-    const std::string out = o.out.empty() ? fmt::format("runs/{}-table", config.name) : o.out;
+    // Links resolved once: every step, worker and part writes the folder the link led to now.
+    const std::string out =
+        core::output_path(o.out.empty() ? fmt::format("runs/{}-table", config.name) : o.out).string();
     std::optional<std::pair<int, int>> part;
     if (!o.part.empty()) {
         part = parse_part(o.part);
         if (o.force)
-            throw core::Error(fmt::format("--part {} --force: a part never empties the folder; prepare it "
-                                          "with --force first",
-                                          o.part));
+            throw ArgumentError(fmt::format("--part {} --force: a part never empties the folder; prepare it "
+                                            "with --force first",
+                                            o.part));
     }
 
     if (!part && !o.prepare && config.sweep.backend == core::config::SweepBackend::Slurm) {

@@ -73,9 +73,19 @@ bool SweepPage::startFollower(const QStringList& args)
 
 bool SweepPage::submit(core::config::ExperimentConfig config, core::config::SweepBackend backend, int parts)
 {
-    // Seeds on the panel: replicates from job.seed (1 keeps the experiment's own sweep.seeds).
-    if (const int r = panel_->replicates(); r > 1)
-        config.sweep.seeds = core::config::consecutive_seeds(static_cast<std::int64_t>(config.job.seed), r);
+    // Seeds on the panel: replicates from job.seed (1 keeps the experiment's own sweep.seeds); a
+    // race's first seeds. A job.seed too near the largest seed for them is said on the panel.
+    const int replicates = panel_->replicates();
+    const int first = panel_->race() && replicates < 2 && config.sweep.seeds.size() < 2 ? 3 : replicates;
+    if (first > 1) {
+        try {
+            config.sweep.seeds =
+                core::config::consecutive_seeds(static_cast<std::int64_t>(config.job.seed), first);
+        } catch (const std::exception& e) {
+            panel_->setMessage(QString::fromStdString(core::error_line(e)));
+            return false;
+        }
+    }
     if (const QString device = panel_->device(); !device.isEmpty())
         config.job.device = device.toStdString();
     if (const auto fused = core::config::from_string<core::config::FusedReplicates>(panel_->fused().toStdString()))
@@ -86,9 +96,6 @@ bool SweepPage::submit(core::config::ExperimentConfig config, core::config::Swee
             return false;
         }
         config.sweep.race = true;
-        if (config.sweep.seeds.size() < 2)
-            config.sweep.seeds =
-                core::config::consecutive_seeds(static_cast<std::int64_t>(config.job.seed), 3);
     }
     // A local sweep trains here: a GPU this machine lacks is refused now, not in the follower's log.
     if (backend == core::config::SweepBackend::Local) {

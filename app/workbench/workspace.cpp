@@ -3,14 +3,17 @@
 
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QScreen>
 #include <QSettings>
-#include <QWidget>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QWidget>
 
 #include <memory>
+
+#include <unistd.h>
 
 namespace rlda::app::workspace {
 namespace {
@@ -122,8 +125,16 @@ QString guardSettingsFile()
             why = QObject::tr("cannot be read (permission denied)");
         else if (info.size() > kMaxSettingsBytes)
             why = QObject::tr("is %1 bytes, more than a settings file has").arg(info.size());
-        if (why.isEmpty())
-            return QString();
+        if (why.isEmpty()) {
+            // Read as it is. One that cannot be written (read-only, immutable) is said so: nothing
+            // this session changes will be remembered.
+            if (::access(QFile::encodeName(file).constData(), W_OK) == 0)
+                return QString();
+            return QObject::tr(
+                       "Settings file %1 cannot be written: the layout and recent lists of this session "
+                       "will not be remembered; make it writable to keep them")
+                .arg(file);
+        }
         static const auto scratch = std::make_unique<QTemporaryDir>();
         QSettings::setPath(QSettings::NativeFormat, QSettings::UserScope, scratch->path());
         QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, scratch->path());

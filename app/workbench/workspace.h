@@ -77,8 +77,9 @@ void resetSettings();
 // the whole file when the first QSettings is made, and blocks forever on a FIFO). A settings file
 // that is not a regular file, cannot be read or is larger than kMaxSettingsBytes is left alone:
 // QSettings is pointed at a temporary folder for this session (the defaults, nothing saved), and the
-// warning naming the file is returned. "" when the file is fine or absent. The first call decides;
-// later calls return the same warning.
+// warning naming the file is returned. A file that is read but cannot be written (read-only,
+// immutable) is used, with a warning that nothing of this session will be remembered. "" when the
+// file is fine or absent. The first call decides; later calls return the same warning.
 QString guardSettingsFile();
 inline constexpr qint64 kMaxSettingsBytes = qint64{16} * 1024 * 1024;
 

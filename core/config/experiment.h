@@ -148,13 +148,10 @@ struct SweepConfig {
 };
 
 // R replicates counted from a first seed: first, first + 1, ..., first + R - 1 (rlda simulate
-// --replicates, the Sweeps page's Seeds), the sweep.seeds of a table built R times.
-inline std::vector<std::int64_t> consecutive_seeds(std::int64_t first, int count)
-{
-    std::vector<std::int64_t> seeds(static_cast<std::size_t>(std::max(0, count)));
-    std::iota(seeds.begin(), seeds.end(), first);
-    return seeds;
-}
+// --replicates, the Sweeps page's Seeds), the sweep.seeds of a table built R times. Error
+// "job.seed N: R consecutive seeds from it pass M, the largest seed; lower job.seed" when they would
+// not fit (core/config/experiment_overrides.cpp).
+std::vector<std::int64_t> consecutive_seeds(std::int64_t first, int count);
 
 struct ExperimentConfig {
     std::string name = "experiment";

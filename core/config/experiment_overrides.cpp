@@ -12,6 +12,8 @@
 #include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <limits>
+#include <numeric>
 #include <string_view>
 
 namespace rlda::core::config {
@@ -95,6 +97,18 @@ Assignment parse_assignment(const std::string& assignment)
 
 } // namespace
 
+std::vector<std::int64_t> consecutive_seeds(std::int64_t first, int count)
+{
+    constexpr auto largest = std::numeric_limits<std::int64_t>::max();
+    if (count > 1 && first > largest - (count - 1))
+        throw Error(
+            fmt::format("job.seed {}: {} consecutive seeds from it pass {}, the largest seed; lower job.seed",
+                        first, count, largest));
+    std::vector<std::int64_t> seeds(static_cast<std::size_t>(std::max(0, count)));
+    std::iota(seeds.begin(), seeds.end(), first);
+    return seeds;
+}
+
 void apply_override(ExperimentConfig& c, const std::string& assignment, const Schema& schema)
 {
     apply_overrides(c, {assignment}, schema);
@@ -103,6 +117,7 @@ void apply_override(ExperimentConfig& c, const std::string& assignment, const Sc
 void apply_overrides(ExperimentConfig& c, const std::vector<std::string>& assignments, const Schema& schema)
 {
     std::vector<Assignment> parsed;
+    parsed.reserve(assignments.size());
     for (const auto& text : assignments)
         parsed.push_back(parse_assignment(text));
     // Every assignment but `skip` (none when out of range) onto `c`, types and keys checked.

@@ -55,10 +55,15 @@ Schema make_schema()
                   {"sweep", "How `rlda simulate` spreads the rows over processes or cluster jobs."}};
     using C = ExperimentConfig;
     auto& k = s.keys;
-    k.push_back({.name = "name", .type = Type::Text, .label = "Name", .help = "Names the run and its folder",
-                 .value = top<&C::name>(), .required = true, .valid = is_run_name,
-                 .rule = "{} cannot name a folder inside runs/ (no '/', not \".\" or \"..\", no line "
-                         "breaks, at most 200 bytes)"});
+    k.push_back({.name = "name",
+                 .type = Type::Text,
+                 .label = "Name",
+                 .help = "Names the run and its folder",
+                 .value = top<&C::name>(),
+                 .required = true,
+                 .valid = is_run_name,
+                 .rule = "{} cannot name a folder inside runs/ (no '/', not \".\" or \"..\", no control "
+                         "characters, at most 200 bytes)"});
 
     // [job]
     k.push_back({.name = "job.model", .type = Type::Path, .label = "Model",
@@ -261,11 +266,16 @@ Schema make_schema()
                  .value = named<&C::sweep, &SweepConfig::backend>(), .choices = names<SweepBackend>()});
     k.push_back({.name = "sweep.workers", .type = Type::Integer, .help = "Local: worker processes; 0 = one per core",
                  .value = member<&C::sweep, &SweepConfig::workers>(), .range = non_negative});
-    k.push_back({.name = "sweep.threads_per_task", .type = Type::Integer,
+    k.push_back({.name = "sweep.threads_per_task",
+                 .type = Type::Integer,
                  .help = "LibTorch threads in each task; rows depend on it",
-                 .value = member<&C::sweep, &SweepConfig::threads_per_task>(), .range = at_least(1)});
-    k.push_back({.name = "sweep.max_retries", .type = Type::Integer, .help = "Reruns of a part whose process failed",
-                 .value = member<&C::sweep, &SweepConfig::max_retries>(), .range = non_negative});
+                 .value = member<&C::sweep, &SweepConfig::threads_per_task>(),
+                 .range = Range{1, static_cast<double>(kMaxThreadsPerTask)}});
+    k.push_back({.name = "sweep.max_retries",
+                 .type = Type::Integer,
+                 .help = "Reruns of a part whose process failed",
+                 .value = member<&C::sweep, &SweepConfig::max_retries>(),
+                 .range = Range{0, static_cast<double>(kMaxRetries)}});
     k.push_back({.name = "sweep.partition", .type = Type::Text, .help = "Slurm: partition; empty = the default",
                  .value = member<&C::sweep, &SweepConfig::partition>()});
     k.push_back({.name = "sweep.time_limit", .type = Type::Text, .help = "Slurm: time per task, [D-]HH:MM:SS",

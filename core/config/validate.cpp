@@ -1,12 +1,13 @@
 // Experiment configs checked: the schema's per-key declarations, then the rules across keys.
 #include "core/config/validate.h"
 
-#include "core/config/operations.h"
 #include "core/config/dataset_shape.h"
-#include "core/config/value_limits.h"
+#include "core/config/operations.h"
 #include "core/config/schema.h"
+#include "core/config/value_limits.h"
 #include "core/model/zoo.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 
 #include <fmt/format.h>
 
@@ -72,8 +73,16 @@ void check_scheduler(Checker& k, const SchedulerConfig& s)
               "scheduler.budget");
 }
 
-void check_sweep(Checker& k, const SweepConfig& s)
+void check_sweep(Checker& k, const SweepConfig& s, std::uint64_t job_seed)
 {
+    // One seed is no replicated table: it is built at job.seed, which must then be that seed.
+    if (s.seeds.size() == 1 && static_cast<std::uint64_t>(s.seeds.front()) != job_seed)
+        k.add("sweep.seeds",
+              fmt::format(
+                  "one seed, {}, builds an unreplicated table at job.seed, which is {}; set job.seed = {} "
+                  "or give two seeds or more",
+                  s.seeds.front(), job_seed, s.seeds.front()),
+              "job.seed");
     if (s.seeds.size() > static_cast<std::size_t>(kMaxReplicates))
         k.add("sweep.seeds", fmt::format("{} seeds, more than the {} one table may have", s.seeds.size(), kMaxReplicates));
     for (std::size_t i = 0; i < s.seeds.size(); ++i)
@@ -133,7 +142,7 @@ bool is_device_name(std::string_view device)
 bool is_run_name(std::string_view name)
 {
     return !name.empty() && name.size() <= kMaxRunNameBytes && name != "." && name != ".." &&
-           std::none_of(name.begin(), name.end(), [](char ch) { return ch == '/' || ch == '\0' || ch == '\n' || ch == '\r'; });
+           name.find('/') == std::string_view::npos && first_control_character(name) < 0;
 }
 
 std::vector<Problem> find_problems(const ExperimentConfig& c, const Schema& schema)
@@ -144,7 +153,7 @@ std::vector<Problem> find_problems(const ExperimentConfig& c, const Schema& sche
     check_job(k, c.job, c.dataset);
     check_scheduler(k, c.scheduler);
     check_agent(k, c);
-    check_sweep(k, c.sweep);
+    check_sweep(k, c.sweep, c.job.seed);
     problems.insert(problems.end(), k.problems.begin(), k.problems.end());
     std::stable_sort(problems.begin(), problems.end(), [&](const Problem& a, const Problem& b) {
         return schema.index_of(a.key) < schema.index_of(b.key);

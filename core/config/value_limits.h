@@ -22,6 +22,18 @@ inline constexpr double kMaxSquarable = 1.8e19;
 // kMaxSquarable (1.8e19 / 5.6e-20 = 3.2e38 < 3.4e38). Below it every probability is NaN.
 inline constexpr double kMinTemperature = 5.6e-20;
 
+// The most episodes of a learning run or one of its stages (--episodes, --stage, a policy file's
+// episode counter): a trillion, some years of learning; beyond it is a mistyped or corrupt figure,
+// and the counter could overflow as learning goes on.
+inline constexpr long long kMaxEpisodes = 1'000'000'000'000;
+
+// The most LibTorch threads of one sweep task (sweep.threads_per_task): more than any machine's
+// cores; LibTorch would otherwise start every thread asked for.
+inline constexpr int kMaxThreadsPerTask = 1024;
+
+// The most reruns of a failing sweep part (sweep.max_retries).
+inline constexpr int kMaxRetries = 100;
+
 // The most seeds of one replicated simulation table (a [table] replicates key, --seeds, table.json).
 inline constexpr int kMaxReplicates = 1000;
 

@@ -4,6 +4,7 @@
 
 #include "core/agent/tensor_shapes.h"
 #include "core/config/schema.h"
+#include "core/config/value_limits.h"
 #include "core/net/tensors.h"
 #include "core/util/checked.h"
 #include "core/util/error.h"
@@ -193,12 +194,15 @@ PolicyLearner PolicyLearner::load(const TensorFile& f)
             p.tensor_named(name).copy_(read_tensor(f, "policy/" + name, torch::kFloat32, shape));
     }
     p.opt_->load(f, p.parameter_names());
+    // The values the command line bounds, bounded the same when a file gives them.
     p.episode_ = f.integer("episode");
-    if (p.episode_ < 0)
-        throw Error(fmt::format("{}: episode: must be >= 0, got {}", file, p.episode_));
+    if (p.episode_ < 0 || p.episode_ > config::kMaxEpisodes)
+        throw Error(
+            fmt::format("{}: episode: must be from 0 to {}, got {}", file, config::kMaxEpisodes, p.episode_));
     const double temperature = f.real("temperature");
-    if (!(temperature > 0.0))
-        throw Error(fmt::format("{}: temperature: must be > 0, got {}", file, temperature));
+    if (!(temperature >= config::kMinTemperature && temperature <= config::kMaxSquarable))
+        throw Error(fmt::format("{}: temperature: must be from {:g} to {:g}, got {}", file,
+                                config::kMinTemperature, config::kMaxSquarable, temperature));
     p.temperature_ = temperature;
     const double decay = f.real("temperature_decay");
     if (!(decay > 0.0 && decay <= 1.0))

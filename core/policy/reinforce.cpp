@@ -263,6 +263,12 @@ double PolicyLearner::finish_episode(double reward)
         reference_          ? finish_reference(advantage, entropy)
         : fast_structural_ ? fast_structural_->finish(advantage, entropy)
                             : fast_->finish(advantage, entropy);
+    // Learning that diverged (a huge entropy bonus or learning rate) stops here, before a policy of
+    // NaN is saved or its objective written as a number.
+    if (!std::isfinite(objective))
+        throw Error(fmt::format("policy: the objective became {} at episode {}: learning diverged; lower the "
+                                "learning rate or the entropy bonus",
+                                objective, episode_ + 1));
     if (++pending_episodes_ >= options_.episodes_per_update) {
         opt_->step_and_zero_grad();
         pending_episodes_ = 0;
@@ -298,8 +304,9 @@ void PolicyLearner::set_options(const LearnerOptions& o)
         throw Error(fmt::format("policy: the reward baseline's decay must be in [0, 1), not {}", o.baseline));
     if (o.normalise && o.baseline <= 0.0)
         throw Error("policy: normalised advantages need a reward baseline (a decay in (0, 1))");
-    if (!(o.entropy_bonus >= 0.0) || !std::isfinite(o.entropy_bonus))
-        throw Error(fmt::format("policy: the entropy bonus must be >= 0, not {}", o.entropy_bonus));
+    if (!(o.entropy_bonus >= 0.0 && o.entropy_bonus <= config::kMaxSquarable))
+        throw Error(fmt::format("policy: the entropy bonus must be from 0 to {:g}, not {}",
+                                config::kMaxSquarable, o.entropy_bonus));
     if (o.episodes_per_update < 1)
         throw Error(fmt::format("policy: episodes per update must be >= 1, not {}", o.episodes_per_update));
     options_ = o;

@@ -3,6 +3,7 @@
 #include "core/run/learn_run.h"
 
 #include "core/agent/vocabulary.h"
+#include "core/config/value_limits.h"
 #include "core/io/run_folder.h"
 #include "core/model/zoo.h"
 #include "core/policy/reinforce.h"
@@ -90,18 +91,20 @@ LearnStage parse_stage(const std::string& text)
         std::size_t used = 0;
         const std::string episodes = rest.substr(0, second);
         s.episodes = std::stoll(episodes, &used);
-        if (used != episodes.size() || s.episodes < 1)
+        if (used != episodes.size() || s.episodes < 1 || s.episodes > config::kMaxEpisodes)
             throw std::invalid_argument("episodes");
         if (second != std::string::npos) {
             const std::string temperature = rest.substr(second + 1);
             s.temperature = std::stod(temperature, &used);
-            if (used != temperature.size() || !(s.temperature > 0))
+            if (used != temperature.size() || !(s.temperature >= config::kMinTemperature) ||
+                !(s.temperature <= config::kMaxSquarable))
                 throw std::invalid_argument("temperature");
         }
     } catch (const std::exception&) {
-        throw Error(fmt::format("--stage \"{}\": expected TABLE:EPISODES[:TEMPERATURE] with a positive "
-                                "episode count and temperature",
-                                text));
+        throw Error(
+            fmt::format("--stage \"{}\": expected TABLE:EPISODES[:TEMPERATURE], 1 to {} episodes and a "
+                        "temperature from {:g} to {:g}",
+                        text, config::kMaxEpisodes, config::kMinTemperature, config::kMaxSquarable));
     }
     return s;
 }

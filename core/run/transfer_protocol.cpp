@@ -73,6 +73,9 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
         throw Error("transfer: no tables given");
     if (s.seeds.empty())
         throw Error("transfer: no seeds given");
+    for (auto it = s.seeds.begin(); it != s.seeds.end(); ++it)
+        if (std::find(s.seeds.begin(), it, *it) != it)
+            throw Error(fmt::format("--seeds: the seed {} is given twice; each seed learns one policy", *it));
     if (s.episodes < 1)
         throw Error("transfer: episodes must be >= 1");
     // Every table and replicate before anything is written; each must say which model it is of.
@@ -168,7 +171,8 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
     InputPaths inputs(s.tables.begin(), s.tables.end());
     inputs.insert(inputs.end(), s.replicates.begin(), s.replicates.end());
     const FolderLock lock = prepare_output_folder(out, force, inputs);
-    TransferFiles files(out);
+    const fs::path dir = lock.path(out);
+    TransferFiles files(dir);
     files.add_folds(result.folds);
     for (std::size_t f = 0; f < result.folds.size() && !stop.stop_requested(); ++f)
         for (const auto* t : test_of[f])
@@ -198,7 +202,7 @@ TransferResult run_transfer(const TransferSettings& s, const fs::path& out, bool
                 result.cancelled = true;
                 break;
             }
-            const fs::path folder = out / fmt::format("{}-seed{}", folder_name(fold.model), seed);
+            const fs::path folder = dir / fmt::format("{}-seed{}", folder_name(fold.model), seed);
             fs::create_directories(folder);
             learner.save((folder / "policy.pt").string());
             for (const auto* t : test_of[f]) {

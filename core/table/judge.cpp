@@ -157,10 +157,11 @@ std::vector<std::uint64_t> feature_seeds(const LearnTask& task)
 {
     const SimulationTable& table = *task.table;
     if (task.features == nullptr || task.features->empty())
-        throw Error(
-            fmt::format("{} has no decision features (features.csv); build it again with rlda simulate to "
-                        "record them",
-                        table.source()));
+        throw Error(fmt::format(
+            "{} has no decision features (features.csv); build it again with rlda simulate to "
+            "record them{}",
+            table.source(),
+            table.replicated() ? ", with sweep.fused = \"off\" (a fused build records none)" : ""));
     if (table.replicated())
         return table.seeds();
     auto seeds = task.features->seeds();

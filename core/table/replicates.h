@@ -41,9 +41,12 @@ struct ReplicateNoise {
     int best_agrees = 0;
     std::int64_t best_code = 0; // the sequence of best mean accuracy over the replicates (its code)
     std::vector<int> best;      // and its actions (the table overload)
+    // Whether the sequences' means differ at all: a spread below a billionth of accuracy (rounding
+    // in the means of sequences that tie) is none.
+    bool sequences_differ() const { return across_sd > 1e-9; }
     // within_sd / across_sd: near 0 a table orders sequences reliably; near 1 or above the order
-    // of the top sequences is mostly noise.
-    double ratio() const { return across_sd > 0.0 ? within_sd / across_sd : 0.0; }
+    // of the top sequences is mostly noise. 0 when the sequences do not differ (undefined).
+    double ratio() const { return sequences_differ() ? within_sd / across_sd : 0.0; }
 };
 // Error when fewer than 2 tables are given, or they differ in shape or are incomplete.
 ReplicateNoise replicate_noise(const std::vector<const SimulationTable*>& tables);

@@ -14,6 +14,7 @@
 #include <QtTest/QtTest>
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 using rlda::app::MainWindow;
 
@@ -76,6 +77,40 @@ private Q_SLOTS:
         QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("Settings file %1 is not a regular file").arg(fifo)), qPrintable(err));
         QVERIFY(QFileInfo(shot).size() > 0);
+    }
+
+    void a_settings_file_that_cannot_be_written_is_said_so()
+    {
+        // Issue 42, item 27: an immutable (or, unprivileged, read-only) settings file gave no word
+        // that nothing of the session would be remembered.
+        QTemporaryDir home;
+        QVERIFY(QDir().mkpath(home.filePath("rlda")));
+        const QString file = home.filePath("rlda/rlda-workbench.conf");
+        QFile f(file);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("[General]\n");
+        f.close();
+        const bool root = ::geteuid() == 0;
+        if (root ? QProcess::execute("chattr", {"+i", file}) != 0 : !f.setPermissions(QFileDevice::ReadOwner))
+            QSKIP("this file system cannot make the settings file unwritable");
+        const QString shot = home.filePath("shot.png");
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+        QProcess p;
+        p.setProcessEnvironment(env);
+        p.start(QStringLiteral(RLDA_BIN_DIR "/rlda-workbench"), {"--screenshot", shot});
+        const bool finished = p.waitForFinished(60000);
+        if (root)
+            QProcess::execute("chattr", {"-i", file});
+        QVERIFY(finished);
+        const QString err = QString::fromUtf8(p.readAllStandardError());
+        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(
+            err.contains(QStringLiteral("Settings file %1 cannot be written: the layout and recent lists of "
+                                        "this session will not be remembered")
+                             .arg(file)),
+            qPrintable(err));
     }
 };
 

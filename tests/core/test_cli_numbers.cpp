@@ -66,6 +66,10 @@ private Q_SLOTS:
             << reproduce + QStringList{"--baseline", "nan"} << "--baseline: nan: must be a finite number at least 0, below 1";
         QTest::newRow("reproduce --seed -1")
             << reproduce + QStringList{"--seed", "-1"} << "--seed: -1: must be a whole number from 0 to 9223372036854775807";
+        // Issue 42, item 18: squared in the objective, bounded as the other squarable values.
+        QTest::newRow("learn --entropy-bonus 1e30")
+            << learn + QStringList{"--entropy-bonus", "1e30"}
+            << "--entropy-bonus: 1e30: must be a finite number from 0 to 1.8e+19";
     }
     void refused_with_the_option_and_its_limit()
     {
@@ -75,6 +79,55 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         QCOMPARE(r.err, "rlda: error: " + expected + " (see rlda --help)\n");
         QVERIFY(r.out.isEmpty());
+        QVERIFY(QDir(dir_.path()).isEmpty());
+    }
+
+    // Issue 42, item 23: the arguments a command parses itself exit 2 as well, in one line naming
+    // the argument, before anything is read or written.
+    void arguments_a_command_parses_exit_2_data()
+    {
+        QTest::addColumn<QStringList>("args");
+        QTest::addColumn<QString>("expected");
+        const QString quick = RLDA_SOURCE_DIR "/config/synthetic-quick.toml";
+        const QStringList simulate{"simulate", quick, "--out", dir_.filePath("simulate")};
+        for (const char* part : {"0/0", "5/4", "-1/4", "1/2/3"})
+            QTest::newRow(part) << simulate + QStringList{"--part", part}
+                                << QStringLiteral("--part %1").arg(part);
+        QTest::newRow("backend") << simulate + QStringList{"--backend", "nope"}
+                                 << "--backend nope: unknown backend";
+        QTest::newRow("seeds and replicates")
+            << simulate + QStringList{"--seeds", "1", "2", "--replicates", "2"}
+            << "--seeds and --replicates: give one of them";
+        const QStringList learn{"learn", "--out", dir_.filePath("learn")};
+        QTest::newRow("stage episodes") << learn + QStringList{"--stage", "t.csv:9223372036854775807"}
+                                        << "--stage \"t.csv:9223372036854775807\": expected TABLE:EPISODES";
+        QTest::newRow("stage temperature") << learn + QStringList{"--stage", "t.csv:5:1e300"}
+                                           << "--stage \"t.csv:5:1e300\": expected TABLE:EPISODES";
+    }
+    void arguments_a_command_parses_exit_2()
+    {
+        QFETCH(QStringList, args);
+        QFETCH(QString, expected);
+        const CliResult r = rlda_cli(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.startsWith("rlda: error: " + expected) && r.err.count('\n') == 1, qPrintable(r.err));
+        QVERIFY(QDir(dir_.path()).isEmpty());
+    }
+
+    // Issue 42, items 17-19 and 21: settings that could never finish, or that poison the result.
+    void settings_that_cannot_finish_are_refused()
+    {
+        const QString quick = RLDA_SOURCE_DIR "/config/synthetic-quick.toml";
+        for (const auto& [set, named] : {std::pair{"sweep.threads_per_task=100000", "sweep.threads_per_task"},
+                                         std::pair{"sweep.max_retries=2147483647", "sweep.max_retries"}}) {
+            const CliResult r = rlda_cli({"simulate", quick, "--set", set, "--out", dir_.filePath("t")});
+            QCOMPARE(r.code, 1);
+            QVERIFY2(r.err.contains(named) && r.err.count('\n') == 1, qPrintable(r.err));
+        }
+        const CliResult twice = rlda_cli({"transfer", "--tables", RLDA_PAPER_DIR "/tables", "--seeds", "1",
+                                          "1", "--episodes", "1", "--out", dir_.filePath("transfer")});
+        QCOMPARE(twice.code, 1);
+        QVERIFY2(twice.err.contains("--seeds: the seed 1 is given twice"), qPrintable(twice.err));
         QVERIFY(QDir(dir_.path()).isEmpty());
     }
 

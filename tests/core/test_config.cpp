@@ -23,7 +23,7 @@ namespace {
 ExperimentConfig everything_changed()
 {
     ExperimentConfig c;
-    c.name = "all \"changed\" \\ é\ttab";
+    c.name = "all \"changed\" \\ é, no tab"; // a name holds no control character (issue 42)
     c.job.model = "ConvNet3";
     c.job.batch_size = 17;
     c.job.optimizer = Optimizer::Sgd;

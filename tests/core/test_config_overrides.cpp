@@ -57,8 +57,10 @@ private Q_SLOTS:
         QCOMPARE(c.sweep.workers, 3);
         QVERIFY(c.sweep.backend == SweepBackend::Local);
         QCOMPARE(c.sweep.gres, std::string("gpu:2"));
-        QVERIFY(config_error([&] { apply_override(c, "sweep.threads_per_task=0"); })
-                    .startsWith("--set sweep.threads_per_task=0: sweep.threads_per_task: must be at least 1"));
+        QVERIFY(
+            config_error([&] {
+                apply_override(c, "sweep.threads_per_task=0");
+            }).startsWith("--set sweep.threads_per_task=0: sweep.threads_per_task: must be in [1, 1024]"));
         QVERIFY(config_error([&] { apply_override(c, "sweep.time_limit=\"soon\""); })
                     .startsWith("--set sweep.time_limit=\"soon\": sweep.time_limit: expected [D-]HH:MM:SS"));
         QCOMPARE(c.sweep.threads_per_task, 1);

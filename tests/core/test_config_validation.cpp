@@ -236,9 +236,9 @@ private Q_SLOTS:
         QTest::newRow("sweep workers") << "[sweep]\nworkers = -1\n"
                                        << "x.toml:2:11: sweep.workers: must be at least 0, got -1";
         QTest::newRow("sweep threads") << "[sweep]\nthreads_per_task = 0\n"
-                                       << "x.toml:2:20: sweep.threads_per_task: must be at least 1, got 0";
+                                       << "x.toml:2:20: sweep.threads_per_task: must be in [1, 1024], got 0";
         QTest::newRow("sweep retries") << "[sweep]\nmax_retries = -1\n"
-                                       << "x.toml:2:15: sweep.max_retries: must be at least 0, got -1";
+                                       << "x.toml:2:15: sweep.max_retries: must be in [0, 100], got -1";
         QTest::newRow("sweep time limit")
             << "[sweep]\ntime_limit = \"1:00\"\n"
             << "x.toml:2:14: sweep.time_limit: expected [D-]HH:MM:SS";

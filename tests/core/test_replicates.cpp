@@ -6,8 +6,10 @@
 #include "core/model/zoo.h"
 #include "core/run/transfer_protocol.h"
 #include "core/table/open_table.h"
+#include "core/table/reliability.h"
 #include "core/table/replicates.h"
 #include "core/table/table.h"
+#include "core/table/variance_model.h"
 #include "core/transfer/summary.h"
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
@@ -85,6 +87,21 @@ private Q_SLOTS:
         QCOMPARE(n.across_sd, 0.0); // every mean is 0.65
         QCOMPARE(n.ratio(), 0.0);   // undefined: reported as 0, not a division by zero
         QCOMPARE(n.best_agrees, 1); // the first sequence of best mean, (0 0), is best in one replicate
+    }
+
+    // Issue 42, item 25: sequences whose means tie but for rounding (0.1 + 0.7 against 0.7 + 0.1 and
+    // the like) have no ratio, not 1.3e15; the confidence set for the best holds every one of them.
+    void sequences_that_tie_have_no_ratio()
+    {
+        const auto a = table_of({0.1, 0.7, 0.3, 0.2});
+        const auto b = table_of({0.7, 0.1, 0.2, 0.3});
+        const auto c = table_of({0.3, 0.3, 0.6, 0.6});
+        const auto n = sim::replicate_noise({&a, &b, &c});
+        QVERIFY(!n.sequences_differ());
+        QCOMPARE(n.ratio(), 0.0);
+        const auto r = sim::accuracies_of({&a, &b, &c}, {1, 2, 3});
+        const auto set = sim::best_set(r, sim::fit_variance_model(r));
+        QCOMPARE(set.members.size(), std::size_t{4});
     }
 
     // A replicate that is the first one shifted: all of its move is the level, none the order.

@@ -277,7 +277,7 @@ private Q_SLOTS:
         refused(replaced(h, "\"policy.hidden_size\":6", "\"policy.hidden_size\":1099511627776"),
                 "policy/encoder.weight_ih_l0 is not float32 of shape");
         refused(replaced(h, "\"actions\":3", "\"actions\":0"), "actions: must be in [1, 4096]");
-        refused(replaced(h, "\"episode\":5", "\"episode\":-5"), "episode: must be >= 0");
+        refused(replaced(h, "\"episode\":5", "\"episode\":-5"), "episode: must be from 0 to 1000000000000");
         refused(replaced(h, "\"rng\":\"", "\"rng\":\"x"), "rng: not a random generator's state");
         refused(replaced(h, "policy/fc1.bias", "policy/fc1.biaz"), "no tensor policy/fc1.bias");
         refused(replaced(h, "\"policy.alpha\":0.0001", "\"policy.alpha\":\"fast\""), "policy.alpha in its header is not a number");

@@ -73,11 +73,12 @@ void RunWatcher::watch(const QString& root, const QList<core::io::RunData>& runs
     for (const QString& p : std::as_const(ordered))
         if (!had.contains(p))
             add << p;
-    // A path gone since the listing is refused too; the next listing no longer wants it.
+    // A path gone since the listing is refused too; the next listing no longer wants it. The root
+    // itself, refused, is polled for: a root deleted and made again is watched again.
     const QStringList refused = add.isEmpty() ? QStringList() : watcher_->addPaths(add);
     bool lost = capped;
     for (const QString& p : refused)
-        lost = lost || QFileInfo::exists(p);
+        lost = lost || p == root || QFileInfo::exists(p);
     if (lost && !root.isEmpty())
         poll_->start();
     else

@@ -19,8 +19,8 @@ namespace rlda::widgets {
 // not restart (a run writing without pause still shows every kRescanDelayMs, or twice as long as
 // the last listing took, so that a large run read again at every change takes at most a third of a
 // core); rescanDue() says when it runs out. At most kMaxWatchedPaths paths are watched (inotify's
-// per-user limit is shared with every program); past it, or where a watch is refused, the root is
-// rescanned every kPollMs.
+// per-user limit is shared with every program); past it, where a watch is refused, or while the
+// root is missing (deleted, to be made again), the root is rescanned every kPollMs.
 class RunWatcher : public QObject {
     Q_OBJECT
 public:

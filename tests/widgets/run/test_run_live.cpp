@@ -6,6 +6,7 @@
 #include "widgets/plot/training_view.h"
 #include "widgets/run/run_browser.h"
 #include "widgets/run/run_follower.h"
+#include "widgets/run/run_watcher.h"
 
 #include "tests/common/screenshots.h"
 
@@ -131,6 +132,29 @@ private Q_SLOTS:
         // Finished, only its folder stays watched, not its files.
         QTRY_VERIFY(!b.watchedPaths().contains(root + QStringLiteral("/live/events.jsonl")));
         QVERIFY(b.watchedPaths().contains(root + QStringLiteral("/live")));
+    }
+
+    // Issue 42, item 27: a root deleted and made again is followed again, its count current.
+    void aRootDeletedAndMadeAgainIsFollowedAgain()
+    {
+        QTemporaryDir tmp;
+        const QString root = tmp.filePath(QStringLiteral("runs"));
+        QDir().mkpath(root);
+        RunBrowser b;
+        QVERIFY(listed(b, root));
+        const auto write_run = [&](const char* name) {
+            RunFolder run(fs::path(root.toStdString()) / name, false);
+            run.on_epoch(epoch(1, 0.5));
+            run.on_finished(result(0.5));
+        };
+        write_run("one");
+        QTRY_COMPARE_WITH_TIMEOUT(b.runs().size(), 1, 5000);
+        QVERIFY(QDir(root).removeRecursively());
+        QTRY_COMPARE_WITH_TIMEOUT(b.runs().size(), 0, 5000);
+        QVERIFY(QDir().mkpath(root));
+        write_run("two");
+        QTRY_COMPARE_WITH_TIMEOUT(b.runs().size(), 1, 3 * rlda::widgets::RunWatcher::kPollMs);
+        QCOMPARE(b.runs().front().name, std::string("two"));
     }
 
     // A run in a group folder made after the listing (runs/group/run) is found too.
