@@ -5,6 +5,7 @@
 #include "app/cli/numbers.h"
 
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/output_folder.h"
 #include "core/util/rolling_mean.h"
 
@@ -241,7 +242,8 @@ int run_figures(const FiguresOptions& o)
         Source s;
         // The name the learning curve carries too: the folder's.
         const auto folder = fs::absolute(dir, ec).lexically_normal();
-        s.agent = (folder.has_filename() ? folder : folder.parent_path()).filename().string();
+        s.agent =
+            core::printable((folder.has_filename() ? folder : folder.parent_path()).filename().string());
         s.policy = (fs::path(dir) / "policy.pt").string();
         if (!tables.empty()) {
             if (!fs::is_regular_file(s.policy, ec))
@@ -261,8 +263,9 @@ int run_figures(const FiguresOptions& o)
             throw core::Error(fmt::format("--policy {}: no such file", policy));
         Source s;
         const fs::path p = fs::absolute(policy, ec);
-        s.agent = p.filename() == "policy.pt" && p.has_parent_path() ? p.parent_path().filename().string()
-                                                                      : p.stem().string();
+        s.agent = core::printable(p.filename() == "policy.pt" && p.has_parent_path()
+                                      ? p.parent_path().filename().string()
+                                      : p.stem().string());
         s.policy = policy;
         s.tables = select_tables(o.model.empty() ? "all" : o.model, "--policy " + policy + " --model", index, o.model);
         // The same policy given as a --run too is drawn once, on the tables of both.

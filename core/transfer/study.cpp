@@ -9,6 +9,7 @@
 #include "core/util/data_dir.h"
 #include "core/util/distributions.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/statistics.h"
 
 #include <fmt/format.h>
@@ -495,7 +496,8 @@ StudyRun read_study_run(const std::filesystem::path& folder, std::string label)
         const std::filesystem::path normal = folder.lexically_normal();
         label = (normal.has_filename() ? normal : normal.parent_path()).filename().string();
     }
-    run.label = label.empty() ? folder.string() : std::move(label);
+    // Printed and drawn: a folder named with an escape sequence is shown as its text (\xNN).
+    run.label = printable(label.empty() ? folder.string() : label);
     return run;
 }
 

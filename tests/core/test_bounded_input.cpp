@@ -496,6 +496,15 @@ private Q_SLOTS:
                      qPrintable(r.err));
         }
 
+        // A study folder named with an escape sequence: its label is printed escaped.
+        const QString named = dir.filePath(QString::fromUtf8("st\x1b[31mate"));
+        QVERIFY(QDir().mkpath(named));
+        for (const char* f : {"folds.csv", "ranks.csv", "references.csv"})
+            QVERIFY(QFile::copy(study + "/" + f, named + "/" + f));
+        r = rlda_cli({"transfer-compare", named, named, "--markdown"});
+        QVERIFY2(r.code == 0 && !r.out.contains(QChar(0x1b)) && r.out.contains("st\\x1b[31mate"),
+                 qPrintable(r.err));
+
         // A table whose scenario would recolour the terminal, given to `rlda noise`.
         const QString tables = RLDA_SOURCE_DIR "/data/fashion-mnist/tables";
         QVERIFY(QFile::copy(tables + "/convnet_early.csv", dir.filePath("t.csv")));

@@ -356,7 +356,7 @@ private Q_SLOTS:
             }
         });
         int ran = 0;
-        for (int i = 0; i < 20; ++i) {
+        for (int i = 0; i < 12; ++i) {
             const auto r = rlda_cli({"learn", "--table", paper_table, "--model", "ConvNet2", "--episodes",
                                      "1", "--out", link, "--force"});
             ran += r.code == 0 ? 1 : 0;
@@ -375,8 +375,13 @@ private Q_SLOTS:
         // --force that moved it is still at work (it holds the lock).
         QTemporaryDir dir;
         const QString out = trained_run(dir, "run");
-        const QString left = trained_run(dir, ".run.rlda-replaced-999999999");
-        const QString busy = trained_run(dir, ".run.rlda-replaced-1");
+        const auto rlda_folder = [&](const QString& name) { // as a run's folder starts: marker and lock
+            (void)rlda::core::prepare_output_folder(dir.filePath(name).toStdString(), false);
+            write(dir.filePath(name + "/model.pt"), "weights\n");
+            return dir.filePath(name);
+        };
+        const QString left = rlda_folder(".run.rlda-replaced-999999999");
+        const QString busy = rlda_folder(".run.rlda-replaced-1");
         const auto held = rlda::core::FolderLock::take((busy + "/.rlda.lock").toStdString(), "busy");
         const auto r = rlda_cli({"train", quick, "--out", out, "--force"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
