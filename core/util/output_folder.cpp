@@ -373,17 +373,7 @@ bool made_by_rlda(const fs::path& dir)
 
 FolderLock FolderLock::take_in(int dir, const fs::path& folder, const std::string& what)
 {
-    const fs::path file = folder / kOutputLock;
-    const int fd = ::openat(dir, kOutputLock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
-    if (fd < 0) {
-        if (errno == ELOOP)
-            throw Error(
-                fmt::format("{}: a symbolic link; rlda writes its lock into no file but its own; remove it "
-                            "or choose another --out",
-                            file.string()));
-        throw system_error_for(file, "cannot open the lock file", errno);
-    }
-    return take_opened(FileHandle(fd), file, what, folder);
+    return take_opened(dir, kOutputLock, folder / kOutputLock, what, folder);
 }
 
 fs::path FolderLock::path(const fs::path& as_given) const
@@ -394,7 +384,14 @@ fs::path FolderLock::path(const fs::path& as_given) const
 
 FolderLock FolderLock::take(const fs::path& lock_file, const std::string& what)
 {
-    const int fd = ::open(lock_file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644);
+    return take_opened(AT_FDCWD, lock_file.c_str(), lock_file, what, lock_file.parent_path());
+}
+
+FolderLock FolderLock::take_opened(int dir, const char* name, const fs::path& lock_file,
+                                   const std::string& what, const fs::path& folder)
+{
+    FileHandle file(::openat(dir, name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK, 0644));
+    const int fd = file.fd();
     if (fd < 0) {
         if (errno == ELOOP)
             throw Error(
@@ -402,13 +399,6 @@ FolderLock FolderLock::take(const fs::path& lock_file, const std::string& what)
                             lock_file.string()));
         throw system_error_for(lock_file, "cannot open the lock file", errno);
     }
-    return take_opened(FileHandle(fd), lock_file, what, lock_file.parent_path());
-}
-
-FolderLock FolderLock::take_opened(FileHandle file, const fs::path& lock_file, const std::string& what,
-                                   const fs::path& folder)
-{
-    const int fd = file.fd();
     struct stat st {};
     if (::fstat(fd, &st) != 0)
         throw system_error_for(lock_file, "cannot open the lock file", errno);
@@ -471,7 +461,11 @@ void check_existing(const fs::path& dir, const OpenFolder& folder, bool force, c
 
 } // namespace
 
-void check_output_folder(const fs::path& dir, bool force, const InputPaths& inputs)
+namespace {
+
+// The checks of the path alone: an empty one, a dangling link, something not a folder. The folder
+// itself, resolved and open, when it exists.
+std::optional<OpenFolder> check_path(const fs::path& dir)
 {
     if (dir.empty())
         throw Error("--out: an empty path; name the output folder");
@@ -483,7 +477,7 @@ void check_output_folder(const fs::path& dir, bool force, const InputPaths& inpu
     const fs::path real = resolved(dir);
     const auto status = fs::status(real, ec);
     if (status.type() == fs::file_type::not_found)
-        return;
+        return std::nullopt;
     if (ec)
         throw system_error_for(dir, "cannot read", ec.value());
     if (status.type() != fs::file_type::directory)
@@ -491,12 +485,21 @@ void check_output_folder(const fs::path& dir, bool force, const InputPaths& inpu
     const int fd = ::open(real.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd < 0)
         throw system_error_for(dir, "cannot read", errno);
-    check_existing(dir, OpenFolder{FileHandle(fd)}, force, inputs, false);
+    return OpenFolder{FileHandle(fd)};
+}
+
+} // namespace
+
+void check_output_folder(const fs::path& dir, bool force, const InputPaths& inputs)
+{
+    if (const auto folder = check_path(dir))
+        check_existing(dir, *folder, force, inputs, false);
 }
 
 FolderLock prepare_output_folder(const fs::path& dir, bool force, const InputPaths& inputs)
 {
-    check_output_folder(dir, force, inputs);
+    // The path's own checks; the folder's are made below, through the folder opened there.
+    check_path(dir);
     // From here on the folder is reached through descriptors: the folder that was checked is the
     // one locked, moved aside and removed, whatever the path comes to name meanwhile.
     const fs::path real = resolved(dir);

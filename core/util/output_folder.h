@@ -76,7 +76,8 @@ private:
         : file_(std::move(file)), folder_(std::move(folder))
     {
     }
-    static FolderLock take_opened(FileHandle file, const std::filesystem::path& lock_file,
+    // Opens `name` under the folder `dir` (AT_FDCWD: `name` is a path), checks it and locks it.
+    static FolderLock take_opened(int dir, const char* name, const std::filesystem::path& lock_file,
                                   const std::string& what, const std::filesystem::path& folder);
     FileHandle file_; // closing it releases the lock
     std::filesystem::path folder_;

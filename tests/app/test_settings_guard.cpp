@@ -18,6 +18,30 @@
 
 using rlda::app::MainWindow;
 
+namespace {
+
+// rlda-workbench started with `args`, HOME's folder as its XDG_CONFIG_HOME, drawing its first screen
+// into HOME/shot.png: its exit code (-1: not within a minute, then killed) and what it wrote on stderr.
+std::pair<int, QString> start_workbench(const QTemporaryDir& home, QStringList args)
+{
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
+    QProcess p;
+    p.setProcessEnvironment(env);
+    p.start(QStringLiteral(RLDA_BIN_DIR "/rlda-workbench"),
+            args << "--screenshot" << home.filePath("shot.png"));
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        return {-1, QString()};
+    }
+    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+            QString::fromUtf8(p.readAllStandardError())};
+}
+
+} // namespace
+
 class TestSettingsGuard : public QObject {
     Q_OBJECT
 
@@ -61,22 +85,10 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(home.filePath("rlda")));
         const QString fifo = home.filePath("rlda/rlda-workbench.conf");
         QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0644), 0);
-        const QString shot = home.filePath("shot.png");
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(RLDA_BIN_DIR "/rlda-workbench"), {"--reset-settings", "--screenshot", shot});
-        if (!p.waitForFinished(60000)) {
-            p.kill();
-            p.waitForFinished();
-            QFAIL("rlda-workbench did not finish within a minute");
-        }
-        const QString err = QString::fromUtf8(p.readAllStandardError());
-        QVERIFY2(p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0, qPrintable(err));
+        const auto [code, err] = start_workbench(home, {"--reset-settings"});
+        QVERIFY2(code == 0, qPrintable(err));
         QVERIFY2(err.contains(QStringLiteral("Settings file %1 is not a regular file").arg(fifo)), qPrintable(err));
-        QVERIFY(QFileInfo(shot).size() > 0);
+        QVERIFY(QFileInfo(home.filePath("shot.png")).size() > 0);
     }
 
     void a_settings_file_that_cannot_be_written_is_said_so()
@@ -93,19 +105,10 @@ private Q_SLOTS:
         const bool root = ::geteuid() == 0;
         if (root ? QProcess::execute("chattr", {"+i", file}) != 0 : !f.setPermissions(QFileDevice::ReadOwner))
             QSKIP("this file system cannot make the settings file unwritable");
-        const QString shot = home.filePath("shot.png");
-        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        env.insert(QStringLiteral("XDG_CONFIG_HOME"), home.path());
-        QProcess p;
-        p.setProcessEnvironment(env);
-        p.start(QStringLiteral(RLDA_BIN_DIR "/rlda-workbench"), {"--screenshot", shot});
-        const bool finished = p.waitForFinished(60000);
+        const auto [code, err] = start_workbench(home, {});
         if (root)
             QProcess::execute("chattr", {"-i", file});
-        QVERIFY(finished);
-        const QString err = QString::fromUtf8(p.readAllStandardError());
-        QVERIFY2(p.exitCode() == 0, qPrintable(err));
+        QVERIFY2(code == 0, qPrintable(err));
         QVERIFY2(
             err.contains(QStringLiteral("Settings file %1 cannot be written: the layout and recent lists of "
                                         "this session will not be remembered")
