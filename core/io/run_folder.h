@@ -24,6 +24,17 @@ private:
     LineAppender out_;
 };
 
+// The types of the events a learning run writes into events.jsonl besides RunFolder's own
+// (core/run/learn_run.cpp writes them): read_run keeps them verbatim (RunData::other_events), and
+// counts a line of any type it knows neither as a problem.
+namespace learning_event {
+inline constexpr const char* kSettings = "settings";
+inline constexpr const char* kStage = "stage";
+inline constexpr const char* kGreedy = "greedy";
+inline constexpr const char* kEvaluation = "evaluation";
+inline constexpr const char* kAll[] = {kSettings, kStage, kGreedy, kEvaluation};
+} // namespace learning_event
+
 // Appends one JSON object per line, one write(2) per line.
 class EventLog {
 public:

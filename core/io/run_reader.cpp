@@ -1,5 +1,6 @@
 // Reading run folders back: whole records only; what a kill cut short is skipped and reported.
 #include "core/io/run_reader.h"
+#include "core/io/run_folder.h"
 #include "core/table/table_status.h"
 
 #include "core/util/csv.h"
@@ -317,8 +318,11 @@ void read_event(const json& j, const std::string& text, RunData& run)
         r.cancelled = j.value("cancelled", false);
         r.final_model.parameters = j.value("parameters", std::int64_t{0});
         run.finished = std::move(r);
-    } else {
+    } else if (std::ranges::find(learning_event::kAll, type) != std::end(learning_event::kAll)) {
         run.other_events.push_back(text);
+    } else {
+        // Kept, a file of junk objects would cost memory per line: counted with the problems.
+        throw Error("no rlda run writes events of this type");
     }
 }
 
@@ -442,7 +446,7 @@ std::optional<LearnSettings> learn_settings(const RunData& run)
     };
     for (const auto& line : run.other_events) {
         const json j = json::parse(line, nullptr, /*allow_exceptions=*/false);
-        if (!j.is_object() || text(j, "type") != "settings")
+        if (!j.is_object() || text(j, "type") != learning_event::kSettings)
             continue;
         LearnSettings s{text(j, "model"), text(j, "from"), {}}; // the last settings event holds
         if (j.contains("stages") && j.at("stages").is_array())

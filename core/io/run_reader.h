@@ -40,8 +40,9 @@ struct RunData {
     // The "final" event: the evaluation when the budget ran out (train_loss/train_acc/lr unset).
     std::optional<train::EpochMetrics> final_metrics;
     std::optional<train::RunResult> finished; // absent: killed, cancelled hard, or still running
-    // events.jsonl lines of types this reader does not interpret (a learning run's settings,
-    // stages, greedy checkpoints ...), verbatim, in order.
+    // events.jsonl lines of a learning run's own types (io::learning_event: its settings, stages,
+    // greedy checkpoints, evaluation), verbatim, in order. A line of a type no rlda run writes is
+    // a `problems` entry instead.
     std::vector<std::string> other_events;
     std::optional<model::ModelSummary> final_model; // architecture.json when present
     // "file:line: reason" for the records that were skipped (a truncated last line, a corrupt row):

@@ -155,7 +155,7 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     json stage_list = json::array();
     for (const auto& s : settings.stages)
         stage_list.push_back({{"table", s.table}, {"episodes", s.episodes}, {"temperature", s.temperature}});
-    folder.event(json{{"type", "settings"},
+    folder.event(json{{"type", io::learning_event::kSettings},
                       {"model", tables.front().meta.model},
                       {"seed", settings.seed},
                       {"from", settings.from},
@@ -177,7 +177,7 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
             learner.set_temperature(stage.temperature);
         const StageStart start{static_cast<int>(i), static_cast<int>(settings.stages.size()), stage,
                                learner.episode(), learner.temperature()};
-        folder.event(json{{"type", "stage"},
+        folder.event(json{{"type", io::learning_event::kStage},
                           {"index", start.index},
                           {"table", stage.table},
                           {"episodes", stage.episodes},
@@ -200,9 +200,12 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
                 learner.save(result.policy_file.string()); // a kill loses at most one checkpoint's work
             if (done % settings.report_every == 0 || stage_over) {
                 const Evaluation e = evaluate(learner, learn_task(tables[i]));
-                folder.event(json{{"type", "greedy"}, {"episode", learner.episode()}, {"greedy", e.greedy},
-                                  {"rank", e.rank}}
-                                 .dump());
+                folder.event(json{
+                    {"type", io::learning_event::kGreedy},
+                    {"episode", learner.episode()},
+                    {"greedy", e.greedy},
+                    {"rank",
+                     e.rank}}.dump());
                 if (observer)
                     observer->on_greedy(learner.episode(), e);
             }
@@ -212,7 +215,8 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     result.cancelled = stop.stop_requested();
     result.evaluation = evaluate(learner, learn_task(tables.back()));
     add_seed_statistics(result.evaluation, tables.back().table);
-    folder.event(json{{"type", "evaluation"}, {"table", settings.stages.back().table},
+    folder.event(json{{"type", io::learning_event::kEvaluation},
+                      {"table", settings.stages.back().table},
                       {"evaluation", evaluation_json(result.evaluation)}}
                      .dump());
     folder.event(json{{"type", "finished"},

@@ -244,6 +244,18 @@ private Q_SLOTS:
         QCOMPARE(data.problems.size(), rlda::core::io::kMaxListedProblems + 1);
         QCOMPARE(data.problems_not_listed, std::int64_t{200000 + 1000 + 1} - std::int64_t{100});
         QCOMPARE(data.problems.back(), std::string("... and 200901 more problems like these"));
+
+        // Valid objects of a type no rlda run writes were kept verbatim, one string each: they are
+        // problems too. A learning run's own types are kept.
+        write(run + "/events.jsonl", QByteArray("{\"type\":\"junk-of-many-characters\"}\n").repeated(100000) +
+                                         "{\"type\":\"stage\",\"index\":0}\n");
+        QVERIFY(QFile::remove(run + "/metrics/test_acc.csv"));
+        const auto typed = rlda::core::io::read_run(run.toStdString());
+        QCOMPARE(typed.other_events, std::vector<std::string>{R"({"type":"stage","index":0})"});
+        QCOMPARE(typed.problems_not_listed, std::int64_t{100000 - 100});
+        QCOMPARE(typed.problems.front(),
+                 std::string("events.jsonl:1: bad \"junk-of-many-characters\" record (no rlda "
+                             "run writes events of this type); line skipped"));
     }
 
     // Issue 42, items 11 and 25: a header of commas (30 MB took 4.24 GB and gave a 383 MB message)

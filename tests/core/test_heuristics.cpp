@@ -305,6 +305,14 @@ private Q_SLOTS:
             QCOMPARE(error_of([&] { sim::evaluate_agent(g, task(t, f)); }),
                      QStringLiteral("simulation table has no decision features (features.csv); build it again with "
                                     "rlda simulate to record them"));
+        // A replicated table built fused records none however often it is built again: the advice
+        // names the setting that records them (issue 42, item 25).
+        const auto replicated = table(spread_out, {1, 2});
+        QCOMPARE(
+            error_of([&] { sim::evaluate_agent(g, task(replicated, nullptr)); }),
+            QStringLiteral("simulation table has no decision features (features.csv); build it again with "
+                           "rlda simulate to record them, with sweep.fused = \"off\" (a fused build "
+                           "records none)"));
         agent::EndBlockAgent last(agent::EndBlockAgent::End::Last);
         const auto e = sim::evaluate_agent(last, task(t, nullptr));
         QCOMPARE(e.greedy, (std::vector<int>{1, 1}));

@@ -58,13 +58,16 @@ bool refused(const rlda::test::CliResult& r)
     return r.code == 1 && r.err.startsWith("rlda: error: ") && r.err.count('\n') == 1;
 }
 
-// An rlda folder of the current layout: what `rlda train` leaves.
-QString trained_run(const QTemporaryDir& dir, const QString& name)
+// An rlda folder of the current layout, made in-process as a run's folder starts (its marker and
+// lock, core/util/output_folder.h), with the first files a training run writes: what the cases need
+// of `rlda train`'s folder, without a second of training each.
+QString rlda_run_folder(const QTemporaryDir& dir, const QString& name)
 {
-    const QString out = dir.filePath(name);
-    const auto r = rlda_cli({"train", quick, "--out", out});
-    if (r.code != 0)
-        qWarning("%s", qPrintable(r.err));
+    QString out = dir.filePath(name);
+    (void)rlda::core::prepare_output_folder(out.toStdString(), false);
+    QFile::copy(quick, out + "/config.toml");
+    write(out + "/events.jsonl", "{\"type\":\"note\"}\n");
+    write(out + "/metrics/test_acc.csv", "epoch,time,value\n");
     return out;
 }
 
@@ -109,7 +112,7 @@ private Q_SLOTS:
         write(user + "/events.jsonl", "{\"type\":\"note\"}\n");
         write(user + "/model.pt", "weights\n");
         write(user + "/metrics/accuracy.csv", "epoch,time,value\n");
-        const QString old = trained_run(dir, "run");
+        const QString old = rlda_run_folder(dir, "run");
         QVERIFY(QFile::remove(old + "/.rlda"));
         for (const QString& out : {user, old}) {
             const auto before = folder_snapshot(out);
@@ -142,7 +145,7 @@ private Q_SLOTS:
     void force_replaces_by_moving_the_old_folder_aside()
     {
         QTemporaryDir dir;
-        const QString out = trained_run(dir, "run");
+        const QString out = rlda_run_folder(dir, "run");
         write(out + "/metrics/extra.csv", "epoch,time,value\n");
         const auto r = rlda_cli({"train", quick, "--out", out, "--force"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
@@ -157,7 +160,7 @@ private Q_SLOTS:
         // Every input inside the folder that --force would replace: refused before anything is
         // touched, whichever input it is.
         QTemporaryDir dir;
-        const QString out = trained_run(dir, "run");
+        const QString out = rlda_run_folder(dir, "run");
         QVERIFY(QFile::copy(paper_table, out + "/table.csv"));
         QVERIFY(QFile::copy(quick, out + "/experiment.toml"));
         write(out + "/model.toml", "[model]\nname = \"M\"\nlayers = []\n");
@@ -193,7 +196,7 @@ private Q_SLOTS:
         // folder is refused before anything in it is deleted.
         QTemporaryDir dir;
         rlda::test::open_to_all(dir.path());
-        const QString out = trained_run(dir, "run");
+        const QString out = rlda_run_folder(dir, "run");
         QVERIFY(QDir().mkpath(out + "/metrics/locked"));
         write(out + "/metrics/locked/kept.csv", "epoch,time,value\n");
         QProcess::execute("chmod", {"-R", "a+rwX", out});
@@ -218,7 +221,7 @@ private Q_SLOTS:
         write(out + "/events.jsonl", "{\"type\":\"message\",\"text\":\"the first writer's\"}\n");
         const auto before = folder_snapshot(out);
         const QString pid = QStringLiteral("(pid %1)").arg(::getpid());
-        for (QStringList args : writers())
+        for (const QStringList& args : writers())
             for (const bool force : {false, true}) {
                 QStringList a = args;
                 a << "--out" << out;
@@ -234,13 +237,13 @@ private Q_SLOTS:
     void two_learning_runs_into_one_folder()
     {
         // The probe's repro: learn A runs, learn B --force starts into the same folder. B is
-        // refused naming A; A goes on and ends with its own files whole. A's 20,000 episodes take
-        // seconds; B is refused within a moment of A's start.
+        // refused naming A; A goes on until it is stopped, and ends with its own files whole. A has
+        // episodes enough never to finish first.
         QTemporaryDir dir;
         const QString out = dir.filePath("learn");
         const QStringList learn = {"learn", "--table", paper_table, "--model", "ConvNet2", "--out", out};
         QProcess a;
-        a.start(rlda::test::rlda_program, learn + QStringList{"--episodes", "20000"});
+        a.start(rlda::test::rlda_program, learn + QStringList{"--episodes", "100000000"});
         QVERIFY(a.waitForStarted());
         const QByteArray pid = QByteArray::number(a.processId());
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(out + "/events.jsonl") &&
@@ -250,21 +253,28 @@ private Q_SLOTS:
         QVERIFY2(refused(b), qPrintable(b.err));
         QVERIFY2(b.err.contains("in use by another process (pid " + QString::fromLatin1(pid) + ")"),
                  qPrintable(b.err));
-        QVERIFY(a.waitForFinished(300000));
-        QVERIFY2(a.exitStatus() == QProcess::NormalExit && a.exitCode() == 0,
+        QVERIFY(a.state() == QProcess::Running);
+        ::kill(static_cast<pid_t>(a.processId()), SIGINT);
+        QVERIFY(a.waitForFinished(60000));
+        QVERIFY2(a.exitStatus() == QProcess::NormalExit && a.exitCode() == 130,
                  qPrintable(QString::fromUtf8(a.readAllStandardError())));
         const auto eval = rlda_cli({"evaluate", "--policy", out + "/policy.pt", "--table", paper_table, "--model",
                                     "ConvNet2"});
         QVERIFY2(eval.code == 0, qPrintable(eval.err));
         const QString settings = read_text(out + "/events.jsonl");
         QCOMPARE(settings.count("\"type\":\"settings\""), 1);
-        QCOMPARE(read_text(out + "/metrics/episodes.csv").count('\n'), 20001); // A's header and episodes
+        // A's header and whole episode lines, one per line: nothing of B's.
+        const QStringList episodes = read_text(out + "/metrics/episodes.csv").split('\n');
+        QVERIFY(episodes.size() > 2 && episodes.back().isEmpty());
+        QVERIFY(episodes.first().startsWith("episode,"));
+        for (qsizetype i = 1; i + 1 < episodes.size(); ++i)
+            QCOMPARE(episodes[i].section(',', 0, 0), QString::number(i));
     }
 
     void a_lock_left_by_a_dead_process_does_not_block()
     {
         QTemporaryDir dir;
-        const QString out = trained_run(dir, "run");
+        const QString out = rlda_run_folder(dir, "run");
         write(out + "/.rlda.lock", "999999999\n"); // a pid no process has; nobody holds the flock
         const auto r = rlda_cli({"train", quick, "--out", out, "--force"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
@@ -289,7 +299,7 @@ private Q_SLOTS:
         // or a FIFO: refused naming what it is; the user's file keeps its bytes.
         QTemporaryDir dir;
         write(dir.filePath("mine.txt"), "the user's\n");
-        const QString out = trained_run(dir, "run");
+        const QString out = rlda_run_folder(dir, "run");
         const QString lock = out + "/.rlda.lock";
         const QList<QPair<std::function<bool()>, QString>> cases = {
             {[&] {
@@ -321,7 +331,7 @@ private Q_SLOTS:
         // Round two, item 24: a stale pid in the file; the lock held by this process (as a shell's
         // flock(1) holds one). The message names this process.
         QTemporaryDir dir;
-        const QString out = trained_run(dir, "run");
+        const QString out = rlda_run_folder(dir, "run");
         const int fd = ::open(QFile::encodeName(out + "/.rlda.lock"), O_RDWR);
         QVERIFY(fd >= 0);
         QVERIFY(::flock(fd, LOCK_EX) == 0);
@@ -342,7 +352,7 @@ private Q_SLOTS:
         const QString user = dir.filePath("user");
         write(user + "/precious.txt", "keep me\n");
         const auto before = folder_snapshot(user);
-        const QString rlda_folder = trained_run(dir, "run");
+        const QString rlda_folder = rlda_run_folder(dir, "run");
         const QString link = dir.filePath("link");
         QVERIFY(QFile::link(rlda_folder, link));
         std::atomic<bool> done{false};
@@ -374,10 +384,9 @@ private Q_SLOTS:
         // `.run.rlda-replaced-PID`; the next command that prepares `run` removes it, unless the
         // --force that moved it is still at work (it holds the lock).
         QTemporaryDir dir;
-        const QString out = trained_run(dir, "run");
-        const auto rlda_folder = [&](const QString& name) { // as a run's folder starts: marker and lock
-            (void)rlda::core::prepare_output_folder(dir.filePath(name).toStdString(), false);
-            write(dir.filePath(name + "/model.pt"), "weights\n");
+        const QString out = rlda_run_folder(dir, "run");
+        const auto rlda_folder = [&](const QString& name) {
+            write(rlda_run_folder(dir, name) + "/model.pt", "weights\n");
             return dir.filePath(name);
         };
         const QString left = rlda_folder(".run.rlda-replaced-999999999");
@@ -393,7 +402,7 @@ private Q_SLOTS:
     {
         // Round two, item 3: `--out . --force` inside a run folder deleted the run and then failed.
         QTemporaryDir dir;
-        const QString out = trained_run(dir, "run");
+        const QString out = rlda_run_folder(dir, "run");
         const auto before = folder_snapshot(out);
         QProcess p;
         p.setWorkingDirectory(out);
@@ -452,6 +461,14 @@ private Q_SLOTS:
                      qPrintable(r.err));
             QCOMPARE(files(), before);
         }
+        // Round two, item 25: a seed folder's table.csv that does not parse is named with its line.
+        const QString seed_table = out + "/seeds/seed-2/table.csv";
+        const QString whole = read_text(seed_table);
+        write(seed_table, whole.toUtf8() + "0,1,x,0.5\r\n");
+        const auto bad = rlda_cli(build + QStringList{"--seeds", "1", "2"});
+        QVERIFY2(refused(bad), qPrintable(bad.err));
+        QVERIFY2(bad.err.contains("/seeds/seed-2/table.csv:6: "), qPrintable(bad.err));
+        write(seed_table, whole.toUtf8());
         const auto grown = rlda_cli(build + QStringList{"--seeds", "1", "2", "3"});
         QVERIFY2(grown.code == 0, qPrintable(grown.err));
         QVERIFY2(grown.out.contains("(each the mean of 3 seeds)"), qPrintable(grown.out));
