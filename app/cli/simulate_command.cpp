@@ -14,6 +14,7 @@
 #include "core/sweep/slurm.h"
 #include "core/table/reliability.h"
 #include "core/table/sequences.h"
+#include "core/table/table_status.h"
 #include "core/util/error.h"
 #include "core/util/output_folder.h"
 
@@ -61,6 +62,29 @@ void print_table(const std::string& out, const sim::SimulationTable& table)
                table.replicated() ? fmt::format(" (each the mean of {} seeds)", table.seeds().size()) : "");
     if (table.complete())
         fmt::print("{}\n", sim::reliability_text(sim::rank_reliability(sim::accuracies_by_seed(table))));
+}
+
+// The end of a local build: a complete table's summary and exit 0; a stopped one says what it has
+// and what table.csv holds (the complete table a build with more seeds extends stays whole), with
+// no word of success, and exit 130.
+int report_table(const std::string& out, const sim::SimulationTable& table)
+{
+    if (table.complete()) {
+        print_table(out, table);
+        return 0;
+    }
+    fmt::print(
+        "stopped: {} of {} rows{}; the rows trained are kept{}, and the same command goes on from them\n",
+        table.rows().size(), table.sequences(),
+        table.replicated() ? fmt::format(" hold all {} seeds", table.seeds().size()) : "",
+        table.replicated() ? " in each seed's folder (seeds/)" : "");
+    if (const auto held = sim::table_status(out);
+        held.complete() && held.meta && held.meta->seeds != table.seeds())
+        fmt::print("table: {}/table.csv still holds the complete table{}\n", out,
+                   held.meta->seeds.empty()
+                       ? std::string()
+                       : fmt::format(" of the seeds {}", fmt::join(held.meta->seeds, ", ")));
+    return 130;
 }
 
 // "45s", "1m20s", "2h03m".
@@ -183,12 +207,9 @@ int run_local(const core::config::ExperimentConfig& config, const std::string& o
         const auto table = sim::collect_table(out, config);
         if (s.count(sweep::TaskState::Failed) > 0)
             throw core::Error(sweep::failure_message(out, s));
-        print_table(out, table);
-        return table.complete() ? 0 : 130;
+        return report_table(out, table);
     }
-    const auto table = sim::collect_table(out, config);
-    print_table(out, table);
-    return table.complete() ? 0 : 130;
+    return report_table(out, sim::collect_table(out, config));
 }
 
 // ---- A race (core/sim/race.h): its first round on the local workers, the rounds after it here.

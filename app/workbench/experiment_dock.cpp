@@ -37,6 +37,9 @@ ExperimentDock::ExperimentDock(QWidget* parent) : QDockWidget(tr("Experiment"), 
     setMinimumWidth(editor_->minimumSizeHint().width() + scroll->verticalScrollBar()->sizeHint().width() + 16);
     connect(editor_, &widgets::ExperimentEditor::openRequested, this, &ExperimentDock::openWithDialog);
     connect(editor_, &widgets::ExperimentEditor::saveAsRequested, this, [this] { save(true); });
+    // Every change counts as an edit; opening and saving clear the flag after the editor shows the
+    // experiment (its changed() comes first).
+    connect(editor_, &widgets::ExperimentEditor::changed, this, [this] { edited_ = true; });
 }
 
 void ExperimentDock::openDefault()
@@ -48,6 +51,7 @@ void ExperimentDock::openDefault()
     }
     try {
         editor_->setConfig(core::config::parse_experiment(file.readAll().toStdString(), "default.toml"));
+        edited_ = false;
         Q_EMIT note(tr("Opened the default experiment: ConvNet2 on a Fashion-MNIST subset, one more GPU at 20 s"));
     } catch (const std::exception& e) {
         Q_EMIT note(QString::fromStdString(core::error_line(e)));
@@ -61,6 +65,7 @@ bool ExperimentDock::open(const QString& path)
         Q_EMIT problem(error);
         return false;
     }
+    edited_ = false;
     Q_EMIT note(tr("Opened %1").arg(path));
     Q_EMIT opened(path);
     return true;
@@ -87,8 +92,38 @@ void ExperimentDock::save(bool askForName)
         Q_EMIT note(error);
         return;
     }
+    edited_ = false;
     Q_EMIT status(tr("Saved %1").arg(path));
     Q_EMIT opened(path);
+}
+
+QString ExperimentDock::draft() const
+{
+    return edited_ ? QString::fromStdString(core::config::to_toml(editor_->config())) : QString();
+}
+
+QString ExperimentDock::origin() const
+{
+    return editor_->fileName();
+}
+
+bool ExperimentDock::openDraft(const QString& toml, const QString& origin)
+{
+    try {
+        editor_->setConfig(core::config::parse_experiment(toml.toStdString(), "the kept draft"));
+    } catch (const std::exception& e) {
+        Q_EMIT problem(tr("The unsaved edits kept from the last session do not open: %1")
+                           .arg(QString::fromStdString(core::error_line(e))));
+        return false;
+    }
+    editor_->setFileName(origin);
+    edited_ = true;
+    Q_EMIT note(
+        origin.isEmpty() || origin.startsWith(QLatin1Char(':'))
+            ? tr("Opened your unsaved experiment from the last session; File → Save as… keeps it")
+            : tr("Opened your unsaved edits of %1 from the last session; File → Save writes them there")
+                  .arg(origin));
+    return true;
 }
 
 } // namespace rlda::app

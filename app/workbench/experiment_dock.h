@@ -27,6 +27,15 @@ public:
     void openWithDialog();
     void save(bool askForName);        // the file it came from, unless asked or it has none
 
+    // Edits since the experiment was opened or saved: what closing would lose.
+    bool edited() const { return edited_; }
+    // The edited experiment as TOML, empty when there are no edits; and the file it came from.
+    QString draft() const;
+    QString origin() const;
+    // Shows a draft kept from the last session, still edited (saving it goes to `origin`); false,
+    // with problem(), when it no longer parses.
+    bool openDraft(const QString& toml, const QString& origin);
+
 Q_SIGNALS:
     void opened(const QString& path); // a file opened or saved: for the recent files
     void note(const QString& text);    // for the log
@@ -36,6 +45,7 @@ Q_SIGNALS:
 private:
     widgets::ExperimentEditor* editor_ = nullptr;
     widgets::RunControl* runControl_ = nullptr;
+    bool edited_ = false;
 };
 
 } // namespace rlda::app

@@ -119,9 +119,10 @@ int main(int argc, char* argv[])
     if (parser.isSet(runs))
         window.setRunsRoot(parser.value(runs));
     window.reattachSweeps(); // a sweep left running when the workbench last closed
-    if (parser.positionalArguments().isEmpty())
-        window.openDefaultExperiment();
-    else if (!window.openExperiment(parser.positionalArguments().front())) {
+    if (parser.positionalArguments().isEmpty()) {
+        if (parser.isSet(screenshot) || !window.openDraftExperiment())
+            window.openDefaultExperiment();
+    } else if (!window.openExperiment(parser.positionalArguments().front())) {
         std::fprintf(stderr, "rlda-workbench: %s: cannot open the experiment (see the log)\n",
                      qPrintable(parser.positionalArguments().front()));
     }

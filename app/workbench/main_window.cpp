@@ -281,6 +281,21 @@ void MainWindow::saveWorkspace() const
     s.setValue(key::kGeometry, saveGeometry());
     s.setValue(key::kState, saveState(workspace::kStateVersion));
     pages_->saveSettings(s);
+    if (experiment_->edited()) { // unsaved edits are kept, not lost, as editors keep a draft
+        s.setValue(key::kDraft, experiment_->draft());
+        s.setValue(key::kDraftOrigin, experiment_->origin());
+    } else {
+        s.remove(key::kDraft);
+        s.remove(key::kDraftOrigin);
+    }
+}
+
+bool MainWindow::openDraftExperiment()
+{
+    namespace key = workspace::key;
+    const QSettings s;
+    const QString draft = s.value(key::kDraft).toString();
+    return !draft.isEmpty() && experiment_->openDraft(draft, s.value(key::kDraftOrigin).toString());
 }
 
 void MainWindow::resetLayout()

@@ -80,6 +80,10 @@ public:
 
     // The experiment shipped with the program (config/default.toml, built in).
     void openDefaultExperiment();
+    // The experiment edited and not saved when the workbench last closed (saveWorkspace keeps it);
+    // false when there is none or it does not open.
+    bool openDraftExperiment();
+    ExperimentDock* experimentDock() const { return experiment_; }
     bool openExperiment(const QString& path); // errors go to the status bar and the log
     // Where new runs go: <root>/<experiment name>-<date>-<time>.
     void setRunsRoot(const QString& dir);

@@ -32,6 +32,10 @@ inline constexpr char kRecentGroup[] = "recent";               // recent/<kind>:
 // folders/<kind>: each file dialog's last folder, widgets::kFolderSettingsGroup (widgets/file_dialogs.h)
 inline constexpr char kRunsFolder[] = "runs/folder";           // where new runs go (File → Runs folder…)
 inline constexpr char kRunColumns[] = "runBrowser/columns";    // the Runs page's columns shown, in order
+// The experiment edited and not saved when the workbench closed, as TOML, and the file it came
+// from: opened again at the next start, as editors keep a draft (ExperimentDock::draft()).
+inline constexpr char kDraft[] = "experiment/draft";
+inline constexpr char kDraftOrigin[] = "experiment/draftOrigin";
 } // namespace key
 
 // The version saveState() stamps on the dock layout: a layout of another version is not restored.

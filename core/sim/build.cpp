@@ -106,7 +106,7 @@ PreparedSweep prepare_sweep(const config::ExperimentConfig& c, const fs::path& o
         const Job j = make_job(config_for_seed(c, seeds.front()));
         PreparedSweep p;
         p.lock = prepare_table_folder(c, out, force);
-        save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
+        start_table_meta(out, table_meta(c, j.spec, j.decisions));
         p.shape = shape_of(j);
         p.shape.seeds = seeds;
         p.warm_start_reused = true;
@@ -238,7 +238,7 @@ SimulationTable build_fused(const config::ExperimentConfig& c, const fs::path& o
     const auto started = std::chrono::steady_clock::now();
     const SeedJobs s(c); // bad settings fail before the folder is touched
     const FolderLock lock = prepare_table_folder(c, out, force);
-    save_table_meta(out / "table.json", table_meta(c, s.jobs.front().spec, s.jobs.front().decisions));
+    start_table_meta(out, table_meta(c, s.jobs.front().spec, s.jobs.front().decisions));
     std::vector<PreparedSweep> prepared; // each seed's folder, locked until the rows are in
     for (std::size_t r = 0; r < s.seeds.size() && !stop.stop_requested(); ++r)
         prepared.push_back(prepare_sweep(s.configs[r], seed_folder(out, s.seeds[r]), false, stop, observer));
@@ -324,7 +324,7 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
     if (const auto seeds = table_seeds(c); !seeds.empty()) {
         const Job j = make_job(config_for_seed(c, seeds.front())); // bad settings fail before the folder
         const FolderLock lock = prepare_table_folder(c, out, force);
-        save_table_meta(out / "table.json", table_meta(c, j.spec, j.decisions));
+        start_table_meta(out, table_meta(c, j.spec, j.decisions));
         int before = 0;
         const int total = static_cast<int>(shape_of(j).sequences * static_cast<std::int64_t>(seeds.size()));
         for (const auto seed : seeds) {

@@ -4,7 +4,6 @@
 #include "core/table/merge.h"
 #include "core/table/reliability.h"
 #include "core/table/table_folder.h"
-#include "core/table/table_meta.h"
 #include "core/train/setup.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
@@ -48,20 +47,6 @@ double epoch_seconds(const config::ExperimentConfig& c)
     return steps * c.scheduler.step_cost + c.scheduler.eval_cost;
 }
 
-namespace {
-
-// The race's table from its seeds' folders, written with its metadata: out/table.csv, table.json.
-SimulationTable collect_race(const fs::path& out, const config::ExperimentConfig& c,
-                             const std::vector<std::uint64_t>& seeds, std::size_t first_round)
-{
-    TableMeta meta = load_table_meta(out / "table.json");
-    meta.seeds = seeds;
-    save_table_meta(out / "table.json", meta);
-    return collect_seeds(out, c, seeds, first_round);
-}
-
-} // namespace
-
 RaceResult race_table(const config::ExperimentConfig& c, const fs::path& out, bool force,
                       const RaceProgressFn& progress, const std::stop_token& stop,
                       train::TrainObserver* observer)
@@ -100,7 +85,7 @@ RaceResult race_table(const config::ExperimentConfig& c, const fs::path& out, bo
     round.total_epochs = round.epochs;
     std::size_t used = first.size();
     while (true) {
-        result.table = collect_race(
+        result.table = collect_seeds(
             out, c, {seeds.begin(), seeds.begin() + static_cast<std::ptrdiff_t>(used)}, first.size());
         const RaceStep step =
             next_race_step(accuracies_by_seed(result.table), result.table, used, rules, round.total_epochs);

@@ -3,6 +3,7 @@
 
 #include "core/table/sequences.h"
 #include "core/table/table_folder.h"
+#include "core/table/table_status.h"
 #include "core/util/error.h"
 #include "core/util/read_file.h"
 
@@ -91,6 +92,29 @@ SimulationTable merge_rows(const TableShape& j, const fs::path& out)
     return merged;
 }
 
+namespace {
+
+// Whether out/table.csv is a complete table, as its table.json counts rows; unreadable is not.
+bool holds_complete_table(const fs::path& out)
+{
+    std::error_code ec;
+    if (!fs::is_regular_file(out / "table.csv", ec) || !fs::is_regular_file(out / "table.json", ec))
+        return false;
+    try {
+        return table_status(out).complete();
+    } catch (const Error&) {
+        return false;
+    }
+}
+
+} // namespace
+
+void start_table_meta(const fs::path& out, const TableMeta& meta)
+{
+    if (!holds_complete_table(out))
+        save_table_meta(out / "table.json", meta);
+}
+
 SimulationTable collect_seeds(const fs::path& out, const config::ExperimentConfig& c)
 {
     return collect_seeds(out, c, table_seeds(c), 0);
@@ -113,14 +137,23 @@ SimulationTable collect_seeds(const fs::path& out, const config::ExperimentConfi
                 features.add(key.first, key.second, f);
         }
     }
-    if (!features.empty())
-        save_table_features(out / "features.csv", features);
     std::vector<const SimulationTable*> views;
     views.reserve(tables.size());
     for (const auto& t : tables)
         views.push_back(&t);
     SimulationTable merged = merge_seeds(seeds, views, required);
+    if (!merged.complete() && holds_complete_table(out))
+        return merged; // the complete table stays, whole, until this one is
+    if (!features.empty())
+        save_table_features(out / "features.csv", features);
     merged.save((out / "table.csv").string());
+    if (fs::exists(out / "table.json")) {
+        TableMeta meta = load_table_meta(out / "table.json");
+        if (meta.seeds != seeds) {
+            meta.seeds = seeds;
+            save_table_meta(out / "table.json", meta);
+        }
+    }
     return merged;
 }
 

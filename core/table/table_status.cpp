@@ -2,6 +2,8 @@
 #include "core/table/table_status.h"
 
 #include "core/table/open_table.h"
+#include "core/table/table_folder.h"
+#include "core/util/output_folder.h"
 
 #include <map>
 #include <vector>
@@ -53,6 +55,14 @@ TableStatus table_status(const fs::path& folder_or_csv)
     for (const auto& [actions, row] : rows)
         if (!s.best || row.accuracy > s.best->accuracy)
             s.best = row;
+    const fs::path folder = csv.parent_path();
+    if (s.meta && s.meta->seeds.size() > 1 && s.expected > 0) {
+        s.seed_rows_expected = s.expected * static_cast<std::int64_t>(s.meta->seeds.size());
+        for (const auto seed : s.meta->seeds)
+            if (const fs::path one = seed_folder(folder, seed); fs::is_regular_file(one / "table.json", ec))
+                s.seed_rows += table_status(one).rows;
+    }
+    s.builder = folder_writer(folder);
     return s;
 }
 

@@ -27,7 +27,14 @@ struct TableStatus {
     std::int64_t expected = 0; // 0 when unknown (no metadata)
     std::optional<TableRow> best;
     std::optional<TableMeta> meta;
+    // A replicated table's build: the rows its seeds' folders hold (their table.csv and parts), of
+    // `expected` at each of meta->seeds; both 0 for a table of one seed.
+    std::int64_t seed_rows = 0;
+    std::int64_t seed_rows_expected = 0;
+    // The process building the folder now (it holds the folder's lock), or 0.
+    long builder = 0;
     bool complete() const { return expected > 0 && rows == expected; }
+    bool building() const { return builder > 0; }
 };
 TableStatus table_status(const std::filesystem::path& folder_or_csv);
 

@@ -192,13 +192,10 @@ bool holds_nothing(const fs::path& dir)
     return !ec;
 }
 
-// The process holding the flock(2) on the open file `fd`, from /proc/locks; 0 when none is found
+// The process holding a flock(2) on the file `st` describes, from /proc/locks; 0 when none is found
 // (what the file says is not trusted: a lock taken by another program never wrote it).
-long lock_holder(int fd)
+long lock_holder(const struct stat& st)
 {
-    struct stat st {};
-    if (::fstat(fd, &st) != 0)
-        return 0;
     bool truncated = false;
     std::string locks;
     try {
@@ -227,7 +224,8 @@ long lock_holder(int fd)
 
 [[noreturn]] void refuse_busy(const std::string& what, int fd)
 {
-    const long pid = lock_holder(fd);
+    struct stat st {};
+    const long pid = ::fstat(fd, &st) == 0 ? lock_holder(st) : 0;
     throw Error(fmt::format("{}: in use by another process{}; wait for it to end or choose another --out",
                             what, pid > 0 ? fmt::format(" (pid {})", pid) : std::string()));
 }
@@ -369,6 +367,14 @@ bool made_by_rlda(const fs::path& dir)
 {
     const int fd = ::open(resolved(dir).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     return fd >= 0 && made_by_rlda_at(OpenFolder{FileHandle(fd)});
+}
+
+long folder_writer(const fs::path& dir)
+{
+    struct stat st {};
+    if (::lstat((dir / kOutputLock).c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        return 0;
+    return lock_holder(st);
 }
 
 FolderLock FolderLock::take_in(int dir, const fs::path& folder, const std::string& what)

@@ -103,6 +103,10 @@ void check_output_folder(const std::filesystem::path& dir, bool force, const Inp
 // create the folder: a file has its name": a link planted there never sends rlda's files elsewhere.
 void make_subfolder(const std::filesystem::path& dir, const std::string& name);
 
+// The process that holds the lock of the output folder `dir` now (from /proc/locks, taking no
+// lock itself, so that a listing never makes a writer's start fail), or 0: none, or no lock file.
+long folder_writer(const std::filesystem::path& dir);
+
 // Locks an existing folder of rlda's that a command goes on writing without replacing it (a table
 // folder being resumed). Error as FolderLock::take.
 [[nodiscard]] FolderLock lock_output_folder(const std::filesystem::path& dir);

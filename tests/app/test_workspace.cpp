@@ -230,6 +230,43 @@ private Q_SLOTS:
         QVERIFY(app::workspace::recentFiles(Recent::Experiments).isEmpty());
     }
 
+    void unsaved_edits_are_kept_at_close()
+    {
+        // Issue 43, item 4: Ctrl+Q dropped an edited experiment, and the next start showed the
+        // default one. The edits are kept, as editors keep a draft, and opened at the next start
+        // with the file they came from; once saved, there is no draft.
+        QTemporaryDir dir;
+        const QString file = dir.filePath("mine.toml");
+        QVERIFY(QFile::copy(kQuick, file));
+        {
+            MainWindow w;
+            w.restoreWorkspace();
+            QVERIFY(w.openExperiment(file));
+            QVERIFY(!w.experimentDock()->edited());
+            auto c = w.editor()->config();
+            c.job.lr = 0.0123;
+            w.editor()->setConfig(c);
+            QVERIFY(w.experimentDock()->edited());
+            QVERIFY(w.close());
+        }
+        {
+            MainWindow w;
+            w.restoreWorkspace();
+            QVERIFY(w.openDraftExperiment());
+            QCOMPARE(w.editor()->config().job.lr, 0.0123);
+            QCOMPARE(w.editor()->fileName(), file);
+            QVERIFY(w.experimentDock()->edited());
+            w.experimentDock()->save(false); // File -> Save: into the file it came from
+            QVERIFY(!w.experimentDock()->edited());
+            QVERIFY(w.close());
+        }
+        MainWindow w;
+        w.restoreWorkspace();
+        QVERIFY(!w.openDraftExperiment());
+        QVERIFY(w.openExperiment(file));
+        QCOMPARE(w.editor()->config().job.lr, 0.0123);
+    }
+
     void recent_menus()
     {
         QTemporaryDir tmp;

@@ -4,6 +4,7 @@
 // folder's settings; fused settings that cannot be built as a tree are refused in one line.
 #include "core/config/experiment_io.h"
 #include "core/sim/build.h"
+#include "core/table/open_table.h"
 #include "core/table/table.h"
 #include "core/util/error.h"
 #include "tests/common/tiny_sim.h"
@@ -22,10 +23,11 @@ using rlda::test::slurp;
 
 namespace {
 
-// The tiny experiment of the table suites with two seeds, fused or not.
-config::ExperimentConfig replicated(const char* fused)
+// The tiny experiment of the table suites with two seeds (or those given), fused or not.
+config::ExperimentConfig replicated(const char* fused, const char* seeds = "5, 6")
 {
-    const std::string toml = std::string(rlda::test::tiny_toml) + "[sweep]\nseeds = [5, 6]\nfused = \"" + fused + "\"\n";
+    const std::string toml =
+        std::string(rlda::test::tiny_toml) + "[sweep]\nseeds = [" + seeds + "]\nfused = \"" + fused + "\"\n";
     return config::parse_experiment(toml, "tiny.toml");
 }
 
@@ -108,6 +110,42 @@ private Q_SLOTS:
         QCOMPARE(slurp(out / "table.csv"), slurp(reference / "table.csv"));
     }
 
+    void extending_a_complete_table_leaves_it_whole_until_the_larger_one_is()
+    {
+        // Issue 43, item 1: a complete table given a third seed, and stopped while that seed trains
+        // (fused and not). Its table.csv was left a header only; now table.csv, table.json and
+        // features.csv stay byte for byte and open as the complete table they were, until the same
+        // build finishes the larger table.
+        for (const char* fused : {"off", "on"}) {
+            const bool on = std::string_view(fused) == "on";
+            const auto out = folder(on ? "extended-fused" : "extended-separate");
+            std::filesystem::copy(folder(on ? "fused" : "separate"), out,
+                                  std::filesystem::copy_options::recursive);
+            const auto files = [&] {
+                return std::vector<std::string>{slurp(out / "table.csv"), slurp(out / "table.json"),
+                                                slurp(out / "features.csv")};
+            };
+            const auto before = files();
+            QCOMPARE(before[2].empty(), on); // a fused build records no decision features
+            std::stop_source stop;
+            const auto stopped = sim::build_table(
+                replicated(fused, "5, 6, 7"), out, false,
+                [&](const sim::BuildProgress& p) {
+                    if (p.done >= 35) // 3 rows of seed 7
+                        stop.request_stop();
+                },
+                stop.get_token());
+            QVERIFY(!stopped.complete());
+            QCOMPARE(files(), before);
+            const auto opened = sim::open_table(out);
+            QVERIFY(opened.table.complete());
+            QCOMPARE(opened.table.seeds(), (std::vector<std::uint64_t>{5, 6}));
+            const auto larger = sim::build_table(replicated(fused, "5, 6, 7"), out, false);
+            QVERIFY(larger.complete());
+            QCOMPARE(sim::open_table(out).table.seeds(), (std::vector<std::uint64_t>{5, 6, 7}));
+        }
+    }
+
     void the_choice_is_part_of_the_folders_settings()
     {
         const std::string e = error_of([&] { sim::build_table(replicated("off"), folder("fused"), false); });
@@ -120,7 +158,7 @@ private Q_SLOTS:
         std::string toml = std::string(rlda::test::tiny_toml) + "[sweep]\nseeds = [5, 6]\nfused = \"on\"\n";
         const std::string one = "events = [{ time = 10.0, change = \"up\" }]";
         toml.replace(toml.find(one), one.size(),
-                     "events = [{ time = 10.0, change = \"up\" }, { time = 30.0, change = \"down\" }]");
+                     R"(events = [{ time = 10.0, change = "up" }, { time = 30.0, change = "down" }])");
         const auto c = config::parse_experiment(toml, "tiny.toml");
         QVERIFY(!sim::tree_buildable(c));
         QVERIFY(!sim::fuses_replicates(c));

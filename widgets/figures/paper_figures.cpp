@@ -10,6 +10,7 @@
 
 #include <QDir>
 #include <QFileInfo>
+#include <QFontMetricsF>
 #include <QRegularExpression>
 
 #include <algorithm>
@@ -20,6 +21,42 @@ namespace rlda::widgets {
 
 namespace {
 
+// The rank over a greedy bar, standing on its whisker; where the chart has no room above it (a
+// rank-1 bar is the tallest, its whisker higher still), it hangs from the chart's top edge over
+// the bar instead of being cut off. Decided when drawn, at the size drawn (screen or export), and
+// left so, so that its anchors say where it was drawn.
+class RankLabel : public QCPItemText {
+public:
+    using QCPItemText::QCPItemText;
+    // Where it stands: the bar's key and the top of its whisker, in plot coordinates.
+    void setFoot(QPointF foot)
+    {
+        foot_ = foot;
+        position->setCoords(foot);
+    }
+
+protected:
+    void draw(QCPPainter* painter) override
+    {
+        position->setCoords(foot_);
+        setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
+        setBrush(Qt::NoBrush);
+        const QFontMetricsF metrics(mainFont());
+        const double height =
+            metrics.boundingRect(QRectF(), static_cast<int>(Qt::TextDontClip | textAlignment()), text())
+                .height() +
+            padding().top() + padding().bottom();
+        if (position->pixelPosition().y() - height < clipRect().top()) {
+            position->setPixelPosition(QPointF(position->pixelPosition().x(), clipRect().top() + 1.0));
+            setPositionAlignment(Qt::AlignTop | Qt::AlignHCenter);
+            setBrush(QColor(255, 255, 255, 220)); // readable over the bar
+        }
+        QCPItemText::draw(painter);
+    }
+
+private:
+    QPointF foot_;
+};
 
 QVector<double> toQVector(const std::vector<double>& v) { return {v.begin(), v.end()}; }
 
@@ -320,6 +357,10 @@ void drawAccuracyBars(QCustomPlot& plot, const std::vector<RankedTable>& tables,
                 err->setDataPlottable(bars);
                 err->setData(spread);
                 err->setPen(QPen(QColor(60, 60, 60, 170)));
+                for (qsizetype i = 0; i < spread.size(); ++i) { // the whiskers inside the chart
+                    lo = std::min(lo, values[i] - spread[i]);
+                    hi = std::max(hi, values[i] + spread[i]);
+                }
             }
         }
     }
@@ -342,7 +383,7 @@ void drawAccuracyBars(QCustomPlot& plot, const std::vector<RankedTable>& tables,
         hi = 1.0;
     }
     const double span = std::max(hi - lo, 0.02);
-    setAccuracyAxis(y, std::max(0.0, lo - 0.25 * span), hi + 0.18 * span);
+    setAccuracyAxis(y, std::max(0.0, lo - 0.25 * span), hi + 0.22 * span);
 
     // The rank over each greedy bar: "rank 5" while the bars are wide, the bare number (the
     // subtitle says what it is) once they get narrow.
@@ -350,13 +391,13 @@ void drawAccuracyBars(QCustomPlot& plot, const std::vector<RankedTable>& tables,
     const double greedyKeyOffset = -(seriesCount - 1) / 2.0 * width;
     for (std::size_t i = 0; i < tables.size(); ++i) {
         const auto& e = tables[i].evaluation;
-        auto* text = new QCPItemText(&plot);
+        auto* text = new RankLabel(&plot);
         text->setClipAxisRect(rect);
         text->position->setAxes(x, y);
         text->position->setAxisRect(rect);
         // Above the error bar of a replicated table, with the rank's 95 % interval over its seeds.
-        text->position->setCoords(static_cast<double>(i + 1) + greedyKeyOffset,
-                                  e.accuracy + seedSpread(tables[i], e.greedy));
+        text->setFoot(
+            {static_cast<double>(i + 1) + greedyKeyOffset, e.accuracy + seedSpread(tables[i], e.greedy)});
         text->setPositionAlignment(Qt::AlignBottom | Qt::AlignHCenter);
         QString rank = narrow ? QString::number(e.rank) : QStringLiteral("rank %1").arg(e.rank);
         if (e.reliability.known())

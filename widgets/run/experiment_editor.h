@@ -53,6 +53,7 @@ public:
     // file would not load again.
     bool saveFile(const QString& path, QString* error = nullptr);
     QString fileName() const { return fileName_; } // the last file loaded or saved
+    void setFileName(const QString& path) { fileName_ = path; } // where a restored draft came from
 
     // find_problems() of the config, plus what only the form knows: text that is not a number,
     // and actions of a fixed sequence beyond the model's Do Nothing.

@@ -112,7 +112,9 @@ RunColumns::Cell RunColumns::cell(const QString& id, const RunData& run, const R
         c.text = table ? tableStatusText(*table) : (facts.tableFolder ? tr("unreadable table") : runStatus(run, facts));
         const bool unfinished = table ? table->expected > 0 && !table->complete()
                                       : (facts.tableFolder || (run.truncated && !run.finished));
-        const bool running = !table && !facts.tableFolder && !run.finished && !run.truncated && writtenLately(facts);
+        const bool running =
+            table ? table->building()
+                  : !facts.tableFolder && !run.finished && !run.truncated && writtenLately(facts);
         if (running)
             c.colour = QColor(0x1f, 0x77, 0xb4);
         else if (unfinished)

@@ -2,6 +2,7 @@
 #include "widgets/run/run_listing.h"
 
 #include "core/util/error_text.h"
+#include "core/util/output_folder.h"
 #include "widgets/qs.h"
 
 #include <QDir>
@@ -46,6 +47,8 @@ void scanFolder(const QString& folder, RunFacts& facts)
         }
     };
     visit(visit, folder, 1);
+    // Who holds the folder's lock is no file's size or time: a build that ends or dies changes it.
+    sig << QStringLiteral("writer|%1").arg(core::folder_writer(folder.toStdString()));
     facts.signature = sig.join(QLatin1Char('\n'));
     facts.modified = latest;
 }
@@ -59,10 +62,23 @@ bool isTableFolder(const RunData& run)
 
 QString tableStatusText(const core::sim::TableStatus& t)
 {
-    const QString rows = QLocale().toString(qint64(t.rows));
+    const QLocale locale;
+    const QString rows = locale.toString(qint64(t.rows));
     if (t.expected <= 0)
         return t.rows == 1 ? QObject::tr("1 row") : QObject::tr("%1 rows").arg(rows);
-    const QString held = QObject::tr("%1/%2 rows").arg(rows, QLocale().toString(qint64(t.expected)));
+    // A replicated build counts the rows of its seeds' folders: table.csv holds a row once every
+    // seed has it, so it says "0/16" while most of the work is done.
+    const auto seeds = t.meta ? static_cast<qsizetype>(t.meta->seeds.size()) : qsizetype{0};
+    QString held = QObject::tr("%1/%2 rows").arg(rows, locale.toString(qint64(t.expected)));
+    if (seeds > 1 && !t.complete())
+        held = QObject::tr("%1/%2 rows (%3 seeds)")
+                   .arg(locale.toString(qint64(t.seed_rows)), locale.toString(qint64(t.seed_rows_expected)))
+                   .arg(seeds);
+    else if (seeds > 1)
+        held = QObject::tr("%1 (%2 seeds)").arg(held).arg(seeds);
+    if (t.building())
+        return t.complete() ? QObject::tr("%1; building more, pid %2").arg(held).arg(t.builder)
+                            : QObject::tr("building, %1, pid %2").arg(held).arg(t.builder);
     return t.complete() ? held : QObject::tr("%1, incomplete").arg(held);
 }
 

@@ -104,7 +104,7 @@ QString RunSummaryPanel::summaryOf(const RunData& run, const RunFacts& facts) co
                                     .arg(m->first_up(), 0, 'g', 6));
             row(tr("Decisions · actions"), QStringLiteral("%1 · %2").arg(m->decisions).arg(m->actions));
         }
-        if (!table->complete() && table->expected > 0 && facts.configFile)
+        if (!table->complete() && !table->building() && table->expected > 0 && facts.configFile)
             row(tr("To finish it"), tr("run <tt>rlda simulate %1 --out %2</tt> again")
                                         .arg(qs((run.path / "config.toml").string()).toHtmlEscaped(),
                                              qs(run.path.string()).toHtmlEscaped()));

@@ -177,6 +177,44 @@ private Q_SLOTS:
                     QVERIFY(std::abs(e->data()->at(k).errorPlus - 0.01) < 1e-9);
             }
         QCOMPARE(errorBars, 3);
+    }
+
+    // Issue 43, item 5: a greedy sequence of rank 1 lost its rank label (cut off above the chart),
+    // and the whiskers were clipped at the top. Every whisker lies inside the value axis, and every
+    // rank label inside the chart, at the size shown and at an export's.
+    void accuracyBarsOfARankOneGreedy()
+    {
+        std::vector<widgets::RankedTable> tables;
+        for (const auto* s : {"early", "middle", "late"}) {
+            const auto probe = test::replicatedReferenceTable("ConvNet2", s, {0, 1, 3});
+            tables.push_back(
+                test::replicatedReferenceTable("ConvNet2", s, probe.evaluation.optimal_sequence));
+            QCOMPARE(tables.back().evaluation.rank, 1);
+        }
+        QCustomPlot plot;
+        widgets::drawAccuracyBars(plot, tables,
+                                  "Figure 12 — the greedy sequence of rank 1 against the baselines");
+        const QCPRange range = plot.axisRect()->axis(QCPAxis::atLeft)->range();
+        for (int i = 0; i < plot.plottableCount(); ++i)
+            if (auto* e = qobject_cast<QCPErrorBars*>(plot.plottable(i)))
+                for (int k = 0; k < e->dataCount(); ++k) {
+                    auto* bars = qobject_cast<QCPBars*>(e->dataPlottable());
+                    QVERIFY(bars->data()->at(k)->value + e->data()->at(k).errorPlus < range.upper);
+                }
+        for (const QSize size : {QSize(900, 420), QSize(600, 300)}) {
+            plot.resize(size);
+            plot.replot();
+            const QRect chart = plot.axisRect()->rect();
+            for (int i = 0; i < plot.itemCount(); ++i) {
+                auto* label = qobject_cast<QCPItemText*>(plot.item(i));
+                QVERIFY(label && label->text().startsWith("rank 1"));
+                QVERIFY2(label->topLeft->pixelPosition().y() >= chart.top() - 0.5,
+                         qPrintable(QStringLiteral("%1 px above the chart at %2x%3")
+                                        .arg(chart.top() - label->topLeft->pixelPosition().y())
+                                        .arg(size.width())
+                                        .arg(size.height())));
+            }
+        }
         if (const QString shots = rlda::test::screenshotDir(); !shots.isEmpty())
             QVERIFY(plot.savePng(shots + QStringLiteral("/fig12_replicated.png"), 900, 420));
     }

@@ -5,6 +5,9 @@
 #include "widgets/run/run_notes_panel.h"
 #include "widgets/run/run_transfer_box.h"
 
+#include "core/table/table_folder.h"
+#include "core/table/table_meta.h"
+#include "core/util/output_folder.h"
 #include "tests/common/screenshots.h"
 #include "tests/common/tiny_table.h"
 #include "tests/widgets/run/run_table.h"
@@ -63,13 +66,15 @@ void trainingRun(const QString& dir, double finalAcc, bool finished, const std::
                          "\"after\":{\"parameters\":1300}}"
                          "\n";
     if (finished) {
+        // NOLINTBEGIN(modernize-raw-string-literal): moc 6.4 reads no raw string with quotes inside
         events += "{\"type\":\"final\",\"time\":60,\"test_acc\":" + std::to_string(finalAcc) + "}\n";
         events += "{\"type\":\"finished\",\"final_test_acc\":" + std::to_string(finalAcc) +
                   ",\"epochs\":12,\"steps\":1128,\"actions\":[0,3],\"cancelled\":false,\"parameters\":1300}"
                   "\n";
+        // NOLINTEND(modernize-raw-string-literal)
     } else {
         acc += "7,32.9,0.6"; // cut by the kill
-        events += "{\"type\":\"message\",\"text\":\"half a li";
+        events += "{\"type\":\"message\",\"text\":\"half a li"; // NOLINT(modernize-raw-string-literal): moc
     }
     write(dir + "/metrics/test_acc.csv", acc);
     write(dir + "/events.jsonl", events);
@@ -194,6 +199,38 @@ private Q_SLOTS:
         learningRun(tmp_.filePath("learn/scratch"), 0.5, 1, 200);
         learningRun(tmp_.filePath("learn/transfer"), 0.7, 75001, 200);
         write(tmp_.filePath("notes/readme.txt"), "not a run");
+    }
+
+    void aReplicatedBuildSaysHowFarItIs()
+    {
+        // Issue 43, item 3: a live 2-seed build said "0/16 rows, incomplete" and "run ... again"
+        // while most rows were done: table.csv holds a row once every seed has it. Its seeds'
+        // folders count, and the process that holds the folder's lock is named.
+        namespace fs = std::filesystem;
+        QTemporaryDir root;
+        const fs::path complete = tables_.filePath("tiny-table").toStdString();
+        const fs::path out = root.filePath("replicated").toStdString();
+        fs::copy(complete, out, fs::copy_options::recursive);
+        auto meta = rlda::core::sim::load_table_meta(out / "table.json");
+        meta.seeds = {5, 6};
+        rlda::core::sim::save_table_meta(out / "table.json", meta);
+        write(QString::fromStdString((out / "table.csv").string()),
+              headAndRows(QString::fromStdString((complete / "table.csv").string()), 0));
+        fs::create_directories(out / "seeds");
+        for (const std::uint64_t seed : {5, 6})
+            fs::copy(complete, rlda::core::sim::seed_folder(out, seed), fs::copy_options::recursive);
+        const fs::path cut = rlda::core::sim::seed_folder(out, 6) / "table.csv";
+        write(QString::fromStdString(cut.string()), headAndRows(QString::fromStdString(cut.string()), 3));
+        {
+            const auto lock = rlda::core::lock_output_folder(out);
+            RunBrowser b;
+            QVERIFY(list(b, root.path()));
+            QCOMPARE(cell(b, "replicated", 3), QStringLiteral("building, 19/32 rows (2 seeds), pid %1")
+                                                   .arg(QCoreApplication::applicationPid()));
+        }
+        RunBrowser b;
+        QVERIFY(list(b, root.path()));
+        QCOMPARE(cell(b, "replicated", 3), QStringLiteral("19/32 rows (2 seeds), incomplete"));
     }
 
     void listsRunsReadOnly()
