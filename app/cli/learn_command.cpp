@@ -12,6 +12,7 @@
 #include "core/config/experiment_io.h"
 #include "core/config/schema.h"
 #include "core/config/value_limits.h"
+#include "core/io/run_reader.h"
 #include "core/model/zoo.h"
 #include "core/run/evaluate_policy.h"
 #include "core/run/learn_run.h"
@@ -19,6 +20,7 @@
 #include "core/table/judge.h"
 #include "core/table/open_table.h"
 #include "core/table/table.h"
+#include "core/table/table_checks.h"
 #include "core/util/error.h"
 #include "core/util/rolling_mean.h"
 
@@ -85,6 +87,13 @@ core::config::PolicyConfig policy_sizes(const std::string& config)
     return config.empty() ? core::config::PolicyConfig{} : core::config::load_experiment(config).policy;
 }
 
+// Said before an evaluation on a table the policy learned on, which is no result by itself.
+void print_in_sample()
+{
+    fmt::print("in_sample: yes (the policy learned on this table; its rank on tables it never saw: rlda "
+               "transfer)\n");
+}
+
 int run_learn(const LearnOptions& o)
 {
     core::run::LearnRunSettings settings;
@@ -128,6 +137,7 @@ int run_learn(const LearnOptions& o)
                    core::printable(result.policy_file.string()));
         return 130;
     }
+    print_in_sample(); // the last stage's table: the rank says how well the policy fits it
     print_evaluation(result.evaluation);
     return 0;
 }
@@ -155,15 +165,19 @@ int run_evaluate(const EvaluateOptions& o)
     const auto t = core::sim::open_table(o.table, o.overrides());
     if (!t.described)
         print_warning(t.assumption());
+    if (const auto flat = core::sim::unrankable_table_warning(t.table, o.table))
+        print_warning(*flat);
     if (!o.agent.empty()) {
         core::config::AgentConfig agent = o.heuristic;
         agent.kind = *core::config::from_string<core::config::AgentKind>(o.agent);
         const auto e = core::sim::evaluate_agent(agent, core::sim::learn_task(t), o.seed);
         fmt::print("agent: {}\n", o.agent);
-        print_evaluation(e, &t.actions);
+        print_evaluation(e, &t.actions, Chooser::Heuristic);
         return 0;
     }
     const auto e = core::run::evaluate_policy(o.policy, {&t}, o.seed, print_warning).front();
+    if (core::io::learned_on(o.policy, o.table))
+        print_in_sample();
     print_evaluation(e, &t.actions);
     return 0;
 }

@@ -67,25 +67,32 @@ void LearnProgress::print()
     std::fflush(stdout);
 }
 
-void print_evaluation(const core::sim::Evaluation& e, const core::model::ActionSpace* actions)
+void print_evaluation(const core::sim::Evaluation& e, const core::model::ActionSpace* actions,
+                      Chooser chooser)
 {
+    const bool heuristic = chooser == Chooser::Heuristic;
     if (actions && !actions->deepen_only()) {
         fmt::print("actions: {} (optimal {})\n", actions->sequence_text(e.greedy),
                    actions->sequence_text(e.optimal_sequence));
     }
-    fmt::print("greedy: {}\nrank: {}/{}\naccuracy: {}\nregret: {}\noptimal: {} ({})\nno_adaptation: {}\n"
+    fmt::print("{}: {}{}\nrank: {}/{}\naccuracy: {}\nregret: {}\noptimal: {} ({})\nno_adaptation: {}\n"
                "random_mean: {}\nrandom_expected: {}\n",
-               core::sim::sequence_string(e.greedy), e.rank, e.sequences, decimal(e.accuracy), decimal(e.regret),
-               decimal(e.optimal), core::sim::sequence_string(e.optimal_sequence), decimal(e.no_adaptation),
+               heuristic ? "choice" : "greedy", core::sim::sequence_string(e.greedy),
+               heuristic && !e.seed_sequences.empty()
+                   ? " (the heuristic's most frequent choice over the seeds)"
+                   : "",
+               e.rank, e.sequences, decimal(e.accuracy), decimal(e.regret), decimal(e.optimal),
+               core::sim::sequence_string(e.optimal_sequence), decimal(e.no_adaptation),
                decimal(e.random_mean), decimal(e.random_expected));
     if (!e.seed_sequences.empty()) {
         // An agent that took another sequence under some seeds: greedy above is the most frequent.
         std::vector<std::string> each;
         for (const auto& s : e.seed_sequences)
             each.push_back(actions ? actions->sequence_text(s) : core::sim::sequence_string(s));
-        fmt::print("seed_sequences: {} (under each seed; rank and accuracy are the mean over the seeds of what "
-                   "each seed's sequence earned)\n",
-                   fmt::join(each, " | "));
+        fmt::print(
+            "{}: {} (under each seed; rank and accuracy are the mean over the seeds of what each seed's "
+            "sequence earned)\n",
+            heuristic ? "choice_per_seed" : "seed_sequences", fmt::join(each, " | "));
     }
     if (e.reliability.known()) {
         // A replicated table: the rank above is the mean's; the seeds say how far it may be off.

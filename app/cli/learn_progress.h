@@ -37,9 +37,15 @@ private:
     std::string greedy_ = "(after the first report)";
 };
 
-// greedy, rank, accuracy, regret, optimal, no_adaptation, random_mean, random_expected: one a line;
-// with `actions` of more operations than deepening, the greedy and optimal sequences by name too
-// ("actions: d1 w0 (optimal d1 d1)").
-void print_evaluation(const core::sim::Evaluation& e, const core::model::ActionSpace* actions = nullptr);
+// Who chose the sequence evaluated: a policy's is its greedy sequence; a growth heuristic walks each
+// seed's table and may choose differently under each seed.
+enum class Chooser { Policy, Heuristic };
+
+// greedy (a heuristic's: choice), rank, accuracy, regret, optimal, no_adaptation, random_mean,
+// random_expected: one a line; with `actions` of more operations than deepening, the chosen and
+// optimal sequences by name too ("actions: d1 w0 (optimal d1 d1)"); where the seeds' choices
+// differ, each seed's (seed_sequences, a heuristic's: choice_per_seed).
+void print_evaluation(const core::sim::Evaluation& e, const core::model::ActionSpace* actions = nullptr,
+                      Chooser chooser = Chooser::Policy);
 
 } // namespace rlda::app

@@ -39,6 +39,7 @@ public:
 
     void on_progress(const core::train::BatchProgress& p) override
     {
+        batches_ = p.batches;
         if (!tty_)
             return;
         const auto now = std::chrono::steady_clock::now();
@@ -60,13 +61,22 @@ public:
         test_acc_ = m.test_acc;
         params_ = m.parameters;
         close_line();
-        if (m.final)
+        // An allocation change starts its epoch over, and the budget may end one midway: their steps
+        // count in `steps`, not in `epoch`, and the line says so, so that the numbers add up.
+        if (m.final && m.steps > whole_steps_)
+            fmt::print("final: test_acc {:.4f} after {} whole epochs ({} steps) and {} steps of epochs cut "
+                       "short, {} "
+                       "steps in all, {} parameters\n",
+                       m.test_acc, m.epoch, whole_steps_, m.steps - whole_steps_, m.steps, m.parameters);
+        else if (m.final)
             fmt::print("final: test_acc {:.4f} after {} epochs, {} steps, {} parameters\n", m.test_acc, m.epoch,
                        m.steps, m.parameters);
         else
             fmt::print("epoch {:>3}  time {:>8.1f} s  loss {:.4f}  train_acc {:.4f}  test_acc {:.4f}  lr {:.3g}  "
                        "params {}\n",
                        m.epoch, m.time, m.train_loss, m.train_acc, m.test_acc, m.lr, m.parameters);
+        if (!m.final)
+            whole_steps_ += batches_;
         std::fflush(stdout);
     }
 
@@ -105,6 +115,8 @@ private:
     bool line_open_ = false;
     double test_acc_ = 0.0;
     std::int64_t params_ = 0;
+    std::int64_t batches_ = 0;     // the steps of an epoch, as the last progress said
+    std::int64_t whole_steps_ = 0; // the steps of the epochs completed
     std::chrono::steady_clock::time_point last_{};
 };
 

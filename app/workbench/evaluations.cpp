@@ -2,6 +2,7 @@
 #include "app/workbench/evaluations.h"
 
 #include "app/workbench/engine.h"
+#include "core/io/run_reader.h"
 #include "core/model/zoo.h"
 #include "core/table/open_table.h"
 #include "core/table/table.h"
@@ -9,7 +10,7 @@
 
 #include <QDir>
 #include <QFileInfo>
-
+#include <QObject>
 
 namespace rlda::app {
 
@@ -67,10 +68,15 @@ PolicyEvaluation evaluatePolicy(const QString& policy, const QStringList& tables
             out.warning = QString::fromStdString(warning);
         });
     const QString agent = QFileInfo(policy).dir().dirName() + QLatin1Char('/') + QFileInfo(policy).fileName();
-    for (std::size_t i = 0; i < opened.size(); ++i)
-        out.ranked.push_back(widgets::makeRankedTable(QString::fromStdString(opened[i].meta.model),
-                                                      QString::fromStdString(opened[i].meta.scenario), agent,
-                                                      opened[i].table, evaluations[i]));
+    for (std::size_t i = 0; i < opened.size(); ++i) {
+        // A rank on a table the policy learned on is no result by itself: the title says so.
+        const bool inSample =
+            core::io::learned_on(policy.toStdString(), tables[static_cast<qsizetype>(i)].toStdString());
+        out.ranked.push_back(widgets::makeRankedTable(
+            QString::fromStdString(opened[i].meta.model), QString::fromStdString(opened[i].meta.scenario),
+            inSample ? agent + QObject::tr(" — in-sample (learned on this table)") : agent, opened[i].table,
+            evaluations[i]));
+    }
     return out;
 }
 

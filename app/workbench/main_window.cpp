@@ -303,9 +303,9 @@ void MainWindow::resetLayout()
     restoreState(defaultLayout_, workspace::kStateVersion);
     for (QDockWidget* dock : findChildren<QDockWidget*>(Qt::FindDirectChildrenOnly))
         dock->show();
-    if (isMaximized() || isFullScreen())
-        showNormal();
-    workspace::placeOnScreen(*this);
+    // The docks as the workbench starts with them; a maximised window stays so (issue 43, item 2).
+    if (!isMaximized() && !isFullScreen())
+        workspace::placeOnScreen(*this);
     statusBar()->showMessage(tr("The layout is the one the workbench starts with"));
 }
 

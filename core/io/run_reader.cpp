@@ -1,6 +1,7 @@
 // Reading run folders back: whole records only; what a kill cut short is skipped and reported.
 #include "core/io/run_reader.h"
 #include "core/io/run_folder.h"
+#include "core/table/open_table.h"
 #include "core/table/table_status.h"
 
 #include "core/util/csv.h"
@@ -457,6 +458,22 @@ std::optional<LearnSettings> learn_settings(const RunData& run)
         found = std::move(s);
     }
     return found;
+}
+
+bool learned_on(const fs::path& policy, const fs::path& table)
+{
+    std::error_code ec;
+    const fs::path run = policy.parent_path();
+    if (!fs::is_regular_file(run / "events.jsonl", ec))
+        return false;
+    const auto settings = learn_settings(read_run(run));
+    if (!settings)
+        return false;
+    const fs::path evaluated = sim::table_file(table);
+    return std::ranges::any_of(settings->tables, [&](const std::string& t) {
+        std::error_code e;
+        return fs::equivalent(sim::table_file(t), evaluated, e) && !e;
+    });
 }
 
 std::vector<fs::path> find_runs(const fs::path& root, int depth)

@@ -83,6 +83,11 @@ struct LearnSettings {
 // learning run without one. Fields of the wrong type are left empty.
 std::optional<LearnSettings> learn_settings(const RunData& run);
 
+// Whether the learning run whose folder holds `policy` learned from `table` (a table file or folder):
+// its settings name that table, compared as files. False for a policy outside a learning run's
+// folder. What makes a rank on `table` in-sample, said wherever one is shown.
+bool learned_on(const std::filesystem::path& policy, const std::filesystem::path& table);
+
 // Run folders under `root` (root itself included), up to `depth` levels down, sorted by path.
 std::vector<std::filesystem::path> find_runs(const std::filesystem::path& root, int depth = 2);
 

@@ -10,6 +10,7 @@
 #include "core/sim/learn.h"
 #include "core/table/open_table.h"
 #include "core/table/table.h"
+#include "core/table/table_checks.h"
 #include "core/util/error.h"
 
 #include <fmt/format.h>
@@ -127,6 +128,8 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
         const auto& t = tables.back();
         if (!t.described && observer)
             observer->on_message(t.assumption());
+        if (const auto flat = unrankable_table_warning(t.table, s.table); flat && observer)
+            observer->on_message(*flat);
     }
     const model::ModelSpec& first = tables.front().model;
     auto learner = settings.from.empty()

@@ -71,7 +71,8 @@ struct StageStart {
 // What run_learning tells its observer, in the order it happens:
 //
 //   on_message(text)        Before anything is written: a warning per table without metadata, whose
-//                           model, input and classes were assumed.
+//                           model, input and classes were assumed, and per table that ranks nothing
+//                           (core/table/table_checks.h).
 //   on_stage(start)         At the start of each stage that runs, after its "stage" event is written
 //                           and before its first episode. A stage a stop request prevents gets none.
 //   on_episode(record)      After every episode's update, once its row is in metrics/episodes.csv

@@ -185,6 +185,11 @@ private Q_SLOTS:
         QCOMPARE(evaluated(*w.policy(), policy, {table, other}), QString());
         QCOMPARE(w.policy()->ranks()->tables().size(), std::size_t{2});
         QCOMPARE(w.policy()->ranks()->tables()[1].scenario, QStringLiteral("other")); // no index.csv: the file
+        // Issue 43, item 7: the rank on the table it learned on is marked in-sample; the other is not.
+        QVERIFY2(w.policy()->ranks()->tables()[0].agent.endsWith(
+                     QStringLiteral("in-sample (learned on this table)")),
+                 qPrintable(w.policy()->ranks()->tables()[0].agent));
+        QVERIFY(!w.policy()->ranks()->tables()[1].agent.contains(QStringLiteral("in-sample")));
         QVERIFY(!evaluated(*w.policy(), tmp.filePath("none.pt"), {table}).isEmpty());
         QCOMPARE(w.policy()->ranks()->tables().size(), std::size_t{2}); // a failure leaves the ranks shown
         // A policy of the format before tensor files is evaluated, and the page says it is unverified.

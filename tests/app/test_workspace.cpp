@@ -221,6 +221,13 @@ private Q_SLOTS:
         QVERIFY(dock(w, "logDock")->isHidden());
         w.resetLayout();
         QVERIFY(!dock(w, "logDock")->isHidden());
+        // Issue 43, item 2: a maximised window stays maximised.
+        w.showMaximized();
+        QTRY_VERIFY(w.isMaximized());
+        logToggle->trigger();
+        w.resetLayout();
+        QVERIFY(!dock(w, "logDock")->isHidden());
+        QVERIFY(w.isMaximized());
 
         // --reset-settings: nothing is left to restore.
         app::workspace::resetSettings();

@@ -110,6 +110,17 @@ private Q_SLOTS:
                                "agent.kind=\"policy\"", "--out", out});
         QVERIFY(train.waitForFinished(120000));
         QVERIFY2(train.exitCode() == 0, train.readAllStandardError().constData());
+        // Issue 43, item 18: the final line's numbers add up. The "up" at 1 s restarts an epoch, so
+        // its steps are neither in the whole epochs nor missing from the total.
+        const QString said = QString::fromUtf8(train.readAllStandardOutput());
+        const QRegularExpression final_line(
+            QStringLiteral("final: test_acc \\d\\.\\d{4} after (\\d+) whole epochs \\((\\d+) steps\\) and "
+                           "(\\d+) steps of epochs "
+                           "cut short, (\\d+) steps in all, \\d+ parameters\n"));
+        const auto m = final_line.match(said);
+        QVERIFY2(m.hasMatch(), qPrintable(said));
+        QCOMPARE(m.captured(2).toInt() + m.captured(3).toInt(), m.captured(4).toInt());
+        QCOMPARE(m.captured(2).toInt(), 8 * m.captured(1).toInt()); // 256 samples in batches of 32
         QFile events(out + "/events.jsonl");
         QVERIFY(events.open(QIODevice::ReadOnly));
         int adaptations = 0;

@@ -403,7 +403,8 @@ private Q_SLOTS:
         const QString table = QStringLiteral(RLDA_SOURCE_DIR "/data/fashion-mnist/tables/feedforwardnet2_middle.csv");
         auto r = rlda::test::rlda_cli({"evaluate", "--agent", "last", "--table", table});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        for (const char* line : {"agent: last\n", "greedy: 1 1 1\n", "rank: ", "rank_interval: ", "no_adaptation: "})
+        for (const char* line :
+             {"agent: last\n", "choice: 1 1 1\n", "rank: ", "rank_interval: ", "no_adaptation: "})
             QVERIFY2(r.out.contains(QLatin1String(line)), qPrintable(QStringLiteral("%1 in:\n%2").arg(line, r.out)));
         const QString paper = QStringLiteral(RLDA_SOURCE_DIR "/data/paper/tables/convnet2_middle.csv"); // no features
         r = rlda::test::rlda_cli({"evaluate", "--agent", "gradient", "--table", paper});

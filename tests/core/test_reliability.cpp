@@ -258,9 +258,14 @@ private Q_SLOTS:
         auto r = rlda::test::rlda_cli({"learn", "--table", QString::fromStdString(table), "--episodes", "20", "--out",
                                        QString::fromStdString(learned)});
         QVERIFY2(r.code == 0, qPrintable(r.err));
+        // Issue 43, item 7: a rank on the table the policy learned on is said to be in-sample, by
+        // learn and by evaluate; on another table it is not.
+        const QString in_sample = QStringLiteral("in_sample: yes (the policy learned on this table");
+        QVERIFY2(r.out.contains(in_sample), qPrintable(r.out));
         r = rlda::test::rlda_cli({"evaluate", "--policy", QString::fromStdString(learned + "/policy.pt"), "--table",
                                   QString::fromStdString(table)});
         QVERIFY2(r.code == 0, qPrintable(r.err));
+        QVERIFY2(r.out.contains(in_sample), qPrintable(r.out));
         for (const char* line :
              {"rank_interval: ", "(marginal 95 %, the seed-blocked model over the 3 seeds)",
               "best_set: ", "optimal_rank_interval: ", "no_adaptation_rank_interval: ", "random_rank: ",
@@ -271,6 +276,33 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(!r.out.contains(QStringLiteral("rank_interval")));
         QVERIFY2(r.out.contains(QStringLiteral("reliability: unknown")), qPrintable(r.out));
+        QVERIFY2(!r.out.contains(in_sample), qPrintable(r.out));
+    }
+
+    // Issue 43, item 8: a table whose sequences all end at one accuracy ranks nothing (every agent
+    // is rank 1 on it); evaluate and learn say so, naming the table.
+    void a_table_that_ranks_nothing_is_named()
+    {
+        QTemporaryDir dir;
+        auto flat = sim::SimulationTable::load(RLDA_PAPER_DIR "/tables/convnet2_early.csv");
+        sim::SimulationTable same(flat.decisions(), flat.num_actions());
+        for (auto row : flat.rows()) {
+            row.accuracy = 0.75;
+            same.add(row);
+        }
+        const QString table = dir.filePath("flat.csv");
+        same.save(table.toStdString());
+        const QString warning =
+            QStringLiteral("rlda: warning: %1: all 64 sequences end at the same accuracy (0.75), "
+                           "so the table ranks nothing: every agent is rank 1/64 on it")
+                .arg(table);
+        auto r = rlda::test::rlda_cli({"evaluate", "--agent", "first", "--table", table});
+        QVERIFY2(r.code == 0 && r.err.contains(warning), qPrintable(r.err));
+        r = rlda::test::rlda_cli({"learn", "--table", table, "--episodes", "2", "--out", dir.filePath("l")});
+        QVERIFY2(r.code == 0 && r.err.contains(warning), qPrintable(r.err));
+        r = rlda::test::rlda_cli(
+            {"evaluate", "--agent", "first", "--table", RLDA_PAPER_DIR "/tables/convnet2_early.csv"});
+        QVERIFY2(r.code == 0 && !r.err.contains(QStringLiteral("ranks nothing")), qPrintable(r.err));
     }
 
     // Sequences that all tie at every seed have no ranking: the reliability is undefined, said so,

@@ -71,6 +71,9 @@ TransferView::TransferView(QWidget* parent) : QWidget(parent)
     table_->verticalHeader()->setVisible(false);
     table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     plot_ = new QCustomPlot(this);
+    // A QCustomPlot's minimum is its layout's: the study's legend in one row would make the page
+    // wider than a laptop's window (issue 43, item 2). Below that the legend is clipped, not the page.
+    plot_->setMinimumSize(240, 160);
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Held out"), this));
     bar->addWidget(models_);

@@ -2,6 +2,7 @@
 // side; a selection in either shows in both.
 #include "widgets/inspect/table_explorer.h"
 
+#include "core/table/table_checks.h"
 #include "widgets/counted.h"
 
 #include "widgets/inspect/action_heatmap.h"
@@ -203,6 +204,10 @@ void TableExplorer::setTable(const core::sim::SimulationTable& table, const QStr
                       .arg(trust_.best_set.size())
                       .arg(t.rows().size());
     }
+    // A table that ranks nothing says so first: every rank read from it is 1.
+    if (const auto flat = core::sim::unrankable_table_warning(t, t.source()))
+        trustLine =
+            QStringLiteral("<b>%1</b><br>").arg(QString::fromStdString(*flat).toHtmlEscaped()) + trustLine;
     baselines_->setText(text + QStringLiteral("<br>") + trustLine);
 
     {

@@ -92,6 +92,19 @@ private Q_SLOTS:
         QVERIFY2(b.contains(QLatin1String("no adaptation (3 3 3)")), qPrintable(b));
         QVERIFY2(b.contains(QString::number(100.0 * table.random_mean(10, 0), 'f', 2)), qPrintable(b));
         QVERIFY2(b.contains(QString::number(100.0 * table.expected_random(), 'f', 2)), qPrintable(b));
+        QVERIFY2(!b.contains(QLatin1String("ranks nothing")), qPrintable(b));
+
+        // Issue 43, item 8: a table whose sequences all end at one accuracy says that it ranks nothing.
+        s::SimulationTable flat(table.decisions(), table.num_actions());
+        for (auto row : table.rows()) {
+            row.accuracy = 0.75;
+            flat.add(row);
+        }
+        w.setTable(flat, QStringLiteral("flat"));
+        QVERIFY2(
+            baselineText(w).contains(QLatin1String("all 64 sequences end at the same accuracy (0.75), so the "
+                                                   "table ranks nothing")),
+            qPrintable(baselineText(w)));
     }
 
     void sortByAccuracyPutsRankOneFirst()
