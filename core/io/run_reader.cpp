@@ -463,10 +463,12 @@ std::optional<LearnSettings> learn_settings(const RunData& run)
 bool learned_on(const fs::path& policy, const fs::path& table)
 {
     std::error_code ec;
-    const fs::path run = policy.parent_path();
-    if (!fs::is_regular_file(run / "events.jsonl", ec))
+    const fs::path events = policy.parent_path() / "events.jsonl";
+    if (!fs::is_regular_file(events, ec))
         return false;
-    const auto settings = learn_settings(read_run(run));
+    RunData run; // its events alone: a long run's metrics are no part of the answer
+    read_events(events, run);
+    const auto settings = learn_settings(run);
     if (!settings)
         return false;
     const fs::path evaluated = sim::table_file(table);

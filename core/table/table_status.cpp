@@ -25,6 +25,28 @@ bool is_table_folder(const fs::path& folder)
            (holds_table(folder) && fs::is_regular_file(folder / "config.toml", ec));
 }
 
+namespace {
+
+// The whole rows of `csv` and, for a sweep still running, of its folder's part files, by sequence;
+// none when neither exists.
+std::map<std::vector<int>, TableRow> held_rows(const fs::path& csv, int decisions)
+{
+    std::map<std::vector<int>, TableRow> rows;
+    std::vector<fs::path> files{csv};
+    std::error_code ec;
+    if (fs::is_directory(csv.parent_path() / "parts", ec))
+        for (const auto& entry : fs::directory_iterator(csv.parent_path() / "parts", ec))
+            if (entry.path().extension() == ".csv" &&
+                !entry.path().filename().string().ends_with(".features.csv"))
+                files.push_back(entry.path()); // a part's rows, not its decision features
+    for (const auto& f : files)
+        for (auto& row : read_table_file(f, decisions, /*growing=*/true).rows)
+            rows.try_emplace(row.actions, row);
+    return rows;
+}
+
+} // namespace
+
 TableStatus table_status(const fs::path& folder_or_csv)
 {
     TableStatus s;
@@ -39,18 +61,7 @@ TableStatus table_status(const fs::path& folder_or_csv)
     } else {
         s.expected = s.meta->rows;
     }
-    // table.csv and, for a sweep still running, its part files.
-    std::map<std::vector<int>, TableRow> rows;
-    std::vector<fs::path> files{csv};
-    std::error_code ec;
-    if (fs::is_directory(csv.parent_path() / "parts", ec))
-        for (const auto& entry : fs::directory_iterator(csv.parent_path() / "parts", ec))
-            if (entry.path().extension() == ".csv" &&
-                !entry.path().filename().string().ends_with(".features.csv"))
-                files.push_back(entry.path()); // a part's rows, not its decision features
-    for (const auto& f : files)
-        for (auto& row : read_table_file(f, decisions, /*growing=*/true).rows)
-            rows.try_emplace(row.actions, row);
+    const std::map<std::vector<int>, TableRow> rows = held_rows(csv, decisions);
     s.rows = static_cast<std::int64_t>(rows.size());
     for (const auto& [actions, row] : rows)
         if (!s.best || row.accuracy > s.best->accuracy)
@@ -59,8 +70,8 @@ TableStatus table_status(const fs::path& folder_or_csv)
     if (s.meta && s.meta->seeds.size() > 1 && s.expected > 0) {
         s.seed_rows_expected = s.expected * static_cast<std::int64_t>(s.meta->seeds.size());
         for (const auto seed : s.meta->seeds)
-            if (const fs::path one = seed_folder(folder, seed); fs::is_regular_file(one / "table.json", ec))
-                s.seed_rows += table_status(one).rows;
+            s.seed_rows += static_cast<std::int64_t>(
+                held_rows(seed_folder(folder, seed) / "table.csv", decisions).size());
     }
     s.builder = folder_writer(folder);
     return s;
