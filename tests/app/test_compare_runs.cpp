@@ -6,6 +6,7 @@
 #include "core/config/experiment_io.h"
 #include "core/io/comparison.h"
 #include "core/io/run_reader.h"
+#include "tests/common/suite.h"
 #include "widgets/plot/training_view.h"
 
 #include <QStatusBar>
@@ -71,5 +72,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCompareRuns)
+RLDA_SUITE_MAIN(TestCompareRuns)
 #include "test_compare_runs.moc"

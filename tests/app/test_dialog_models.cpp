@@ -5,6 +5,7 @@
 #include "app/workbench/paper_figures_dialog.h"
 #include "core/table/table.h"
 #include "core/util/data_dir.h"
+#include "tests/common/suite.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>
@@ -78,5 +79,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestDialogModels)
+RLDA_SUITE_MAIN(TestDialogModels)
 #include "test_dialog_models.moc"

@@ -6,6 +6,7 @@
 #include "app/workbench/reproduce_dialog.h"
 #include "core/run/learn_run.h"
 #include "core/util/data_dir.h"
+#include "tests/common/suite.h"
 #include "widgets/inspect/table_explorer.h"
 
 #include <QAbstractItemModelTester>
@@ -147,5 +148,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestFigureDialogs)
+RLDA_SUITE_MAIN(TestFigureDialogs)
 #include "test_figure_dialogs.moc"

@@ -6,6 +6,7 @@
 #include "app/workbench/policy_page.h"
 #include "core/table/judge.h"
 #include "core/table/open_table.h"
+#include "tests/common/suite.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/run/experiment_editor.h"
 
@@ -201,5 +202,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestLaptopScreen)
+RLDA_SUITE_MAIN(TestLaptopScreen)
 #include "test_laptop_screen.moc"

@@ -14,6 +14,7 @@
 #include "tests/common/old_policy.h"
 #include "tests/common/run_state.h"
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "tests/common/synthetic_table.h"
 #include "tests/common/tiny_sim.h"
 #include "tests/widgets/plot/plot_reading.h"
@@ -386,5 +387,5 @@ void TestMainWindow::parameter_count_at_the_experiments_input()
     QCOMPARE(count(), QString::number(core::model::summarize(spec).parameters));
 }
 
-QTEST_MAIN(TestMainWindow)
+RLDA_SUITE_MAIN(TestMainWindow)
 #include "test_main_window.moc"

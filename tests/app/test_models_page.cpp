@@ -12,6 +12,7 @@
 #include "widgets/run/experiment_editor.h"
 
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "tests/common/throwaway_settings.h"
 
 #include <QSettings>
@@ -201,5 +202,5 @@ private:
     QTemporaryDir settings_;
 };
 
-QTEST_MAIN(TestModelsPage)
+RLDA_SUITE_MAIN(TestModelsPage)
 #include "test_models_page.moc"

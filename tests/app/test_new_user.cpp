@@ -3,6 +3,7 @@
 // with the learned policy, draw the paper's figures from the table folders; and the two mistakes
 // a newcomer makes first (the wrong --model, a table whose build was interrupted).
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -170,5 +171,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNewUser)
+RLDA_SUITE_GUILESS_MAIN(TestNewUser)
 #include "test_new_user.moc"

@@ -11,6 +11,7 @@
 #include "app/workbench/torch_engine.h"
 #include "app/workbench/workspace.h"
 #include "tests/common/run_state.h"
+#include "tests/common/suite.h"
 #include "tests/common/throwaway_settings.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/inspect/table_explorer.h"
@@ -175,5 +176,5 @@ private:
     QTemporaryDir settings_;
 };
 
-QTEST_MAIN(TestOwnModel)
+RLDA_SUITE_MAIN(TestOwnModel)
 #include "test_own_model.moc"

@@ -5,6 +5,7 @@
 #include "app/workbench/main_window.h"
 #include "app/workbench/workspace.h"
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "tests/common/throwaway_settings.h"
 
 #include <QPlainTextEdit>
@@ -117,5 +118,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSettingsGuard)
+RLDA_SUITE_MAIN(TestSettingsGuard)
 #include "test_settings_guard.moc"

@@ -7,7 +7,9 @@
 #include "core/sweep/detached.h"
 #include "core/table/race.h"
 #include "core/table/table.h"
+#include "tests/common/quick_experiment.h"
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "widgets/job_tracker.h"
 #include "widgets/run/sweep_panel.h"
 
@@ -29,11 +31,12 @@ using namespace rlda;
 
 namespace {
 
-core::config::ExperimentConfig quick()
+// The quick experiment, one thread per task: ConvNet2, 2 decisions, 16 rows.
+core::config::ExperimentConfig one_thread_quick()
 {
-    auto c = core::config::load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
+    auto c = rlda::test::quick_experiment();
     c.sweep.threads_per_task = 1;
-    return c; // ConvNet2, 2 decisions: 16 rows
+    return c;
 }
 
 // reattach() looks off the GUI thread; its answer comes as reattached(found).
@@ -64,9 +67,10 @@ private Q_SLOTS:
         {
             app::SweepPage page;
             page.setRunsRoot(tmp.path());
-            QVERIFY(page.submit(quick(), rlda::core::config::SweepBackend::Local, 2));
+            QVERIFY(page.submit(one_thread_quick(), rlda::core::config::SweepBackend::Local, 2));
             QVERIFY(page.isActive());
-            QVERIFY(!page.submit(quick(), rlda::core::config::SweepBackend::Local, 2)); // one at a time
+            QVERIFY(!page.submit(one_thread_quick(), rlda::core::config::SweepBackend::Local,
+                                 2)); // one at a time
             folder = page.folder();
         } // the window closes; the detached sweep goes on
 
@@ -107,7 +111,7 @@ private Q_SLOTS:
         QVERIFY(open && !open->isEnabled());
         QCOMPARE(page.panel()->findChild<QProgressBar*>()->text(), QStringLiteral("no sweep yet"));
         QSignalSpy done(&page, &app::SweepPage::finished);
-        auto c = quick();
+        auto c = one_thread_quick();
         c.job.seed = 7;
         QVERIFY(page.submit(c, rlda::core::config::SweepBackend::Local, 2));
         QVERIFY(!page.panel()->findChild<QSpinBox*>(QStringLiteral("sweepSeeds"))->isEnabled());
@@ -143,7 +147,7 @@ private Q_SLOTS:
         auto* race = page.panel()->findChild<QCheckBox*>(QStringLiteral("sweepRace"));
         QVERIFY(race && !race->isChecked());
         page.panel()->setRace(true);
-        auto c = quick();
+        auto c = one_thread_quick();
         c.sweep.race_max_seeds = 4;
         QVERIFY(!page.submit(c, rlda::core::config::SweepBackend::Slurm, 2));
         QVERIFY2(page.panel()
@@ -188,7 +192,7 @@ private Q_SLOTS:
         page.setRunsRoot(tmp.path());
         page.panel()->setDevice(QStringLiteral("cuda"));
         QCOMPARE(page.panel()->device(), QStringLiteral("cuda"));
-        QVERIFY(!page.submit(quick(), rlda::core::config::SweepBackend::Local, 2));
+        QVERIFY(!page.submit(one_thread_quick(), rlda::core::config::SweepBackend::Local, 2));
         QVERIFY(!page.isActive());
         const QString message = page.panel()->findChild<QLabel*>(QStringLiteral("sweepMessage"))->text();
         QVERIFY2(message.startsWith(QStringLiteral("job.device: \"cuda\" needs a CUDA GPU")) && !message.contains('\n'),
@@ -211,7 +215,7 @@ private Q_SLOTS:
         {
             app::SweepPage page;
             page.setRunsRoot(tmp.path());
-            QVERIFY(page.submit(quick(), rlda::core::config::SweepBackend::Slurm, 2));
+            QVERIFY(page.submit(one_thread_quick(), rlda::core::config::SweepBackend::Slurm, 2));
             folder = page.folder();
             // Closing once the jobs are queued: the page must find them through sweep.json.
             QTRY_VERIFY_WITH_TIMEOUT(QFileInfo::exists(folder + "/sweep.json"), 120000);
@@ -240,7 +244,7 @@ private Q_SLOTS:
             const std::filesystem::path dir = folder.toStdString();
             QFile toml(QString::fromStdString(core::sweep::settings_file(dir).string()));
             QVERIFY(toml.open(QIODevice::WriteOnly));
-            toml.write(QByteArray::fromStdString(core::config::to_toml(quick())));
+            toml.write(QByteArray::fromStdString(core::config::to_toml(one_thread_quick())));
             core::sweep::write_marker({dir, core::config::SweepBackend::Local, 2, 0});
         }
         {
@@ -274,7 +278,7 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         app::SweepPage page;
         page.setRunsRoot(tmp.path());
-        auto c = quick();
+        auto c = one_thread_quick();
         c.scheduler.budget = 40.0; // long enough to cancel mid-sweep
         QVERIFY(page.submit(c, rlda::core::config::SweepBackend::Local, 2));
         const QString parts = page.folder() + "/parts";
@@ -291,5 +295,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSweepPage)
+RLDA_SUITE_MAIN(TestSweepPage)
 #include "test_sweep_page.moc"

@@ -12,6 +12,7 @@
 #include "widgets/qcp.h"
 
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "tests/common/throwaway_settings.h"
 
 #include <QComboBox>
@@ -236,5 +237,5 @@ private:
     QTemporaryDir settings_;
 };
 
-QTEST_MAIN(TestTransferPage)
+RLDA_SUITE_MAIN(TestTransferPage)
 #include "test_transfer_page.moc"

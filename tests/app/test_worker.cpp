@@ -5,6 +5,8 @@
 
 #include "core/config/experiment_io.h"
 #include "core/io/run_reader.h"
+#include "tests/common/quick_experiment.h"
+#include "tests/common/suite.h"
 #include "tests/common/synthetic_table.h"
 
 #include <QSignalSpy>
@@ -17,15 +19,9 @@
 
 using namespace rlda;
 using app::RunState; // a Q_ENUM: QCOMPARE prints its keys
+using rlda::test::quick_experiment;
 
 namespace {
-
-core::config::ExperimentConfig quick(double budget = 4.0)
-{
-    auto c = core::config::load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
-    c.scheduler.budget = budget;
-    return c;
-}
 
 QList<RunState> states(const QSignalSpy& spy)
 {
@@ -71,8 +67,8 @@ private Q_SLOTS:
         QSignalSpy progressSpy(w, &app::Worker::progress);
         QSignalSpy finishedSpy(w, &app::Worker::trainingFinished);
         const QString out = tmp.filePath(QStringLiteral("run"));
-        QVERIFY(controller.startTraining(quick(), out));
-        QVERIFY(!controller.startTraining(quick(), out)); // one run at a time
+        QVERIFY(controller.startTraining(quick_experiment(), out));
+        QVERIFY(!controller.startTraining(quick_experiment(), out)); // one run at a time
         QTRY_COMPARE_WITH_TIMEOUT(controller.state(), RunState::Finished, 60000);
 
         QCOMPARE(startSpy.count(), 1);
@@ -101,7 +97,7 @@ private Q_SLOTS:
         const EpochCount epochSpy(controller.worker());
         QSignalSpy finishedSpy(controller.worker(), &app::Worker::trainingFinished);
         const QString out = tmp.filePath(QStringLiteral("run"));
-        QVERIFY(controller.startTraining(quick(1000.0), out)); // far longer than the test
+        QVERIFY(controller.startTraining(quick_experiment(1000.0), out)); // far longer than the test
         QTRY_VERIFY_WITH_TIMEOUT(epochSpy.count() >= 1, 60000);
 
         controller.pause();
@@ -130,7 +126,7 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         app::RunController controller;
         const EpochCount epochSpy(controller.worker());
-        QVERIFY(controller.startTraining(quick(1000.0), tmp.filePath(QStringLiteral("run"))));
+        QVERIFY(controller.startTraining(quick_experiment(1000.0), tmp.filePath(QStringLiteral("run"))));
         QTRY_VERIFY_WITH_TIMEOUT(epochSpy.count() >= 1, 60000);
         controller.pause();
         QTRY_COMPARE(controller.state(), RunState::Paused);
@@ -145,10 +141,10 @@ private Q_SLOTS:
         {
             app::RunController controller;
             const EpochCount epochSpy(controller.worker());
-            QVERIFY(controller.startTraining(quick(1000.0), out));
+            QVERIFY(controller.startTraining(quick_experiment(1000.0), out));
             QTRY_VERIFY_WITH_TIMEOUT(epochSpy.count() >= 2, 60000);
             controller.shutdown(); // what closing the window does
-            QVERIFY(!controller.startTraining(quick(), tmp.filePath(QStringLiteral("other"))));
+            QVERIFY(!controller.startTraining(quick_experiment(), tmp.filePath(QStringLiteral("other"))));
         }
         const auto run = core::io::read_run(out.toStdString());
         QVERIFY(run.finished.has_value() && run.finished->cancelled);
@@ -166,11 +162,11 @@ private Q_SLOTS:
         app::RunController controller;
         const EpochCount epochSpy(controller.worker());
         QSignalSpy stoppedSpy(&controller, &app::RunController::stopped);
-        QVERIFY(controller.startTraining(quick(1000.0), out));
+        QVERIFY(controller.startTraining(quick_experiment(1000.0), out));
         QTRY_VERIFY_WITH_TIMEOUT(epochSpy.count() >= 1, 60000);
         QVERIFY(!controller.shutdown(QDeadlineTimer(0))); // mid-batch: not stopped yet
         QVERIFY(controller.isActive());
-        QVERIFY(!controller.startTraining(quick(), tmp.filePath(QStringLiteral("other"))));
+        QVERIFY(!controller.startTraining(quick_experiment(), tmp.filePath(QStringLiteral("other"))));
         QVERIFY(stoppedSpy.wait(30000));
         QCOMPARE(controller.state(), RunState::Cancelled);
         QVERIFY(controller.shutdown(QDeadlineTimer(0))); // nothing left to wait for
@@ -210,7 +206,7 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         app::RunController controller;
         QSignalSpy stateSpy(&controller, &app::RunController::stateChanged);
-        auto c = quick();
+        auto c = quick_experiment();
         c.dataset.kind = core::config::DatasetKind::Cifar10;
         c.dataset.path = "/no/such/cifar";
         QVERIFY(controller.startTraining(c, tmp.filePath(QStringLiteral("run"))));
@@ -220,5 +216,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestWorker)
+RLDA_SUITE_MAIN(TestWorker)
 #include "test_worker.moc"

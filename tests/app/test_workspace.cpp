@@ -17,6 +17,7 @@
 #include "core/train/device.h"
 #include "core/util/data_dir.h"
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "tests/common/synthetic_table.h"
 #include "widgets/plot/learning_view.h"
 #include "widgets/plot/training_view.h"
@@ -707,5 +708,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestWorkspace)
+RLDA_SUITE_MAIN(TestWorkspace)
 #include "test_workspace.moc"

@@ -4,6 +4,8 @@
 
 #include "core/config/experiment_io.h"
 #include "core/util/error.h"
+#include "tests/common/error_of.h"
+#include "tests/common/text_file.h"
 
 #include <filesystem>
 #include <fstream>
@@ -26,24 +28,5 @@ inline constexpr const char* tiny_toml = "name = \"tiny\"\n"
                                          "[agent]\nkind = \"simulation\"\n";
 
 inline core::config::ExperimentConfig tiny_config() { return core::config::parse_experiment(tiny_toml, "tiny.toml"); }
-
-inline std::string slurp(const std::filesystem::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-// The message of the core::Error `f` throws, or "(no error)".
-inline std::string error_of(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const core::Error& e) {
-        return e.what();
-    }
-    return "(no error)";
-}
 
 } // namespace rlda::test

@@ -14,7 +14,9 @@
 #include "core/util/excerpt.h"
 #include "core/util/read_file.h"
 #include "core/util/toml_parse.h"
+#include "tests/common/error_of.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 #include "tests/common/unprivileged.h"
 
 #include <QtTest/QtTest>
@@ -30,6 +32,8 @@
 #include <fstream>
 #include <functional>
 
+using rlda::test::qerror_of;
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -44,16 +48,6 @@ void write(const QString& path, const QByteArray& bytes)
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write(bytes);
-}
-
-QString error_of(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const rlda::core::Error& e) {
-        return QString::fromStdString(e.what());
-    }
-    return "(no error)";
 }
 
 // A dotted key, or a table header, of `parts` parts: 40,000 of them overflowed toml++'s stack.
@@ -99,29 +93,35 @@ private Q_SLOTS:
         using rlda::core::check_toml_depth;
         for (const bool header : {false, true}) {
             const std::string text = deep_key(40000, header);
-            const QString experiment = error_of([&] { rlda::core::config::parse_experiment(text, "deep.toml"); });
+            const QString experiment =
+                qerror_of([&] { rlda::core::config::parse_experiment(text, "deep.toml"); });
             QVERIFY2(experiment.startsWith("deep.toml:1:") && experiment.contains("nested deeper than 64 levels"),
                      qPrintable(experiment));
-            const QString model = error_of([&] { rlda::core::model::parse_toml_model(text, "m.toml", {3, 32, 32}, 10); });
+            const QString model = qerror_of([&] {
+                rlda::core::model::parse_toml_model(text, "m.toml", {3, 32, 32}, 10);
+            });
             QVERIFY2(model.contains("nested deeper than 64 levels"), qPrintable(model));
         }
         // The bound is on depth, not on dots: 64 levels pass, 65 do not; dots inside strings, in a
         // quoted key or a value, are no levels at all.
-        QCOMPARE(error_of([&] { check_toml_depth(deep_key(64, false), "f"); }), QString("(no error)"));
-        QVERIFY(error_of([&] { check_toml_depth(deep_key(65, false), "f"); }).contains("deeper than 64"));
-        QVERIFY(error_of([&] { check_toml_depth(deep_key(65, true), "f"); }).contains("deeper than 64"));
+        QCOMPARE(qerror_of([&] { check_toml_depth(deep_key(64, false), "f"); }), QString("(no error)"));
+        QVERIFY(qerror_of([&] { check_toml_depth(deep_key(65, false), "f"); }).contains("deeper than 64"));
+        QVERIFY(qerror_of([&] { check_toml_depth(deep_key(65, true), "f"); }).contains("deeper than 64"));
         const std::string dots(100000, '.');
-        QCOMPARE(error_of([&] { check_toml_depth("\"" + dots + "\" = 1\nx = '" + dots + "'\ny = \"\"\"\n" + dots + "\"\"\"\n", "f"); }),
+        QCOMPARE(qerror_of([&] {
+                     check_toml_depth(
+                         "\"" + dots + "\" = 1\nx = '" + dots + "'\ny = \"\"\"\n" + dots + "\"\"\"\n", "f");
+                 }),
                  QString("(no error)"));
         // Inline tables count with the keys inside them.
         std::string nested = "x = ";
         for (int i = 0; i < 40; ++i)
             nested += "{ a.b = ";
         nested += "1" + std::string(40, '}') + "\n";
-        QVERIFY(error_of([&] { check_toml_depth(nested, "f"); }).contains("deeper than 64"));
+        QVERIFY(qerror_of([&] { check_toml_depth(nested, "f"); }).contains("deeper than 64"));
         // --set: the value is TOML too.
         rlda::core::config::ExperimentConfig c;
-        const QString set = error_of([&] {
+        const QString set = qerror_of([&] {
             rlda::core::config::apply_override(c, "job.model={" + deep_key(40000, false).substr(0, 80001) + "}");
         });
         QVERIFY2(set.contains("nested deeper than 64 levels"), qPrintable(set));
@@ -180,8 +180,9 @@ private Q_SLOTS:
             QVERIFY2(refused(r), qPrintable(args.join(' ') + ": " + r.err));
             QVERIFY2(r.err.contains("not a regular file (a FIFO)"), qPrintable(args.join(' ') + ": " + r.err));
         }
-        QVERIFY(error_of([&] { rlda::core::read_text_file(dir.filePath("fifo.csv").toStdString()); })
-                    .contains("not a regular file (a FIFO)"));
+        QVERIFY(qerror_of([&] {
+                    rlda::core::read_text_file(dir.filePath("fifo.csv").toStdString());
+                }).contains("not a regular file (a FIFO)"));
     }
 
     void settings_that_could_never_finish_are_refused_by_key()
@@ -264,7 +265,7 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         write(dir.filePath("commas.csv"), QByteArray(",").repeated(3000000) + "\n");
-        const QString e = error_of(
+        const QString e = qerror_of(
             [&] { rlda::core::sim::SimulationTable::load(dir.filePath("commas.csv").toStdString()); });
         QVERIFY2(e.endsWith(":1: header: 3000001 columns, more than the 1062 a table can have"),
                  qPrintable(e));
@@ -272,7 +273,7 @@ private Q_SLOTS:
         QVERIFY(paper.open(QIODevice::ReadOnly));
         write(dir.filePath("cr.csv"), paper.readAll().replace('\n', '\r'));
         const QString cr =
-            error_of([&] { rlda::core::sim::SimulationTable::load(dir.filePath("cr.csv").toStdString()); });
+            qerror_of([&] { rlda::core::sim::SimulationTable::load(dir.filePath("cr.csv").toStdString()); });
         QVERIFY2(cr.endsWith(
                      "its lines end in CR alone (an old Mac text file); save it with LF or CRLF line ends"),
                  qPrintable(cr));
@@ -293,7 +294,7 @@ private Q_SLOTS:
             return dir.filePath(name);
         };
         const auto read = [](const QString& folder) {
-            return error_of([&] { rlda::core::run::read_transfer(folder.toStdString()); });
+            return qerror_of([&] { rlda::core::run::read_transfer(folder.toStdString()); });
         };
         const auto edit = [](const QString& file, const QByteArray& from, const QByteArray& to) {
             QFile f(file);
@@ -432,8 +433,9 @@ private Q_SLOTS:
                 gzwrite(f, zeros.data(), static_cast<unsigned>(zeros.size()));
         });
         QVERIFY(QFileInfo(bomb).size() < 1 << 20);
-        QVERIFY(error_of([&] { rlda::core::data::read_idx_labels(bomb.toStdString()); })
-                    .contains(bomb + ": more bytes than 10 labels"));
+        QVERIFY(qerror_of([&] {
+                    rlda::core::data::read_idx_labels(bomb.toStdString());
+                }).contains(bomb + ": more bytes than 10 labels"));
         // A declaration past the bound is refused from the header alone.
         const QString huge = dir.filePath("images.gz");
         write_gz(huge, [](gzFile f) {
@@ -442,7 +444,7 @@ private Q_SLOTS:
             put_be32(f, 28);
             put_be32(f, 28);
         });
-        const QString message = error_of([&] { rlda::core::data::read_idx_images(huge.toStdString()); });
+        const QString message = qerror_of([&] { rlda::core::data::read_idx_images(huge.toStdString()); });
         QVERIFY2(message.contains(huge + ": the header promises 4294967295 images of 28x28") &&
                      message.contains("more than the 1.0 GiB rlda reads from one IDX file"),
                  qPrintable(message));
@@ -453,7 +455,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString table = dir.filePath("t.csv");
         write(table, "a1,timeleft1,totaltime,accuracy\n0,5,10,0.5\n1,5,10,0.6\n\n0,5,10,0.7\n");
-        QCOMPARE(error_of([&] { rlda::core::sim::SimulationTable::load(table.toStdString(), 2); }),
+        QCOMPARE(qerror_of([&] { rlda::core::sim::SimulationTable::load(table.toStdString(), 2); }),
                  table + ":5: duplicate sequence [0] (first on line 2)");
     }
 
@@ -594,5 +596,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestBoundedInput)
+RLDA_SUITE_GUILESS_MAIN(TestBoundedInput)
 #include "test_bounded_input.moc"

@@ -14,6 +14,7 @@
 #include "core/util/data_dir.h"
 #include "core/util/distributions.h"
 #include "core/util/statistics.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -340,5 +341,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestCalibration)
+RLDA_SUITE_APPLESS_MAIN(TestCalibration)
 #include "test_calibration.moc"

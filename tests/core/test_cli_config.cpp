@@ -2,6 +2,7 @@
 // line, what it does and allows under it, section by section, every line within 80 columns.
 #include "core/config/schema.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -129,5 +130,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliConfig)
+RLDA_SUITE_GUILESS_MAIN(TestCliConfig)
 #include "test_cli_config.moc"

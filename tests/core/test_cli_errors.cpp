@@ -5,6 +5,7 @@
 #include "core/util/error.h"
 #include "core/util/error_text.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 #include "tests/common/tiny_sim.h"
 
 #include <QtTest/QtTest>
@@ -102,5 +103,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliErrors)
+RLDA_SUITE_GUILESS_MAIN(TestCliErrors)
 #include "test_cli_errors.moc"

@@ -1,6 +1,7 @@
 // `rlda model show` as a user runs it: its output, and one-line errors with a non-zero exit code.
 #include "core/util/memory.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -277,5 +278,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliModel)
+RLDA_SUITE_GUILESS_MAIN(TestCliModel)
 #include "test_cli_model.moc"

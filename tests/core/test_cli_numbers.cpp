@@ -4,6 +4,7 @@
 // people carry the digits that matter (app/cli/decimal.h), its files every digit.
 #include "app/cli/decimal.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -196,5 +197,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliNumbers)
+RLDA_SUITE_GUILESS_MAIN(TestCliNumbers)
 #include "test_cli_numbers.moc"

@@ -4,6 +4,7 @@
 #include "core/util/tensor_file.h"
 #include "tests/common/folder_snapshot.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -426,5 +427,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliTrain)
+RLDA_SUITE_GUILESS_MAIN(TestCliTrain)
 #include "test_cli_train.moc"

@@ -4,6 +4,7 @@
 // subcommand and option rlda parses.
 #include "core/util/nearest_name.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -304,5 +305,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliUsage)
+RLDA_SUITE_GUILESS_MAIN(TestCliUsage)
 #include "test_cli_usage.moc"

@@ -5,6 +5,7 @@
 #include "core/config/schema.h"
 #include "tests/common/config_error.h"
 #include "tests/common/extra_key.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -489,5 +490,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConfig)
+RLDA_SUITE_GUILESS_MAIN(TestConfig)
 #include "test_config.moc"

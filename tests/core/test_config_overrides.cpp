@@ -2,6 +2,7 @@
 // their errors naming the assignment at fault.
 #include "core/config/experiment_io.h"
 #include "tests/common/config_error.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -190,5 +191,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConfigOverrides)
+RLDA_SUITE_GUILESS_MAIN(TestConfigOverrides)
 #include "test_config_overrides.moc"

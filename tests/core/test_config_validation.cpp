@@ -2,6 +2,7 @@
 // action sequence and operations against the model, and configs built in code.
 #include "core/config/experiment_io.h"
 #include "tests/common/config_error.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -290,5 +291,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestConfigValidation)
+RLDA_SUITE_GUILESS_MAIN(TestConfigValidation)
 #include "test_config_validation.moc"

@@ -3,6 +3,7 @@
 #include "core/util/csv.h"
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -191,5 +192,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDataDir)
+RLDA_SUITE_GUILESS_MAIN(TestDataDir)
 #include "test_data_dir.moc"

@@ -7,6 +7,7 @@
 #include "core/data/random.h"
 #include "core/util/error.h"
 #include "tests/common/data_checks.h"
+#include "tests/common/suite.h"
 
 #include <torch/types.h>
 #include <torch/utils.h>
@@ -579,5 +580,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDatasets)
+RLDA_SUITE_GUILESS_MAIN(TestDatasets)
 #include "test_datasets.moc"

@@ -6,6 +6,7 @@
 #include "core/train/setup.h"
 #include "core/util/error.h"
 #include "tests/common/data_checks.h"
+#include "tests/common/suite.h"
 
 #include <torch/types.h>
 
@@ -239,5 +240,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDatasetsSampling)
+RLDA_SUITE_GUILESS_MAIN(TestDatasetsSampling)
 #include "test_datasets_sampling.moc"

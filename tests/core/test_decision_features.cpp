@@ -8,6 +8,7 @@
 #include "core/table/table_features.h"
 #include "core/train/probe.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
 #include "tests/common/tiny_sim.h"
 #include "tests/common/tiny_training.h"
 
@@ -299,5 +300,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestDecisionFeatures)
+RLDA_SUITE_GUILESS_MAIN(TestDecisionFeatures)
 #include "test_decision_features.moc"

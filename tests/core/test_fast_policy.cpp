@@ -5,6 +5,8 @@
 #include "core/sim/learn.h"
 #include "core/table/table.h"
 #include "core/util/error.h"
+#include "tests/common/policy_checks.h"
+#include "tests/common/suite.h"
 
 #include <torch/optim/adam.h>
 
@@ -16,6 +18,8 @@
 
 using namespace rlda::core;
 using namespace rlda::core::agent;
+
+using rlda::test::max_abs_diff;
 
 namespace {
 
@@ -57,11 +61,6 @@ torch::Tensor random_ids(std::int64_t length, std::int64_t vocabulary, std::uint
 std::span<const std::int64_t> span_of(const torch::Tensor& ids)
 {
     return {ids.data_ptr<std::int64_t>(), static_cast<std::size_t>(ids.numel())};
-}
-
-float max_abs_diff(const torch::Tensor& a, const torch::Tensor& b)
-{
-    return (a - b).abs().max().item<float>();
 }
 
 void zero_grads(PolicyNet& net)
@@ -283,5 +282,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFastPolicy)
+RLDA_SUITE_GUILESS_MAIN(TestFastPolicy)
 #include "test_fast_policy.moc"

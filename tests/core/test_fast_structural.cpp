@@ -9,6 +9,8 @@
 #include "core/table/table.h"
 #include "core/util/error.h"
 #include "tests/common/first_action_table.h"
+#include "tests/common/policy_checks.h"
+#include "tests/common/suite.h"
 
 #include <fmt/format.h>
 
@@ -21,18 +23,12 @@
 using namespace rlda::core;
 using namespace rlda::core::agent;
 
+using rlda::test::max_abs_diff;
+using rlda::test::structural_sizes;
+
 namespace {
 
 using model::Operation;
-
-config::PolicyConfig structural_sizes(double alpha = 1e-3,
-                                      config::PolicyEncoder encoder = config::PolicyEncoder::Structural)
-{
-    config::PolicyConfig s;
-    s.encoder = encoder;
-    s.alpha = alpha;
-    return s;
-}
 
 // The paper's sizes, and odd ones that leave every loop a remainder after its 8-wide blocks, of
 // both encoders.
@@ -95,13 +91,13 @@ torch::Tensor input_of(const model::ModelSpec& spec)
     return structural_input(structural_features(model::summarize(spec)));
 }
 
-std::span<const float> span_of(const torch::Tensor& input)
+std::span<const float> float_span_of(const torch::Tensor& input)
 {
     return {input.data_ptr<float>(), static_cast<std::size_t>(input.numel())};
 }
 
 // Zoo models of 2 to 5 blocks (a residual one among them), one deepened and widened.
-std::vector<std::pair<std::string, torch::Tensor>> architectures()
+std::vector<std::pair<std::string, torch::Tensor>> grown_architectures()
 {
     std::vector<std::pair<std::string, torch::Tensor>> out;
     for (const char* name : {"ConvNet", "ConvNet2", "ConvNet3", "FeedForwardNet2", "LargeConvNet", "SmallResNet"}) {
@@ -116,11 +112,6 @@ std::vector<std::pair<std::string, torch::Tensor>> architectures()
     return out;
 }
 
-float max_abs_diff(const torch::Tensor& a, const torch::Tensor& b)
-{
-    return (a - b).abs().max().item<float>();
-}
-
 } // namespace
 
 class TestFastStructural : public QObject {
@@ -129,7 +120,7 @@ class TestFastStructural : public QObject {
 private Q_SLOTS:
     void logits_match_the_reference_forward()
     {
-        const auto archs = architectures();
+        const auto archs = grown_architectures();
         for (auto& [label, net, ops] : networks(1)) {
             FastStructural fast(net);
             StructuralTape tape;
@@ -138,7 +129,7 @@ private Q_SLOTS:
                     torch::NoGradGuard no_grad;
                     const auto state = state_for(net, input, static_cast<int>(left));
                     const auto expected = net->forward(input, left, 400.0, pointer(state));
-                    fast.forward(span_of(input), left, 400.0, tape, pointer(state));
+                    fast.forward(float_span_of(input), left, 400.0, tape, pointer(state));
                     QCOMPARE(static_cast<std::int64_t>(tape.head.logits.size()), expected.numel());
                     const float diff = max_abs_diff(torch::tensor(tape.head.logits), expected);
                     QVERIFY2(diff <= 1e-5f, qPrintable(QString("%1, %2, t=%3: max |diff| %4")
@@ -154,7 +145,7 @@ private Q_SLOTS:
     // every parameter's gradient, the embed layer's included, and the objective agree.
     void gradients_match_autograd()
     {
-        const auto archs = architectures();
+        const auto archs = grown_architectures();
         for (auto& [label, net, ops] : networks(100)) {
             const double advantage = 1.7, entropy = 0.3, temperature = 2.5;
             const std::vector<torch::Tensor> inputs{archs[1].second, archs[6].second, archs[6].second,
@@ -189,7 +180,7 @@ private Q_SLOTS:
                 p.mutable_grad().zero_();
             FastEpisode<FastStructural> episode{FastStructural(net)};
             for (std::size_t j = 0; j < inputs.size(); ++j) {
-                episode.decide(span_of(inputs[j]), left[j], 400.0, temperature, pointer(states[j]));
+                episode.decide(float_span_of(inputs[j]), left[j], 400.0, temperature, pointer(states[j]));
                 episode.take(actions[j]);
             }
             const double got = episode.finish(advantage, entropy);
@@ -336,5 +327,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFastStructural)
+RLDA_SUITE_GUILESS_MAIN(TestFastStructural)
 #include "test_fast_structural.moc"

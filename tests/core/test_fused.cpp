@@ -4,6 +4,7 @@
 #include "core/net/fused.h"
 #include "core/util/error.h"
 #include "tests/common/model_error.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -315,5 +316,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFused)
+RLDA_SUITE_GUILESS_MAIN(TestFused)
 #include "test_fused.moc"

@@ -7,6 +7,7 @@
 #include "core/table/open_table.h"
 #include "core/table/table.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
 #include "tests/common/tiny_sim.h"
 
 #include <QtTest/QtTest>
@@ -169,5 +170,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestFusedTable)
+RLDA_SUITE_GUILESS_MAIN(TestFusedTable)
 #include "test_fused_table.moc"

@@ -14,13 +14,17 @@
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
 #include "tests/common/config_error.h"
+#include "tests/common/error_of.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
 #include <cmath>
 #include <functional>
 #include <limits>
+
+using rlda::test::qerror_of;
 
 namespace agent = rlda::core::agent;
 namespace config = rlda::core::config;
@@ -56,16 +60,6 @@ struct Decide {
         return a.decide(c).action;
     }
 };
-
-QString error_of(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const rlda::core::Error& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return QStringLiteral("(no error)");
-}
 
 // A complete table of 2 decisions over FeedForwardNet2's 3 actions (deepen block 0 or 1, nothing);
 // accuracy(seq, seed index) of each row. With `seeds`, a replicated table of those seeds.
@@ -186,13 +180,13 @@ private Q_SLOTS:
         agent::LossDropAgent l;
         agent::GrowWhileImprovingAgent w(0.001);
         for (agent::Agent* a : std::vector<agent::Agent*>{&g, &l, &w}) {
-            const QString e = error_of([&] { decide(*a, nullptr); });
+            const QString e = qerror_of([&] { decide(*a, nullptr); });
             QVERIFY2(e.startsWith(QStringLiteral("agent %1: no decision features").arg(QString::fromStdString(a->name()))),
                      qPrintable(e));
             QVERIFY(!e.contains('\n'));
             // Features of another model (2 blocks for 3).
             const auto two = features({1.0, 2.0}, {1.0, 2.0}, 1.0);
-            QCOMPARE(error_of([&] { decide(*a, &two); }),
+            QCOMPARE(qerror_of([&] { decide(*a, &two); }),
                      QStringLiteral("agent %1: the decision features hold 2 blocks, the model has 3")
                          .arg(QString::fromStdString(a->name())));
         }
@@ -271,7 +265,7 @@ private Q_SLOTS:
         // A node on the path without features: named, with its seed.
         sim::TableFeatures root_only;
         root_only.add(42, {}, features({1.0, 4.0}, {0.0, 0.0}));
-        QCOMPARE(error_of([&] { sim::evaluate_agent(g, task(t, &root_only)); }),
+        QCOMPARE(qerror_of([&] { sim::evaluate_agent(g, task(t, &root_only)); }),
                  QStringLiteral("simulation table: no decision features at the node [1] under seed 42"));
         // Loss drop and grow-while-improving at the same nodes.
         f = {};
@@ -302,14 +296,15 @@ private Q_SLOTS:
         agent::GradientAgent g;
         const sim::TableFeatures none;
         for (const sim::TableFeatures* f : {static_cast<const sim::TableFeatures*>(nullptr), &none})
-            QCOMPARE(error_of([&] { sim::evaluate_agent(g, task(t, f)); }),
-                     QStringLiteral("simulation table has no decision features (features.csv); build it again with "
-                                    "rlda simulate to record them"));
+            QCOMPARE(qerror_of([&] { sim::evaluate_agent(g, task(t, f)); }),
+                     QStringLiteral(
+                         "simulation table has no decision features (features.csv); build it again with "
+                         "rlda simulate to record them"));
         // A replicated table built fused records none however often it is built again: the advice
         // names the setting that records them (issue 42, item 25).
         const auto replicated = table(spread_out, {1, 2});
         QCOMPARE(
-            error_of([&] { sim::evaluate_agent(g, task(replicated, nullptr)); }),
+            qerror_of([&] { sim::evaluate_agent(g, task(replicated, nullptr)); }),
             QStringLiteral("simulation table has no decision features (features.csv); build it again with "
                            "rlda simulate to record them, with sweep.fused = \"off\" (a fused build "
                            "records none)"));
@@ -323,7 +318,9 @@ private Q_SLOTS:
         QCOMPARE(sim::evaluate_agent(first, task(t, nullptr)).greedy, (std::vector<int>{0, 0}));
         config::AgentConfig policy;
         policy.kind = config::AgentKind::Policy;
-        QVERIFY(error_of([&] { sim::evaluate_agent(policy, task(t, nullptr)); }).contains("rlda evaluate --policy"));
+        QVERIFY(qerror_of([&] {
+                    sim::evaluate_agent(policy, task(t, nullptr));
+                }).contains("rlda evaluate --policy"));
     }
 
     // A replicated table: each seed is walked with its own features. When the seeds agree, the
@@ -424,5 +421,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestHeuristics)
+RLDA_SUITE_GUILESS_MAIN(TestHeuristics)
 #include "test_heuristics.moc"

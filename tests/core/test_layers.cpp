@@ -8,6 +8,7 @@
 #include "core/util/csv.h"
 #include "core/util/error.h"
 #include "core/util/memory.h"
+#include "tests/common/suite.h"
 
 #include <limits>
 #include <stdexcept>
@@ -404,5 +405,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLayers)
+RLDA_SUITE_GUILESS_MAIN(TestLayers)
 #include "test_layers.moc"

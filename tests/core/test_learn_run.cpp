@@ -2,6 +2,7 @@
 // episodes with the policy saved, bad input fails before anything is written.
 #include "core/run/learn_run.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
 #include "tests/common/synthetic_table.h"
 
 #include <QtTest/QtTest>
@@ -213,5 +214,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestLearnRun)
+RLDA_SUITE_GUILESS_MAIN(TestLearnRun)
 #include "test_learn_run.moc"

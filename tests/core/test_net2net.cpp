@@ -5,6 +5,7 @@
 #include "core/util/error.h"
 #include "core/util/error_text.h"
 #include "tests/common/model_error.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -346,5 +347,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestNet2Net)
+RLDA_SUITE_GUILESS_MAIN(TestNet2Net)
 #include "test_net2net.moc"

@@ -4,6 +4,7 @@
 #include "core/sim/learn.h"
 #include "core/table/table.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -216,5 +217,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestPolicy)
+RLDA_SUITE_GUILESS_MAIN(TestPolicy)
 #include "test_policy.moc"

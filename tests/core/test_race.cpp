@@ -14,6 +14,7 @@
 #include "core/util/error.h"
 #include "core/util/statistics.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 #include "tests/common/tiny_sim.h"
 
 #include <QtTest/QtTest>
@@ -351,5 +352,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRace)
+RLDA_SUITE_GUILESS_MAIN(TestRace)
 #include "test_race.moc"

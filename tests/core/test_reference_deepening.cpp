@@ -3,6 +3,7 @@
 #include "core/model/zoo.h"
 #include "core/net/net.h"
 #include "core/util/csv.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -106,5 +107,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestReferenceDeepening)
+RLDA_SUITE_GUILESS_MAIN(TestReferenceDeepening)
 #include "test_reference_deepening.moc"

@@ -8,7 +8,9 @@
 #include "core/table/table.h"
 #include "core/util/error.h"
 #include "core/util/statistics.h"
+#include "tests/common/error_of.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -18,6 +20,8 @@
 #include <fstream>
 #include <map>
 #include <random>
+
+using rlda::test::qerror_of;
 
 namespace sim = rlda::core::sim;
 
@@ -36,16 +40,6 @@ sim::ReplicateAccuracies fixture(int replicates, int sequences, double signal_st
             r.accuracy.back().push_back(0.5 + signal_step * s + noise(rng));
     }
     return r;
-}
-
-QString error_of(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const rlda::core::Error& e) {
-        return e.what();
-    }
-    return "(no error)";
 }
 
 } // namespace
@@ -157,7 +151,7 @@ private Q_SLOTS:
                          "(rlda simulate CONFIG --replicates 3)"));
         const auto known = sim::rank_reliability(fixture(4, 30, 0.01, 0.002, 5));
         QVERIFY(QString::fromStdString(sim::reliability_text(known)).startsWith("reliability: one seed "));
-        QVERIFY(error_of([] { sim::rank_reliability({}); }).contains("no replicate"));
+        QVERIFY(qerror_of([] { sim::rank_reliability({}); }).contains("no replicate"));
     }
 
     void a_replicated_table_keeps_every_seed_and_exports_the_paper_layout()
@@ -189,13 +183,17 @@ private Q_SLOTS:
         // A mean that is not its seeds' is refused at its line.
         std::ofstream(path, std::ios::binary) << "a1,timeleft1,totaltime,accuracy,accuracy_seed42,accuracy_seed43\r\n"
                                                  "0,5,10,0.9,0.5,0.6\r\n";
-        QVERIFY(error_of([&] { sim::SimulationTable::load(path); })
-                    .contains(":2: accuracy: 0.9 is not the mean of the seeds' accuracies (0.55)"));
+        QVERIFY(qerror_of([&] {
+                    sim::SimulationTable::load(path);
+                }).contains(":2: accuracy: 0.9 is not the mean of the seeds' accuracies (0.55)"));
         std::ofstream(path, std::ios::binary) << "a1,timeleft1,totaltime,accuracy,accuracy_seed42,accuracy_seed42\r\n";
-        QVERIFY(error_of([&] { sim::SimulationTable::load(path); }).contains(":1: header: the seed 42 has two columns"));
+        QVERIFY(qerror_of([&] {
+                    sim::SimulationTable::load(path);
+                }).contains(":1: header: the seed 42 has two columns"));
         std::ofstream(path, std::ios::binary) << "a1,timeleft1,totaltime,accuracy,seed42\r\n";
-        QVERIFY(error_of([&] { sim::SimulationTable::load(path); })
-                    .contains(":1: header: column 5: expected accuracy_seed<SEED> after accuracy"));
+        QVERIFY(qerror_of([&] {
+                    sim::SimulationTable::load(path);
+                }).contains(":1: header: column 5: expected accuracy_seed<SEED> after accuracy"));
     }
 
     // An evaluation on a replicated table: identical seeds give an exact interval, one best, full
@@ -409,9 +407,11 @@ private Q_SLOTS:
         const auto f = sim::read_table_file(path, 1, true);
         QCOMPARE(f.rows.size(), std::size_t{1});
         QCOMPARE(f.lines, std::vector<int>{2});
-        QVERIFY(error_of([&] { sim::read_table_file(path, 2, true); }).contains(":1: header: a table of 1 decisions, expected 2"));
+        QVERIFY(qerror_of([&] {
+                    sim::read_table_file(path, 2, true);
+                }).contains(":1: header: a table of 1 decisions, expected 2"));
     }
 };
 
-QTEST_GUILESS_MAIN(TestReliability)
+RLDA_SUITE_GUILESS_MAIN(TestReliability)
 #include "test_reliability.moc"

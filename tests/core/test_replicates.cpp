@@ -14,6 +14,7 @@
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 #include <fmt/format.h>
@@ -382,5 +383,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestReplicates)
+RLDA_SUITE_APPLESS_MAIN(TestReplicates)
 #include "test_replicates.moc"

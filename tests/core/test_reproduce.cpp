@@ -4,6 +4,7 @@
 #include "core/util/csv.h"
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -98,5 +99,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestReproduce)
+RLDA_SUITE_GUILESS_MAIN(TestReproduce)
 #include "test_reproduce.moc"

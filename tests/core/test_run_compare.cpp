@@ -6,6 +6,8 @@
 #include "core/io/run_notes.h"
 #include "core/io/run_reader.h"
 #include "core/util/error.h"
+#include "tests/common/error_of.h"
+#include "tests/common/suite.h"
 #include "tests/common/text_file.h"
 
 #include <QTemporaryDir>
@@ -13,6 +15,8 @@
 
 #include <filesystem>
 #include <fstream>
+
+using rlda::test::error_of;
 
 using namespace rlda::core;
 namespace fs = std::filesystem;
@@ -23,16 +27,6 @@ using rlda::test::dir_of;
 using rlda::test::write_text;
 
 config::ExperimentConfig parse(const std::string& text) { return config::parse_experiment(text, "x.toml"); }
-
-std::string error_of(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return e.what();
-    }
-    return {};
-}
 
 } // namespace
 
@@ -171,7 +165,9 @@ private Q_SLOTS:
         }
         QVERIFY(error_of([] { (void)io::parse_tags(std::string(io::kMaxTagLength + 1, 'x')); }).find("longer than") !=
                 std::string::npos);
-        QVERIFY(!error_of([&] { io::write_notes(d, {{}, std::string(io::kMaxNoteBytes + 1, 'n')}); }).empty());
+        QVERIFY(error_of([&] {
+                    io::write_notes(d, {{}, std::string(io::kMaxNoteBytes + 1, 'n')});
+                }) != "(no error)");
     }
 
     void notesNeverBreakTheRunsReader()
@@ -186,10 +182,10 @@ private Q_SLOTS:
         const fs::path only = dir_of(tmp) / "only-notes";
         io::write_notes(only.parent_path(), {}); // no-op on a folder without notes
         write_text(only / io::kNotesFile, R"({"tags":["x"]})");
-        QVERIFY(!error_of([&] { (void)io::read_run(only); }).empty());
+        QVERIFY(error_of([&] { (void)io::read_run(only); }) != "(no error)");
         QCOMPARE(io::find_runs(dir_of(tmp)).size(), std::size_t(1));
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunCompare)
+RLDA_SUITE_GUILESS_MAIN(TestRunCompare)
 #include "test_run_compare.moc"

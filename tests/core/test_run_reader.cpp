@@ -2,6 +2,7 @@
 #include "core/io/run_folder.h"
 #include "core/io/run_reader.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
 #include "tests/common/text_file.h"
 
 #include <QTemporaryDir>
@@ -348,5 +349,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestRunReader)
+RLDA_SUITE_GUILESS_MAIN(TestRunReader)
 #include "test_run_reader.moc"

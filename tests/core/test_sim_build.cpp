@@ -1,9 +1,10 @@
 // Building simulation tables on synthetic data with the virtual clock: every sequence, bit-for-bit
 // reruns, resuming an interrupted build, refusing a folder of other settings, `rlda simulate`.
 #include "core/config/experiment_io.h"
-#include "core/sim/build.h"
 #include "core/run/experiment_run.h"
+#include "core/sim/build.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
 #include "tests/common/tiny_sim.h"
 
 #include <QtTest/QtTest>
@@ -253,5 +254,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSimBuild)
+RLDA_SUITE_GUILESS_MAIN(TestSimBuild)
 #include "test_sim_build.moc"

@@ -3,6 +3,8 @@
 #include "core/table/table.h"
 #include "core/util/csv.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
+#include "tests/common/text_file.h"
 
 #include <QtTest/QtTest>
 
@@ -14,18 +16,11 @@
 using rlda::core::Error;
 using rlda::core::sim::SimulationTable;
 using rlda::core::sim::TableRow;
+using rlda::test::slurp;
 
 namespace {
 
 const std::string tables_dir = RLDA_PAPER_DIR "/tables";
-
-std::string slurp(const std::string& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 std::vector<std::string> reference_tables()
 {
@@ -341,5 +336,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSimTable)
+RLDA_SUITE_GUILESS_MAIN(TestSimTable)
 #include "test_sim_table.moc"

@@ -6,6 +6,9 @@
 #include "core/sweep/slurm.h"
 #include "core/table/table.h"
 #include "core/util/error.h"
+#include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
+#include "tests/common/text_file.h"
 
 #include <QtTest/QtTest>
 
@@ -18,10 +21,9 @@
 
 using namespace rlda::core;
 namespace fs = std::filesystem;
+using rlda::test::slurp;
 
 namespace {
-
-const std::string rlda_bin = RLDA_BIN_DIR "/rlda";
 
 // ConvNet2 on 4 classes of 3x12x12, k = 2 decisions over 4 actions: 16 rows. `step_cost` sets the
 // steps in the budget, so the time a row takes (about 0.5 s at 1.0 on one core).
@@ -43,14 +45,6 @@ std::string toml(double step_cost)
 config::ExperimentConfig config_of(double step_cost)
 {
     return config::parse_experiment(toml(step_cost), "slurmtiny.toml");
-}
-
-std::string slurp(const fs::path& path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream s;
-    s << in.rdbuf();
-    return s.str();
 }
 
 // Polls until finished; fails the test after `seconds`.
@@ -99,7 +93,7 @@ class TestSlurm : public QObject {
     sweep::SlurmSweep submit(const config::ExperimentConfig& c, const fs::path& out, int parts)
     {
         sim::prepare_sweep(c, out, false);
-        return sweep::SlurmSweep::submit(c, out, rlda_bin, parts);
+        return sweep::SlurmSweep::submit(c, out, rlda::test::rlda_program.toStdString(), parts);
     }
 
 private Q_SLOTS:
@@ -114,7 +108,7 @@ private Q_SLOTS:
             QSKIP("SLURM_CONF is not set: these tests need a Slurm cluster; scripts/test starts a throw-away one "
                   "(scripts/lib/slurm-test-cluster.sh start DIR)");
         QVERIFY(dir_.isValid());
-        QVERIFY(fs::exists(rlda_bin));
+        QVERIFY(fs::exists(rlda::test::rlda_program.toStdString()));
     }
 
     void equivalence()
@@ -212,7 +206,7 @@ private Q_SLOTS:
         qputenv("PATH", "/nonexistent");
         QString message;
         try {
-            sweep::SlurmSweep::submit(c, out, rlda_bin, 2);
+            sweep::SlurmSweep::submit(c, out, rlda::test::rlda_program.toStdString(), 2);
         } catch (const Error& e) {
             message = e.what();
         }
@@ -231,7 +225,7 @@ private Q_SLOTS:
         sim::prepare_sweep(c, out, false);
         QString message;
         try {
-            sweep::SlurmSweep::submit(c, out, rlda_bin, 2);
+            sweep::SlurmSweep::submit(c, out, rlda::test::rlda_program.toStdString(), 2);
         } catch (const Error& e) {
             message = e.what();
         }
@@ -241,5 +235,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSlurm)
+RLDA_SUITE_GUILESS_MAIN(TestSlurm)
 #include "test_slurm.moc"

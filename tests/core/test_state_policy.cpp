@@ -9,7 +9,9 @@
 #include "core/table/table.h"
 #include "core/table/table_features.h"
 #include "core/util/error.h"
+#include "tests/common/error_of.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -20,6 +22,8 @@
 #include <map>
 #include <random>
 #include <set>
+
+using rlda::test::qerror_of;
 
 using namespace rlda::core;
 using namespace rlda::core::agent;
@@ -112,16 +116,6 @@ sim::LearnTask task_of(const PlantedTable& t, std::uint64_t draw_seed = 0)
 {
     return {&t.table, &planted_model(), model::ActionSpace(kBlocks), sim::RewardDraw::Replicate, draw_seed,
             &t.features};
-}
-
-QString error_of(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
 }
 
 } // namespace
@@ -331,7 +325,7 @@ private Q_SLOTS:
         QVERIFY(d.action >= 0 && d.action <= kBlocks);
         QCOMPARE(d.probabilities.size(), static_cast<std::size_t>(kBlocks + 1));
         const DecisionContext without{summary, actions, 0, 6.0, 10.0, nullptr};
-        QVERIFY(error_of([&] { agent.decide(without); }).contains("needs the training state"));
+        QVERIFY(qerror_of([&] { agent.decide(without); }).contains("needs the training state"));
     }
 
     // A table without decision features is refused in one line, by learn, evaluate and rlda learn;
@@ -350,8 +344,8 @@ private Q_SLOTS:
                 auto learner = PolicyLearner::for_model(sizes_of(encoder), planted_model(), 3, model::ActionSpace(kBlocks));
                 learner.set_reference_autograd(!fast);
                 const auto input = learner.input(summary);
-                QCOMPARE(error_of([&] { (void)learner.greedy(input, 4.0, 8.0, &state); }), expected);
-                QCOMPARE(error_of([&] { (void)learner.sample(input, 4.0, 8.0, true, &state); }), expected);
+                QCOMPARE(qerror_of([&] { (void)learner.greedy(input, 4.0, 8.0, &state); }), expected);
+                QCOMPARE(qerror_of([&] { (void)learner.sample(input, 4.0, 8.0, true, &state); }), expected);
             }
         }
     }
@@ -365,14 +359,15 @@ private Q_SLOTS:
         bare.features = nullptr;
         const QString expected = QStringLiteral("simulation table has no decision features (features.csv); build it "
                                                 "again with rlda simulate to record them");
-        QCOMPARE(error_of([&] { sim::learn(learner, bare, 5); }), expected);
-        QCOMPARE(error_of([&] { sim::evaluate(learner, bare); }), expected);
+        QCOMPARE(qerror_of([&] { sim::learn(learner, bare, 5); }), expected);
+        QCOMPARE(qerror_of([&] { sim::evaluate(learner, bare); }), expected);
         QCOMPARE(learner.episode(), std::int64_t{0});
 
         sim::TableFeatures root_only;
         root_only.add(42, {}, *t.features.at({}, 42));
         bare.features = &root_only;
-        QVERIFY(error_of([&] { sim::evaluate(learner, bare); }).contains("no decision features at the node ["));
+        QVERIFY(
+            qerror_of([&] { sim::evaluate(learner, bare); }).contains("no decision features at the node ["));
 
         const QString paper = QStringLiteral(RLDA_SOURCE_DIR "/data/paper/tables/convnet2_middle.csv");
         const QString out = QDir::temp().filePath("rlda_test_state_policy_cli.pt");
@@ -386,5 +381,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStatePolicy)
+RLDA_SUITE_GUILESS_MAIN(TestStatePolicy)
 #include "test_state_policy.moc"

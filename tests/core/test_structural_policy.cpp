@@ -8,6 +8,8 @@
 #include "core/table/table.h"
 #include "core/util/error.h"
 #include "tests/common/first_action_table.h"
+#include "tests/common/policy_checks.h"
+#include "tests/common/suite.h"
 
 #include <fmt/format.h>
 
@@ -18,6 +20,8 @@
 
 using namespace rlda::core;
 using namespace rlda::core::agent;
+
+using rlda::test::structural_sizes;
 
 namespace {
 
@@ -43,14 +47,6 @@ model::ModelSpec deepened(model::ModelSpec spec, const std::vector<int>& actions
     for (int a : actions)
         model::deepen_spec(spec, a);
     return spec;
-}
-
-config::PolicyConfig structural_sizes(double alpha = 1e-3)
-{
-    config::PolicyConfig s;
-    s.encoder = config::PolicyEncoder::Structural;
-    s.alpha = alpha;
-    return s;
 }
 
 // Every sequence of `decisions` over `actions` (0: blocks + 1); taking action `best` first is clearly best.
@@ -302,5 +298,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestStructuralPolicy)
+RLDA_SUITE_APPLESS_MAIN(TestStructuralPolicy)
 #include "test_structural_policy.moc"

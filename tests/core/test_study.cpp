@@ -3,6 +3,7 @@
 #include "core/transfer/references.h"
 #include "core/transfer/study.h"
 #include "core/util/statistics.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -357,5 +358,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestStudy)
+RLDA_SUITE_GUILESS_MAIN(TestStudy)
 #include "test_study.moc"

@@ -7,6 +7,8 @@
 #include "core/sweep/local.h"
 #include "core/sweep/process.h"
 #include "core/util/error.h"
+#include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 #include "tests/common/tiny_sim.h"
 
 #include <QtTest/QtTest>
@@ -22,7 +24,6 @@ using namespace rlda::core;
 
 namespace {
 
-const QString rlda_bin = RLDA_BIN_DIR "/rlda";
 
 using rlda::test::error_of;
 using rlda::test::slurp;
@@ -69,7 +70,7 @@ class TestSweep : public QObject {
     std::tuple<int, QString, QString> rlda(const QStringList& args, int timeout_ms = 120000)
     {
         QProcess p;
-        p.start(rlda_bin, args);
+        p.start(rlda::test::rlda_program, args);
         if (!p.waitForFinished(timeout_ms))
             return {-1, {}, "timed out"};
         return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2,
@@ -304,7 +305,7 @@ private Q_SLOTS:
     {
         const QString out = dir_.filePath("killed");
         QProcess p;
-        p.start(rlda_bin, {"simulate", config_, "--out", out, "--workers", "2"});
+        p.start(rlda::test::rlda_program, {"simulate", config_, "--out", out, "--workers", "2"});
         QVERIFY(p.waitForStarted());
         const auto file = sim::part_file(out.toStdString(), 0, 2);
         QTRY_VERIFY_WITH_TIMEOUT(whole_rows(file) >= 1, 60000);
@@ -322,7 +323,7 @@ private Q_SLOTS:
     {
         const QString out = dir_.filePath("stopped");
         QProcess p;
-        p.start(rlda_bin, {"simulate", config_, "--out", out, "--workers", "2"});
+        p.start(rlda::test::rlda_program, {"simulate", config_, "--out", out, "--workers", "2"});
         QVERIFY(p.waitForStarted());
         QTRY_VERIFY_WITH_TIMEOUT(whole_rows(sim::part_file(out.toStdString(), 1, 2)) >= 1, 60000);
         // SIGTERM as the Sweeps page's Cancel sends it to the detached rlda that runs the sweep.
@@ -359,8 +360,8 @@ private Q_SLOTS:
         QProcess p;
         // A budget 50 times the tiny one: rows of seconds each, so that a worker could not finish
         // its part in the 2 s it is given to end.
-        p.start(rlda_bin, {"simulate", config_, "--out", QString::fromStdString(out), "--workers", "2", "--set",
-                           "scheduler.budget=2000.0"});
+        p.start(rlda::test::rlda_program, {"simulate", config_, "--out", QString::fromStdString(out),
+                                           "--workers", "2", "--set", "scheduler.budget=2000.0"});
         QVERIFY(p.waitForStarted());
         // Both workers past their start: each prints its part once it is tied to the parent.
         const auto started = [&](int part) {
@@ -377,5 +378,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweep)
+RLDA_SUITE_GUILESS_MAIN(TestSweep)
 #include "test_sweep.moc"

@@ -6,6 +6,7 @@
 #include "core/sweep/detached.h"
 #include "core/sweep/process.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
 #include "tests/common/tiny_sim.h"
 
 #include <QtTest/QtTest>
@@ -258,5 +259,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestSweepDetached)
+RLDA_SUITE_GUILESS_MAIN(TestSweepDetached)
 #include "test_sweep_detached.moc"

@@ -5,12 +5,16 @@
 #include "core/table/open_table.h"
 #include "core/table/table_status.h"
 #include "core/util/error.h"
+#include "tests/common/error_of.h"
+#include "tests/common/suite.h"
 #include "tests/common/synthetic_table.h"
 
 #include <QtTest/QtTest>
 
 #include <filesystem>
 #include <fstream>
+
+using rlda::test::qerror_of;
 
 namespace fs = std::filesystem;
 using namespace rlda::core;
@@ -33,16 +37,6 @@ sim::TableMeta fashion_meta()
     c.scheduler.events = {{10.0, config::Change::Up}};
     c.job.seed = 5;
     return sim::table_meta(c, model::zoo_model("ConvNet2", {1, 28, 28}, 10), 3);
-}
-
-QString error_of(const std::function<void()>& f)
-{
-    try {
-        f();
-    } catch (const Error& e) {
-        return QString::fromStdString(e.what());
-    }
-    return {};
 }
 
 } // namespace
@@ -75,7 +69,7 @@ private Q_SLOTS:
     {
         const std::string good = sim::table_meta_json(fashion_meta());
         const auto fails = [&](std::string text, const char* needle) {
-            const QString e = error_of([&] { (void)sim::parse_table_meta(text, "m.json"); });
+            const QString e = qerror_of([&] { (void)sim::parse_table_meta(text, "m.json"); });
             QVERIFY2(e.startsWith("m.json: ") && e.contains(needle) && !e.contains('\n'), qPrintable(e));
         };
         fails("{", "not valid JSON");
@@ -124,7 +118,7 @@ private Q_SLOTS:
             if (at == std::string::npos)
                 qFatal("fixture text not found: %s", from.c_str());
             t.replace(at, from.size(), to);
-            const QString e = error_of([&] { (void)sim::parse_table_meta(t, "m.json"); });
+            const QString e = qerror_of([&] { (void)sim::parse_table_meta(t, "m.json"); });
             QVERIFY2(e.startsWith("m.json: ") && e.contains(needle) && !e.contains('\n'), qPrintable(e));
         };
         fails("\"widen\"\n", "\"grow\"\n", "operations: operations: unknown operation \"grow\"");
@@ -138,7 +132,7 @@ private Q_SLOTS:
         sim::TableMeta wrong = m;
         wrong.operations = {"deepen"};
         sim::save_table_meta(sim::meta_file_for(csv), wrong);
-        const QString e = error_of([&] { (void)sim::open_table(csv, {}, /*allow_incomplete=*/true); });
+        const QString e = qerror_of([&] { (void)sim::open_table(csv, {}, /*allow_incomplete=*/true); });
         QVERIFY2(e.contains("says 6 actions per decision, but ConvNet2 has 4 for the operations deepen"), qPrintable(e));
     }
 
@@ -171,10 +165,10 @@ private Q_SLOTS:
         QCOMPARE(t.meta.scenario, std::string("fashion-small"));
         // The same model said again is fine; another is not.
         (void)sim::open_table(folder, {"ConvNet2"});
-        QString e = error_of([&] { (void)sim::open_table(folder, {"ConvNet3"}); });
+        QString e = qerror_of([&] { (void)sim::open_table(folder, {"ConvNet3"}); });
         QVERIFY2(e.contains("--model ConvNet3 does not match table") && e.contains("built from ConvNet2"),
                  qPrintable(e));
-        e = error_of([&] { (void)sim::open_table(folder, {"", model::Shape{3, 32, 32}}); });
+        e = qerror_of([&] { (void)sim::open_table(folder, {"", model::Shape{3, 32, 32}}); });
         QVERIFY2(e.contains("--input 3x32x32 does not match") && e.contains("built for 1x28x28"),
                  qPrintable(e));
         // Fallbacks (the workbench's experiment) give way to the metadata instead of clashing.
@@ -200,7 +194,7 @@ private Q_SLOTS:
         write(folder / "table.csv", text);
         write(folder / "config.toml", "");
         sim::save_table_meta(folder / "table.json", fashion_meta());
-        const QString e = error_of([&] { (void)sim::open_table(folder); });
+        const QString e = qerror_of([&] { (void)sim::open_table(folder); });
         QVERIFY2(
             e.contains(QString("table %1 is incomplete: 3 of 64 rows; run rlda simulate %2 --out %3 again to "
                                "finish it")
@@ -250,10 +244,10 @@ private Q_SLOTS:
         QCOMPARE(files.size(), std::size_t{11}); // the paper's ten once, and mine
         QCOMPARE(files.front(), folder / "table.csv");
         const QString e =
-            error_of([&] { (void)sim::expand_tables({dir.filePath("nothing").toStdString()}); });
+            qerror_of([&] { (void)sim::expand_tables({dir.filePath("nothing").toStdString()}); });
         QVERIFY2(e.contains("nothing: no such table, table folder or index"), qPrintable(e));
     }
 };
 
-QTEST_GUILESS_MAIN(TestTableMeta)
+RLDA_SUITE_GUILESS_MAIN(TestTableMeta)
 #include "test_table_meta.moc"

@@ -9,6 +9,7 @@
 #include "core/util/error.h"
 #include "core/util/tensor_file.h"
 #include "tests/common/old_policy.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -400,5 +401,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTensorFile)
+RLDA_SUITE_GUILESS_MAIN(TestTensorFile)
 #include "test_tensor_file.moc"

@@ -6,6 +6,7 @@
 #include "core/model/zoo.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
 #include "tests/common/tiny_training.h"
 
 #include <QtTest/QtTest>
@@ -228,5 +229,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTraining)
+RLDA_SUITE_GUILESS_MAIN(TestTraining)
 #include "test_training.moc"

@@ -6,6 +6,7 @@
 #include "core/train/torch_compat.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
 #include "tests/common/tiny_training.h"
 
 #include <QtTest/QtTest>
@@ -445,5 +446,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTrainingCheckpoints)
+RLDA_SUITE_GUILESS_MAIN(TestTrainingCheckpoints)
 #include "test_training_checkpoints.moc"

@@ -5,6 +5,7 @@
 #include "core/run/experiment_run.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
+#include "tests/common/suite.h"
 #include "tests/common/tiny_training.h"
 
 #include <QtTest/QtTest>
@@ -248,5 +249,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTrainingHooks)
+RLDA_SUITE_GUILESS_MAIN(TestTrainingHooks)
 #include "test_training_hooks.moc"

@@ -2,6 +2,7 @@
 // and core::RollingMean, the one rolling mean they (and the views and the progress line) use.
 #include "core/io/transfer_metrics.h"
 #include "core/util/rolling_mean.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -143,5 +144,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTransfer)
+RLDA_SUITE_GUILESS_MAIN(TestTransfer)
 #include "test_transfer.moc"

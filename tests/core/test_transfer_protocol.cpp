@@ -11,6 +11,7 @@
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
 #include "core/util/statistics.h"
+#include "tests/common/suite.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -415,5 +416,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestTransferProtocol)
+RLDA_SUITE_APPLESS_MAIN(TestTransferProtocol)
 #include "test_transfer_protocol.moc"

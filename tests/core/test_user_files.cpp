@@ -5,6 +5,7 @@
 #include "core/util/output_folder.h"
 #include "tests/common/folder_snapshot.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 #include "tests/common/unprivileged.h"
 
 #include <QtTest/QtTest>
@@ -602,5 +603,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestUserFiles)
+RLDA_SUITE_GUILESS_MAIN(TestUserFiles)
 #include "test_user_files.moc"

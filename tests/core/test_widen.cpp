@@ -6,6 +6,7 @@
 #include "core/net/net.h"
 #include "core/util/error.h"
 #include "tests/common/model_error.h"
+#include "tests/common/suite.h"
 
 #include <QtTest/QtTest>
 
@@ -421,5 +422,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(TestWiden)
+RLDA_SUITE_GUILESS_MAIN(TestWiden)
 #include "test_widen.moc"

@@ -7,6 +7,7 @@
 // that is not one) fails the test function that changed the model.
 #include "core/model/zoo.h"
 #include "core/sweep/status.h"
+#include "tests/common/suite.h"
 #include "tests/widgets/figures/reference_tables.h"
 #include "tests/widgets/inspect/synthetic_tables.h"
 #include "widgets/figures/rank_view.h"
@@ -319,5 +320,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestItemModels)
+RLDA_SUITE_MAIN(TestItemModels)
 #include "test_item_models.moc"

@@ -1,6 +1,7 @@
 // JobTracker: a job runs off the GUI thread and its value comes back on it; a result overtaken by a
 // newer job, cancelled, or meant for a context that is gone is dropped; a throwing job reports one
 // line; waitForJobs waits for the stragglers, bounded.
+#include "tests/common/suite.h"
 #include "widgets/job_tracker.h"
 
 #include <QSignalSpy>
@@ -188,5 +189,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestJobTracker)
+RLDA_SUITE_MAIN(TestJobTracker)
 #include "test_job_tracker.moc"

@@ -1,5 +1,6 @@
 // ModelPanel: ConvNet2's summary from core appears unit by unit, and added blocks stand out.
 #include "core/model/zoo.h"
+#include "tests/common/suite.h"
 #include "widgets/model_panel.h"
 
 #include <QLabel>
@@ -117,5 +118,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestModelPanel)
+RLDA_SUITE_MAIN(TestModelPanel)
 #include "test_model_panel.moc"

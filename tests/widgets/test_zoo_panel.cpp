@@ -1,4 +1,5 @@
 // ZooPanel: picking a model, by code or by mouse, reports its name once.
+#include "tests/common/suite.h"
 #include "widgets/zoo_panel.h"
 
 #include <QListWidget>
@@ -77,5 +78,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestZooPanel)
+RLDA_SUITE_MAIN(TestZooPanel)
 #include "test_zoo_panel.moc"

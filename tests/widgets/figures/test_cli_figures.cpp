@@ -2,6 +2,8 @@
 // line naming it and a non-zero exit code. And `rlda transfer-compare`: two transfer runs in, their
 // table and the study figure out.
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
+#include "tests/common/text_file.h"
 
 #include <QDir>
 #include <QFile>
@@ -10,19 +12,15 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+using rlda::test::file_head;
+
 namespace {
 
 using rlda::test::CliResult;
 
 using rlda::test::rlda_cli;
 
-const QString tables = QStringLiteral(RLDA_PAPER_DIR "/tables");
-
-QByteArray head(const QString& path, int n)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.read(n) : QByteArray();
-}
+const QString paper_tables = QStringLiteral(RLDA_PAPER_DIR "/tables");
 
 } // namespace
 
@@ -38,8 +36,8 @@ private Q_SLOTS:
     {
         QVERIFY(dir_.isValid());
         run_ = dir_.filePath("c2_early");
-        const CliResult r = rlda_cli({"learn", "--table", tables + "/convnet2_early.csv", "--model", "ConvNet2", "--episodes",
-                               "300", "--seed", "7", "--out", run_});
+        const CliResult r = rlda_cli({"learn", "--table", paper_tables + "/convnet2_early.csv", "--model",
+                                      "ConvNet2", "--episodes", "300", "--seed", "7", "--out", run_});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY(QFile::exists(run_ + "/policy.pt"));
     }
@@ -48,35 +46,37 @@ private Q_SLOTS:
     {
         const QString out = dir_.filePath("figs");
         // The run on two of its model's tables, and its policy carried over to every ConvNet3 table.
-        const CliResult r = rlda_cli({"figures", "--tables", tables, "--run", run_ + ":convnet2_early,late", "--model",
-                               "ConvNet2", "--out", out, "--format", "png,svg", "--size", "900x600", "--dpi", "96",
-                               "--window", "50"});
+        const CliResult r =
+            rlda_cli({"figures", "--tables", paper_tables, "--run", run_ + ":convnet2_early,late", "--model",
+                      "ConvNet2", "--out", out, "--format", "png,svg", "--size", "900x600", "--dpi", "96",
+                      "--window", "50"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
         for (const char* name : {"fig07_objective", "fig08_accuracy", "fig09_runs", "fig10_ranks_ConvNet2",
                                  "fig12_accuracy"}) {
-            QCOMPARE(head(out + "/" + name + ".png", 4), QByteArray("\x89PNG", 4));
-            QVERIFY(head(out + "/" + name + ".svg", 200).contains("<svg") ||
-                    head(out + "/" + name + ".svg", 400).contains("<svg"));
+            QCOMPARE(file_head(out + "/" + name + ".png", 4), QByteArray("\x89PNG", 4));
+            QVERIFY(file_head(out + "/" + name + ".svg", 200).contains("<svg") ||
+                    file_head(out + "/" + name + ".svg", 400).contains("<svg"));
             QVERIFY2(r.out.contains(out + "/" + name + ".png"), qPrintable(r.out));
         }
         QVERIFY(!QFile::exists(out + "/fig11_ranks_ConvNet3.png"));
         QCOMPARE(QImage(out + "/fig12_accuracy.png").size(), QSize(900, 600));
 
         // The rank printed is the one `rlda evaluate` finds.
-        const CliResult e = rlda_cli({"evaluate", "--policy", run_ + "/policy.pt", "--table", tables + "/convnet2_late.csv",
-                               "--model", "ConvNet2"});
+        const CliResult e = rlda_cli({"evaluate", "--policy", run_ + "/policy.pt", "--table",
+                                      paper_tables + "/convnet2_late.csv", "--model", "ConvNet2"});
         QCOMPARE(e.code, 0);
         const QString rank = e.out.section("rank: ", 1).section('\n', 0, 0); // "N/64"
         QVERIFY2(r.out.contains("ConvNet2 late (c2_early): greedy ") && r.out.contains(" rank " + rank + " "),
                  qPrintable(r.out));
 
         const QString transfer = dir_.filePath("transfer");
-        const CliResult p = rlda_cli({"figures", "--tables", tables + "/index.csv", "--policy", run_ + "/policy.pt",
-                               "--model", "ConvNet3", "--out", transfer, "--format", "pdf"});
+        const CliResult p =
+            rlda_cli({"figures", "--tables", paper_tables + "/index.csv", "--policy", run_ + "/policy.pt",
+                      "--model", "ConvNet3", "--out", transfer, "--format", "pdf"});
         QVERIFY2(p.code == 0, qPrintable(p.err));
-        QCOMPARE(head(transfer + "/fig10_ranks_ConvNet3.pdf", 4), QByteArray("%PDF"));
-        QCOMPARE(head(transfer + "/fig12_accuracy.pdf", 4), QByteArray("%PDF"));
+        QCOMPARE(file_head(transfer + "/fig10_ranks_ConvNet3.pdf", 4), QByteArray("%PDF"));
+        QCOMPARE(file_head(transfer + "/fig12_accuracy.pdf", 4), QByteArray("%PDF"));
         QVERIFY(!QFile::exists(transfer + "/fig07_objective.pdf")); // no learning run given
         QCOMPARE(p.out.count("(c2_early): greedy"), 5);
     }
@@ -85,9 +85,9 @@ private Q_SLOTS:
     {
         // The run's policy named again with --policy: one agent per table, on the tables of both.
         const QString out = dir_.filePath("once");
-        const CliResult r = rlda_cli({"figures", "--tables", tables + "/convnet2_early.csv", "--tables",
-                               tables + "/convnet3_late.csv", "--run", run_ + ":convnet2_early", "--policy",
-                               run_ + "/policy.pt", "--out", out});
+        const CliResult r = rlda_cli({"figures", "--tables", paper_tables + "/convnet2_early.csv", "--tables",
+                                      paper_tables + "/convnet3_late.csv", "--run", run_ + ":convnet2_early",
+                                      "--policy", run_ + "/policy.pt", "--out", out});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QCOMPARE(r.out.count("(c2_early): greedy"), 2); // convnet2_early once, and convnet3_late
         QCOMPARE(r.out.count("ConvNet2 early (c2_early)"), 1);
@@ -100,7 +100,7 @@ private Q_SLOTS:
     {
         // The run learned on convnet2_early, which is among the --tables.
         const QString own = dir_.filePath("own");
-        CliResult r = rlda_cli({"figures", "--tables", tables, "--run", run_, "--out", own});
+        CliResult r = rlda_cli({"figures", "--tables", paper_tables, "--run", run_, "--out", own});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QVERIFY2(r.err.isEmpty(), qPrintable(r.err));
         QCOMPARE(r.out.count("(c2_early): greedy"), 1);
@@ -110,15 +110,16 @@ private Q_SLOTS:
 
         // One table given, not its own: ranked there.
         const QString one = dir_.filePath("one");
-        r = rlda_cli({"figures", "--tables", tables + "/convnet3_late.csv", "--run", run_, "--out", one});
+        r = rlda_cli(
+            {"figures", "--tables", paper_tables + "/convnet3_late.csv", "--run", run_, "--out", one});
         QVERIFY2(r.code == 0 && r.err.isEmpty(), qPrintable(r.err));
         QVERIFY2(r.out.contains("ConvNet3 late (c2_early): greedy "), qPrintable(r.out));
         QVERIFY(QFile::exists(one + "/fig10_ranks_ConvNet3.png"));
 
         // Two tables, neither its own: the curves, and a warning naming what to give.
         const QString none = dir_.filePath("none");
-        r = rlda_cli({"figures", "--tables", tables + "/convnet3_late.csv", "--tables", tables + "/convnet3_early.csv",
-                      "--run", run_, "--out", none});
+        r = rlda_cli({"figures", "--tables", paper_tables + "/convnet3_late.csv", "--tables",
+                      paper_tables + "/convnet3_early.csv", "--run", run_, "--out", none});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         QCOMPARE(r.err, "rlda: warning: --run " + run_ + ": no rank figures (figs. 10-12) for its policy: it learned "
                         "from none of the 2 --tables; name them as --run " + run_ +
@@ -140,7 +141,7 @@ private Q_SLOTS:
         QVERIFY(mine.open(QIODevice::WriteOnly) && mine.write("mine") == 4);
         mine.close();
         const QStringList draw = {
-            "figures", "--tables", tables + "/convnet2_early.csv", "--run", run_ + ":convnet2_early",
+            "figures", "--tables", paper_tables + "/convnet2_early.csv", "--run", run_ + ":convnet2_early",
             "--out"};
         for (const QString& force : {QString(), QStringLiteral("--force")}) {
             const CliResult r = rlda_cli(draw + QStringList{user, force}.filter(QRegularExpression(".")));
@@ -149,7 +150,7 @@ private Q_SLOTS:
                                                     : "not a folder rlda made"),
                      qPrintable(r.err));
         }
-        QCOMPARE(head(user + "/fig12_accuracy.png", 8), QByteArray("mine"));
+        QCOMPARE(file_head(user + "/fig12_accuracy.png", 8), QByteArray("mine"));
 
         const QString ours = dir_.filePath("our-figures");
         QCOMPARE(rlda_cli(draw + QStringList{ours}).code, 0);
@@ -159,9 +160,9 @@ private Q_SLOTS:
         QVERIFY2(r.code == 1 && r.err.contains("pass --force to replace it"), qPrintable(r.err));
         r = rlda_cli(draw + QStringList{ours, "--force"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        QCOMPARE(head(user + "/fig12_accuracy.png", 8), QByteArray("mine"));
+        QCOMPARE(file_head(user + "/fig12_accuracy.png", 8), QByteArray("mine"));
         QVERIFY(!QFileInfo(ours + "/fig12_accuracy.png").isSymLink());
-        QCOMPARE(head(ours + "/fig12_accuracy.png", 4), QByteArray("\x89PNG", 4));
+        QCOMPARE(file_head(ours + "/fig12_accuracy.png", 4), QByteArray("\x89PNG", 4));
     }
 
     void errorsNameWhatIsWrong_data()
@@ -171,17 +172,19 @@ private Q_SLOTS:
         const QString out = QDir::tempPath() + "/rlda-figures-never-written";
         QTest::newRow("tables") << QStringList{"--tables", "/no/such/tables", "--policy", "p.pt", "--out", out}
                                 << "/no/such/tables";
-        QTest::newRow("run") << QStringList{"--tables", tables, "--run", "/no/such/run:early", "--out", out}
+        QTest::newRow("run") << QStringList{"--tables",           paper_tables, "--run",
+                                            "/no/such/run:early", "--out",      out}
                              << "/no/such/run";
-        QTest::newRow("format") << QStringList{"--tables", tables, "--policy", "p.pt", "--out", out, "--format", "gif"}
+        QTest::newRow("format") << QStringList{"--tables", paper_tables, "--policy", "p.pt",
+                                               "--out",    out,          "--format", "gif"}
                                 << "gif";
         for (const char* size : {"big", "0x0", "100x100", "200x150x2"})
-            QTest::newRow(size) << QStringList{"--tables", tables, "--policy", "p.pt",
-                                               "--out",    out,    "--size",   size}
+            QTest::newRow(size) << QStringList{"--tables", paper_tables, "--policy", "p.pt",
+                                               "--out",    out,          "--size",   size}
                                 << "--size";
-        QTest::newRow("nothing") << QStringList{"--tables", tables, "--out", out} << "--run";
+        QTest::newRow("nothing") << QStringList{"--tables", paper_tables, "--out", out} << "--run";
         // Numbers are checked as typed (app/cli/numbers.h): the option, the value and the range.
-        const QStringList base{"--tables", tables, "--policy", "p.pt", "--out", out};
+        const QStringList base{"--tables", paper_tables, "--policy", "p.pt", "--out", out};
         QTest::newRow("dpi") << base + QStringList{"--dpi", "5"} << "--dpi: 5: must be a whole number from 24 to 1200";
         QTest::newRow("window") << base + QStringList{"--window", "0"}
                                 << "--window: 0: must be a whole number from 1 to 1000000";
@@ -206,7 +209,8 @@ private Q_SLOTS:
 
     void ambiguousScenario()
     {
-        const CliResult r = rlda_cli({"figures", "--tables", tables, "--run", run_ + ":early", "--out", dir_.filePath("x")});
+        const CliResult r = rlda_cli(
+            {"figures", "--tables", paper_tables, "--run", run_ + ":early", "--out", dir_.filePath("x")});
         QVERIFY(r.code != 0);
         QVERIFY2(r.err.contains("'early'") && r.err.contains("--model"), qPrintable(r.err));
     }
@@ -216,8 +220,8 @@ private Q_SLOTS:
         const QString a = dir_.filePath("transfer-a");
         const QString b = dir_.filePath("transfer-b");
         for (const auto& [out, encoder] : {std::pair{a, "structural"}, std::pair{b, "original"}}) {
-            const CliResult r = rlda_cli({"transfer", "--tables", tables, "--episodes", "60", "--seeds", "1", "2",
-                                          "--encoder", encoder, "--no-figures", "--out", out});
+            const CliResult r = rlda_cli({"transfer", "--tables", paper_tables, "--episodes", "60", "--seeds",
+                                          "1", "2", "--encoder", encoder, "--no-figures", "--out", out});
             QVERIFY2(r.code == 0, qPrintable(r.err));
             QVERIFY2(r.out.contains("a random agent judged as often: 95 % within"), qPrintable(r.out));
         }
@@ -238,14 +242,14 @@ private Q_SLOTS:
                  qPrintable(r.out));
         QVERIFY2(r.out.contains(QStringLiteral("mean rank ÷ sequences over the held-out models: structural 0.")),
                  qPrintable(r.out));
-        QCOMPARE(head(figures + "/transfer_study.png", 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+        QCOMPARE(file_head(figures + "/transfer_study.png", 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
         // Issue 42, item 4: drawn again only with --force, and never into a user's folder.
         r = rlda_cli({"transfer-compare", a, b, "--out", figures});
         QVERIFY2(r.code == 1 && r.err.contains("pass --force to replace it") && r.out.isEmpty(),
                  qPrintable(r.err));
         r = rlda_cli({"transfer-compare", a, b, "--out", figures, "--force"});
         QVERIFY2(r.code == 0, qPrintable(r.err));
-        QCOMPARE(head(figures + "/transfer_study.png", 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+        QCOMPARE(file_head(figures + "/transfer_study.png", 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
         r = rlda_cli({"transfer-compare", a, b, "--out", dir_.filePath("user-figures"), "--force"});
         QVERIFY2(r.code == 1 && r.err.contains("not a folder rlda made"), qPrintable(r.err));
         QVERIFY(!QFile::exists(dir_.filePath("user-figures/transfer_study.png")));
@@ -261,5 +265,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestCliFigures)
+RLDA_SUITE_MAIN(TestCliFigures)
 #include "test_cli_figures.moc"

@@ -1,5 +1,7 @@
 // The paper's figures as files: every figure in PNG, PDF and SVG with valid headers, the learning
 // curve reader (a killed run's cut line skipped), the rolling mean, and the errors.
+#include "tests/common/suite.h"
+#include "tests/common/text_file.h"
 #include "widgets/figures/paper_figures.h"
 
 #include "tests/widgets/figures/reference_tables.h"
@@ -16,6 +18,8 @@
 #include <cmath>
 
 using namespace rlda;
+
+using rlda::test::file_head;
 
 namespace {
 
@@ -50,12 +54,6 @@ widgets::FigureInputs inputs()
     return in;
 }
 
-QByteArray head(const QString& path, int n)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.read(n) : QByteArray();
-}
-
 } // namespace
 
 class TestPaperFigures : public QObject {
@@ -75,8 +73,8 @@ private Q_SLOTS:
         for (const auto& name : names) {
             const QString base = dir.filePath("figs/") + name;
             QVERIFY2(files.contains(base + ".png"), qPrintable(name));
-            QCOMPARE(head(base + ".png", 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
-            QCOMPARE(head(base + ".pdf", 4), QByteArray("%PDF"));
+            QCOMPARE(file_head(base + ".png", 8), QByteArray("\x89PNG\r\n\x1a\n", 8));
+            QCOMPARE(file_head(base + ".pdf", 4), QByteArray("%PDF"));
             QFile svg(base + ".svg");
             QVERIFY(svg.open(QIODevice::ReadOnly));
             QXmlStreamReader xml(&svg);
@@ -253,5 +251,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestPaperFigures)
+RLDA_SUITE_MAIN(TestPaperFigures)
 #include "test_paper_figures.moc"

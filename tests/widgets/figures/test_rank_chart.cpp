@@ -2,6 +2,7 @@
 // at their values, ties counted as SimulationTable::rank() counts them, grids with one legend.
 #include "widgets/figures/rank_chart.h"
 
+#include "tests/common/suite.h"
 #include "tests/widgets/figures/reference_tables.h"
 
 #include "tests/common/screenshots.h"
@@ -199,5 +200,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRankChart)
+RLDA_SUITE_MAIN(TestRankChart)
 #include "test_rank_chart.moc"

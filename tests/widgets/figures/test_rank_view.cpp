@@ -1,6 +1,7 @@
 // RankView on reference tables: one chart per table, the summary rows, export of the chart grid.
 #include "widgets/figures/rank_view.h"
 
+#include "tests/common/suite.h"
 #include "tests/widgets/figures/reference_tables.h"
 
 #include "tests/common/screenshots.h"
@@ -16,15 +17,6 @@
 using namespace rlda;
 using rlda::widgets::RankView;
 
-namespace {
-
-widgets::RankedTable reference(const QString& model, const QString& scenario, const std::vector<int>& greedy)
-{
-    return test::referenceTable(model, scenario, greedy);
-}
-
-} // namespace
-
 class TestRankView : public QObject {
     Q_OBJECT
 
@@ -32,9 +24,9 @@ private Q_SLOTS:
     void summaryRowsAndCharts()
     {
         RankView view;
-        std::vector<widgets::RankedTable> tables{reference("ConvNet2", "early", {0, 1, 3}),
-                                                 reference("ConvNet2", "late", {3, 3, 3}),
-                                                 reference("ConvNet3", "middle", {2, 0, 3})};
+        std::vector<widgets::RankedTable> tables{test::referenceTable("ConvNet2", "early", {0, 1, 3}),
+                                                 test::referenceTable("ConvNet2", "late", {3, 3, 3}),
+                                                 test::referenceTable("ConvNet3", "middle", {2, 0, 3})};
         view.setTables(tables);
         QCOMPARE(view.charts().size(), std::size_t(3));
         QCOMPARE(view.plot()->axisRectCount(), 3);
@@ -73,7 +65,7 @@ private Q_SLOTS:
     {
         RankView view;
         const auto replicated = test::replicatedReferenceTable("ConvNet2", "middle", {2, 0, 3});
-        view.setTables({replicated, reference("ConvNet2", "late", {3, 3, 3})});
+        view.setTables({replicated, test::referenceTable("ConvNet2", "late", {3, 3, 3})});
         const auto& e = replicated.evaluation;
         auto* cell = view.summary()->item(0, RankView::RankColumn);
         QCOMPARE(cell->text(), QStringLiteral("%1/64 (%2–%3)").arg(e.rank).arg(e.greedy_spread.low).arg(e.greedy_spread.high));
@@ -96,8 +88,9 @@ private Q_SLOTS:
         auto* button = view.findChild<QPushButton*>();
         QVERIFY(button);
         QVERIFY(!button->isEnabled()); // nothing to export yet
-        view.setTables({reference("ConvNet2", "middle", {1, 1, 1}), reference("ConvNet3", "late", {0, 0, 0}),
-                        reference("ConvNet3", "early", {2, 0, 3})});
+        view.setTables({test::referenceTable("ConvNet2", "middle", {1, 1, 1}),
+                        test::referenceTable("ConvNet3", "late", {0, 0, 0}),
+                        test::referenceTable("ConvNet3", "early", {2, 0, 3})});
         QVERIFY(button->isEnabled());
         // For a person to look at: RLDA_SCREENSHOT_DIR=DIR keeps a picture of the view.
         if (const QString keep = rlda::test::screenshotDir(); !keep.isEmpty())
@@ -116,5 +109,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRankView)
+RLDA_SUITE_MAIN(TestRankView)
 #include "test_rank_view.moc"

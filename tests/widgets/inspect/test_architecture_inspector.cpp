@@ -1,6 +1,7 @@
 // ArchitectureInspector: ConvNet2 deepened step by step by core, shown per step and diffed.
 #include "core/model/zoo.h"
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "widgets/inspect/architecture_inspector.h"
 
 #include <QDir>
@@ -298,5 +299,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestArchitectureInspector)
+RLDA_SUITE_MAIN(TestArchitectureInspector)
 #include "test_architecture_inspector.moc"

@@ -1,6 +1,7 @@
 // DecisionView: a policy's probabilities become bars, the choice stands out, fixed agents say so.
 #include "core/model/zoo.h"
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "widgets/inspect/decision_view.h"
 #include "widgets/qcp.h"
 
@@ -253,5 +254,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestDecisionView)
+RLDA_SUITE_MAIN(TestDecisionView)
 #include "test_decision_view.moc"

@@ -5,6 +5,7 @@
 #include "core/model/spec.h"
 #include "core/model/zoo.h"
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/model_graph.h"
 
@@ -56,7 +57,7 @@ QList<Kind> kinds(const ModelGraph& g)
 }
 
 // A run's adaptations on ConvNet2: Deepen(0), Deepen(2), Do Nothing.
-std::pair<m::ModelSummary, std::vector<t::AdaptationEvent>> makeRun()
+std::pair<m::ModelSummary, std::vector<t::AdaptationEvent>> makeDeepenedRun()
 {
     m::ModelSpec spec = m::load_model("ConvNet2", {3, 32, 32}, 10);
     const m::ModelSummary initial = m::summarize(spec);
@@ -175,7 +176,7 @@ private Q_SLOTS:
 
     void inspector_marks_what_is_new_since_the_compared_step()
     {
-        const auto [initial, events] = makeRun();
+        const auto [initial, events] = makeDeepenedRun();
         ArchitectureInspector w;
         w.setSteps(initial, events);
         ModelGraph* g = w.graph();
@@ -325,7 +326,7 @@ private Q_SLOTS:
     // $RLDA_SCREENSHOT_DIR/graph-export.png when set (docs/screenshots).
     void architecture_page_renders()
     {
-        const auto [initial, events] = makeRun();
+        const auto [initial, events] = makeDeepenedRun();
         ArchitectureInspector w;
         w.resize(1500, 820);
         w.setSteps(initial, events);
@@ -345,5 +346,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestModelGraph)
+RLDA_SUITE_MAIN(TestModelGraph)
 #include "test_model_graph.moc"

@@ -2,6 +2,7 @@
 #include "core/table/results.h"
 #include "core/table/table.h"
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "tests/widgets/inspect/synthetic_tables.h"
 #include "widgets/inspect/action_heatmap.h"
 #include "widgets/inspect/sorted_accuracy_chart.h"
@@ -425,5 +426,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestTableExplorer)
+RLDA_SUITE_MAIN(TestTableExplorer)
 #include "test_table_explorer.moc"

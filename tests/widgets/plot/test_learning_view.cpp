@@ -1,5 +1,6 @@
 // LearningView: incremental rolling means (exact on known data), window changes, bulk episodes.
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "tests/widgets/plot/plot_reading.h"
 #include "widgets/plot/learning_view.h"
 #include "widgets/plot/series_plot.h"
@@ -136,5 +137,5 @@ void TestLearningView::manyEpisodes()
     }
 }
 
-QTEST_MAIN(TestLearningView)
+RLDA_SUITE_MAIN(TestLearningView)
 #include "test_learning_view.moc"

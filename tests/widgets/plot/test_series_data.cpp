@@ -1,5 +1,6 @@
 // SeriesData on its own, with no widget: appending (in and out of order), lookups by key across
 // ranges, the EMA, decimation that keeps every extreme within its bound, assign and clear.
+#include "tests/common/suite.h"
 #include "widgets/plot/series_data.h"
 
 #include <QTest>
@@ -210,5 +211,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_APPLESS_MAIN(TestSeriesData)
+RLDA_SUITE_APPLESS_MAIN(TestSeriesData)
 #include "test_series_data.moc"

@@ -1,4 +1,6 @@
 // SeriesPlot mechanics: exact EMA, min/max decimation, batched replots, markers, image and CSV export.
+#include "tests/common/suite.h"
+#include "tests/common/text_file.h"
 #include "tests/widgets/plot/plot_reading.h"
 #include "widgets/plot/series_plot.h"
 #include "widgets/qcp.h"
@@ -18,6 +20,8 @@ using rlda::widgets::SeriesPlot;
 using plot_reading::markerLabels;
 using plot_reading::smoothedValues;
 
+using rlda::test::file_head;
+
 namespace {
 
 QCPGraph* graphNamed(QCustomPlot* plot, const QString& name)
@@ -26,14 +30,6 @@ QCPGraph* graphNamed(QCustomPlot* plot, const QString& name)
         if (plot->graph(i)->name() == name)
             return plot->graph(i);
     return nullptr;
-}
-
-QByteArray head(const QString& path, int n)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return {};
-    return f.read(n);
 }
 
 } // namespace
@@ -244,10 +240,10 @@ void TestSeriesPlot::exportsPngPdfSvg()
 
     const QString png = dir.filePath(QStringLiteral("p.png"));
     QCOMPARE(p.exportTo(png, settings), QString());
-    QCOMPARE(head(png, 4), QByteArray("\x89PNG"));
+    QCOMPARE(file_head(png, 4), QByteArray("\x89PNG"));
     const QString pdf = dir.filePath(QStringLiteral("p.pdf"));
     QCOMPARE(p.exportTo(pdf, settings), QString());
-    QCOMPARE(head(pdf, 4), QByteArray("%PDF"));
+    QCOMPARE(file_head(pdf, 4), QByteArray("%PDF"));
     const QString svg = dir.filePath(QStringLiteral("p.svg"));
     QCOMPARE(p.exportTo(svg, settings), QString());
     QFile file(svg);
@@ -300,5 +296,5 @@ void TestSeriesPlot::nonFiniteValuesAreDropped()
     QVERIFY(std::isfinite(smoothedValues(p, QStringLiteral("loss")).back()));
 }
 
-QTEST_MAIN(TestSeriesPlot)
+RLDA_SUITE_MAIN(TestSeriesPlot)
 #include "test_series_plot.moc"

@@ -1,5 +1,6 @@
 // TrainingView fed with core's training value types and hand-built run data (overlays included).
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "tests/widgets/plot/plot_reading.h"
 #include "widgets/plot/series_plot.h"
 #include "widgets/plot/training_view.h"
@@ -350,5 +351,5 @@ void TestTrainingView::a_constant_axis_reads_as_round_numbers()
     }
 }
 
-QTEST_MAIN(TestTrainingView)
+RLDA_SUITE_MAIN(TestTrainingView)
 #include "test_training_view.moc"

@@ -2,6 +2,7 @@
 #include "widgets/run/allocation_timeline.h"
 
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 
 #include <QSignalSpy>
 #include <QTest>
@@ -133,5 +134,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestAllocationTimeline)
+RLDA_SUITE_MAIN(TestAllocationTimeline)
 #include "test_allocation_timeline.moc"

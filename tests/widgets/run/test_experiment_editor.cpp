@@ -7,6 +7,7 @@
 #include "widgets/run/allocation_timeline.h"
 
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -426,5 +427,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestExperimentEditor)
+RLDA_SUITE_MAIN(TestExperimentEditor)
 #include "test_experiment_editor.moc"

@@ -9,6 +9,7 @@
 #include "core/table/table_meta.h"
 #include "core/util/output_folder.h"
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 #include "tests/common/tiny_table.h"
 #include "tests/widgets/run/run_table.h"
 
@@ -622,5 +623,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRunBrowser)
+RLDA_SUITE_MAIN(TestRunBrowser)
 #include "test_run_browser.moc"

@@ -2,6 +2,7 @@
 #include "widgets/run/run_control.h"
 
 #include "tests/common/screenshots.h"
+#include "tests/common/suite.h"
 
 #include <QLabel>
 #include <QProgressBar>
@@ -167,5 +168,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRunControl)
+RLDA_SUITE_MAIN(TestRunControl)
 #include "test_run_control.moc"

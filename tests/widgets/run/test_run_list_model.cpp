@@ -1,6 +1,7 @@
 // RunListModel, RunColumns and RunSortFilter without a folder on disk: runs of each kind and state
 // built in memory, their cells column by column, sorting and filtering through the proxy, and the
 // signals a new listing, a reopened run and saved notes send, all under QAbstractItemModelTester.
+#include "tests/common/suite.h"
 #include "widgets/run/run_columns.h"
 #include "widgets/run/run_list_model.h"
 #include "widgets/run/run_sort_filter.h"
@@ -364,5 +365,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRunListModel)
+RLDA_SUITE_MAIN(TestRunListModel)
 #include "test_run_list_model.moc"

@@ -13,6 +13,7 @@
 #include "core/io/run_folder.h"
 #include "core/job/events.h"
 #include "tests/common/rlda_cli.h"
+#include "tests/common/suite.h"
 #include "tests/common/tiny_sim.h"
 #include "tests/widgets/run/run_table.h"
 
@@ -285,5 +286,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestRunLive)
+RLDA_SUITE_MAIN(TestRunLive)
 #include "test_run_live.moc"

@@ -1,5 +1,6 @@
 // SweepPanel: a status becomes one row per task with its state, the summary counts the states,
 // and the buttons follow whether a sweep is in progress.
+#include "tests/common/suite.h"
 #include "widgets/run/sweep_panel.h"
 
 #include <QPushButton>
@@ -61,5 +62,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_MAIN(TestSweepPanel)
+RLDA_SUITE_MAIN(TestSweepPanel)
 #include "test_sweep_panel.moc"
