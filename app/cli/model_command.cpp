@@ -86,6 +86,14 @@ int run_show(const ShowOptions& o)
     fmt::print("parameters: {}\nblocks: {}\n{}\n", s.parameters, s.original_blocks, input_line(o, input, classes));
     for (const auto& layer : s.leaf_layers)
         fmt::print("{}\n", layer);
+    // What a run may do to it: a block that cannot be deepened or widened is named here, before a
+    // run that allows the operation refuses the model.
+    const auto impossible = m::impossible_actions(
+        spec, m::action_space(spec, {m::Operation::Deepen, m::Operation::Widen}, o.factor));
+    if (impossible.empty())
+        fmt::print("actions: every block can be deepened, and every block but the last widened\n");
+    for (const auto& why : impossible)
+        fmt::print("cannot: {}\n", why);
     if (o.check) {
         fmt::print("max_abs_diff: {:.3g}\n", diff);
         if (actions.empty() && grow.empty())

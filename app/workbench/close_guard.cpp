@@ -19,6 +19,12 @@ CloseGuard::CloseGuard(RunController& controller, QWidget& window)
         box->exec();
         return choiceOf(*box);
     };
+    sweepPrompt_ = [this](const QString& folder) {
+        const std::unique_ptr<QMessageBox> box(sweepPromptBox(&window_, folder));
+        box->exec();
+        const QAbstractButton* b = box->clickedButton();
+        return b && b->objectName() == QStringLiteral("closeSweep");
+    };
     // Kept running: the window closes once the run has ended (after this state change has reached everyone).
     connect(&controller_, &RunController::stateChanged, this, [this] {
         if (closeAfterRun_ && !controller_.isActive())
@@ -45,6 +51,25 @@ QMessageBox* CloseGuard::promptBox(QWidget* parent, const QString& runFolder)
     return box;
 }
 
+QMessageBox* CloseGuard::sweepPromptBox(QWidget* parent, const QString& folder)
+{
+    auto* box =
+        new QMessageBox(QMessageBox::Question, tr("A table is being built"),
+                        tr("A table is being built into %1.").arg(folder), QMessageBox::NoButton, parent);
+    box->setObjectName(QStringLiteral("sweepClosePrompt"));
+    box->setInformativeText(
+        tr("Its rlda processes run on their own: the build goes on after the window closes. "
+           "Start the workbench again and its Sweeps page finds the build and follows it "
+           "again, or open the folder's table when it is done."));
+    auto* close = box->addButton(tr("&Close; the build goes on"), QMessageBox::AcceptRole);
+    close->setObjectName(QStringLiteral("closeSweep"));
+    auto* stay = box->addButton(tr("&Stay"), QMessageBox::RejectRole);
+    stay->setObjectName(QStringLiteral("stay"));
+    box->setDefaultButton(close);
+    box->setEscapeButton(stay);
+    return box;
+}
+
 CloseGuard::Choice CloseGuard::choiceOf(const QMessageBox& answered)
 {
     const QAbstractButton* b = answered.clickedButton();
@@ -60,6 +85,15 @@ bool CloseGuard::mayClose(const QString& runFolder)
     // The run stops at its next batch or episode, well within this; a step it cannot leave (loading
     // a dataset, a long evaluation) must not freeze the window.
     constexpr auto kStopBound = std::chrono::seconds(5);
+    if (!closeAfterRun_ && sweepFolder_ && sweepPrompt_)
+        if (const QString sweep = sweepFolder_(); !sweep.isEmpty()) {
+            if (!sweepPrompt_(sweep))
+                return false;
+            Q_EMIT message(
+                tr("Closing: the table build into %1 goes on; the Sweeps page follows it again at the "
+                   "next start")
+                    .arg(sweep));
+        }
     if (controller_.isActive()) {
         if (closeAfterRun_)
             return false; // kept running: the close comes when it has ended

@@ -1,7 +1,9 @@
 // Closing the workbench while a run is in progress. The user is asked (by default a message box):
 // keep the run going in the background (the window goes now, the program when the run ends), cancel
 // it and close (its folder keeps everything written), or stay. Nothing is killed: a run that does
-// not stop within a bound keeps the window open until it does.
+// not stop within a bound keeps the window open until it does. A table build the Sweeps page
+// follows runs in rlda processes of its own: the user is told it goes on, and that the page follows
+// it again at the next start, and closes or stays.
 #pragma once
 
 #include <QObject>
@@ -31,6 +33,13 @@ public:
     CloseGuard(RunController& controller, QWidget& window);
 
     void setPrompt(Prompt prompt) { prompt_ = std::move(prompt); }
+    // The folder of the table build the window follows, "" when none: asked by mayClose.
+    void setSweepFolder(std::function<QString()> folder) { sweepFolder_ = std::move(folder); }
+    // Whether to close while that build goes on (by default sweepPromptBox(); tests answer here).
+    using SweepPrompt = std::function<bool(const QString& folder)>;
+    void setSweepPrompt(SweepPrompt prompt) { sweepPrompt_ = std::move(prompt); }
+    // Two buttons, "close" (the default; object name closeSweep) and "stay" (Escape; stay).
+    static QMessageBox* sweepPromptBox(QWidget* parent, const QString& folder);
     // The box the default prompt shows (deleted by its caller): three buttons, "cancel and close" the
     // default and Escape "stay"; the buttons' object names are the choices' (keepRunning, cancelAndClose, stay).
     static QMessageBox* promptBox(QWidget* parent, const QString& runFolder);
@@ -49,6 +58,8 @@ private:
     RunController& controller_;
     QWidget& window_;
     Prompt prompt_;
+    std::function<QString()> sweepFolder_;
+    SweepPrompt sweepPrompt_;
     bool closeAfterRun_ = false; // KeepRunning was chosen
 };
 

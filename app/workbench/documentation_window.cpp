@@ -7,10 +7,14 @@
 #include <QDesktopServices>
 #include <QDir>
 #include <QFileInfo>
+#include <QGuiApplication>
 #include <QHBoxLayout>
+#include <QKeySequence>
 #include <QLabel>
+#include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QShortcut>
 #include <QTextBrowser>
 #include <QTextDocument>
 #include <QVBoxLayout>
@@ -72,16 +76,42 @@ DocumentationWindow::DocumentationWindow(QWidget* parent) : QDialog(parent)
     auto* home = new QPushButton(tr("Contents (README)"), this);
     where_ = new QLabel(this);
     where_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    find_ = new QLineEdit(this);
+    find_->setObjectName(QStringLiteral("documentationFind"));
+    find_->setPlaceholderText(tr("Find (Ctrl+F)"));
+    find_->setClearButtonEnabled(true);
+    find_->setMaximumWidth(220);
+    found_ = new QLabel(this);
+    found_->setObjectName(QStringLiteral("documentationFound"));
     auto* bar = new QHBoxLayout;
     bar->addWidget(back_);
     bar->addWidget(home);
     bar->addWidget(where_, 1);
+    bar->addWidget(find_);
+    bar->addWidget(found_);
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(bar);
     layout->addWidget(browser_, 1);
     resize(900, 680);
 
     connect(browser_, &QTextBrowser::anchorClicked, this, &DocumentationWindow::follow);
+    // Typing finds from the top of the page; Enter and F3 the next place, Shift+Enter and Shift+F3
+    // the one before.
+    connect(new QShortcut(QKeySequence::Find, this), &QShortcut::activated, this, [this] {
+        find_->setFocus(Qt::ShortcutFocusReason);
+        find_->selectAll();
+    });
+    connect(find_, &QLineEdit::textEdited, this, [this](const QString& text) {
+        browser_->moveCursor(QTextCursor::Start);
+        find(text);
+    });
+    connect(find_, &QLineEdit::returnPressed, this, [this] {
+        find(find_->text(), QGuiApplication::keyboardModifiers().testFlag(Qt::ShiftModifier));
+    });
+    connect(new QShortcut(QKeySequence::FindNext, this), &QShortcut::activated, this,
+            [this] { find(find_->text()); });
+    connect(new QShortcut(QKeySequence::FindPrevious, this), &QShortcut::activated, this,
+            [this] { find(find_->text(), true); });
     connect(back_, &QPushButton::clicked, this, [this] {
         if (history_.isEmpty())
             return;
@@ -125,9 +155,46 @@ void DocumentationWindow::display(const DocumentationPage& page)
     else
         browser_->scrollToAnchor(page.anchor);
     where_->setText(page.file);
+    found_->clear();
     show();
     raise();
     Q_EMIT pageShown(page.file, {});
+}
+
+bool DocumentationWindow::find(const QString& text, bool backward)
+{
+    if (text.isEmpty()) {
+        found_->clear();
+        return false;
+    }
+    const QTextDocument::FindFlags flags =
+        backward ? QTextDocument::FindBackward : QTextDocument::FindFlags();
+    bool hit = browser_->find(text, flags);
+    if (!hit) { // round past the end (or the start)
+        browser_->moveCursor(backward ? QTextCursor::End : QTextCursor::Start);
+        hit = browser_->find(text, flags);
+    }
+    if (!hit) {
+        found_->setText(tr("not found"));
+        return false;
+    }
+    // Which of how many: the places before the selection, counted from the top.
+    const QTextDocument* doc = browser_->document();
+    const int here = browser_->textCursor().selectionStart();
+    int total = 0;
+    int index = 0;
+    for (QTextCursor c = doc->find(text); !c.isNull(); c = doc->find(text, c)) {
+        ++total;
+        if (c.selectionStart() <= here)
+            index = total;
+    }
+    found_->setText(tr("%1 of %2").arg(index).arg(total));
+    return true;
+}
+
+QString DocumentationWindow::findStatus() const
+{
+    return found_->text();
 }
 
 void DocumentationWindow::follow(const QUrl& link)

@@ -1,7 +1,7 @@
 // The documentation, rendered in the workbench itself: README.md and the docs/ pages it links,
 // Markdown drawn by QTextBrowser, so that Help → Documentation works on a machine with no Markdown
 // viewer. Each page (and the pictures it shows) is read off the GUI thread; links to other pages
-// open here, links to the web in the desktop's browser.
+// open here, links to the web in the desktop's browser. Ctrl+F finds text in the page shown.
 #pragma once
 
 #include "widgets/job_tracker.h"
@@ -15,6 +15,7 @@
 #include <QUrl>
 
 class QLabel;
+class QLineEdit;
 class QPushButton;
 class QTextBrowser;
 
@@ -43,6 +44,12 @@ public:
     QString file() const { return file_; }
     QTextBrowser* browser() const { return browser_; }
 
+    // Selects the next place (the previous one when `backward`) where the page shows `text`, from
+    // the selection on and round past the end, and says in the find bar how many there are; false
+    // when there is none (or `text` is empty).
+    bool find(const QString& text, bool backward = false);
+    QString findStatus() const;
+
 Q_SIGNALS:
     void pageShown(const QString& file, const QString& error);
 
@@ -53,6 +60,8 @@ private:
     QTextBrowser* browser_ = nullptr;
     QLabel* where_ = nullptr;
     QPushButton* back_ = nullptr;
+    QLineEdit* find_ = nullptr;
+    QLabel* found_ = nullptr; // "3 of 12", "not found"
     QString file_;
     QString home_; // the first page opened (the README): the Contents button's
     QStringList history_; // the pages shown before this one, for Back

@@ -116,6 +116,7 @@ void MainWindow::connectPages()
     });
     connect(runs->follower(), &widgets::RunFollower::rewritten, this, &MainWindow::showRun);
     connect(runs, &widgets::RunBrowser::tableOpened, this, &MainWindow::openTable);
+    connect(runs, &widgets::RunBrowser::rootChosen, this, &MainWindow::useRunsFolder);
     connect(pages_, &QTabWidget::currentChanged, this, [this, runs] {
         // Only a new runs root moves the Runs page; a folder chosen there stays chosen.
         if (currentPage() == Page::Runs && runsListed_ != runsRoot_) {
@@ -178,10 +179,7 @@ void MainWindow::buildFileMenu()
         const QString dir = widgets::existingFolder(this, widgets::FileKind::RunsRoot, tr("Folder new runs go into"), runsRoot_);
         if (dir.isEmpty())
             return;
-        setRunsRoot(dir);
-        if (workspace_)
-            workspace::setRunsFolder(dir); // and at the next start
-        statusBar()->showMessage(tr("New runs go into %1").arg(dir));
+        useRunsFolder(dir);
         showPage(Page::Runs);
     });
     file->addAction(tr("Open simulation &table…"), this, [this] {
@@ -321,6 +319,8 @@ void MainWindow::connectParts()
     });
 
     closeGuard_ = new CloseGuard(controller_, *this);
+    closeGuard_->setSweepFolder(
+        [this] { return pages_->sweeps->isActive() ? pages_->sweeps->folder() : QString(); });
     connect(closeGuard_, &CloseGuard::saveRequested, this, &MainWindow::saveWorkspace);
     connect(closeGuard_, &CloseGuard::message, this, &MainWindow::say);
     connect(closeGuard_, &CloseGuard::keptRunning, this, [this](const QString& text) {
@@ -371,8 +371,17 @@ void MainWindow::setRunsRoot(const QString& dir)
     // the Runs page is shown.
     if (currentPage() == Page::Runs) {
         runsListed_ = dir;
-        pages_->runs->setRoot(dir);
+        if (pages_->runs->root() != dir) // chosen on the page itself: listed already
+            pages_->runs->setRoot(dir);
     }
+}
+
+void MainWindow::useRunsFolder(const QString& dir)
+{
+    setRunsRoot(dir);
+    if (workspace_)
+        workspace::setRunsFolder(dir); // and at the next start
+    statusBar()->showMessage(tr("New runs go into %1").arg(dir));
 }
 
 QString MainWindow::newRunFolder(const QString& name) const

@@ -89,6 +89,9 @@ public:
     void setRunsRoot(const QString& dir);
     QString currentRun() const; // the run started last
     QString runsRoot() const { return runsRoot_; } // where new runs go
+    // Where new runs go, the folder the Runs page lists, and at the next start: File → Runs folder…
+    // and the Runs page's own Choose… both set it.
+    void useRunsFolder(const QString& dir);
     // Shows a sweep under the runs root that has not finished, following it again, once it is found
     // off the GUI thread (SweepPage::reattached says whether there was one).
     void reattachSweeps();

@@ -43,19 +43,25 @@ void RunFeed::connectTraining()
     Worker* w = controller_.worker();
     connect(w, &Worker::started, this, [this](const core::train::RunStart& s) {
         const QString folder = QString::fromStdString(s.run_dir);
-        if (folder != currentRun_) { // a comparison's second run, the job without adaptation
+        // A comparison's second run, the job without adaptation: the training curves follow it,
+        // while the Architecture and Policy pages keep the adapted run's model and decisions.
+        followingBaseline_ = folder != currentRun_;
+        if (followingBaseline_) {
             currentRun_ = folder;
             pages_.training->clear();
             control_.reset();
             control_.setState(RunState::Running);
+        } else {
+            pages_.architecture->setInitial(s.model);
         }
-        pages_.architecture->setInitial(s.model);
         Q_EMIT log(tr("Training %1 in %2").arg(QString::fromStdString(s.model.name), folder));
     });
     connect(w, &Worker::epoch, pages_.training, &widgets::TrainingView::addEpoch);
     connect(w, &Worker::progress, &control_, &widgets::RunControl::setTrainingProgress);
     connect(w, &Worker::adaptation, this, [this](const core::train::AdaptationEvent& e) {
         pages_.training->addAdaptation(e);
+        if (followingBaseline_)
+            return;
         pages_.architecture->addAdaptation(e);
         pages_.policy->decisions()->addDecision(e);
     });
@@ -126,7 +132,12 @@ void RunFeed::showComparison(const core::run::Comparison& comparison)
         [dirs = std::pair{comparison.adapted_dir, comparison.baseline_dir}] {
             return Pair{core::io::read_run(dirs.first), core::io::read_run(dirs.second)};
         },
-        [this, summary](Pair runs) {
+        [this, summary,
+         adapted = QString::fromStdString(std::filesystem::path(comparison.adapted_dir).string())](
+            const Pair& runs) {
+            // The run of the comparison is the adapted one: what File → Export and the pages name.
+            currentRun_ = adapted;
+            followingBaseline_ = false;
             pages_.training->setRuns({runs.with, runs.without}); // a colour and a legend entry each
             pages_.showPage(Page::Training);
             comparisonSummary_ = summary;

@@ -42,6 +42,7 @@ private:
     PageTabs& pages_;
     widgets::RunControl& control_;
     QString currentRun_;
+    bool followingBaseline_ = false; // the run in progress is a comparison's run without adaptation
     QString comparisonSummary_;
     QString learningTable_;        // the table of the learning stage in progress
     qint64 stageFirstEpisode_ = 0; // for the progress bar of a learning stage

@@ -29,6 +29,7 @@ public:
 
     widgets::SweepPanel* panel() const { return panel_; }
     void setRunsRoot(const QString& dir) { runsRoot_ = dir; }
+    QString runsRoot() const { return runsRoot_; }
     // Starts `rlda simulate` for `config` into a new folder under the runs root; false (with the
     // reason in the panel) when it cannot.
     // The panel's Seeds, when more than 1, replace config's sweep.seeds (job.seed, job.seed + 1, ...).

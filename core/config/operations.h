@@ -7,6 +7,9 @@
 
 #include "core/config/experiment.h"
 #include "core/model/spec.h"
+#include "core/util/error.h"
+
+#include <string>
 
 namespace rlda::core::config {
 
@@ -20,6 +23,21 @@ inline model::ActionSpace trainer_actions(const TrainerConfig& t, int original_b
 inline model::ActionSpace trainer_actions(const TrainerConfig& t, const model::ModelSpec& spec)
 {
     return trainer_actions(t, model::original_block_count(spec));
+}
+
+// Whether the model can take every action the trainer allows it, checked where a run or a table
+// build loads it (before any training): ConfigError naming the file and job.model, and the first
+// action the model cannot take, otherwise. A run that makes no decision (max_decisions = 0) takes
+// no action and is not checked.
+inline void check_model_actions(const ExperimentConfig& c, const model::ModelSpec& spec)
+{
+    if (c.trainer.max_decisions <= 0)
+        return;
+    try {
+        model::check_actions(spec, trainer_actions(c.trainer, spec));
+    } catch (const ModelError& e) {
+        throw ConfigError((c.source.empty() ? std::string() : c.source + ": ") + "job.model: " + e.what());
+    }
 }
 
 } // namespace rlda::core::config

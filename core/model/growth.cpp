@@ -13,6 +13,7 @@
 #include <cmath>
 #include <limits>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace rlda::core::model {
@@ -112,7 +113,7 @@ Node zero_residual_block_for(const Node& block)
                                          pytorch_string(l)));
         }
     }
-    for (std::size_t i = static_cast<std::size_t>(block.residual); i < block.layers.size(); ++i) {
+    for (auto i = static_cast<std::size_t>(block.residual); i < block.layers.size(); ++i) {
         const Layer& l = block.layers[i];
         if (!is_idempotent_activation(l))
             throw ModelError(fmt::format("deepen: {} runs after the residual sum; a new block can repeat only "
@@ -375,6 +376,37 @@ ActionResult apply_action(ModelSpec& spec, const ActionSpace& space, int action)
     return r;
 }
 
+std::vector<std::string> impossible_actions(const ModelSpec& spec, const ActionSpace& space)
+{
+    std::vector<std::string> out;
+    for (int a = 0; a < space.do_nothing(); ++a) {
+        ModelSpec copy = spec;
+        try {
+            apply_action(copy, space, a);
+        } catch (const ModelError& e) {
+            std::string why = e.what();
+            for (const std::string_view prefix : {"deepen: ", "widen: "})
+                if (why.starts_with(prefix))
+                    why.erase(0, prefix.size());
+            out.push_back(fmt::format("{}: {}", space.label(a), why));
+        }
+    }
+    return out;
+}
+
+void check_actions(const ModelSpec& spec, const ActionSpace& space)
+{
+    const auto impossible = impossible_actions(spec, space);
+    if (impossible.empty())
+        return;
+    const std::string more = impossible.size() > 1
+                                 ? fmt::format(" (and {} more action(s) like it)", impossible.size() - 1)
+                                 : std::string();
+    throw ModelError(
+        fmt::format("{} cannot take every action it is allowed: {}{}; change the block, or leave "
+                    "its operation out of trainer.operations",
+                    spec.name, impossible.front(), more));
+}
 
 std::vector<Action> parse_growth(const std::string& text)
 {
@@ -399,6 +431,7 @@ std::vector<Action> parse_growth(const std::string& text)
 std::vector<ActionResult> apply_growth(ModelSpec& spec, const std::vector<Action>& growth, double widen_factor)
 {
     std::vector<ActionResult> out;
+    out.reserve(growth.size());
     for (const Action& a : growth)
         out.push_back(apply_one(spec, a, widen_factor));
     return out;

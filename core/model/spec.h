@@ -193,6 +193,13 @@ Action action_of(const ModelSpec& spec, const ActionSpace& space, int action);
 // ModelError as action_of, or as the operation throws.
 ActionResult apply_action(ModelSpec& spec, const ActionSpace& space, int action);
 
+// The actions of `space` that `spec` cannot take as it is, each as "deepen block 2: why" in the
+// space's order; empty when it can take every one. What apply_action refuses, found before a run
+// reaches its first decision (a block ending in Tanh cannot be deepened, for one).
+std::vector<std::string> impossible_actions(const ModelSpec& spec, const ActionSpace& space);
+// ModelError naming the first of impossible_actions (and how many more), when there is one.
+void check_actions(const ModelSpec& spec, const ActionSpace& space);
+
 // Parses a growth such as "0 w1 d2" (spaces or commas): a number or dN deepens original block N,
 // wN widens it; throws ModelError naming the bad token.
 std::vector<Action> parse_growth(const std::string& text);

@@ -28,6 +28,21 @@ namespace {
 
 using nlohmann::json;
 
+// A model whose layers the encoder reads as <unk> (issue 43, item 6): the original encoder knows the
+// layers of the paper's zoo alone, so on a user's own model it cannot tell one block from another.
+std::string unreadable_model_warning(config::PolicyEncoder encoder, const model::ModelSummary& m,
+                                     const std::vector<std::string>& unknown)
+{
+    std::string advice =
+        "learn with --encoder structural (any model's layers) or state (that and the training "
+        "state); docs/agent.md";
+    if (encoder != config::PolicyEncoder::Original)
+        advice = "its choices cannot depend on those layers";
+    return fmt::format("warning: the {} encoder reads {} of the {} layers of {} as <unk> ({}, ...): {}",
+                       config::to_string(encoder), unknown.size(), m.leaf_layers.size(), m.name,
+                       unknown.front(), advice);
+}
+
 json evaluation_json(const Evaluation& e)
 {
     return {{"greedy", e.greedy},
@@ -145,6 +160,19 @@ LearnRunResult run_learning(const LearnRunSettings& settings, const std::filesys
     // A table of another action count fails here, before the folder exists.
     for (const auto& t : tables)
         (void)evaluate(learner, learn_task(t));
+    // A model the encoder cannot read (the original encoder knows the paper's zoo's layers alone):
+    // said once per model, before the episodes, not found later in a training run's log.
+    std::vector<std::string> warned;
+    for (const auto& t : tables) {
+        std::vector<std::string> unknown;
+        const auto summary = model::summarize(t.model);
+        (void)learner.input(summary, &unknown);
+        if (unknown.empty() || std::find(warned.begin(), warned.end(), t.model.name) != warned.end())
+            continue;
+        warned.push_back(t.model.name);
+        if (observer)
+            observer->on_message(unreadable_model_warning(learner.encoder(), summary, unknown));
+    }
 
     InputPaths inputs{settings.from, settings.model};
     for (const auto& t : tables)

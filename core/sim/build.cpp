@@ -272,6 +272,43 @@ SimulationTable build_fused(const config::ExperimentConfig& c, const fs::path& o
 }
 
 // build_replicated_part with fuses_replicates(c): the part at every seed trained at once.
+// The progress of seeds built one after another, reported as the whole build's: a seed's rows
+// counted after the seeds before it, and the ETA that of every row still to train at the time a
+// row took so far (a seed's own ETA says 0 s at its last row while the next seeds are to come).
+class AcrossSeeds {
+public:
+    AcrossSeeds(int total, BuildProgressFn progress) : total_(total), progress_(std::move(progress)) {}
+
+    void operator()(const BuildProgress& p)
+    {
+        computed_ = computed_before_ + p.computed;
+        if (!progress_)
+            return;
+        BuildProgress all = p;
+        all.done = before_ + p.done;
+        all.total = total_;
+        all.computed = computed_;
+        const double elapsed = Seconds(std::chrono::steady_clock::now() - started_).count();
+        all.eta = computed_ > 0 ? elapsed / computed_ * (total_ - all.done) : -1.0;
+        progress_(all);
+    }
+    // The seed being built ended with `rows` rows.
+    void next_seed(int rows)
+    {
+        before_ += rows;
+        computed_before_ = computed_;
+    }
+    int done() const { return before_; }
+
+private:
+    int total_;
+    BuildProgressFn progress_;
+    std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
+    int before_ = 0;          // rows of the seeds already built
+    int computed_ = 0;        // rows trained by this build so far
+    int computed_before_ = 0; // of them, by the seeds already built
+};
+
 std::int64_t build_fused_part(const config::ExperimentConfig& c, const fs::path& out, int part, int parts,
                               const BuildProgressFn& progress, const std::stop_token& stop)
 {
@@ -325,24 +362,15 @@ SimulationTable build_table(const config::ExperimentConfig& c, const fs::path& o
         const Job j = make_job(config_for_seed(c, seeds.front())); // bad settings fail before the folder
         const FolderLock lock = prepare_table_folder(c, out, force);
         start_table_meta(out, table_meta(c, j.spec, j.decisions));
-        int before = 0;
-        const int total = static_cast<int>(shape_of(j).sequences * static_cast<std::int64_t>(seeds.size()));
+        AcrossSeeds whole(static_cast<int>(shape_of(j).sequences * static_cast<std::int64_t>(seeds.size())),
+                          progress);
         for (const auto seed : seeds) {
             if (stop.stop_requested())
                 break;
             // Each seed's table exactly as a build of that seed alone, in its own folder.
-            const auto one = build_table(
-                config_for_seed(c, seed), seed_folder(out, seed), false,
-                [&](const BuildProgress& p) {
-                    if (!progress)
-                        return;
-                    BuildProgress all = p;
-                    all.done = before + p.done;
-                    all.total = total;
-                    progress(all);
-                },
-                stop, observer, order);
-            before += static_cast<int>(one.rows().size());
+            const auto one = build_table(config_for_seed(c, seed), seed_folder(out, seed), false,
+                                         std::ref(whole), stop, observer, order);
+            whole.next_seed(static_cast<int>(one.rows().size()));
         }
         return collect_seeds(out, c);
     }
@@ -424,27 +452,16 @@ std::int64_t build_replicated_part(const config::ExperimentConfig& c, const fs::
     if (fuses_replicates(c))
         return build_fused_part(c, out, part, parts, progress, stop);
     const auto shape = table_shape(c);
-    std::int64_t before = 0; // the part's rows of the seeds already done
-    std::int64_t done = 0;
-    const auto total = static_cast<int>(part_size(shape, part, parts) * static_cast<std::int64_t>(seeds.size()));
+    AcrossSeeds whole(
+        static_cast<int>(part_size(shape, part, parts) * static_cast<std::int64_t>(seeds.size())), progress);
     for (const auto seed : seeds) {
         if (stop.stop_requested())
             break;
-        const auto rows = build_part(
-            config_for_seed(c, seed), seed_folder(out, seed), part, parts,
-            [&](const BuildProgress& p) {
-                if (!progress)
-                    return;
-                BuildProgress all = p;
-                all.done = static_cast<int>(before) + p.done;
-                all.total = total;
-                progress(all);
-            },
-            stop, observer);
-        done += static_cast<std::int64_t>(rows.rows().size());
-        before = done;
+        const auto rows = build_part(config_for_seed(c, seed), seed_folder(out, seed), part, parts,
+                                     std::ref(whole), stop, observer);
+        whole.next_seed(static_cast<int>(rows.rows().size()));
     }
-    return done;
+    return whole.done();
 }
 
 } // namespace rlda::core::sim

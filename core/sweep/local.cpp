@@ -4,6 +4,7 @@
 #include "core/config/experiment_io.h"
 #include "core/sweep/process.h"
 #include "core/table/sequences.h"
+#include "core/table/table_folder.h"
 #include "core/util/error.h"
 #include "core/util/output_folder.h"
 
@@ -130,6 +131,7 @@ SweepStatus run_parts(const fs::path& out, const sim::TableShape& shape, const L
         throw Error(fmt::format("--workers {}: a local sweep needs at least one worker", parts));
     const fs::path program = o.program.empty() ? fs::read_symlink("/proc/self/exe") : o.program;
     make_subfolder(out, "parts"); // a resumed folder's parts/ may be a file, or a link
+    sim::clear_build_failure(out); // an earlier build's; this one says again if it fails
     const auto poll = std::chrono::duration<double>(std::max(0.01, o.poll_seconds));
 
     SweepStatus s = status(out, shape, parts);
@@ -196,6 +198,8 @@ SweepStatus run_parts(const fs::path& out, const sim::TableShape& shape, const L
             std::this_thread::sleep_for(poll);
         refresh();
     }
+    if (s.count(TaskState::Failed) > 0)
+        sim::record_build_failure(out, failure_message(out, s));
     return s;
 }
 

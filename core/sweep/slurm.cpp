@@ -219,6 +219,7 @@ SlurmSweep SlurmSweep::submit(const config::ExperimentConfig& c, const fs::path&
     const Lock lock(abs_dir);
     for (const char* sub : {"logs", "parts"}) // a resumed folder's may be files, or links
         make_subfolder(abs_dir, sub);
+    sim::clear_build_failure(abs_dir); // an earlier build's; this one says again if it fails
     write_text_atomically(abs_dir / "sweep.sbatch", sbatch_script(c, abs_dir, s.rlda_, parts));
     const std::vector<std::string> argv{"sbatch", "--parsable", (abs_dir / "sweep.sbatch").string()};
     const auto job = s.sbatch(argv);
@@ -453,6 +454,7 @@ SweepStatus SlurmSweep::poll()
         st.count(TaskState::Running) == 0) {
         // Failed for good: the other parts' rows still go into table.csv (incomplete).
         sim::collect_table(dir_, config::load_experiment((dir_ / "config.toml").string()));
+        sim::record_build_failure(dir_, failure_message(dir_, st));
     }
     if (!stopped && st.count(TaskState::Done) == parts_) {
         const fs::path config_file = dir_ / "config.toml";

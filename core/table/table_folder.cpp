@@ -10,7 +10,9 @@
 #include "core/table/table.h"
 #include "core/util/atomic_file.h"
 #include "core/util/error.h"
+#include "core/util/excerpt.h"
 #include "core/util/output_folder.h"
+#include "core/util/read_file.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -130,6 +132,7 @@ TableShape table_shape(const config::ExperimentConfig& c)
     check_table_settings(c);
     const auto sample = config::sample_shape(c.dataset);
     const auto spec = model::load_model(c.job.model, sample.input, sample.classes, c.job.head);
+    config::check_model_actions(c, spec);
     const int actions = config::trainer_actions(c.trainer, spec).size();
     return {c.trainer.max_decisions, actions, SimulationTable(c.trainer.max_decisions, actions).sequences(),
             table_seeds(c), model::original_block_count(spec)};
@@ -154,6 +157,35 @@ std::int64_t part_size(const TableShape& shape, int part, int parts)
 fs::path part_file(const fs::path& out, int part, int parts)
 {
     return out / "parts" / fmt::format("part-{}-of-{}.csv", part, parts);
+}
+
+fs::path build_failure_file(const fs::path& out)
+{
+    return out / "build-failed.txt";
+}
+
+void record_build_failure(const fs::path& out, const std::string& message)
+{
+    write_text_atomically(build_failure_file(out), message + "\n");
+}
+
+void clear_build_failure(const fs::path& out)
+{
+    std::error_code ignored;
+    fs::remove(build_failure_file(out), ignored);
+}
+
+std::string build_failure(const fs::path& out)
+{
+    // One line of a few hundred bytes; anything past the first line, or past 4 KB, is not ours.
+    constexpr std::uint64_t kMaxBytes = 4096;
+    try {
+        std::string text = read_text_file(build_failure_file(out), kMaxBytes);
+        text = text.substr(0, text.find('\n'));
+        return printable(text);
+    } catch (const std::exception&) {
+        return {};
+    }
 }
 
 fs::path part_features_file(const fs::path& out, int part, int parts)

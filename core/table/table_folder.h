@@ -80,6 +80,15 @@ std::filesystem::path part_file(const std::filesystem::path& out, int part, int 
 // out/parts/part-<part>-of-<parts>.features.csv: the decision features that part recorded.
 std::filesystem::path part_features_file(const std::filesystem::path& out, int part, int parts);
 
+// A build that failed for good (a part failed after its retries, the other parts' rows collected)
+// says so in out/build-failed.txt, one line: which part, how often, why, and its log. A build of the
+// folder removes it when it starts; the Runs page shows the folder as failed while it is there.
+std::filesystem::path build_failure_file(const std::filesystem::path& out);
+void record_build_failure(const std::filesystem::path& out, const std::string& message);
+void clear_build_failure(const std::filesystem::path& out);
+// The recorded line, "" when there is none (or it cannot be read: a status never throws for it).
+std::string build_failure(const std::filesystem::path& out);
+
 // Throws Error "--part I/N: reason" unless 0 <= part < parts.
 void check_part(int part, int parts);
 

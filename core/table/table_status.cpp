@@ -74,6 +74,7 @@ TableStatus table_status(const fs::path& folder_or_csv)
                 held_rows(seed_folder(folder, seed) / "table.csv", decisions).size());
     }
     s.builder = folder_writer(folder);
+    s.failure = build_failure(folder);
     return s;
 }
 

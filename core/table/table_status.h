@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <optional>
+#include <string>
 
 namespace rlda::core::sim {
 
@@ -33,8 +34,11 @@ struct TableStatus {
     std::int64_t seed_rows_expected = 0;
     // The process building the folder now (it holds the folder's lock), or 0.
     long builder = 0;
+    // Why the folder's last build failed for good (build_failure), "" when it did not.
+    std::string failure;
     bool complete() const { return expected > 0 && rows == expected; }
     bool building() const { return builder > 0; }
+    bool failed() const { return !building() && !complete() && !failure.empty(); }
 };
 TableStatus table_status(const std::filesystem::path& folder_or_csv);
 

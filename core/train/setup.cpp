@@ -1,6 +1,8 @@
 // Building a run from its config. Each piece is a small function so that the workbench can reuse it.
 #include "core/train/setup.h"
 
+#include "core/config/operations.h"
+
 #include "core/agent/from_config.h"
 #include "core/config/names.h"
 #include "core/data/cifar10.h"
@@ -118,6 +120,7 @@ model::ModelSpec job_model(const config::ExperimentConfig& c, const data::Datase
                                       c.source.empty() ? std::string() : c.source + ": ", c.job.batch_size,
                                       data.train.size(), data.train.name));
     model::check_forward_fits(spec, c.job.batch_size, fmt::format("job.batch_size = {}", c.job.batch_size));
+    config::check_model_actions(c, spec);
     return spec;
 }
 

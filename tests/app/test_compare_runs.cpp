@@ -2,11 +2,15 @@
 // adaptation beside it (<run>-none, as `rlda train --compare none` names it), both overlaid, and
 // the difference in final test accuracy stated.
 #include "app/workbench/main_window.h"
+#include "app/workbench/page_tabs.h"
+#include "app/workbench/policy_page.h"
 #include "app/workbench/torch_engine.h"
 #include "core/config/experiment_io.h"
 #include "core/io/comparison.h"
 #include "core/io/run_reader.h"
 #include "tests/common/suite.h"
+#include "widgets/inspect/architecture_inspector.h"
+#include "widgets/inspect/decision_view.h"
 #include "widgets/plot/training_view.h"
 
 #include <QStatusBar>
@@ -41,6 +45,17 @@ private Q_SLOTS:
         QVERIFY2(w.comparisonSummary().contains(QString::number(a - b, 'f', 4)), qPrintable(w.comparisonSummary()));
         QVERIFY(w.statusBar()->currentMessage().startsWith("adaptation: "));
         QCOMPARE(w.currentPage(), app::MainWindow::Page::Training);
+        // Issue 43, item 13: the Architecture and Policy pages show the adapted run, not the run
+        // without adaptation that trained after it; it is the window's current run again.
+        QCOMPARE(w.currentRun(), adapted);
+        const auto& decisions = w.pages()->policy->decisions()->decisions();
+        QCOMPARE(decisions.size(), with.adaptations.size());
+        for (std::size_t i = 0; i < decisions.size(); ++i)
+            QCOMPARE(decisions[i].action, with.adaptations[i].action);
+        const auto* architecture = w.pages()->architecture;
+        QCOMPARE(architecture->stepCount(), static_cast<int>(with.adaptations.size()) + 1);
+        QCOMPARE(architecture->summaryAt(architecture->stepCount() - 1).parameters,
+                 with.adaptations.back().after.parameters);
     }
 
     // The comparison is core's (core::run::run_comparison on the worker): both folders are checked

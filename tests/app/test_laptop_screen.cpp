@@ -6,8 +6,10 @@
 #include "app/workbench/policy_page.h"
 #include "core/table/judge.h"
 #include "core/table/open_table.h"
+#include "tests/common/screenshots.h"
 #include "tests/common/suite.h"
 #include "widgets/figures/rank_view.h"
+#include "widgets/figures/transfer_view.h"
 #include "widgets/run/experiment_editor.h"
 
 #include <QAbstractButton>
@@ -194,6 +196,19 @@ private Q_SLOTS:
                            QStringLiteral("Policy: ") + tabs->tabText(i));
             if (QTest::currentTestFailed())
                 return;
+            // The study's figure at a width it is read at: beside its table when both fit, under
+            // it otherwise (it was 240 px beside it, its title and legend cut).
+            if (auto* transfer = w.policy()->findChild<widgets::TransferView*>();
+                transfer && transfer->isVisible()) {
+                const int width = transfer->plot()->width();
+                QVERIFY2(width >= 600,
+                         qPrintable(QStringLiteral("the study's figure is %1 px wide").arg(width)));
+                QVERIFY2(
+                    transfer->plot()->height() >= 300,
+                    qPrintable(
+                        QStringLiteral("the study's figure is %1 px tall").arg(transfer->plot()->height())));
+                test::shot(w, QStringLiteral("laptop-policy-study"));
+            }
         }
         tabs->setCurrentIndex(0);
         QCoreApplication::processEvents();

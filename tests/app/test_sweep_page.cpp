@@ -1,5 +1,7 @@
 // The Sweeps page: a local sweep submitted from the workbench completes and collects its table,
 // a new window re-attaches to a sweep still running, and cancel stops it with whole rows only.
+#include "app/workbench/close_guard.h"
+#include "app/workbench/main_window.h"
 #include "app/workbench/sweep_page.h"
 #include "app/workbench/torch_engine.h"
 
@@ -16,6 +18,7 @@
 #include <QCheckBox>
 #include <QComboBox>
 #include <QLabel>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -26,6 +29,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 
 using namespace rlda;
 
@@ -60,19 +64,39 @@ class TestSweepPage : public QObject {
 private Q_SLOTS:
     // A local sweep asks the engine whether its device exists, as the program does.
     void initTestCase() { app::installEngine(app::makeTorchEngine()); }
+    // Closing the window while a sweep runs asks (issue 43, item 12): the build goes on, and the
+    // Sweeps page follows it again at the next start; "stay" keeps the window.
     void a_local_sweep_completes_and_a_new_page_reattaches()
     {
         QTemporaryDir tmp;
         QString folder;
         {
-            app::SweepPage page;
+            app::MainWindow w;
+            app::SweepPage& page = *w.sweeps();
             page.setRunsRoot(tmp.path());
             QVERIFY(page.submit(one_thread_quick(), rlda::core::config::SweepBackend::Local, 2));
             QVERIFY(page.isActive());
             QVERIFY(!page.submit(one_thread_quick(), rlda::core::config::SweepBackend::Local,
                                  2)); // one at a time
             folder = page.folder();
-        } // the window closes; the detached sweep goes on
+            QStringList asked;
+            w.closeGuard()->setSweepPrompt([&asked](const QString& f) {
+                asked << f;
+                return false; // stay
+            });
+            w.show();
+            QVERIFY(!w.close());
+            QCOMPARE(asked, QStringList{folder});
+            w.closeGuard()->setSweepPrompt([&asked](const QString& f) {
+                asked << f;
+                return true; // close; the build goes on
+            });
+            QVERIFY(w.close());
+            QCOMPARE(asked.size(), 2);
+            const std::unique_ptr<QMessageBox> box(app::CloseGuard::sweepPromptBox(nullptr, folder));
+            QVERIFY(box->informativeText().contains(QStringLiteral("Sweeps page finds the build")));
+            QVERIFY(box->findChild<QPushButton*>(QStringLiteral("closeSweep")) == box->defaultButton());
+        } // the window is gone; the detached sweep goes on
 
         app::SweepPage again;
         again.setRunsRoot(tmp.path());

@@ -34,6 +34,7 @@
 #include <QDragEnterEvent>
 #include <QDropEvent>
 #include <QLabel>
+#include <QLineEdit>
 #include <QMainWindow>
 #include <QMenu>
 #include <QMenuBar>
@@ -45,9 +46,9 @@
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTextBrowser>
 #include <QTextDocument>
-#include <QTemporaryDir>
 #include <QtTest/QtTest>
 
 #include <memory>
@@ -599,6 +600,38 @@ private Q_SLOTS:
         QCOMPARE(docs->file(), readme);
     }
 
+    // Ctrl+F finds text in the page shown, round past its end, and says which of how many; a line of
+    // the Markdown that starts with "+" is not drawn as a bullet in mid-sentence (issue 43, item 23).
+    void the_documentation_finds_text()
+    {
+        app::DocumentationWindow docs;
+        QSignalSpy shown(&docs, &app::DocumentationWindow::pageShown);
+        docs.openPage(QStringLiteral(RLDA_SOURCE_DIR "/docs/building.md"));
+        QVERIFY(shown.wait(30000));
+        QCOMPARE(shown.last().at(1).toString(), QString());
+        const QString text = docs.browser()->toPlainText();
+        QVERIFY2(text.contains(QStringLiteral("(AddressSanitizer + UBSan;")), qPrintable(text.left(600)));
+        const int places = static_cast<int>(text.count(QStringLiteral("UBSan"), Qt::CaseInsensitive));
+        QVERIFY(places >= 2);
+
+        auto* find = docs.findChild<QLineEdit*>(QStringLiteral("documentationFind"));
+        QVERIFY(find);
+        docs.activateWindow();
+        QTest::keyClick(&docs, Qt::Key_F, Qt::ControlModifier);
+        QTRY_VERIFY(find->hasFocus());
+        QTest::keyClicks(find, QStringLiteral("UBSan"));
+        QCOMPARE(docs.browser()->textCursor().selectedText(), QStringLiteral("UBSan"));
+        QCOMPARE(docs.findStatus(), QStringLiteral("1 of %1").arg(places));
+        QTest::keyClick(find, Qt::Key_Return);
+        QCOMPARE(docs.findStatus(), QStringLiteral("2 of %1").arg(places));
+        QVERIFY(docs.find(QStringLiteral("UBSan"), /*backward=*/true));
+        QCOMPARE(docs.findStatus(), QStringLiteral("1 of %1").arg(places));
+        QVERIFY(docs.find(QStringLiteral("UBSan"), /*backward=*/true)); // round to the last
+        QCOMPARE(docs.findStatus(), QStringLiteral("%1 of %1").arg(places));
+        QVERIFY(!docs.find(QStringLiteral("no page says zqxj")));
+        QCOMPARE(docs.findStatus(), QStringLiteral("not found"));
+    }
+
     // Where new runs go (issue 27): ./runs in the root folder of a clone, runs/ in the user's data
     // folder anywhere else (not the folder the workbench was started in), and the folder chosen
     // with File → Runs folder… once there is one.
@@ -624,6 +657,17 @@ private Q_SLOTS:
         MainWindow w;
         w.restoreWorkspace();
         QCOMPARE(w.runsRoot(), chosen.path());
+
+        // One setting (issue 43, item 10): a folder chosen on the Runs page is where new runs go,
+        // now and at the next start, as File → Runs folder… makes it.
+        QTemporaryDir browsed;
+        auto* root = w.findChild<QLineEdit*>(QStringLiteral("rootEdit"));
+        QVERIFY(root);
+        root->setText(browsed.path());
+        QTest::keyClick(root, Qt::Key_Return);
+        QCOMPARE(w.runsRoot(), browsed.path());
+        QCOMPARE(app::workspace::runsFolder(), browsed.path());
+        QCOMPARE(w.sweeps()->runsRoot(), browsed.path()); // where a sweep's table goes
     }
 
     void version_and_help_need_no_display()

@@ -16,6 +16,42 @@ using rlda::test::rlda_cli;
 class TestCliModel : public QObject {
     Q_OBJECT
 
+    // A user's own model whose first block ends in Tanh (f(f(x)) != f(x)): it cannot be deepened,
+    // and the original encoder knows neither its Tanh nor its layers' sizes.
+    static QString tanh_net(const QTemporaryDir& dir)
+    {
+        const QString path = dir.filePath("tanh_net.toml");
+        QFile m(path);
+        if (!m.open(QIODevice::WriteOnly))
+            return {};
+        m.write("[model]\nname = \"TanhNet\"\n"
+                "[[model.layers]]\nblock = [{ type = \"Conv2d\", out_channels = 4, kernel_size = 3, padding "
+                "= 1 },\n"
+                "         { type = \"Tanh\" }]\n"
+                "[[model.layers]]\nblock = [{ type = \"Conv2d\", out_channels = 4, kernel_size = 3, padding "
+                "= 1 },\n"
+                "         { type = \"ReLU\" }]\n"
+                "[[model.layers]]\ntype = \"Flatten\"\n"
+                "[[model.layers]]\nblock = [{ type = \"Linear\", out_features = \"classes\" }]\n");
+        return path;
+    }
+
+    // An experiment on tanh_net.toml, one decision after an "up", `trainer` added to its [trainer].
+    static QString tanh_experiment(const QTemporaryDir& dir, const QString& name, const QString& trainer)
+    {
+        const QString path = dir.filePath(name);
+        QFile f(path);
+        if (!f.open(QIODevice::WriteOnly))
+            return {};
+        f.write(("name = \"tanh\"\n[job]\nmodel = \"tanh_net.toml\"\nbatch_size = 16\nseed = 1\n"
+                 "[dataset]\nkind = \"synthetic\"\nshape = [1, 8, 8]\nclasses = 4\ntrain_size = 64\n"
+                 "test_size = 32\n[scheduler]\nbudget = 2.0\nevents = [{ time = 1.0, change = \"up\" }]\n"
+                 "step_cost = 0.05\n[trainer]\nmax_decisions = 1\n" +
+                 trainer + "[agent]\nkind = \"simulation\"\n")
+                    .toUtf8());
+        return path;
+    }
+
 private Q_SLOTS:
     void show_prints_parameters_blocks_and_layers()
     {
@@ -27,7 +63,9 @@ private Q_SLOTS:
         QCOMPARE(lines[2], QString("input: 3x32x32, 10 classes (assumed, CIFAR-10's; pass --input CxHxW and "
                                    "--classes N, or --dataset NAME)"));
         QCOMPARE(lines[3], QString("Conv2d(3, 32, kernel_size=(3, 3), stride=(1, 1))"));
-        QCOMPARE(lines.size(), 13);
+        QCOMPARE(lines.size(), 14);
+        QCOMPARE(lines.last(),
+                 QString("actions: every block can be deepened, and every block but the last widened"));
         QVERIFY(r.err.isEmpty());
     }
 
@@ -232,6 +270,57 @@ private Q_SLOTS:
         QCOMPARE(r.code, 0);
         QVERIFY2(r.out.contains("BatchNorm2d(4, eps=1.0, momentum=0.0, affine=True"), qPrintable(r.out));
         QVERIFY2(r.out.contains("max_abs_diff: 0\nnote: no --deepen or --grow"), qPrintable(r.out));
+    }
+
+    // Issue 43, item 16: a block that ends in Tanh passed `model show`, then failed at the first
+    // deepening after the warm start, and simulate retried each part three times. `model show` names
+    // what cannot be done to it, and train and simulate refuse it in one line before anything
+    // trains, whenever deepening is allowed; a run that only widens takes it.
+    void a_block_that_cannot_be_deepened_is_named_and_refused()
+    {
+        QTemporaryDir dir;
+        const QString model = tanh_net(dir);
+        const CliResult show = rlda_cli({"model", "show", model, "--input", "1x8x8", "--classes", "4"});
+        QCOMPARE(show.code, 0);
+        QVERIFY2(show.out.contains("\ncannot: deepen block 0: activation Tanh() is not idempotent"),
+                 qPrintable(show.out));
+        QVERIFY2(!show.out.contains("cannot: deepen block 1"), qPrintable(show.out));
+
+        const QString deepens = tanh_experiment(dir, "deepens.toml", {});
+        for (const QStringList& command :
+             {QStringList{"train", deepens, "--out", dir.filePath("run")},
+              QStringList{"simulate", deepens, "--out", dir.filePath("table")}}) {
+            const CliResult r = rlda_cli(command);
+            QCOMPARE(r.code, 1);
+            const QString e = r.err.trimmed();
+            QVERIFY2(!e.contains('\n'), qPrintable(e));
+            QVERIFY2(e.startsWith("rlda: error: " + deepens +
+                                  ": job.model: TanhNet cannot take every action it is allowed: deepen "
+                                  "block 0: activation Tanh() is not idempotent"),
+                     qPrintable(e));
+            QVERIFY2(e.endsWith("leave its operation out of trainer.operations"), qPrintable(e));
+        }
+        QVERIFY(!QFileInfo::exists(dir.filePath("table/table.csv")));
+        // Widening alone never repeats the Tanh: the table builds.
+        const QString widens = tanh_experiment(dir, "widens.toml", "operations = [\"widen\"]\n");
+        const CliResult w = rlda_cli({"simulate", widens, "--out", dir.filePath("widened")});
+        QVERIFY2(w.code == 0, qPrintable(w.err));
+
+        // Item 6: the default (original) encoder reads a user's own layers as <unk>, and learning
+        // says so before its episodes, with what to use instead; the structural encoder reads them.
+        const CliResult original = rlda_cli({"learn", "--table", dir.filePath("widened"), "--episodes", "5",
+                                             "--out", dir.filePath("learned-original")});
+        QVERIFY2(original.code == 0, qPrintable(original.err));
+        const QString warning = "warning: the original encoder reads 3 of the 5 layers of TanhNet as <unk> (";
+        QVERIFY2((original.out + original.err).contains(warning), qPrintable(original.out + original.err));
+        QVERIFY2((original.out + original.err).contains("learn with --encoder structural"),
+                 qPrintable(original.err));
+        const CliResult structural =
+            rlda_cli({"learn", "--table", dir.filePath("widened"), "--episodes", "5", "--encoder",
+                      "structural", "--out", dir.filePath("learned-structural")});
+        QVERIFY2(structural.code == 0, qPrintable(structural.err));
+        QVERIFY2(!(structural.out + structural.err).contains("<unk>"),
+                 qPrintable(structural.out + structural.err));
     }
 
     // Memory is estimated from the spec before LibTorch allocates: a forward too large for this

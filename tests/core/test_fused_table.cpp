@@ -12,11 +12,13 @@
 
 #include <QtTest/QtTest>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <stop_token>
 #include <string>
+#include <vector>
 
 using namespace rlda::core;
 using rlda::test::error_of;
@@ -45,6 +47,7 @@ class TestFusedTable : public QObject {
 
     QTemporaryDir dir_;
     std::filesystem::path folder(const char* name) const { return dir_.filePath(name).toStdString(); }
+    std::vector<sim::BuildProgress> separate_reports_; // the progress of the seed-by-seed build
 
 private Q_SLOTS:
     void fused_rows_are_the_separate_rows_within_rounding()
@@ -52,7 +55,9 @@ private Q_SLOTS:
         QVERIFY(sim::fuses_replicates(replicated("on")));
         QVERIFY(!sim::fuses_replicates(replicated("off")));
         QVERIFY(!sim::fuses_replicates(replicated("auto"))); // auto: fused on a GPU only
-        const auto separate = sim::build_table(replicated("off"), folder("separate"), false);
+        const auto separate =
+            sim::build_table(replicated("off"), folder("separate"), false,
+                             [&](const sim::BuildProgress& p) { separate_reports_.push_back(p); });
         int reports = 0;
         const auto fused = sim::build_table(replicated("on"), folder("fused"), false,
                                             [&](const sim::BuildProgress& p) {
@@ -81,6 +86,31 @@ private Q_SLOTS:
             QVERIFY(worst <= kRowTolerance);
             QVERIFY(mean <= kMeanTolerance);
         }
+    }
+
+    // Issue 43, item 19: seeds built one after another report the whole build's rows, and an ETA of
+    // every row still to train: at the last row of the first seed it said 0 s, the second seed to come.
+    void a_replicated_builds_progress_is_the_whole_builds()
+    {
+        QVERIFY(!separate_reports_.empty());
+        int last_done = 0;
+        for (const auto& p : separate_reports_) {
+            QCOMPARE(p.total, 32);
+            QVERIFY(p.done >= last_done);
+            last_done = p.done;
+            if (p.row && p.done < p.total)
+                QVERIFY2(
+                    p.eta > 0.0,
+                    qPrintable(QStringLiteral("row %1/%2: ETA %3 s").arg(p.done).arg(p.total).arg(p.eta)));
+        }
+        QCOMPARE(last_done, 32);
+        const auto end_of_first =
+            std::find_if(separate_reports_.begin(), separate_reports_.end(),
+                         [](const sim::BuildProgress& p) { return p.row && p.done == 16; });
+        QVERIFY(end_of_first != separate_reports_.end());
+        QCOMPARE(end_of_first->computed, 16);
+        QVERIFY(end_of_first->eta > 0.0);
+        QCOMPARE(separate_reports_.back().eta, 0.0);
     }
 
     void a_stopped_fused_build_resumes_to_the_same_table()

@@ -6,6 +6,7 @@
 #include "core/sweep/detached.h"
 #include "core/sweep/local.h"
 #include "core/sweep/process.h"
+#include "core/table/table_folder.h"
 #include "core/util/error.h"
 #include "tests/common/rlda_cli.h"
 #include "tests/common/suite.h"
@@ -317,6 +318,33 @@ private Q_SLOTS:
         QVERIFY2(p.exitCode() == 0, qPrintable(QString::fromUtf8(p.readAllStandardError()) + text));
         QVERIFY2(text.contains("part 0: ") && text.contains("(try 2)"), qPrintable(text));
         QCOMPARE(slurp(out.toStdString() + "/table.csv"), reference_);
+    }
+
+    // Issue 43, item 3: a part that fails for good leaves a record in the folder (the Runs page
+    // shows it as failed), which the next build of the folder removes when it starts.
+    void a_part_that_fails_for_good_is_recorded_until_the_next_build()
+    {
+        const std::filesystem::path out = dir_.filePath("failing").toStdString();
+        std::filesystem::create_directories(out);
+        std::ofstream(out / "config.toml") << tiny_toml;
+        const auto shape = sim::table_shape(tiny_config());
+        sweep::LocalOptions o;
+        o.max_retries = 0;
+        o.program = "/bin/false"; // every part exits 1 at once
+        o.poll_seconds = 0.01;
+        const auto s = sweep::run_parts(out, shape, o);
+        QCOMPARE(s.count(sweep::TaskState::Failed), 1);
+        const std::string recorded = sim::build_failure(out);
+        QVERIFY2(recorded.starts_with("part 0/1 failed 1 time (") &&
+                     recorded == sweep::failure_message(out, s),
+                 recorded.c_str());
+        bool cleared_at_start = false;
+        (void)sweep::run_parts(out, shape, o, [&](const sweep::SweepStatus&) {
+            if (!cleared_at_start)
+                cleared_at_start = sim::build_failure(out).empty();
+        });
+        QVERIFY(cleared_at_start);
+        QCOMPARE(sim::build_failure(out), recorded); // failed again, said again
     }
 
     void sigterm_stops_the_workers_and_keeps_whole_rows()

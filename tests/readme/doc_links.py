@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Every relative link of the documentation points at something that exists.
+"""Every relative link of the documentation points at something that exists, and no sentence
+breaks into a list by accident.
 
     tests/readme/doc_links.py PAGE...        (CTest's `doc_links`, the pages tests/CMakeLists.txt lists)
 
 Each [text](target) and ![alt](target) outside code is checked: a relative target must name a file
 or folder that exists, relative to its page; a #anchor must name a heading of the page it points
 at (the page itself when the target is only #anchor), spelled as GitHub spells anchors. Links to
-the web (scheme:...) are not followed. Each broken link is one line, PAGE:LINE: TARGET: why; the
-exit code is 1 when there is any.
+the web (scheme:...) are not followed. A line outside code that starts with "+ " or "* " right
+after a line of text is refused: Markdown draws it as a list item in mid-paragraph (the pages make
+their lists with "- ", after a blank line or another item). Each finding is one line, PAGE:LINE:
+TARGET: why; the exit code is 1 when there is any.
 """
 import os
 import re
@@ -70,7 +73,13 @@ def anchors(page):
 def check(page):
     """The broken links of `page`, each as 'PAGE:LINE: TARGET: why'."""
     broken = []
+    previous = ""
     for number, line in outside_code(page):
+        text_before = previous.strip() and not re.match(r"^\s*([-+*]|\d+\.)\s|^\s*#|^\s*\||^\s*<", previous)
+        if text_before and re.match(r"^ {0,3}[+*] ", line):
+            broken.append(f"{page}:{number}: {line.strip()[:20]}: a line of a sentence that starts with "
+                          f"'{line.strip()[0]} ' is drawn as a list item; move the sign to the line before")
+        previous = line
         for match in LINK.finditer(line):
             target = match.group(1)
             if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", target):
@@ -104,7 +113,7 @@ def main(pages):
     for line in broken:
         print(line, file=sys.stderr)
     if broken:
-        print(f"doc_links: {len(broken)} broken link(s)", file=sys.stderr)
+        print(f"doc_links: {len(broken)} finding(s)", file=sys.stderr)
         return 1
     print(f"doc_links: {links} links of {len(pages)} pages hold")
     return 0

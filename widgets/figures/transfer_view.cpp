@@ -10,6 +10,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPlainTextEdit>
+#include <QResizeEvent>
 #include <QScrollBar>
 #include <QSplitter>
 #include <QTableWidget>
@@ -19,7 +20,16 @@
 #include <filesystem>
 
 namespace rlda::widgets {
+
 namespace {
+// The width the study's figure is read at: its title, its axis labels and a legend of three columns.
+// Narrower, it goes under the table instead of beside it (issue 43, item 2: 240 px beside the table
+// clipped the title and the legend).
+constexpr int kReadableChartWidth = 620;
+// Its height under the table: the title, the axes and the legend leave the bars about half of it.
+// The page scrolls down to it on a short screen (a laptop's, with the log shown).
+constexpr int kReadableChartHeight = 360;
+constexpr int kSmallestChartHeight = 160;
 
 QString text(const std::optional<double>& v) { return v ? QString::number(*v, 'f', 1) : QStringLiteral("–"); }
 QString text(const std::optional<int>& v) { return v ? QString::number(*v) : QStringLiteral("–"); }
@@ -73,7 +83,7 @@ TransferView::TransferView(QWidget* parent) : QWidget(parent)
     plot_ = new QCustomPlot(this);
     // A QCustomPlot's minimum is its layout's: the study's legend in one row would make the page
     // wider than a laptop's window (issue 43, item 2). Below that the legend is clipped, not the page.
-    plot_->setMinimumSize(240, 160);
+    plot_->setMinimumSize(240, kSmallestChartHeight);
     auto* bar = new QHBoxLayout;
     bar->addWidget(new QLabel(tr("Held out"), this));
     bar->addWidget(models_);
@@ -283,6 +293,28 @@ QString TransferView::averagesText() const
     return parts.isEmpty() ? QString() : tr("\nmean rank ÷ sequences over the models: %1").arg(parts.join(QStringLiteral(", ")));
 }
 
+void TransferView::resizeEvent(QResizeEvent* event)
+{
+    QWidget::resizeEvent(event);
+    layOutSplit();
+}
+
+void TransferView::layOutSplit()
+{
+    const bool beside = width() >= table_->minimumWidth() + split_->handleWidth() + kReadableChartWidth;
+    const Qt::Orientation orientation = beside ? Qt::Horizontal : Qt::Vertical;
+    if (split_->orientation() == orientation)
+        return;
+    split_->setOrientation(orientation);
+    plot_->setMinimumHeight(beside ? kSmallestChartHeight : kReadableChartHeight);
+    if (beside) {
+        fitTable();
+    } else {
+        const int total = std::max(split_->height(), kReadableChartHeight + 160);
+        split_->setSizes({total - kReadableChartHeight, kReadableChartHeight});
+    }
+}
+
 void TransferView::fitTable()
 {
     table_->resizeColumnsToContents();
@@ -293,8 +325,13 @@ void TransferView::fitTable()
     // The splitter lays a tab out again when it is first shown, from its widgets' hints: the table
     // asks for its whole width, up to 560 px (the references make it wide; the figure needs room).
     table_->setMinimumWidth(std::min(width, 560));
+    if (split_->orientation() == Qt::Vertical) {
+        layOutSplit(); // the table's width changed: the figure may fit beside it now
+        return;
+    }
     const int total = std::max(split_->width(), width + 300);
     split_->setSizes({width, total - width});
+    layOutSplit();
 }
 
 } // namespace rlda::widgets

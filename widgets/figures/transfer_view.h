@@ -40,7 +40,13 @@ public:
     QLabel* summary() const { return summary_; }
     QPlainTextEdit* tests() const { return tests_; } // study_test_lines; shown with the study only
 
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+
 private:
+    // The figure beside the table while both fit, the figure at a width it is read at
+    // (kReadableChartWidth); under the table otherwise (a laptop's window with its docks shown).
+    void layOutSplit();
     void showEntry(int index);
     void showModel(const core::run::TransferSummary& s);
     void showStudy();

@@ -37,6 +37,15 @@ QCPColorGradient accuracyGradient()
     return g;
 }
 
+// The colour bar in the table's unit: an accuracy of 0.745 reads 74.5 (%), as the table shows it.
+class PercentTicker : public QCPAxisTicker {
+protected:
+    QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override
+    {
+        return locale.toString(tick * 100.0, formatChar.toLatin1(), std::max(0, precision - 2));
+    }
+};
+
 } // namespace
 
 ActionHeatmap::ActionHeatmap(QWidget* parent)
@@ -52,7 +61,8 @@ ActionHeatmap::ActionHeatmap(QWidget* parent)
     scale_ = new QCPColorScale(plot_);
     plot_->plotLayout()->addElement(0, 1, scale_);
     scale_->setType(QCPAxis::atRight);
-    scale_->axis()->setLabel(tr("accuracy"));
+    scale_->axis()->setLabel(tr("test accuracy (%)"));
+    scale_->axis()->setTicker(QSharedPointer<PercentTicker>::create());
     map_->setColorScale(scale_);
     map_->setGradient(accuracyGradient());
     auto* margins = new QCPMarginGroup(plot_);

@@ -39,6 +39,7 @@ public:
     // The cells marked as in the 95 % confidence set for the best; empty for a single-seed table.
     std::vector<QPoint> bestSetCells() const;
     QCustomPlot* plot() const { return plot_; }
+    QCPColorScale* colorScale() const { return scale_; } // its axis in percent, as the table reads
 
     QSize cells() const; // columns × rows; empty without a table
     QPoint cellOf(const std::vector<int>& sequence) const; // (-1, -1) for a sequence of another length

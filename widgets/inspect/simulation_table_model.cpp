@@ -71,6 +71,14 @@ int SimulationTableModel::columnCount(const QModelIndex& parent) const
 
 QVariant SimulationTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
+    // A row's header is its sequence, so that the view can keep it in sight while it scrolls right
+    // to the seeds' columns (issue 43, item 21).
+    if (orientation == Qt::Vertical && table_ && section >= 0 && section < rowCount()) {
+        if (role == Qt::DisplayRole)
+            return data(index(section, sequenceColumn()), Qt::DisplayRole);
+        if (role == Qt::ToolTipRole)
+            return tr("The sequence of actions (each decision's)");
+    }
     if (orientation != Qt::Horizontal || !table_)
         return QAbstractTableModel::headerData(section, orientation, role);
     const int k = decisions();

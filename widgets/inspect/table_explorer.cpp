@@ -71,7 +71,10 @@ TableExplorer::TableExplorer(QWidget* parent)
     view_->setSelectionBehavior(QAbstractItemView::SelectRows);
     view_->setSelectionMode(QAbstractItemView::SingleSelection);
     view_->setAlternatingRowColors(true);
-    view_->verticalHeader()->setVisible(false);
+    // Each row's sequence in the vertical header, which stays in sight when the view scrolls right
+    // (its own column is hidden: the header is it). Shown with a table (setTable).
+    view_->verticalHeader()->setDefaultAlignment(Qt::AlignLeft | Qt::AlignVCenter);
+    view_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     view_->verticalHeader()->setDefaultSectionSize(view_->fontMetrics().height() + 6);
     view_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     view_->horizontalHeader()->setHighlightSections(false);
@@ -112,6 +115,7 @@ void TableExplorer::clear()
 {
     name_.clear();
     model_->clear();
+    view_->verticalHeader()->setVisible(false); // and with it the corner button
     baselines_->setText(tr("<i>No simulation table</i>"));
     heatmap_->setTable(nullptr);
     sorted_->setTable(nullptr);
@@ -125,6 +129,9 @@ void TableExplorer::setTable(const core::sim::SimulationTable& table, const QStr
     actions_ = actions;
     model_->setTable(table, actions, std::move(trust));
     view_->sortByColumn(model_->sequenceColumn(), Qt::AscendingOrder);
+    for (int c = 0; c < model_->columnCount(); ++c)
+        view_->setColumnHidden(c, c == model_->sequenceColumn()); // the rows' header shows it
+    view_->verticalHeader()->setVisible(true);
     // Shown with accuracy, rank and Δ right after the sequence and the time left last: the model
     // keeps the reference file's column order, the eye wants the result next to the sequence.
     {

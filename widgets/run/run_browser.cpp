@@ -160,11 +160,18 @@ RunBrowser::RunBrowser(const QString& columnsKey, QWidget* parent)
     connect(notes_, &RunNotesPanel::written, model_, &RunListModel::setNotes);
     connect(watcher_, &RunWatcher::rescanDue, this, [this] { list(true); });
     connect(choose, &QPushButton::clicked, this, [this] {
-        const QString dir = chooseFolderFrom(this, FileKind::RunsRoot, tr("Folder of runs"), root_);
-        if (!dir.isEmpty())
-            setRoot(dir);
+        const QString dir =
+            chooseFolderFrom(this, FileKind::RunsRoot, tr("Folder of runs (new runs go here too)"), root_);
+        if (dir.isEmpty())
+            return;
+        setRoot(dir);
+        Q_EMIT rootChosen(dir);
     });
-    connect(rootEdit_, &QLineEdit::returnPressed, this, [this] { setRoot(rootEdit_->text()); });
+    connect(rootEdit_, &QLineEdit::returnPressed, this, [this] {
+        const QString dir = rootEdit_->text();
+        setRoot(dir);
+        Q_EMIT rootChosen(dir);
+    });
     connect(reload, &QPushButton::clicked, this, &RunBrowser::refresh);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &RunBrowser::onSelectionChanged);
     connect(table_, &QTableView::doubleClicked, this,

@@ -73,6 +73,9 @@ public:
 
 Q_SIGNALS:
     void listed();  // a refresh's listing is shown
+    // The user chose the folder of runs to show (Choose…, or a path typed and Enter): the
+    // workbench makes it where new runs go as well, one setting (issue 43, item 10).
+    void rootChosen(const QString& dir);
     void updated(); // a live rescan's listing is shown
     void openFailed(const QString& error);
     void runOpened(const rlda::core::io::RunData& run);

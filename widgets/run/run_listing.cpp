@@ -79,6 +79,8 @@ QString tableStatusText(const core::sim::TableStatus& t)
     if (t.building())
         return t.complete() ? QObject::tr("%1; building more, pid %2").arg(held).arg(t.builder)
                             : QObject::tr("building, %1, pid %2").arg(held).arg(t.builder);
+    if (t.failed())
+        return QObject::tr("failed, %1: %2").arg(held, QString::fromStdString(t.failure));
     return t.complete() ? held : QObject::tr("%1, incomplete").arg(held);
 }
 

@@ -10,13 +10,15 @@
 #include "widgets/qcp.h"
 
 #include <QDir>
-#include <QSignalSpy>
+#include <QHeaderView>
 #include <QImage>
 #include <QLabel>
-#include <QTemporaryDir>
+#include <QScrollBar>
+#include <QSignalSpy>
 #include <QSortFilterProxyModel>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTemporaryDir>
 #include <QTest>
 
 #include <cmath>
@@ -187,6 +189,29 @@ private Q_SLOTS:
         QSignalSpy spy(&w, &TableExplorer::sequenceSelected);
         auto* plot = w.heatmap();
         plot->replot();
+        // Each row's sequence stays in sight when the view scrolls right to the last columns: the
+        // rows' header shows it, in the proxy's (sorted, filtered) order (issue 43, item 21).
+        auto* view = w.findChild<QTableView*>(QStringLiteral("tableView"));
+        QVERIFY(view && view->verticalHeader()->isVisible());
+        for (int r = 0; r < std::min(view->model()->rowCount(), 5); ++r) {
+            const QString header = view->model()->headerData(r, Qt::Vertical).toString();
+            const auto row = view->model()->index(r, 0).data(SimulationTableModel::RowRole).toInt();
+            const auto& actions = table.rows()[static_cast<std::size_t>(row)].actions;
+            QCOMPARE(header.split(QLatin1Char(' '), Qt::SkipEmptyParts).size(),
+                     static_cast<qsizetype>(actions.size()));
+            QVERIFY2(header.startsWith(QString::number(actions.front())), qPrintable(header));
+        }
+        view->horizontalScrollBar()->setValue(view->horizontalScrollBar()->maximum());
+        QVERIFY(view->verticalHeader()->isVisible() && view->verticalHeader()->width() > 0);
+        // The colour bar in the table's unit, percent (issue 43, item 21).
+        const QCPAxis* bar = actionHeatmap(w)->colorScale()->axis();
+        QCOMPARE(bar->label(), QStringLiteral("test accuracy (%)"));
+        QVERIFY(!bar->tickVectorLabels().isEmpty());
+        for (const QString& tick : bar->tickVectorLabels()) {
+            bool number = false;
+            const double value = QLocale().toDouble(tick, &number);
+            QVERIFY2(number && value > 1.0 && value <= 100.0, qPrintable(tick));
+        }
         const QPoint cell = w.cellOf({2, 1, 3});
         const QPoint pixel(static_cast<int>(plot->xAxis->coordToPixel(cell.x())),
                            static_cast<int>(plot->yAxis->coordToPixel(cell.y())));

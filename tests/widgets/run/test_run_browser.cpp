@@ -229,9 +229,26 @@ private Q_SLOTS:
             QCOMPARE(cell(b, "replicated", 3), QStringLiteral("building, 19/32 rows (2 seeds), pid %1")
                                                    .arg(QCoreApplication::applicationPid()));
         }
-        RunBrowser b;
-        QVERIFY(list(b, root.path()));
-        QCOMPARE(cell(b, "replicated", 3), QStringLiteral("19/32 rows (2 seeds), incomplete"));
+        {
+            RunBrowser b;
+            QVERIFY(list(b, root.path()));
+            QCOMPARE(cell(b, "replicated", 3), QStringLiteral("19/32 rows (2 seeds), incomplete"));
+        }
+        // A build that failed for good says so (the sweep runner's record), until the next build
+        // of the folder starts.
+        const std::string why =
+            "part 1/2 failed 3 times (exit code 1: boom); the rows of the other parts were "
+            "collected; see parts/part-1-of-2.log";
+        rlda::core::sim::record_build_failure(out, why);
+        QCOMPARE(rlda::core::sim::build_failure(out), why);
+        {
+            RunBrowser b;
+            QVERIFY(list(b, root.path()));
+            QCOMPARE(cell(b, "replicated", 3),
+                     QStringLiteral("failed, 19/32 rows (2 seeds): %1").arg(QString::fromStdString(why)));
+        }
+        rlda::core::sim::clear_build_failure(out);
+        QCOMPARE(rlda::core::sim::build_failure(out), std::string());
     }
 
     void listsRunsReadOnly()
