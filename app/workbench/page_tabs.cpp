@@ -7,6 +7,7 @@
 #include "app/workbench/sweep_page.h"
 #include "app/workbench/workspace.h"
 #include "core/config/dataset_shape.h"
+#include "core/config/names.h"
 #include "core/io/run_reader.h"
 #include "core/table/open_table.h"
 #include "core/table/reliability.h"
@@ -20,6 +21,7 @@
 #include "widgets/plot/series_plot.h"
 #include "widgets/plot/training_view.h"
 #include "widgets/run/run_browser.h"
+#include "widgets/run/sweep_panel.h"
 
 #include <QDir>
 #include <QScrollArea>
@@ -127,6 +129,20 @@ void PageTabs::restoreSettings(const QSettings& s)
         training->setSmoothingSpan(span);
     if (const int window = s.value(key::kLearningWindow).toInt(); window >= 1)
         learning->view()->setWindow(window);
+    // The Sweeps page as it was left; a value that is not one of its choices keeps the default.
+    auto* panel = sweeps->panel();
+    if (const auto backend = core::config::from_string<core::config::SweepBackend>(
+            s.value(key::kSweepBackend).toString().toStdString()))
+        panel->setBackend(*backend);
+    if (const int workers = s.value(key::kSweepWorkers).toInt(); workers >= 1)
+        panel->setWorkers(workers);
+    if (const int replicates = s.value(key::kSweepReplicates).toInt(); replicates >= 1)
+        panel->setReplicates(replicates);
+    if (s.contains(key::kSweepDevice))
+        panel->setDevice(s.value(key::kSweepDevice).toString());
+    if (s.contains(key::kSweepFused))
+        panel->setFused(s.value(key::kSweepFused).toString());
+    panel->setRace(s.value(key::kSweepRace).toBool());
 }
 
 void PageTabs::saveSettings(QSettings& s) const
@@ -135,6 +151,13 @@ void PageTabs::saveSettings(QSettings& s) const
     s.setValue(key::kPage, name(currentPage()));
     s.setValue(key::kTrainingSmoothing, training->smoothingSpan());
     s.setValue(key::kLearningWindow, learning->view()->window());
+    const auto* panel = sweeps->panel();
+    s.setValue(key::kSweepBackend, QString::fromStdString(core::config::to_string(panel->backend())));
+    s.setValue(key::kSweepWorkers, panel->workers());
+    s.setValue(key::kSweepReplicates, panel->replicates());
+    s.setValue(key::kSweepDevice, panel->device());
+    s.setValue(key::kSweepFused, panel->fused());
+    s.setValue(key::kSweepRace, panel->race());
 }
 
 void PageTabs::followExperiment(const core::config::ExperimentConfig& c)

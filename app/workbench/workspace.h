@@ -35,6 +35,13 @@ inline constexpr char kRunColumns[] = "runBrowser/columns";    // the Runs page'
 // The experiment edited and not saved when the workbench closed, as TOML, and the file it came
 // from: opened again at the next start, as editors keep a draft (ExperimentDock::draft()).
 inline constexpr char kDraft[] = "experiment/draft";
+// The Sweeps page's choices (issue 43, item 22): backend by name, parts, seeds, device, fused, race.
+inline constexpr char kSweepBackend[] = "sweeps/backend";
+inline constexpr char kSweepWorkers[] = "sweeps/workers";
+inline constexpr char kSweepReplicates[] = "sweeps/replicates";
+inline constexpr char kSweepDevice[] = "sweeps/device";
+inline constexpr char kSweepFused[] = "sweeps/fused";
+inline constexpr char kSweepRace[] = "sweeps/race";
 inline constexpr char kDraftOrigin[] = "experiment/draftOrigin";
 } // namespace key
 

@@ -11,6 +11,7 @@
 #include "app/workbench/models_page.h"
 #include "app/workbench/policy_page.h"
 #include "app/workbench/recent_menus.h"
+#include "app/workbench/sweep_page.h"
 #include "app/workbench/torch_engine.h"
 #include "app/workbench/workspace.h"
 #include "core/io/run_reader.h"
@@ -23,6 +24,7 @@
 #include "widgets/plot/training_view.h"
 #include "widgets/run/experiment_editor.h"
 #include "widgets/run/run_browser.h"
+#include "widgets/run/sweep_panel.h"
 
 #include "tests/common/throwaway_settings.h"
 
@@ -193,6 +195,12 @@ private Q_SLOTS:
             w.showPage(MainWindow::Page::Tables);
             w.training()->setSmoothingSpan(5);
             w.learning()->view()->setWindow(30);
+            // The Sweeps page's choices (issue 43, item 22).
+            auto* panel = w.sweeps()->panel();
+            panel->setBackend(core::config::SweepBackend::Slurm);
+            panel->setWorkers(6);
+            panel->setReplicates(3);
+            panel->setFused(QStringLiteral("on"));
             QVERIFY(w.openExperiment(kQuick));
             QVERIFY(w.close());
         }
@@ -207,6 +215,11 @@ private Q_SLOTS:
         QVERIFY(!dock(w, "experimentDock")->isHidden());
         QCOMPARE(w.training()->smoothingSpan(), 5);
         QCOMPARE(w.learning()->view()->window(), 30);
+        const auto* panel = w.sweeps()->panel();
+        QCOMPARE(panel->backend(), core::config::SweepBackend::Slurm);
+        QCOMPARE(panel->workers(), 6);
+        QCOMPARE(panel->replicates(), 3);
+        QCOMPARE(panel->fused(), QStringLiteral("on"));
         QVERIFY(recentChecked(w));
         QCOMPARE(entries(w.recent()->menu(Recent::Experiments)), QStringList{QFileInfo(kQuick).absoluteFilePath()});
 

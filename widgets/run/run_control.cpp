@@ -1,6 +1,8 @@
 // Start / pause / resume / cancel for one run, with its progress, time left, ETA and worker state.
 #include "widgets/run/run_control.h"
 
+#include "widgets/run/duration_text.h"
+
 #include <QDateTime>
 #include <QGridLayout>
 #include <QHBoxLayout>
@@ -17,21 +19,6 @@ namespace rlda::widgets {
 
 namespace {
 constexpr int kSteps = 1000; // progress bar resolution
-
-QString duration(double s)
-{
-    if (!std::isfinite(s) || s < 0)
-        return QStringLiteral("—");
-    const auto total = static_cast<qint64>(std::llround(s));
-    if (total < 60)
-        return QStringLiteral("%1 s").arg(total);
-    if (total < 3600)
-        return QStringLiteral("%1:%2").arg(total / 60).arg(total % 60, 2, 10, QLatin1Char('0'));
-    return QStringLiteral("%1:%2:%3")
-        .arg(total / 3600)
-        .arg(total / 60 % 60, 2, 10, QLatin1Char('0'))
-        .arg(total % 60, 2, 10, QLatin1Char('0'));
-}
 
 QLabel* caption(const QString& text, QWidget* parent)
 {
@@ -196,14 +183,14 @@ void RunControl::updateEta(double fraction)
         return;
     const double left = (1.0 - fraction_) * dt / df;
     const QString at = QDateTime::currentDateTime().addSecs(static_cast<qint64>(left)).toString(QStringLiteral("HH:mm"));
-    eta_->setText(tr("%1 (at %2)").arg(duration(left), at));
+    eta_->setText(tr("%1 (at %2)").arg(durationText(left), at));
 }
 
 void RunControl::setTrainingProgress(const core::train::BatchProgress& p)
 {
     epoch_->setText(p.batches > 0 ? tr("epoch %1 · batch %2 / %3").arg(p.epoch).arg(p.batch).arg(p.batches)
                                   : tr("epoch %1").arg(p.epoch));
-    timeLeft_->setText(tr("%1 of %2 (budget)").arg(duration(p.time_left), duration(p.budget)));
+    timeLeft_->setText(tr("%1 of %2 (budget)").arg(durationText(p.time_left), durationText(p.budget)));
     updateEta(p.budget > 0.0 ? p.time / p.budget : 0.0);
 }
 

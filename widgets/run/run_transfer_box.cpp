@@ -124,11 +124,21 @@ void RunTransferBox::update()
                                 .arg(m.window)
                                 .arg(qs(runs_[t].name).toHtmlEscaped(), qs(runs_[1 - t].name).toHtmlEscaped())
                           : tr("Jumpstart: — (a run without episodes)"));
-    lines << tr("Rolling mean ≥ %1 reached after: transfer <b>%2</b>, scratch <b>%3</b>")
+    // Named by their runs: two runs that both learned from scratch (two seeds, say) are not a
+    // "transfer" and a "scratch" run, and the box says which it compares (issue 43, item 17).
+    const QString first = qs(runs_[t].name).toHtmlEscaped();
+    const QString second = qs(runs_[1 - t].name).toHtmlEscaped();
+    lines << tr("Rolling mean ≥ %1 reached after: %2 <b>%3</b>, %4 <b>%5</b>")
                  .arg(threshold_->value())
-                 .arg(episodesText(m.transfer_episodes), episodesText(m.scratch_episodes));
+                 .arg(first, episodesText(m.transfer_episodes), second, episodesText(m.scratch_episodes));
     if (m.episodes_saved)
-        lines << tr("Episodes saved by transfer: <b>%1</b>").arg(QLocale().toString(qint64(*m.episodes_saved)));
+        lines << tr("Episodes saved by %1 over %2: <b>%3</b>")
+                     .arg(first, second, QLocale().toString(qint64(*m.episodes_saved)));
+    if (!startedFromPolicy(runs_[0]) && !startedFromPolicy(runs_[1]))
+        lines
+            << tr("<i>Neither run started from a trained policy: %1 is compared with %2, not a transfer with "
+                  "learning from scratch</i>")
+                   .arg(first, second);
     result_->setText(lines.join(QStringLiteral("<br>")));
 }
 

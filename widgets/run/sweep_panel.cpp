@@ -4,6 +4,7 @@
 #include "core/config/schema.h"
 #include "core/config/value_limits.h"
 #include "widgets/flow_layout.h"
+#include "widgets/run/duration_text.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -181,6 +182,7 @@ void SweepPanel::setRace(bool race)
 void SweepPanel::setSweep(const QString& folder, core::config::SweepBackend backend)
 {
     open_->setEnabled(false); // until its table is collected
+    firstRows_ = -1;          // its ETA counts from its first status
     folder_->setText(tr("Sweep in %1 (%2)").arg(folder, QString::fromStdString(core::config::to_string(backend))));
 }
 
@@ -191,18 +193,31 @@ void SweepPanel::setStatus(const core::sweep::SweepStatus& s)
     bar_->setRange(0, std::max(1, s.rows_total));
     bar_->setValue(s.rows_done);
     open_->setEnabled(s.collected);
-    summary_->setText(tr("%1 of %2 rows%8 · tasks: %3 pending, %4 running, %5 done, %6 failed%7")
-                          .arg(s.rows_done)
-                          .arg(s.rows_total)
-                          .arg(s.count(TaskState::Pending))
-                          .arg(s.count(TaskState::Running))
-                          .arg(s.count(TaskState::Done))
-                          .arg(s.count(TaskState::Failed))
-                          .arg(s.collected   ? tr(" · table.csv collected")
-                               : s.cancelled ? tr(" · cancelled")
-                                             : QString())
-                          .arg(s.seeds > 1 ? tr(" (%1 seeds of %2)").arg(s.seeds).arg(s.rows_total / s.seeds)
-                                           : QString()));
+    // The ETA of the rows still to train, at the time a row took since this panel followed the
+    // sweep (issue 43, item 22): as `rlda simulate` prints it.
+    if (firstRows_ < 0) {
+        firstRows_ = s.rows_done;
+        followed_.start();
+    }
+    const int trained = s.rows_done - firstRows_;
+    QString eta;
+    if (trained > 0 && s.rows_done < s.rows_total && !s.collected && !s.cancelled)
+        eta = tr(" · ETA %1")
+                  .arg(durationText(static_cast<double>(followed_.elapsed()) / 1000.0 / trained *
+                                    (s.rows_total - s.rows_done)));
+    summary_->setText(
+        tr("%1 of %2 rows%8 · tasks: %3 pending, %4 running, %5 done, %6 failed%7%9")
+            .arg(s.rows_done)
+            .arg(s.rows_total)
+            .arg(s.count(TaskState::Pending))
+            .arg(s.count(TaskState::Running))
+            .arg(s.count(TaskState::Done))
+            .arg(s.count(TaskState::Failed))
+            .arg(s.collected   ? tr(" · table.csv collected")
+                 : s.cancelled ? tr(" · cancelled")
+                               : QString())
+            .arg(s.seeds > 1 ? tr(" (%1 seeds of %2)").arg(s.seeds).arg(s.rows_total / s.seeds) : QString())
+            .arg(eta));
     tasks_->setRowCount(static_cast<int>(s.tasks.size()));
     for (int r = 0; r < static_cast<int>(s.tasks.size()); ++r) {
         const auto& t = s.tasks[static_cast<std::size_t>(r)];

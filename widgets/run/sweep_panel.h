@@ -5,6 +5,7 @@
 #include "core/config/names.h"
 #include "core/sweep/status.h"
 
+#include <QElapsedTimer>
 #include <QString>
 #include <QWidget>
 
@@ -73,6 +74,8 @@ private:
     QPushButton* open_ = nullptr;
     QLabel* folder_ = nullptr;
     QLabel* summary_ = nullptr;
+    QElapsedTimer followed_; // since the first status of the sweep shown
+    int firstRows_ = -1;     // its rows then; -1 before it
     QLabel* message_ = nullptr;
     QProgressBar* bar_ = nullptr;
     QTableWidget* tasks_ = nullptr;

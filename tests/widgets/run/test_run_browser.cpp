@@ -349,10 +349,29 @@ private Q_SLOTS:
         const QString text = b.findChild<QLabel*>(QStringLiteral("transferResult"))->text();
         QVERIFY2(text.contains(QStringLiteral("Jumpstart")) && text.contains(QStringLiteral("saved")), qPrintable(text));
 
+        QVERIFY2(text.contains(QStringLiteral("transfer <b>")) &&
+                     text.contains(QStringLiteral("scratch <b>")) &&
+                     !text.contains(QStringLiteral("Neither run")),
+                 qPrintable(text));
+
         // A threshold nobody reaches.
         b.findChild<QDoubleSpinBox*>(QStringLiteral("transferThreshold"))->setValue(0.95);
         QVERIFY(!transferBox(b)->metrics()->transfer_episodes);
         QVERIFY(b.findChild<QLabel*>(QStringLiteral("transferResult"))->text().contains(QStringLiteral("never")));
+
+        // Two runs that both learned from scratch (two seeds): named by their runs, and said to be
+        // no transfer (issue 43, item 17).
+        QTemporaryDir seeds;
+        learningRun(seeds.filePath("seed-1"), 0.5, 1, 200);
+        learningRun(seeds.filePath("seed-2"), 0.6, 1, 200);
+        RunBrowser plain;
+        QVERIFY(list(plain, seeds.path()));
+        plain.selectRuns({indexOf(plain, "seed-1"), indexOf(plain, "seed-2")});
+        const QString compared = plain.findChild<QLabel*>(QStringLiteral("transferResult"))->text();
+        QVERIFY2(compared.contains(QStringLiteral("Neither run started from a trained policy")) &&
+                     compared.contains(QStringLiteral("seed-1 <b>")) &&
+                     compared.contains(QStringLiteral("seed-2 <b>")),
+                 qPrintable(compared));
     }
 
     void listsTables()

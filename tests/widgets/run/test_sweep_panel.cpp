@@ -32,12 +32,18 @@ private Q_SLOTS:
         QCOMPARE(panel.tasks()->item(1, SweepPanel::AttemptsColumn)->text(), QStringLiteral("2"));
         QVERIFY(panel.summaryText().startsWith(QStringLiteral("11 of 16 rows")));
         QVERIFY(panel.summaryText().contains(QStringLiteral("1 running, 1 done")));
+        // An ETA once a row has trained while the panel followed the sweep (issue 43, item 22).
+        QVERIFY2(!panel.summaryText().contains(QStringLiteral("ETA")), qPrintable(panel.summaryText()));
+        s.rows_done = 12;
+        panel.setStatus(s);
+        QVERIFY2(panel.summaryText().contains(QStringLiteral(" · ETA ")), qPrintable(panel.summaryText()));
 
         s.tasks.pop_back(); // fewer tasks: the table shrinks
         s.collected = true;
         panel.setStatus(s);
         QCOMPARE(panel.tasks()->rowCount(), 1);
         QVERIFY(panel.summaryText().contains(QStringLiteral("collected")));
+        QVERIFY(!panel.summaryText().contains(QStringLiteral("ETA"))); // collected: nothing left
     }
 
     void buttons_follow_the_state()
