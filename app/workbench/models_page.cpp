@@ -17,9 +17,12 @@
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
-#include <QVBoxLayout>
-#include <QToolBar>
 
+#include <QToolBar>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include <algorithm>
 #include <exception>
 #include <optional>
 
@@ -59,7 +62,15 @@ ModelsPage::ModelsPage(QWidget* parent) : QWidget(parent)
     splitter->setStretchFactor(0, 0);
     splitter->setStretchFactor(1, 1);
     splitter->setStretchFactor(2, 0);
-    splitter->setSizes({200, 900, 450});
+    // The zoo list as wide as its longest name: the model's tree between it and the graph gets the
+    // rest, so that its Parameters column is never cut by the view (issue 43, item 21: "9,3" for
+    // 9,312 at 1366 px); its Layers column elides instead.
+    int longest = 0;
+    for (const auto& n : m::zoo_names())
+        longest = std::max(longest, fontMetrics().horizontalAdvance(QString::fromStdString(n)));
+    zoo_->setMaximumWidth(longest +
+                          10 * fontMetrics().averageCharWidth()); // the frame, margins, a scroll bar
+    splitter->setSizes({longest + 10 * fontMetrics().averageCharWidth(), 900, 450});
     splitter->setChildrenCollapsible(false);
     splitter->setContentsMargins(6, 4, 6, 0);
     layout->addWidget(splitter, 1);

@@ -11,17 +11,20 @@
 #include "widgets/figures/rank_view.h"
 #include "widgets/figures/transfer_view.h"
 #include "widgets/run/experiment_editor.h"
+#include "widgets/zoo_panel.h"
 
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QHeaderView>
 #include <QLineEdit>
 #include <QScreen>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QTabBar>
 #include <QTabWidget>
+#include <QTreeWidget>
 #include <QtTest/QtTest>
 
 using namespace rlda;
@@ -214,6 +217,32 @@ private Q_SLOTS:
         QCoreApplication::processEvents();
         const int chart = w.policy()->ranks()->height();
         QVERIFY2(chart >= 160, qPrintable(QStringLiteral("the rank chart is %1 px tall").arg(chart)));
+    }
+
+    // Issue 43, item 21: the Models page's tree cut "9,312" to "9,3" at 1366 px (squeezed between
+    // the zoo list and the graph); its Parameters column lies whole inside the view, the layers
+    // elided instead.
+    void the_models_tree_shows_whole_parameter_counts()
+    {
+        MainWindow w;
+        w.openDefaultExperiment();
+        w.resize(1366, 768);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        w.showPage(MainWindow::Page::Models);
+        auto* zoo = w.findChild<widgets::ZooPanel*>();
+        QVERIFY(zoo && zoo->selectModel(QStringLiteral("ConvNet2")));
+        auto* tree = w.findChild<QTreeWidget*>(QStringLiteral("modelTree"));
+        QVERIFY(tree);
+        QTRY_VERIFY(tree->topLevelItemCount() > 0);
+        QCoreApplication::processEvents();
+        const QHeaderView* header = tree->header();
+        const int last = header->count() - 1; // Parameters
+        const int right = header->sectionViewportPosition(last) + header->sectionSize(last);
+        QVERIFY2(right <= tree->viewport()->width(),
+                 qPrintable(QStringLiteral("the Parameters column ends at %1 px of a %2 px view")
+                                .arg(right)
+                                .arg(tree->viewport()->width())));
     }
 };
 
