@@ -26,7 +26,8 @@ inline model::ActionSpace trainer_actions(const TrainerConfig& t, const model::M
 }
 
 // Whether the model can take every action the trainer allows it, checked where a run or a table
-// build loads it (before any training): ConfigError naming the file and job.model, and the first
+// build loads it for training (train::job_model, before anything trains or a folder is written; not
+// where a table's shape is read for its status): ConfigError naming the file and job.model, and the first
 // action the model cannot take, otherwise. A run that makes no decision (max_decisions = 0) takes
 // no action and is not checked.
 inline void check_model_actions(const ExperimentConfig& c, const model::ModelSpec& spec)

@@ -132,7 +132,6 @@ TableShape table_shape(const config::ExperimentConfig& c)
     check_table_settings(c);
     const auto sample = config::sample_shape(c.dataset);
     const auto spec = model::load_model(c.job.model, sample.input, sample.classes, c.job.head);
-    config::check_model_actions(c, spec);
     const int actions = config::trainer_actions(c.trainer, spec).size();
     return {c.trainer.max_decisions, actions, SimulationTable(c.trainer.max_decisions, actions).sequences(),
             table_seeds(c), model::original_block_count(spec)};

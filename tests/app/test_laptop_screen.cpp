@@ -53,6 +53,19 @@ QList<QWidget*> controlsOf(QWidget* page)
     return controls;
 }
 
+// The window on a laptop's 1366 x 768 screen, the default experiment open, `page` shown; false
+// when the window is not exposed.
+bool showOnLaptop(MainWindow& w, MainWindow::Page page)
+{
+    w.openDefaultExperiment();
+    w.resize(1366, 768);
+    w.show();
+    if (!QTest::qWaitForWindowExposed(&w))
+        return false;
+    w.showPage(page);
+    return true;
+}
+
 // Every control of the scroll area's page: scrolled to, it lies inside the window.
 void checkReachable(MainWindow& w, QScrollArea* area, const QString& where)
 {
@@ -164,11 +177,7 @@ private Q_SLOTS:
     void the_policy_page_fits_with_the_study_and_ranks_loaded()
     {
         MainWindow w;
-        w.openDefaultExperiment();
-        w.resize(1366, 768);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.showPage(MainWindow::Page::Policy);
+        QVERIFY(showOnLaptop(w, MainWindow::Page::Policy));
         QSignalSpy opened(w.policy(), &app::PolicyPage::transferOpened);
         w.policy()->openStudy();
         QVERIFY(opened.wait(20000));
@@ -225,11 +234,7 @@ private Q_SLOTS:
     void the_models_tree_shows_whole_parameter_counts()
     {
         MainWindow w;
-        w.openDefaultExperiment();
-        w.resize(1366, 768);
-        w.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&w));
-        w.showPage(MainWindow::Page::Models);
+        QVERIFY(showOnLaptop(w, MainWindow::Page::Models));
         auto* zoo = w.findChild<widgets::ZooPanel*>();
         QVERIFY(zoo && zoo->selectModel(QStringLiteral("ConvNet2")));
         auto* tree = w.findChild<QTreeWidget*>(QStringLiteral("modelTree"));
