@@ -21,6 +21,7 @@
 #include "core/table/open_table.h"
 #include "core/table/table.h"
 #include "core/table/table_checks.h"
+#include "core/transfer/lineup.h"
 #include "core/util/error.h"
 #include "core/util/rolling_mean.h"
 
@@ -142,9 +143,13 @@ int run_learn(const LearnOptions& o)
     return 0;
 }
 
+// `--agent all`: every agent on the table side by side (core/transfer/lineup.h).
+constexpr const char* kEveryAgent = "all";
+
 struct EvaluateOptions : TableOptions {
     std::string policy;
-    std::string agent; // a growth heuristic's kind, instead of a policy
+    std::string agent; // a growth heuristic's kind, instead of a policy; or kEveryAgent
+    std::string format = "text"; // of --agent all: text, csv or markdown
     core::config::AgentConfig heuristic; // its threshold
     std::string table;
     std::uint64_t seed = 0;
@@ -160,6 +165,25 @@ std::vector<std::string> heuristic_names()
     return out;
 }
 
+// Every agent on the table, the policy among them when --policy names one.
+int run_lineup(const EvaluateOptions& o, const core::sim::OpenedTable& t)
+{
+    std::optional<core::sim::Evaluation> policy;
+    bool in_sample = false;
+    if (!o.policy.empty()) {
+        policy = core::run::evaluate_policy(o.policy, {&t}, o.seed, print_warning).front();
+        in_sample = core::io::learned_on(o.policy, o.table);
+    }
+    const auto lineup = core::run::judge_lineup(core::sim::learn_task(t), policy, in_sample, o.seed, o.heuristic);
+    if (o.format == "csv")
+        fmt::print("{}", core::run::lineup_csv(lineup));
+    else if (o.format == "markdown")
+        fmt::print("{}", core::run::lineup_markdown(lineup));
+    else
+        fmt::print("{}", core::run::lineup_text(lineup));
+    return 0;
+}
+
 int run_evaluate(const EvaluateOptions& o)
 {
     const auto t = core::sim::open_table(o.table, o.overrides());
@@ -167,6 +191,8 @@ int run_evaluate(const EvaluateOptions& o)
         print_warning(t.assumption());
     if (const auto flat = core::sim::unrankable_table_warning(t.table, o.table))
         print_warning(*flat);
+    if (o.agent == kEveryAgent)
+        return run_lineup(o, t);
     if (!o.agent.empty()) {
         core::config::AgentConfig agent = o.heuristic;
         agent.kind = *core::config::from_string<core::config::AgentKind>(o.agent);
@@ -227,22 +253,33 @@ std::function<int()> add_evaluate_command(CLI::App& app)
                                                "rank and the baselines");
     auto o = std::make_shared<EvaluateOptions>();
     auto* policy = cmd->add_option("--policy", o->policy, "Policy file (policy.pt)");
+    auto agents = heuristic_names();
+    agents.emplace_back(kEveryAgent);
     auto* agent = cmd->add_option("--agent", o->agent,
                                   "Instead of a policy, a growth heuristic walked down the table with the decision "
                                   "features recorded at each node (gradient, loss-drop, grow-while-improving need "
-                                  "them; first, last do not)")
-                      ->check(CLI::IsMember(heuristic_names()));
-    policy->excludes(agent);
+                                  "them; first, last do not); or all: every heuristic, no adaptation, the optimal "
+                                  "and a random sequence side by side (with --policy's, when given), each with its "
+                                  "rank interval and a verdict against the best")
+                      ->check(CLI::IsMember(agents));
+    auto* format = cmd->add_option("--format", o->format, "How --agent all prints its table: text, csv or markdown")
+                       ->capture_default_str()
+                       ->check(CLI::IsMember({"text", "csv", "markdown"}))
+                       ->needs(agent);
     const auto& threshold = core::config::experiment_schema().find("agent.threshold")->range;
     cmd->add_option("--threshold", o->heuristic.threshold,
                     "grow-while-improving: the least gain in test accuracy (a fraction) an epoch needs to grow")
         ->capture_default_str()
         ->check(real_number({threshold.min, !threshold.min_open}, {threshold.max, !threshold.max_open}))
         ->needs(agent);
-    // Exactly one of the two: excludes() refuses both, this refuses neither.
-    cmd->callback([policy, agent] {
+    // One of the two, or a policy among every agent (--agent all).
+    cmd->callback([policy, agent, format, o] {
         if (policy->count() + agent->count() == 0)
             throw CLI::RequiredError("--policy or --agent");
+        if (policy->count() > 0 && agent->count() > 0 && o->agent != kEveryAgent)
+            throw CLI::ExcludesError("--policy", "--agent " + o->agent);
+        if (format->count() > 0 && o->agent != kEveryAgent)
+            throw CLI::ValidationError("--format", "prints the table of --agent all; give --agent all");
     });
     cmd->add_option("--table", o->table, "Simulation table: a table folder (its table.csv) or a CSV file")->required();
     add_table_options(cmd, *o);

@@ -20,6 +20,19 @@ std::size_t CsvTable::column(const std::string& name) const
     throw Error(fmt::format("{}: missing column \"{}\"", source, name));
 }
 
+std::string csv_field(const std::string& field)
+{
+    if (field.find_first_of(",\"\r\n") == std::string::npos)
+        return field;
+    std::string out = "\"";
+    for (const char c : field) {
+        if (c == '"')
+            out += '"';
+        out += c;
+    }
+    return out + '"';
+}
+
 std::vector<std::string> split_csv_record(const std::string& line)
 {
     std::vector<std::string> fields(1);

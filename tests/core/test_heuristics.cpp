@@ -11,6 +11,8 @@
 #include "core/table/judge.h"
 #include "core/table/open_table.h"
 #include "core/table/reliability.h"
+#include "core/transfer/lineup.h"
+#include "core/util/csv.h"
 #include "core/util/data_dir.h"
 #include "core/util/error.h"
 #include "tests/common/config_error.h"
@@ -29,6 +31,7 @@ using rlda::test::qerror_of;
 namespace agent = rlda::core::agent;
 namespace config = rlda::core::config;
 namespace model = rlda::core::model;
+namespace run = rlda::core::run;
 namespace sim = rlda::core::sim;
 
 namespace {
@@ -393,6 +396,106 @@ private Q_SLOTS:
         QCOMPARE(top.high, 1);
     }
 
+    // Every agent on one table (rlda evaluate --agent all, the Policy page's Every agent tab): each
+    // row is the agent's own evaluation, the verdict is the confidence set's, and no verdict is
+    // given where the seeds cannot test one (issue 43, item 20).
+    void every_agent_on_one_table()
+    {
+        const std::vector<std::uint64_t> seeds{1, 2, 3};
+        const auto noisy = [](const std::vector<int>& s, std::size_t seed) {
+            return spread_out(s, seed) + 0.002 * static_cast<double>((s[0] * 7 + s[1] * 5 + seed * 3) % 4);
+        };
+        const auto t = table(noisy, seeds);
+        sim::TableFeatures f;
+        for (const auto s : seeds) {
+            f.add(s, {}, features({1.0, 4.0}, {0.0, 0.0}));
+            for (int a = 0; a < 3; ++a)
+                f.add(s, {a}, features({4.0, 1.0}, {0.0, 0.0}));
+        }
+        auto policy = sim::evaluate_sequence(t, {1, 0}, 5);
+        sim::add_seed_statistics(policy, t, 5);
+        const auto lineup = run::judge_lineup(task(t, &f), policy, true, 5);
+        QStringList agents;
+        for (const auto& e : lineup.entries)
+            agents << QString::fromStdString(e.agent);
+        QCOMPARE(agents.join(' '),
+                 QStringLiteral("policy gradient loss-drop first last grow-while-improving none optimal random"));
+        QCOMPARE(lineup.sequences, 9);
+        QCOMPARE(lineup.replicates, 3);
+        QCOMPARE(lineup.best_set, (std::vector<std::vector<int>>{{1, 0}})); // (1 0) is far ahead
+        QVERIFY(!lineup.best_set_all);
+
+        const auto& p = lineup.entries.front();
+        QVERIFY(p.in_sample);
+        QCOMPARE(p.sequences, (std::vector<std::vector<int>>{{1, 0}}));
+        QCOMPARE(p.rank, 1.0);
+        QCOMPARE(run::lineup_verdict(lineup, p), std::string("cannot be told from the best"));
+        // A heuristic's row is what evaluate_agent says of it, under the same seed.
+        config::AgentConfig last;
+        last.kind = config::AgentKind::Last;
+        const auto e = sim::evaluate_agent(last, task(t, &f), 5);
+        const auto& l = lineup.entries[4];
+        QCOMPARE(l.sequences, (std::vector<std::vector<int>>{e.greedy}));
+        QCOMPARE(l.rank, static_cast<double>(e.rank));
+        QCOMPARE(l.rank_low, e.greedy_spread.low);
+        QCOMPARE(l.rank_high, e.greedy_spread.high);
+        QCOMPARE(l.accuracy, e.accuracy);
+        QCOMPARE(l.among_best, e.greedy_among_best);
+        QCOMPARE(run::lineup_verdict(lineup, l), std::string("below the best"));
+        QCOMPARE(lineup.entries[7].sequences, (std::vector<std::vector<int>>{{1, 0}})); // optimal
+        QCOMPARE(lineup.entries[6].sequences, (std::vector<std::vector<int>>{{2, 2}})); // none
+        const auto& random = lineup.entries.back();
+        QCOMPARE(random.rank, 5.0); // (9 + 1) / 2: no ties
+        QCOMPARE(random.rank_low, 1);
+        QCOMPARE(random.rank_high, 9);
+        QCOMPARE(run::lineup_verdict(lineup, random), std::string("by chance: in the best set 1 in 9"));
+
+        // The CSV has one row per agent that reads back field for field; the Markdown a row each.
+        const std::string csv = run::lineup_csv(lineup);
+        const auto lines = QString::fromStdString(csv).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(lines.size(), 1 + static_cast<int>(lineup.entries.size()));
+        const auto header = rlda::core::split_csv_record(lines[0].toStdString());
+        for (int i = 1; i < lines.size(); ++i) {
+            const auto fields = rlda::core::split_csv_record(lines[i].toStdString());
+            QCOMPARE(fields.size(), header.size());
+            const auto& entry = lineup.entries[static_cast<std::size_t>(i - 1)];
+            QCOMPARE(fields[1], entry.agent);
+            QCOMPARE(fields.back(), run::lineup_verdict(lineup, entry));
+        }
+        QCOMPARE(rlda::core::split_csv_record(lines[1].toStdString())[2], std::string("yes")); // in-sample
+        const auto md = QString::fromStdString(run::lineup_markdown(lineup)).split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(md.size(), 1 + 2 + static_cast<int>(lineup.entries.size()));
+        QVERIFY2(md[3].startsWith(QLatin1String("| policy (in-sample) | 1 0 | 1 |")), qPrintable(md[3]));
+        QVERIFY(QString::fromStdString(run::lineup_text(lineup)).contains(QLatin1String("below the best")));
+    }
+
+    // Where the seeds test nothing the lineup says so, row by row, instead of a verdict.
+    void every_agent_without_a_test()
+    {
+        const auto single = run::judge_lineup(task(table(spread_out), nullptr));
+        QCOMPARE(single.replicates, 1);
+        QVERIFY(single.best_set.empty());
+        for (const auto& e : single.entries) {
+            const auto verdict = QString::fromStdString(run::lineup_verdict(single, e));
+            if (e.agent == "gradient" || e.agent == "loss-drop" || e.agent == "grow-while-improving")
+                QCOMPARE(verdict, QStringLiteral("not judged: it reads the training state, and the table has no "
+                                                 "decision features"));
+            else
+                QCOMPARE(verdict, QStringLiteral("no test: one seed"));
+            QCOMPARE(e.rank_high > 0, e.agent == "random"); // no interval from one seed but a random rank's
+        }
+        QVERIFY(run::lineup_caption(single).find("one seed") != std::string::npos);
+        // Seeds that differ only by chance: the set is every sequence, and no agent is "below".
+        const auto flat = table([](const std::vector<int>& s, std::size_t seed) {
+            return 0.7 + 0.01 * static_cast<double>((s[0] + s[1] + seed) % 3);
+        }, {1, 2, 3});
+        const auto all = run::judge_lineup(task(flat, nullptr));
+        QVERIFY(all.best_set_all);
+        for (const auto& e : all.entries)
+            if (e.not_judged.empty())
+                QCOMPARE(run::lineup_verdict(all, e), std::string("no test: the seeds do not separate the sequences"));
+    }
+
     // rlda evaluate --agent: a heuristic that needs no features on a shipped table; one that does
     // on a table without them (the paper's), refused in one line; exactly one of --policy and --agent.
     void rlda_evaluate_agent()
@@ -418,6 +521,20 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         r = rlda::test::rlda_cli({"evaluate", "--agent", "last", "--threshold", "2", "--table", table});
         QCOMPARE(r.code, 2);
+
+        // --agent all: every agent, one row each, as CSV; --format is --agent all's alone.
+        r = rlda::test::rlda_cli({"evaluate", "--agent", "all", "--format", "csv", "--table", table});
+        QVERIFY2(r.code == 0, qPrintable(r.err));
+        const auto rows = r.out.split('\n', Qt::SkipEmptyParts);
+        QCOMPARE(rows.size(), 1 + 8); // five heuristics, none, optimal, random
+        QVERIFY(rows[0].startsWith(QLatin1String("table,agent,in_sample,sequence,rank,rank_low,rank_high,")));
+        QVERIFY2(rows[4].contains(QLatin1String(",last,no,1 1 1,")), qPrintable(rows[4]));
+        r = rlda::test::rlda_cli({"evaluate", "--agent", "last", "--format", "csv", "--table", table});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains("give --agent all"), qPrintable(r.err));
+        r = rlda::test::rlda_cli({"evaluate", "--agent", "all", "--policy", "missing.pt", "--table", table});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.err.contains("missing.pt"), qPrintable(r.err));
     }
 };
 
