@@ -5,6 +5,7 @@
 #include "core/io/run_reader.h"
 #include "core/model/zoo.h"
 #include "core/table/open_table.h"
+#include "core/table/table_checks.h"
 #include "core/table/table.h"
 #include "core/util/error.h"
 
@@ -77,6 +78,29 @@ PolicyEvaluation evaluatePolicy(const QString& policy, const QStringList& tables
             inSample ? agent + QObject::tr(" — in-sample (learned on this table)") : agent, opened[i].table,
             evaluations[i]));
     }
+    return out;
+}
+
+AgentLineup judgeAgentsOn(const QString& table, const QString& policy, const QString& fallbackModel,
+                            const core::model::Shape& input, qint64 classes)
+{
+    AgentLineup out;
+    QStringList notes;
+    const auto t = openTable(table, fallbackModel, input, classes);
+    if (!t.described)
+        notes << QString::fromStdString(t.assumption());
+    if (const auto flat = core::sim::unrankable_table_warning(t.table, table.toStdString()))
+        notes << QString::fromStdString(*flat);
+    std::optional<core::sim::Evaluation> evaluation;
+    bool inSample = false;
+    if (!policy.isEmpty()) {
+        evaluation = engine().evaluatePolicy(policy.toStdString(), {&t}, [&](const std::string& warning) {
+            notes << QString::fromStdString(warning);
+        }).front();
+        inSample = core::io::learned_on(policy.toStdString(), table.toStdString());
+    }
+    out.lineup = core::run::judge_lineup(core::sim::learn_task(t), evaluation, inSample);
+    out.note = notes.join(QLatin1Char('\n'));
     return out;
 }
 

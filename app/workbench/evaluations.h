@@ -5,6 +5,7 @@
 
 #include "core/model/spec.h"
 #include "core/table/results.h"
+#include "core/transfer/lineup.h"
 #include "widgets/figures/rank_chart.h"
 
 #include <QString>
@@ -41,5 +42,16 @@ struct PolicyEvaluation {
 // without. Throws core::Error naming the file at fault.
 PolicyEvaluation evaluatePolicy(const QString& policy, const QStringList& tables, const QString& fallbackModel,
                                 const core::model::Shape& input, qint64 classes);
+
+// Every agent judged on one table (core/transfer/lineup.h), with `policy` among them when it is not
+// empty (loaded once, as evaluatePolicy does). `note`: what the table or the policy file warn of
+// (no metadata, a table that ranks nothing, an unverified policy file), one line each. Throws
+// core::Error naming the file at fault.
+struct AgentLineup {
+    core::run::Lineup lineup;
+    QString note;
+};
+AgentLineup judgeAgentsOn(const QString& table, const QString& policy, const QString& fallbackModel,
+                            const core::model::Shape& input, qint64 classes);
 
 } // namespace rlda::app

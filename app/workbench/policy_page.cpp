@@ -6,6 +6,7 @@
 #include "core/transfer/summary.h"
 #include "core/util/data_dir.h"
 #include "widgets/counted.h"
+#include "widgets/figures/lineup_view.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/figures/transfer_view.h"
 #include "widgets/file_dialogs.h"
@@ -71,6 +72,34 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
     transfer_ = new widgets::TransferView(transferTab);
     transferLayout->addWidget(transfer_, 1);
     lowerTabs_->addTab(transferTab, tr("Transfer"));
+    auto* lineupTab = new QWidget(lowerTabs_);
+    auto* lineupLayout = new QVBoxLayout(lineupTab);
+    lineupLayout->setContentsMargins(0, 0, 0, 0);
+    auto* lineupBar = new QHBoxLayout;
+    auto* lineupHint = new QLabel(tr("Every agent on one table: the policy last evaluated here, each growth "
+                                     "heuristic, no adaptation, the optimal and a random sequence, each with its rank, "
+                                     "95 % interval and a verdict against the best (rlda evaluate --agent all)."),
+                                  lineupTab);
+    lineupHint->setWordWrap(true);
+    auto* lineupButton = new QPushButton(tr("Judge every agent on a table…"), lineupTab);
+    lineupButton->setObjectName(QStringLiteral("judgeEveryAgentButton"));
+    lineupBar->addWidget(lineupHint, 1);
+    lineupBar->addWidget(lineupButton);
+    lineupLayout->addLayout(lineupBar);
+    lineup_ = new widgets::LineupView(lineupTab);
+    lineup_->clear(tr("No table judged yet: choose one, or evaluate a policy on tables (its first table is "
+                      "judged here with the policy among the agents)."));
+    lineupLayout->addWidget(lineup_, 1);
+    lowerTabs_->addTab(lineupTab, tr("Every agent"));
+    connect(lineupButton, &QPushButton::clicked, this, [this] {
+        const QString table = widgets::openFileName(this, widgets::FileKind::Table, tr("Table to judge every agent on"),
+                                                    tr("Simulation tables (*.csv);;All files (*)"));
+        if (!table.isEmpty())
+            judgeEveryAgent(table);
+    });
+    connect(lineup_, &widgets::LineupView::exported, this, [this](const QString& path, const QString& error) {
+        Q_EMIT statusMessage(error.isEmpty() ? tr("Every agent exported to %1").arg(path) : error);
+    });
     connect(openTransferButton, &QPushButton::clicked, this, [this] {
         const QString folder = widgets::existingFolder(this, widgets::FileKind::RunFolder, tr("Transfer run folder"));
         if (!folder.isEmpty())
@@ -107,15 +136,18 @@ void PolicyPage::evaluate(const QString& policy, const QStringList& tables)
     jobs_.startJob([policy, tables, model = model_, input = input_, classes = classes_] {
                        return evaluatePolicy(policy, tables, model, input, classes);
                    },
-                   [this, policy, n = static_cast<int>(tables.size())](const PolicyEvaluation& result) {
+                   [this, policy, tables](const PolicyEvaluation& result) {
                        setBusy(false);
                        policy_ = policy;
+                       const int n = static_cast<int>(tables.size());
                        ranks_->setTables(result.ranked);
                        giveRanksTheRoom();
                        const QString done = tr("%1 evaluated on %2").arg(policy, widgets::counted(n, tr("table"), tr("tables")));
                        Q_EMIT statusMessage(result.warning.isEmpty() ? done
                                                                      : tr("%1 (warning: %2)").arg(done, result.warning));
                        Q_EMIT evaluated(QString());
+                       if (!tables.isEmpty())
+                           judgeAgents(tables.front(), false); // the status bar keeps the evaluation's line
                    },
                    [this](const QString& reason) {
                        setBusy(false);
@@ -139,6 +171,33 @@ void PolicyPage::showRanked(const QString& table, const QString& fallbackModel, 
                        Q_EMIT statusMessage(reason);
                        Q_EMIT ranked(reason);
                    });
+}
+
+void PolicyPage::judgeEveryAgent(const QString& table)
+{
+    judgeAgents(table, true);
+}
+
+void PolicyPage::judgeAgents(const QString& table, bool announce)
+{
+    if (announce)
+        Q_EMIT statusMessage(tr("Judging every agent on %1…").arg(table));
+    lineups_.startJob([table, policy = policy_, model = model_, input = input_, classes = classes_] {
+                          return judgeAgentsOn(table, policy, model, input, classes);
+                      },
+                      [this, table, announce](AgentLineup result) {
+                          lineup_->setLineup(std::move(result.lineup), result.note);
+                          if (announce)
+                              Q_EMIT statusMessage(tr("Every agent judged on %1").arg(table));
+                          Q_EMIT lineupShown(QString());
+                      },
+                      [this, announce](const QString& reason) {
+                          if (announce)
+                              Q_EMIT statusMessage(reason);
+                          else
+                              lineup_->clear(reason);
+                          Q_EMIT lineupShown(reason);
+                      });
 }
 
 void PolicyPage::openTransfer(const QString& folder)

@@ -17,6 +17,7 @@ class QTabWidget;
 
 namespace rlda::widgets {
 class DecisionView;
+class LineupView;
 class RankView;
 class TransferView;
 struct RankedTable;
@@ -51,6 +52,11 @@ public:
     // side by side, the comparison shown.
     void openStudy();
     widgets::TransferView* transfer() const { return transfer_; }
+    // Judges every agent on `table` off the GUI thread (the policy last evaluated here among them,
+    // if any) and shows them on the Every agent tab; lineupShown() with "" or the reason. An
+    // evaluation of a policy on tables does this for its first table.
+    void judgeEveryAgent(const QString& table);
+    widgets::LineupView* lineup() const { return lineup_; }
     QString policy() const { return policy_; } // the policy last evaluated, for the recent policies
 
 Q_SIGNALS:
@@ -58,10 +64,13 @@ Q_SIGNALS:
     void evaluated(const QString& error);
     void ranked(const QString& error);
     void transferOpened(const QString& error);
+    void lineupShown(const QString& error);
 
 private:
     void evaluateWithDialogs();
     void giveRanksTheRoom();
+    // judgeEveryAgent; without `announce` the status bar is left alone (a failure shows in the tab).
+    void judgeAgents(const QString& table, bool announce);
     void setBusy(bool busy);
     // Reads `folders` off the GUI thread and shows them after `runs` (none: they replace what is
     // open); with `showStudy`, every held-out model across the runs is shown first.
@@ -73,12 +82,14 @@ private:
     QPushButton* evaluate_ = nullptr;
     QTabWidget* lowerTabs_ = nullptr;
     widgets::TransferView* transfer_ = nullptr;
+    widgets::LineupView* lineup_ = nullptr;
     QString policy_;
     QString model_ = QStringLiteral("ConvNet2");
     core::model::Shape input_ = core::model::kCifar10Input;
     qint64 classes_ = core::model::kCifar10Classes;
     widgets::JobTracker jobs_{this};     // the latest evaluation asked for
     widgets::JobTracker transfers_{this}; // the latest transfer run asked for
+    widgets::JobTracker lineups_{this};   // the latest table every agent is judged on
 };
 
 } // namespace rlda::app

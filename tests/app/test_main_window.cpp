@@ -18,6 +18,7 @@
 #include "tests/common/synthetic_table.h"
 #include "tests/common/tiny_sim.h"
 #include "tests/widgets/plot/plot_reading.h"
+#include "widgets/figures/lineup_view.h"
 #include "widgets/figures/rank_view.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
@@ -183,8 +184,18 @@ private Q_SLOTS:
         const QString policy = w.currentRun() + "/policy.pt";
         const QString other = QString::fromStdString(
             test::write_synthetic_table(tmp.filePath(QStringLiteral("other.csv")).toStdString()));
+        QSignalSpy lineup(w.policy(), &app::PolicyPage::lineupShown);
         QCOMPARE(evaluated(*w.policy(), policy, {table, other}), QString());
         QCOMPARE(w.policy()->ranks()->tables().size(), std::size_t{2});
+        // Issue 43, item 20: the first table's every-agent table follows, the policy first among them.
+        QVERIFY(lineup.wait(60000));
+        QCOMPARE(lineup.first().first().toString(), QString());
+        const auto& agents = w.policy()->lineup()->lineup();
+        QCOMPARE(agents.table, table.toStdString());
+        QCOMPARE(agents.entries.front().agent, std::string("policy"));
+        QVERIFY(agents.entries.front().in_sample);
+        QCOMPARE(static_cast<int>(agents.entries.front().rank), w.policy()->ranks()->tables()[0].evaluation.rank);
+        QCOMPARE(w.policy()->lineup()->table()->item(0, 0)->text(), QStringLiteral("policy (in-sample)"));
         QCOMPARE(w.policy()->ranks()->tables()[1].scenario, QStringLiteral("other")); // no index.csv: the file
         // Issue 43, item 7: the rank on the table it learned on is marked in-sample; the other is not.
         QVERIFY2(w.policy()->ranks()->tables()[0].agent.endsWith(

@@ -8,11 +8,14 @@
 #include "core/transfer/summary.h"
 #include "core/util/data_dir.h"
 #include "core/util/statistics.h"
+#include "core/transfer/lineup.h"
+#include "widgets/figures/lineup_view.h"
 #include "widgets/figures/transfer_view.h"
 #include "widgets/qcp.h"
 
 #include "tests/common/screenshots.h"
 #include "tests/common/suite.h"
+#include "tests/common/text_file.h"
 #include "tests/common/throwaway_settings.h"
 
 #include <QComboBox>
@@ -231,6 +234,59 @@ private Q_SLOTS:
         QVERIFY(view->table()->item(3, 0)->text().startsWith(QStringLiteral("feedforwardnet2_middle")));
         if (const QString shots = rlda::test::screenshotDir(); !shots.isEmpty())
             QVERIFY(page.grab().toImage().save(shots + QStringLiteral("/policy-transfer-replicates.png")));
+    }
+
+    // Issue 43, item 20: every agent on one table, the rows and verdicts the command line prints
+    // (core/transfer/lineup.h), exported as CSV and Markdown off the GUI thread; a folder that
+    // cannot be written is named. The policy among them: test_main_window learning_from_a_table.
+    void every_agent_on_a_table()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        const auto file = rlda::core::fashion_mnist_tables_dir() / "tinyconvnet3_middle.csv";
+        const QString table = QString::fromStdString(file.string());
+        rlda::app::PolicyPage page;
+        page.resize(1366, 700);
+        page.show();
+        auto* view = page.lineup();
+        QVERIFY(!view->hasLineup());
+        QSignalSpy shown(&page, &rlda::app::PolicyPage::lineupShown);
+        page.judgeEveryAgent(table);
+        QVERIFY(shown.wait(20000));
+        QCOMPARE(shown.first().first().toString(), QString());
+
+        const auto opened = rlda::core::sim::open_table(file);
+        const auto expected = run::judge_lineup(rlda::core::sim::learn_task(opened));
+        QCOMPARE(view->table()->rowCount(), static_cast<int>(expected.entries.size()));
+        for (int r = 0; r < view->table()->rowCount(); ++r) {
+            const auto cells = run::lineup_cells(expected, expected.entries[static_cast<std::size_t>(r)]);
+            for (int c = 0; c < view->table()->columnCount(); ++c)
+                QCOMPARE(view->table()->item(r, c)->text().toStdString(), cells[static_cast<std::size_t>(c)]);
+        }
+        QCOMPARE(view->table()->item(0, 0)->text(), QStringLiteral("gradient")); // no policy evaluated yet
+        QVERIFY(view->caption()->text().contains(QStringLiteral("the 95 % confidence set for the best holds 3")));
+
+        const QString csv = dir.filePath(QStringLiteral("agents.csv"));
+        QSignalSpy exported(view, &rlda::widgets::LineupView::exported);
+        view->exportTo(csv, rlda::widgets::LineupView::Format::Csv);
+        QVERIFY(exported.wait(10000));
+        QCOMPARE(exported.first().at(1).toString(), QString());
+        QCOMPARE(rlda::test::slurp(csv.toStdString()), run::lineup_csv(expected));
+        const QString md = dir.filePath(QStringLiteral("agents.md"));
+        view->exportTo(md, rlda::widgets::LineupView::Format::Markdown);
+        QVERIFY(exported.wait(10000));
+        QCOMPARE(rlda::test::slurp(md.toStdString()), run::lineup_markdown(expected));
+        view->exportTo(dir.filePath(QStringLiteral("no/such/folder/agents.csv")), rlda::widgets::LineupView::Format::Csv);
+        QVERIFY(exported.wait(10000));
+        QVERIFY2(exported.last().at(1).toString().contains(QStringLiteral("no/such/folder/agents.csv")),
+                 qPrintable(exported.last().at(1).toString()));
+
+        // A file that is no table is named, and what was shown stays.
+        page.judgeEveryAgent(dir.filePath(QStringLiteral("agents.md")));
+        QVERIFY(shown.wait(20000));
+        QVERIFY2(shown.last().first().toString().contains(QStringLiteral("agents.md")),
+                 qPrintable(shown.last().first().toString()));
+        QCOMPARE(view->table()->rowCount(), static_cast<int>(expected.entries.size()));
     }
 
 private:
