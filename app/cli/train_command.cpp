@@ -1,6 +1,7 @@
-// `rlda train CONFIG.toml [--out DIR] [--force] [--set section.key=value]… [--compare none]`:
+// `rlda train CONFIG.toml [--out DIR] [--force] [--set section.key=value]… [--compare none [--seeds S…]]`:
 // Algorithm 1 as configured, with a live progress line on a terminal and plain lines otherwise.
 #include "app/cli/commands.h"
+#include "app/cli/numbers.h"
 #include "app/cli/warning.h"
 
 #include "core/config/experiment_io.h"
@@ -29,6 +30,7 @@ struct TrainOptions {
     std::vector<std::string> overrides;
     std::string dataset;
     std::string compare; // "none": also run without adaptation
+    std::vector<std::uint64_t> seeds; // with --compare: the comparison at each seed, paired
 };
 
 // Progress on stdout: one rewritten line on a terminal (at most ~10 updates a second), epoch
@@ -36,6 +38,19 @@ struct TrainOptions {
 class ProgressPrinter final : public core::train::TrainObserver {
 public:
     explicit ProgressPrinter(bool tty) : tty_(tty) {}
+
+    // Names each run as it starts: several runs print one after the other (--compare none --seeds).
+    void announce_runs() { announce_ = true; }
+
+    void on_start(const core::train::RunStart& s) override
+    {
+        if (!announce_)
+            return;
+        close_line();
+        fmt::print("run: {}\n", s.run_dir);
+        whole_steps_ = 0;
+        std::fflush(stdout);
+    }
 
     void on_progress(const core::train::BatchProgress& p) override
     {
@@ -112,6 +127,7 @@ private:
     }
 
     bool tty_;
+    bool announce_ = false;
     bool line_open_ = false;
     double test_acc_ = 0.0;
     std::int64_t params_ = 0;
@@ -192,6 +208,16 @@ int run_train(const TrainOptions& o)
         return result.cancelled ? 130 : 0;
     }
 
+    if (!o.seeds.empty()) {
+        core::run::check_seed_comparisons(config, out, o.seeds, o.force); // before the first line
+        fmt::print("run folders: {} (seed-S and seed-S-none for each of {} seeds)\n", out, o.seeds.size());
+        std::fflush(stdout);
+        printer.announce_runs();
+        const auto c = core::run::run_seed_comparisons(config, out, o.seeds, o.force, &printer);
+        for (const auto& line : core::run::seed_comparison_lines(c))
+            fmt::print("{}\n", line);
+        return c.cancelled ? 130 : 0;
+    }
     fmt::print("run folder: {}\nrun folder without adaptation: {}\n", out,
                core::run::baseline_folder(out).string());
     std::fflush(stdout);
@@ -217,11 +243,17 @@ std::function<int()> add_train_command(CLI::App& app)
     train->add_option("--set", o->overrides, "Override a setting: section.key=value (TOML value), repeatable; "
                                              "all are applied, then checked together, in any order");
     train->add_option("--dataset", o->dataset, "Shorthand for --set dataset.kind=\"KIND\"");
-    train->add_option("--compare", o->compare,
+    auto* compare = train->add_option("--compare", o->compare,
                       "none: after the run, train the same job without adaptation (agent.kind \"none\") "
                       "into OUT-none beside the run folder and print both final test accuracies and "
                       "their difference")
         ->check(CLI::IsMember({"none"}));
+    train->add_option("--seeds", o->seeds,
+                      "With --compare none: the comparison at each of these seeds (job.seed), paired, into "
+                      "OUT/seed-S and OUT/seed-S-none; prints each seed's difference and their mean with a 95 % "
+                      "interval (paired t), and says what it shows")
+        ->check(whole_number(0, kMaxSeed))
+        ->needs(compare);
     return [train, o]() -> int {
         if (!train->parsed())
             return -1;

@@ -1,6 +1,12 @@
 #include "core/io/comparison.h"
 
+#include "core/util/distributions.h"
+#include "core/util/statistics.h"
+
 #include <fmt/format.h>
+
+#include <cmath>
+#include <numeric>
 
 namespace rlda::core::run {
 
@@ -18,6 +24,63 @@ std::filesystem::path baseline_folder(const std::filesystem::path& out)
         dir = dir.parent_path();
     dir += "-none";
     return dir;
+}
+
+PairedDifference paired_difference(const std::vector<double>& differences)
+{
+    PairedDifference d;
+    d.n = static_cast<int>(differences.size());
+    if (d.n == 0)
+        return d;
+    d.mean = std::accumulate(differences.begin(), differences.end(), 0.0) / d.n;
+    d.low = d.high = d.mean;
+    if (d.n < 2)
+        return d;
+    d.sd = std::sqrt(variance_of(differences, 1));
+    const double half = t_quantile(0.975, d.n - 1) * d.sd / std::sqrt(static_cast<double>(d.n));
+    d.low = d.mean - half;
+    d.high = d.mean + half;
+    return d;
+}
+
+PairedDifference paired_difference(const SeedComparisons& c)
+{
+    std::vector<double> differences;
+    differences.reserve(c.runs.size());
+    for (const auto& run : c.runs)
+        differences.push_back(run.difference());
+    return paired_difference(differences);
+}
+
+std::filesystem::path seed_folder(const std::filesystem::path& out, std::uint64_t seed)
+{
+    return out / fmt::format("seed-{}", seed);
+}
+
+std::string paired_difference_line(const PairedDifference& d)
+{
+    if (d.n == 0)
+        return "difference: none (no seed finished both runs)";
+    if (!d.has_interval())
+        return fmt::format("difference: {:+.4f} (one seed: no interval; give two or more seeds for one)", d.mean);
+    const char* says = d.shown() > 0   ? "adaptation raised the final test accuracy"
+                       : d.shown() < 0 ? "adaptation lowered the final test accuracy"
+                                       : "no difference shown at 95 % (the interval holds 0)";
+    return fmt::format("difference: {:+.4f} (95 % interval {:+.4f} to {:+.4f}, paired t over {} seeds, sd {:.4f}): {}",
+                       d.mean, d.low, d.high, d.n, d.sd, says);
+}
+
+std::vector<std::string> seed_comparison_lines(const SeedComparisons& c)
+{
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < c.runs.size(); ++i)
+        out.push_back(fmt::format("seed {}: adaptation {:.4f}, no adaptation {:.4f}, difference {:+.4f}", c.seeds[i],
+                                  c.runs[i].adapted.final_test_acc, c.runs[i].baseline.final_test_acc,
+                                  c.runs[i].difference()));
+    if (c.cancelled)
+        out.push_back(fmt::format("stopped after {} of {} seeds", c.runs.size(), c.seeds.size()));
+    out.push_back(paired_difference_line(paired_difference(c)));
+    return out;
 }
 
 } // namespace rlda::core::run

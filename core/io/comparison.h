@@ -6,8 +6,10 @@
 
 #include "core/job/events.h"
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace rlda::core::run {
 
@@ -27,5 +29,40 @@ std::string comparison_line(const Comparison& c);
 
 // The baseline's run folder beside `out`: OUT-none.
 std::filesystem::path baseline_folder(const std::filesystem::path& out);
+
+// The same comparison at several seeds (job.seed), paired: each seed's two runs share the seed's
+// starting weights, data order and warm start, so the seed's difference removes what the seed adds
+// to both. What W&B users do when they group runs by seed, with the interval they leave out.
+struct SeedComparisons {
+    std::vector<std::uint64_t> seeds; // asked for, in order
+    std::vector<Comparison> runs;     // one per seed whose two runs both finished, in that order
+    bool cancelled = false;           // stopped before every seed's pair finished
+};
+
+// The mean of paired differences with its two-sided 95 % t interval (n - 1 degrees of freedom);
+// no interval below 2 differences. `shown` says what the interval says at that level: +1 when it
+// lies above 0 (adaptation raised the final test accuracy), -1 when below, 0 when it holds 0.
+struct PairedDifference {
+    int n = 0;
+    double mean = 0.0;
+    double sd = 0.0; // of the differences
+    double low = 0.0, high = 0.0;
+    bool has_interval() const { return n >= 2; }
+    int shown() const { return !has_interval() ? 0 : low > 0.0 ? 1 : high < 0.0 ? -1 : 0; }
+};
+PairedDifference paired_difference(const std::vector<double>& differences);
+PairedDifference paired_difference(const SeedComparisons& c);
+
+// Where seed S's pair goes under `out`: OUT/seed-S, its baseline OUT/seed-S-none.
+std::filesystem::path seed_folder(const std::filesystem::path& out, std::uint64_t seed);
+
+// What `rlda train --compare none --seeds ...` prints after the runs and the workbench states: a line
+// per seed ("seed 42: adaptation 0.7512, no adaptation 0.7433, difference +0.0079"), then the mean
+// difference with its interval and what it shows ("difference: +0.0061 (95 % interval +0.0012 to
+// +0.0110, paired t over 3 seeds): adaptation raised the final test accuracy"), and never a claim
+// the interval does not make.
+std::vector<std::string> seed_comparison_lines(const SeedComparisons& c);
+// The last of those lines alone: the mean difference, its interval and what it shows.
+std::string paired_difference_line(const PairedDifference& d);
 
 } // namespace rlda::core::run

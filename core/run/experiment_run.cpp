@@ -12,6 +12,8 @@
 #include "core/util/error.h"
 #include "core/util/output_folder.h"
 
+#include <fmt/format.h>
+
 namespace rlda::core::run {
 
 using namespace train;
@@ -77,6 +79,43 @@ Comparison run_comparison(const config::ExperimentConfig& c, const std::filesyst
         return r;
     r.baseline = run_experiment(none, r.baseline_dir, force, observer, stop);
     r.baseline_ran = true;
+    return r;
+}
+
+void check_seed_comparisons(const config::ExperimentConfig& c, const std::filesystem::path& out,
+                            const std::vector<std::uint64_t>& seeds, bool force)
+{
+    if (seeds.empty())
+        throw Error("--seeds: no seed given");
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (seeds[i] == seeds[j])
+                throw Error(fmt::format("--seeds: seed {} is given twice", seeds[i]));
+    const auto read = config::input_paths(c);
+    const InputPaths inputs(read.begin(), read.end());
+    for (const auto seed : seeds) { // refused before the first run rather than after minutes of training
+        check_output_folder(seed_folder(out, seed), force, inputs);
+        check_output_folder(baseline_folder(seed_folder(out, seed)), force, inputs);
+    }
+}
+
+SeedComparisons run_seed_comparisons(const config::ExperimentConfig& c, const std::filesystem::path& out,
+                                     const std::vector<std::uint64_t>& seeds, bool force, TrainObserver* observer,
+                                     const std::stop_token& stop)
+{
+    check_seed_comparisons(c, out, seeds, force);
+    SeedComparisons r;
+    r.seeds = seeds;
+    for (const auto seed : seeds) {
+        config::ExperimentConfig at = c;
+        at.job.seed = seed;
+        Comparison pair = run_comparison(at, seed_folder(out, seed), force, observer, stop);
+        if (!pair.baseline_ran || pair.baseline.cancelled || stop.stop_requested()) {
+            r.cancelled = true;
+            break;
+        }
+        r.runs.push_back(std::move(pair));
+    }
     return r;
 }
 
