@@ -25,6 +25,12 @@ public:
     {
         refuse();
     }
+    core::run::SeedComparisons runSeedComparisons(const core::config::ExperimentConfig&, const std::filesystem::path&,
+                                                  const std::vector<std::uint64_t>&, core::train::TrainObserver*,
+                                                  const std::stop_token&) const override
+    {
+        refuse();
+    }
     std::vector<core::sim::Evaluation>
     evaluatePolicy(const std::filesystem::path&, const std::vector<const core::sim::OpenedTable*>&,
                    const std::function<void(const std::string&)>&) const override

@@ -40,6 +40,11 @@ public:
                                                 const std::filesystem::path& out,
                                                 core::train::TrainObserver* observer,
                                                 const std::stop_token& stop) const = 0;
+    virtual core::run::SeedComparisons runSeedComparisons(const core::config::ExperimentConfig& config,
+                                                          const std::filesystem::path& out,
+                                                          const std::vector<std::uint64_t>& seeds,
+                                                          core::train::TrainObserver* observer,
+                                                          const std::stop_token& stop) const = 0;
     virtual std::vector<core::sim::Evaluation>
     evaluatePolicy(const std::filesystem::path& policy,
                    const std::vector<const core::sim::OpenedTable*>& tables,

@@ -38,6 +38,7 @@
 #include <QKeySequence>
 #include <QMenuBar>
 #include <QPlainTextEdit>
+#include <QInputDialog>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTime>
@@ -211,6 +212,8 @@ void MainWindow::buildMenus()
     run->addAction(tr("&Train the experiment"), QKeySequence(Qt::Key_F5), this, &MainWindow::startTraining);
     run->addAction(tr("Train and &compare with no adaptation"), QKeySequence(Qt::CTRL | Qt::Key_F5), this,
                    &MainWindow::startComparison);
+    run->addAction(tr("Train and compare over &seeds…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5), this,
+                   &MainWindow::seedComparisonWithDialog);
     run->addAction(tr("&Learn from the table"), QKeySequence(Qt::Key_F6), this, &MainWindow::startLearning);
     run->addAction(tr("&Pause / resume"), QKeySequence(Qt::Key_F7), this, [this] {
         if (controller_.state() == RunState::Paused)
@@ -398,6 +401,40 @@ bool MainWindow::startTraining() { return startExperiment(false); }
 
 bool MainWindow::startComparison() { return startExperiment(true); }
 
+bool MainWindow::startSeedComparisons(const std::vector<std::uint64_t>& seeds) { return startExperiment(true, seeds); }
+
+void MainWindow::seedComparisonWithDialog()
+{
+    if (refusedWhileActive())
+        return;
+    QSettings settings;
+    const QString last = settings.value(QLatin1String(workspace::key::kComparisonSeeds), QStringLiteral("42 43 44")).toString();
+    bool ok = false;
+    const QString text = QInputDialog::getText(this, tr("Train and compare over seeds"),
+                                               tr("Seeds (job.seed), separated by spaces: each trains with and "
+                                                  "without adaptation, and the mean difference is stated with its "
+                                                  "95 % interval (two or more seeds give one)"),
+                                               QLineEdit::Normal, last, &ok);
+    if (!ok)
+        return;
+    std::vector<std::uint64_t> seeds;
+    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        bool number = false;
+        const qulonglong seed = word.toULongLong(&number);
+        if (!number) {
+            say(tr("Seeds: \"%1\" is not a whole number").arg(word));
+            return;
+        }
+        seeds.push_back(seed);
+    }
+    if (seeds.empty()) {
+        say(tr("Seeds: give at least one"));
+        return;
+    }
+    settings.setValue(QLatin1String(workspace::key::kComparisonSeeds), text.simplified());
+    startSeedComparisons(seeds);
+}
+
 bool MainWindow::refusedWhileActive()
 {
     if (controller_.isActive())
@@ -405,7 +442,7 @@ bool MainWindow::refusedWhileActive()
     return controller_.isActive();
 }
 
-bool MainWindow::startExperiment(bool compare)
+bool MainWindow::startExperiment(bool compare, const std::vector<std::uint64_t>& seeds)
 {
     if (refusedWhileActive())
         return false;
@@ -419,12 +456,27 @@ bool MainWindow::startExperiment(bool compare)
     }
     const auto config = editor()->config();
     const QString folder = newRunFolder(QString::fromStdString(config.name));
+    if (!seeds.empty()) {
+        try { // a seed given twice is refused here, before the pages are cleared
+            core::run::check_seed_comparisons(config, folder.toStdString(), seeds, false);
+        } catch (const std::exception& e) {
+            say(QString::fromStdString(core::error_line(e)));
+            return false;
+        }
+    }
     feed_->beginTraining(folder);
     showPage(Page::Training);
-    if (!(compare ? controller_.startComparison(config, folder) : controller_.startTraining(config, folder)))
+    const bool started = !seeds.empty() ? controller_.startSeedComparisons(config, folder, seeds)
+                         : compare      ? controller_.startComparison(config, folder)
+                                        : controller_.startTraining(config, folder);
+    if (!started)
         return false;
     runControl()->setState(RunState::Running); // at once; the worker confirms when it starts
-    if (compare)
+    if (!seeds.empty())
+        log(tr("Comparing over %n seed(s): each with adaptation in %1/seed-S, then without it in %1/seed-S-none",
+               nullptr, static_cast<int>(seeds.size()))
+                .arg(folder));
+    else if (compare)
         log(tr("Comparing: %1 with adaptation, then the same job without it in %2")
                 .arg(folder, QString::fromStdString(core::run::baseline_folder(folder.toStdString()).string())));
     return true;

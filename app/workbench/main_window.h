@@ -101,6 +101,10 @@ public:
     // then the same job without adaptation into <run>-none, both overlaid on the Training page at
     // the end and the difference in final test accuracy stated in the status bar and the log.
     bool startComparison();
+    // The same at each of `seeds` (job.seed), paired, each seed's pair in <run>/seed-S and
+    // <run>/seed-S-none (core::run::run_seed_comparisons); every pair overlaid at the end and the
+    // mean difference with its 95 % interval stated. Run → Train and compare over seeds… asks for them.
+    bool startSeedComparisons(const std::vector<std::uint64_t>& seeds);
     QString comparisonSummary() const; // the last one stated
     bool startLearning(); // the Learning page's settings
     // A table file or table folder, read off the GUI thread, into the Tables page; tableShown()
@@ -138,7 +142,9 @@ private:
     void connectParts();
     void openRecent(workspace::Recent kind, const QString& path);
     void showRun(const core::io::RunData& run);
-    bool startExperiment(bool compare); // startTraining, startComparison
+    // startTraining (no seeds, no comparison), startComparison, startSeedComparisons
+    bool startExperiment(bool compare, const std::vector<std::uint64_t>& seeds = {});
+    void seedComparisonWithDialog();
     bool refusedWhileActive();          // says so in the status bar
     void log(const QString& text);
     void say(const QString& text); // the status bar and the log

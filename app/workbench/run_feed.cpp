@@ -25,6 +25,7 @@ RunFeed::RunFeed(RunController& controller, PageTabs& pages, widgets::RunControl
 void RunFeed::beginTraining(const QString& folder)
 {
     currentRun_ = folder;
+    adaptedRun_ = folder;
     pages_.training->clear();
     pages_.architecture->clear();
     pages_.policy->decisions()->clear();
@@ -45,7 +46,14 @@ void RunFeed::connectTraining()
         const QString folder = QString::fromStdString(s.run_dir);
         // A comparison's second run, the job without adaptation: the training curves follow it,
         // while the Architecture and Policy pages keep the adapted run's model and decisions.
-        followingBaseline_ = folder != currentRun_;
+        // A comparison over seeds starts each seed's adapted run in a folder of its own: the pages
+        // start over for it.
+        followingBaseline_ =
+            folder == QString::fromStdString(core::run::baseline_folder(adaptedRun_.toStdString()).string());
+        if (folder != currentRun_ && !followingBaseline_) {
+            beginTraining(folder);
+            control_.setState(RunState::Running);
+        }
         if (followingBaseline_) {
             currentRun_ = folder;
             pages_.training->clear();
@@ -72,6 +80,7 @@ void RunFeed::connectTraining()
                        .arg(QString::fromStdString(core::train::to_string(r.change)), QString::fromStdString(r.effect)));
     });
     connect(w, &Worker::comparisonFinished, this, &RunFeed::showComparison);
+    connect(w, &Worker::seedComparisonsFinished, this, &RunFeed::showSeedComparisons);
 }
 
 void RunFeed::connectLearning()
@@ -143,6 +152,37 @@ void RunFeed::showComparison(const core::run::Comparison& comparison)
             comparisonSummary_ = summary;
             Q_EMIT log(summary);
             Q_EMIT status(summary);
+        },
+        [this](const QString& error) { Q_EMIT log(tr("Comparison: %1").arg(error)); });
+}
+
+void RunFeed::showSeedComparisons(const core::run::SeedComparisons& comparisons)
+{
+    std::vector<std::filesystem::path> dirs;
+    for (const auto& pair : comparisons.runs) {
+        dirs.push_back(pair.adapted_dir);
+        dirs.push_back(pair.baseline_dir);
+    }
+    const auto lines = core::run::seed_comparison_lines(comparisons);
+    const QString summary = QString::fromStdString(lines.back());
+    for (const auto& line : lines)
+        Q_EMIT log(tr("Comparison over seeds: %1").arg(QString::fromStdString(line)));
+    comparisonSummary_ = summary;
+    comparisonJob_.startJob(
+        [dirs] {
+            QList<core::io::RunData> runs;
+            for (const auto& dir : dirs)
+                runs.push_back(core::io::read_run(dir));
+            return runs;
+        },
+        [this, summary, adapted = QString::fromStdString(comparisons.runs.back().adapted_dir.string())](
+            const QList<core::io::RunData>& runs) {
+            // Every seed's pair overlaid; the run of the comparison is the last seed's adapted one.
+            currentRun_ = adapted;
+            followingBaseline_ = false;
+            pages_.training->setRuns(runs);
+            pages_.showPage(Page::Training);
+            Q_EMIT status(summary); // after the run's "finished", which the state change says first
         },
         [this](const QString& error) { Q_EMIT log(tr("Comparison: %1").arg(error)); });
 }

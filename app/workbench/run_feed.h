@@ -24,7 +24,7 @@ public:
     void beginTraining(const QString& folder);
     void beginLearning(const QString& folder);
     QString currentRun() const { return currentRun_; } // the run started last
-    QString comparisonSummary() const { return comparisonSummary_; } // the last comparison's line
+    QString comparisonSummary() const { return comparisonSummary_; } // the last comparison's line (over seeds: the paired difference)
 
 Q_SIGNALS:
     void log(const QString& text);
@@ -37,11 +37,15 @@ private:
     void connectLearning();
     void onStateChanged(RunState state, const QString& message);
     void showComparison(const core::run::Comparison& comparison);
+    // Each seed's line and the paired difference in the log, the difference in the status bar, and
+    // every seed's two runs overlaid on the Training page.
+    void showSeedComparisons(const core::run::SeedComparisons& comparisons);
 
     RunController& controller_;
     PageTabs& pages_;
     widgets::RunControl& control_;
     QString currentRun_;
+    QString adaptedRun_; // the adapted run whose baseline comes next, in a comparison
     bool followingBaseline_ = false; // the run in progress is a comparison's run without adaptation
     QString comparisonSummary_;
     QString learningTable_;        // the table of the learning stage in progress

@@ -33,6 +33,14 @@ public:
     {
         return core::run::run_comparison(config, out, false, observer, stop);
     }
+    core::run::SeedComparisons runSeedComparisons(const core::config::ExperimentConfig& config,
+                                                  const std::filesystem::path& out,
+                                                  const std::vector<std::uint64_t>& seeds,
+                                                  core::train::TrainObserver* observer,
+                                                  const std::stop_token& stop) const override
+    {
+        return core::run::run_seed_comparisons(config, out, seeds, false, observer, stop);
+    }
     std::vector<core::sim::Evaluation>
     evaluatePolicy(const std::filesystem::path& policy,
                    const std::vector<const core::sim::OpenedTable*>& tables,

@@ -36,6 +36,7 @@ void registerMetaTypes()
     qRegisterMetaType<core::sim::Evaluation>();
     qRegisterMetaType<core::run::LearnRunResult>();
     qRegisterMetaType<core::run::Comparison>();
+    qRegisterMetaType<core::run::SeedComparisons>();
 }
 
 // Runs on the worker thread, inside the engine's loops.
@@ -209,6 +210,17 @@ void Worker::runComparison(const core::config::ExperimentConfig& config, const Q
     });
 }
 
+void Worker::runSeedComparisons(const core::config::ExperimentConfig& config, const QString& out,
+                                const std::vector<std::uint64_t>& seeds)
+{
+    guarded([&](WorkerObserver& observer) {
+        const auto c = engine().runSeedComparisons(config, out.toStdString(), seeds, &observer, stop_.get_token());
+        if (!c.runs.empty()) // what finished is stated, also after a cancel
+            Q_EMIT seedComparisonsFinished(c);
+        return c.cancelled;
+    });
+}
+
 RunController::RunController(QObject* parent) : QObject(parent), worker_(new Worker)
 {
     registerMetaTypes();
@@ -251,6 +263,12 @@ bool RunController::startLearning(const core::run::LearnRunSettings& settings, c
 bool RunController::startComparison(const core::config::ExperimentConfig& config, const QString& out)
 {
     return start([config, out](Worker* w) { w->runComparison(config, out); });
+}
+
+bool RunController::startSeedComparisons(const core::config::ExperimentConfig& config, const QString& out,
+                                         const std::vector<std::uint64_t>& seeds)
+{
+    return start([config, out, seeds](Worker* w) { w->runSeedComparisons(config, out, seeds); });
 }
 
 bool RunController::start(std::function<void(Worker*)> run)

@@ -41,6 +41,10 @@ public:
     // core::run::run_comparison: `out`, then the same job without adaptation beside it; started()
     // tells the two runs apart by their folders, comparisonFinished() when both have ended.
     void runComparison(const rlda::core::config::ExperimentConfig& config, const QString& out);
+    // core::run::run_seed_comparisons: the comparison at each seed, paired, under `out`;
+    // seedComparisonsFinished() at the end, also after a cancel once a seed's pair has finished.
+    void runSeedComparisons(const rlda::core::config::ExperimentConfig& config, const QString& out,
+                            const std::vector<std::uint64_t>& seeds);
 
 Q_SIGNALS:
     void stateChanged(rlda::app::RunState state, const QString& message);
@@ -56,6 +60,7 @@ Q_SIGNALS:
     void greedy(qint64 episode, const rlda::core::sim::Evaluation& evaluation);
     void learningFinished(const rlda::core::run::LearnRunResult& result);
     void comparisonFinished(const rlda::core::run::Comparison& comparison); // not when cancelled
+    void seedComparisonsFinished(const rlda::core::run::SeedComparisons& comparisons);
 
 private:
     friend class WorkerObserver;
@@ -88,6 +93,8 @@ public:
     bool startTraining(const core::config::ExperimentConfig& config, const QString& out);
     bool startLearning(const core::run::LearnRunSettings& settings, const QString& out);
     bool startComparison(const core::config::ExperimentConfig& config, const QString& out);
+    bool startSeedComparisons(const core::config::ExperimentConfig& config, const QString& out,
+                              const std::vector<std::uint64_t>& seeds);
     void pause();
     void resume();
     void cancel();

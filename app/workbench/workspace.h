@@ -43,6 +43,8 @@ inline constexpr char kSweepDevice[] = "sweeps/device";
 inline constexpr char kSweepFused[] = "sweeps/fused";
 inline constexpr char kSweepRace[] = "sweeps/race";
 inline constexpr char kDraftOrigin[] = "experiment/draftOrigin";
+// The seeds last given to Run → Train and compare over seeds… ("42 43 44").
+inline constexpr char kComparisonSeeds[] = "comparison/seeds";
 } // namespace key
 
 // The version saveState() stamps on the dock layout: a layout of another version is not restored.

@@ -1,6 +1,9 @@
 #include "core/io/comparison.h"
 
+#include "core/config/schema.h"
 #include "core/util/distributions.h"
+#include "core/util/error.h"
+#include "core/util/output_folder.h"
 #include "core/util/statistics.h"
 
 #include <fmt/format.h>
@@ -81,6 +84,23 @@ std::vector<std::string> seed_comparison_lines(const SeedComparisons& c)
         out.push_back(fmt::format("stopped after {} of {} seeds", c.runs.size(), c.seeds.size()));
     out.push_back(paired_difference_line(paired_difference(c)));
     return out;
+}
+
+void check_seed_comparisons(const config::ExperimentConfig& c, const std::filesystem::path& out,
+                            const std::vector<std::uint64_t>& seeds, bool force)
+{
+    if (seeds.empty())
+        throw Error("no seed given to compare at");
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+            if (seeds[i] == seeds[j])
+                throw Error(fmt::format("seed {} is given twice; each seed is compared once", seeds[i]));
+    const auto read = config::input_paths(c);
+    const InputPaths inputs(read.begin(), read.end());
+    for (const auto seed : seeds) { // refused before the first run rather than after minutes of training
+        check_output_folder(seed_folder(out, seed), force, inputs);
+        check_output_folder(baseline_folder(seed_folder(out, seed)), force, inputs);
+    }
 }
 
 } // namespace rlda::core::run

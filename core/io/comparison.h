@@ -4,6 +4,7 @@
 // train --compare none` show it without linking the trainer. Namespace run, as the entry point's.
 #pragma once
 
+#include "core/config/experiment.h"
 #include "core/job/events.h"
 
 #include <cstdint>
@@ -52,6 +53,12 @@ struct PairedDifference {
 };
 PairedDifference paired_difference(const std::vector<double>& differences);
 PairedDifference paired_difference(const SeedComparisons& c);
+
+// What run_seed_comparisons (core/run/experiment_run.h) checks before anything trains: seeds given,
+// none twice, and every folder free (or, with `force`, rlda's). Throws Error naming the seed or the
+// folder.
+void check_seed_comparisons(const config::ExperimentConfig& c, const std::filesystem::path& out,
+                            const std::vector<std::uint64_t>& seeds, bool force);
 
 // Where seed S's pair goes under `out`: OUT/seed-S, its baseline OUT/seed-S-none.
 std::filesystem::path seed_folder(const std::filesystem::path& out, std::uint64_t seed);

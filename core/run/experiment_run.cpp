@@ -82,23 +82,6 @@ Comparison run_comparison(const config::ExperimentConfig& c, const std::filesyst
     return r;
 }
 
-void check_seed_comparisons(const config::ExperimentConfig& c, const std::filesystem::path& out,
-                            const std::vector<std::uint64_t>& seeds, bool force)
-{
-    if (seeds.empty())
-        throw Error("--seeds: no seed given");
-    for (std::size_t i = 0; i < seeds.size(); ++i)
-        for (std::size_t j = 0; j < i; ++j)
-            if (seeds[i] == seeds[j])
-                throw Error(fmt::format("--seeds: seed {} is given twice", seeds[i]));
-    const auto read = config::input_paths(c);
-    const InputPaths inputs(read.begin(), read.end());
-    for (const auto seed : seeds) { // refused before the first run rather than after minutes of training
-        check_output_folder(seed_folder(out, seed), force, inputs);
-        check_output_folder(baseline_folder(seed_folder(out, seed)), force, inputs);
-    }
-}
-
 SeedComparisons run_seed_comparisons(const config::ExperimentConfig& c, const std::filesystem::path& out,
                                      const std::vector<std::uint64_t>& seeds, bool force, TrainObserver* observer,
                                      const std::stop_token& stop)

@@ -39,10 +39,6 @@ Comparison run_comparison(const config::ExperimentConfig& c, const std::filesyst
 // seed_folder(out, S) and its baseline beside it. Every folder is checked before anything trains.
 // A stop ends the current run and skips the seeds after it: `cancelled`, and `runs` holds the seeds
 // whose two runs finished. Error for no seeds or a seed given twice.
-// What run_seed_comparisons checks before anything trains: seeds given, none twice, and every
-// folder free (or, with `force`, rlda's). Throws Error naming the seed or the folder.
-void check_seed_comparisons(const config::ExperimentConfig& c, const std::filesystem::path& out,
-                            const std::vector<std::uint64_t>& seeds, bool force);
 SeedComparisons run_seed_comparisons(const config::ExperimentConfig& c, const std::filesystem::path& out,
                                      const std::vector<std::uint64_t>& seeds, bool force,
                                      TrainObserver* observer = nullptr, const std::stop_token& stop = {});

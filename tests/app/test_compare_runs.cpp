@@ -58,6 +58,39 @@ private Q_SLOTS:
                  with.adaptations.back().after.parameters);
     }
 
+    // Issue 43, item 14: the comparison at several seeds, paired. Each seed's adapted run starts the
+    // pages over; at the end every pair is overlaid, each seed's line is logged and the mean
+    // difference stated with its interval; the window's run is the last seed's adapted one.
+    void compares_over_seeds_paired()
+    {
+        QTemporaryDir tmp;
+        app::MainWindow w;
+        w.setRunsRoot(tmp.filePath(QStringLiteral("runs")));
+        QVERIFY(w.openExperiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml"));
+        QVERIFY(!w.startSeedComparisons({5, 5})); // refused before anything is cleared or trained
+        QVERIFY2(w.statusBar()->currentMessage().contains(QStringLiteral("seed 5 is given twice")),
+                 qPrintable(w.statusBar()->currentMessage()));
+        QVERIFY(w.startSeedComparisons({5, 6}));
+        const QString out = w.currentRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!w.comparisonSummary().isEmpty(), 120000);
+        QVERIFY2(w.comparisonSummary().contains(QStringLiteral("paired t over 2 seeds")), qPrintable(w.comparisonSummary()));
+        std::vector<double> differences;
+        for (const auto seed : {5, 6}) {
+            const auto dir = core::run::seed_folder(out.toStdString(), static_cast<std::uint64_t>(seed));
+            const auto with = core::io::read_run(dir);
+            const auto without = core::io::read_run(core::run::baseline_folder(dir));
+            differences.push_back(*core::io::final_accuracy(with) - *core::io::final_accuracy(without));
+        }
+        QCOMPARE(w.comparisonSummary().toStdString(),
+                 core::run::paired_difference_line(core::run::paired_difference(differences)));
+        QTRY_COMPARE(w.currentRun(),
+                     QString::fromStdString(core::run::seed_folder(out.toStdString(), 6).string()));
+        QTRY_COMPARE(w.pages()->training->runNames().size(), 4);
+        QCOMPARE(w.pages()->training->runNames().join(QLatin1Char(' ')), QStringLiteral("seed-5 seed-5-none seed-6 seed-6-none"));
+        const auto last = core::io::read_run(core::run::seed_folder(out.toStdString(), 6));
+        QCOMPARE(w.pages()->policy->decisions()->decisions().size(), last.adaptations.size());
+    }
+
     // The comparison is core's (core::run::run_comparison on the worker): both folders are checked
     // before anything trains, so a baseline folder holding someone's files fails the run at once,
     // naming that folder, and the adapted run is never started.

@@ -302,7 +302,7 @@ private Q_SLOTS:
         QVERIFY(!QFileInfo::exists(out + "/seed-9"));
         r = rlda::test::rlda_cli({"train", quick, "--compare", "none", "--seeds", "3", "3", "--out", dir.filePath("twice")});
         QCOMPARE(r.code, 1);
-        QCOMPARE(r.err, QStringLiteral("rlda: error: --seeds: seed 3 is given twice\n"));
+        QCOMPARE(r.err, QStringLiteral("rlda: error: seed 3 is given twice; each seed is compared once\n"));
         QVERIFY(!QFileInfo::exists(dir.filePath("twice")));
         r = rlda::test::rlda_cli({"train", quick, "--seeds", "1", "2", "--out", dir.filePath("alone")});
         QCOMPARE(r.code, 2);
