@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <ctime>
 #include <memory>
@@ -78,7 +79,13 @@ public:
         close_line();
         // An allocation change starts its epoch over, and the budget may end one midway: their steps
         // count in `steps`, not in `epoch`, and the line says so, so that the numbers add up.
-        if (m.final && m.steps > whole_steps_)
+        if (m.final && !m.tested)
+            fmt::print("final: not tested again after the cancel ({}), {} steps in all, {} parameters\n",
+                       std::isfinite(m.test_acc) ? fmt::format("the last test, after epoch {}: test_acc {:.4f}", m.epoch,
+                                                               m.test_acc)
+                                                 : std::string("no test was made"),
+                       m.steps, m.parameters);
+        else if (m.final && m.steps > whole_steps_)
             fmt::print("final: test_acc {:.4f} after {} whole epochs ({} steps) and {} steps of epochs cut "
                        "short, {} "
                        "steps in all, {} parameters\n",
@@ -144,6 +151,12 @@ std::string default_out(const std::string& name)
     return fmt::format("runs/{}-{}", name, stamp);
 }
 
+// "0.7512", or "none" for a run cancelled before its first test.
+std::string accuracy_text(double accuracy)
+{
+    return std::isfinite(accuracy) ? fmt::format("{:.4f}", accuracy) : "none";
+}
+
 std::string actions_text(const core::train::RunResult& r)
 {
     std::string actions;
@@ -204,7 +217,7 @@ int run_train(const TrainOptions& o)
         fmt::print("run folder: {}\n", out);
         std::fflush(stdout);
         const auto result = core::run::run_experiment(config, out, o.force, &printer);
-        fmt::print("actions: [{}]\nfinal_test_acc: {:.4f}\n", actions_text(result), result.final_test_acc);
+        fmt::print("actions: [{}]\nfinal_test_acc: {}\n", actions_text(result), accuracy_text(result.final_test_acc));
         return result.cancelled ? 130 : 0;
     }
 
@@ -222,7 +235,7 @@ int run_train(const TrainOptions& o)
                core::run::baseline_folder(out).string());
     std::fflush(stdout);
     const auto c = core::run::run_comparison(config, out, o.force, &printer);
-    fmt::print("actions: [{}]\nfinal_test_acc: {:.4f}\n", actions_text(c.adapted), c.adapted.final_test_acc);
+    fmt::print("actions: [{}]\nfinal_test_acc: {}\n", actions_text(c.adapted), accuracy_text(c.adapted.final_test_acc));
     if (!c.baseline_ran || c.baseline.cancelled)
         return 130;
     fmt::print("{}\n", core::run::comparison_line(c));

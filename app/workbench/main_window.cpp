@@ -215,12 +215,7 @@ void MainWindow::buildMenus()
     run->addAction(tr("Train and compare over &seeds…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5), this,
                    &MainWindow::seedComparisonWithDialog);
     run->addAction(tr("&Learn from the table"), QKeySequence(Qt::Key_F6), this, &MainWindow::startLearning);
-    run->addAction(tr("&Pause / resume"), QKeySequence(Qt::Key_F7), this, [this] {
-        if (controller_.state() == RunState::Paused)
-            controller_.resume();
-        else
-            controller_.pause();
-    });
+    run->addAction(tr("&Pause / resume"), QKeySequence(Qt::Key_F7), runControl(), &widgets::RunControl::togglePause);
     run->addAction(tr("&Cancel"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &controller_, &RunController::cancel);
     run->addSeparator();
     run->addAction(tr("&Reproduce the paper…"), this, &MainWindow::reproduceWithDialog);

@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cmath>
+
 namespace rlda::core::io {
 namespace fs = std::filesystem;
 using nlohmann::json;
@@ -83,9 +85,12 @@ void RunFolder::series_row(const std::string& name, const std::string& header, c
 void RunFolder::on_epoch(const train::EpochMetrics& m)
 {
     if (m.final) {
-        event(json{{"type", "final"}, {"time", m.time}, {"test_acc", m.test_acc},
-                   {"parameters", m.parameters}, {"steps", m.steps}}
-                  .dump());
+        json j{{"type", "final"}, {"time", m.time}, {"parameters", m.parameters}, {"steps", m.steps}};
+        if (std::isfinite(m.test_acc))
+            j["test_acc"] = m.test_acc; // none before any test (a run cancelled in its first epoch)
+        if (!m.tested)
+            j["tested"] = false; // a cancel stopped the final test: test_acc is the last test's
+        event(j.dump());
         return;
     }
     series("train_loss", m.epoch, m.time, m.train_loss);
@@ -127,14 +132,15 @@ void RunFolder::on_message(const std::string& text)
 
 void RunFolder::on_finished(const train::RunResult& r)
 {
-    event(json{{"type", "finished"},
-               {"final_test_acc", r.final_test_acc},
-               {"epochs", r.epochs},
-               {"steps", r.steps},
-               {"actions", r.actions},
-               {"cancelled", r.cancelled},
-               {"parameters", r.final_model.parameters}}
-              .dump());
+    json j{{"type", "finished"},
+           {"epochs", r.epochs},
+           {"steps", r.steps},
+           {"actions", r.actions},
+           {"cancelled", r.cancelled},
+           {"parameters", r.final_model.parameters}};
+    if (std::isfinite(r.final_test_acc))
+        j["final_test_acc"] = r.final_test_acc;
+    event(j.dump());
 }
 
 } // namespace rlda::core::io

@@ -16,7 +16,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <fstream>
+#include <limits>
 #include <sstream>
 #include <system_error>
 
@@ -306,13 +308,14 @@ void read_event(const json& j, const std::string& text, RunData& run)
         train::EpochMetrics m;
         m.final = true;
         m.time = j.value("time", 0.0);
-        m.test_acc = j.value("test_acc", 0.0);
+        m.test_acc = j.value("test_acc", std::numeric_limits<double>::quiet_NaN()); // none: never tested
+        m.tested = j.value("tested", true);
         m.parameters = j.value("parameters", std::int64_t{0});
         m.steps = j.value("steps", std::int64_t{0});
         run.final_metrics = m;
     } else if (type == "finished") {
         train::RunResult r;
-        r.final_test_acc = j.value("final_test_acc", 0.0);
+        r.final_test_acc = j.value("final_test_acc", std::numeric_limits<double>::quiet_NaN());
         r.epochs = j.value("epochs", 0);
         r.steps = j.value("steps", std::int64_t{0});
         r.actions = j.value("actions", std::vector<int>{});
@@ -365,9 +368,9 @@ bool is_run_folder(const fs::path& dir)
 
 std::optional<double> final_accuracy(const RunData& run)
 {
-    if (run.finished)
+    if (run.finished && std::isfinite(run.finished->final_test_acc))
         return run.finished->final_test_acc;
-    if (run.final_metrics)
+    if (run.final_metrics && std::isfinite(run.final_metrics->test_acc))
         return run.final_metrics->test_acc;
     const auto it = run.series.find("test_acc");
     if (it != run.series.end() && !it->second.empty())

@@ -53,7 +53,8 @@ struct RunData {
 };
 
 // The run's final test accuracy: the "finished" event, else the "final" one, else the last
-// metrics/test_acc.csv row; nullopt when there is none.
+// metrics/test_acc.csv row (a cancelled run whose final test was stopped: its last test's);
+// nullopt when there is none.
 std::optional<double> final_accuracy(const RunData& run);
 
 // The most read of one file of a run folder (metrics/*.csv, events.jsonl): beyond it, whole lines of

@@ -27,6 +27,9 @@ struct EpochMetrics {
     std::int64_t parameters = 0;
     std::int64_t steps = 0; // training steps so far
     bool final = false;
+    // Final only: false when a cancel stopped the final test. Then test_acc is the last test's, of
+    // the model as it was at the end of `epoch`, or NaN when none was made.
+    bool tested = true;
 };
 
 // Between batches, for progress bars.
@@ -65,7 +68,7 @@ struct AllocationRecord {
 };
 
 struct RunResult {
-    double final_test_acc = 0.0;
+    double final_test_acc = 0.0; // of a cancelled run, maybe the last test's (EpochMetrics::tested) or NaN
     int epochs = 0;
     std::int64_t steps = 0;
     std::vector<int> actions; // every action the agent chose, Do Nothing included
@@ -110,7 +113,9 @@ struct RunStart {
 //                        is not an epoch: nothing trained since the last report, `epoch` repeats the
 //                        count of completed epochs, train_loss and train_acc are 0, and test_acc is
 //                        a fresh evaluation of the model as it ends (which costs eval_cost on the
-//                        virtual clock). Whoever counts epochs skips it.
+//                        virtual clock), unless a stop ended the test early: then `tested` is false,
+//                        test_acc the last test's (NaN before any) and the run counts as cancelled.
+//                        Whoever counts epochs skips it.
 //   on_finished(result)  Last, once, cancelled runs included.
 //
 // Thread: every hook runs synchronously on the thread that called the constructor, resume_from(),

@@ -65,7 +65,7 @@ void Trainer::Impl::set_lr(double value)
     set_learning_rate(*opt, value);
 }
 
-double Trainer::Impl::evaluate()
+std::optional<double> Trainer::Impl::evaluate(const std::stop_token& stop)
 {
     if (last_evaluation && last_evaluation->first == weights_version) {
         clock.on_evaluation(); // it still costs what an evaluation costs on the virtual clock
@@ -76,6 +76,10 @@ double Trainer::Impl::evaluate()
     const std::int64_t n = test.size();
     auto correct = torch::zeros({}, torch::TensorOptions().dtype(torch::kLong).device(device));
     for (std::int64_t i = 0; i < n; i += s.eval_batch) {
+        if (stop.stop_requested()) {
+            net->train();
+            return std::nullopt;
+        }
         const auto len = std::min(s.eval_batch, n - i);
         auto out = net->forward(test.images.narrow(0, i, len));
         correct += out.argmax(1).eq(test.labels.narrow(0, i, len)).sum();
@@ -149,11 +153,15 @@ Trainer::Impl::EpochEnd Trainer::Impl::train_epoch(const std::stop_token& stop)
         obs.on_progress(
             {epochs_started, b + 1, batches, sched.elapsed(), sched.time_left(), sched.time_budget()});
     }
+    // Tested first: a cancel during the test ends the epoch as one cut short (no record, not counted).
+    const auto tested = evaluate(stop);
+    if (!tested)
+        return EpochEnd::Cancelled;
     ++epochs_completed;
     ++work.epochs;
     if (measuring)
         grad_sq_mean = grad_stats.finish();
-    EpochMetrics m = measure(lr_used);
+    EpochMetrics m = measure(lr_used, *tested);
     m.train_loss = loss_sum.item<double>() / static_cast<double>(seen);
     m.train_acc = static_cast<double>(correct.item<std::int64_t>()) / static_cast<double>(seen);
     history.push_back(m);
@@ -168,11 +176,11 @@ Trainer::Impl::EpochEnd Trainer::Impl::train_epoch(const std::stop_token& stop)
 }
 
 // Test accuracy and the run's counters now; the caller adds what only it knows.
-EpochMetrics Trainer::Impl::measure(double lr_used)
+EpochMetrics Trainer::Impl::measure(double lr_used, double test_acc)
 {
     EpochMetrics m;
     m.epoch = epochs_completed;
-    m.test_acc = evaluate(); // first: the evaluation itself costs (virtual) time
+    m.test_acc = test_acc; // tested first: the evaluation itself costs (virtual) time
     m.time = sched.elapsed();
     m.time_left = sched.time_left();
     m.lr = lr_used;
@@ -201,8 +209,14 @@ RunResult Trainer::Impl::run(const std::stop_token& stop)
         if (end == EpochEnd::Expired)
             break;
     }
-    EpochMetrics final = measure(lr);
+    // The model as it ends, tested; a cancelled run does not wait for a test the weights changed
+    // since (evaluate() stops at once): its final record says so and keeps the last test's accuracy.
+    const auto tested = evaluate(stop);
+    if (!tested)
+        result.cancelled = true; // also a run whose budget ended as the stop came: it has no result
+    EpochMetrics final = measure(lr, tested ? *tested : last_tested_accuracy());
     final.final = true;
+    final.tested = tested.has_value();
     obs.on_epoch(final);
 
     result.final_test_acc = final.test_acc;

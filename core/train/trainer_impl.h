@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <limits>
 #include <optional>
 #include <stop_token>
 #include <string>
@@ -70,6 +71,11 @@ struct Trainer::Impl {
     // unchanged weights (a run's final report right after its last epoch's) is not computed again.
     std::uint64_t weights_version = 0;
     std::optional<std::pair<std::uint64_t, double>> last_evaluation;
+    // The accuracy of the last test made, NaN before the first.
+    double last_tested_accuracy() const
+    {
+        return last_evaluation ? last_evaluation->second : std::numeric_limits<double>::quiet_NaN();
+    }
     Trainer::Work work; // by this trainer, for build costs
     // Decision features: gathered when measuring (the settings, or an agent that reads them).
     bool measuring = false;
@@ -87,10 +93,13 @@ struct Trainer::Impl {
 
     // The epoch loop (trainer.cpp): what Trainer::run, run_to_decision and decide call.
     enum class EpochEnd { Completed, Interrupted, Expired, Cancelled };
-    double evaluate();
+    // The test accuracy of the model as it is, or nullopt when `stop` was requested before the test
+    // set was through (checked between evaluation batches: a cancel does not wait for a test of
+    // 10,000 images); a stopped test costs no time and is not remembered.
+    std::optional<double> evaluate(const std::stop_token& stop = {});
     torch::Tensor loss_for(const torch::Tensor& out, const torch::Tensor& x, const torch::Tensor& y);
     EpochEnd train_epoch(const std::stop_token& stop);
-    EpochMetrics measure(double lr_used);
+    EpochMetrics measure(double lr_used, double test_acc);
     RunResult run(const std::stop_token& stop);
     bool decision_pending() const;
     Pause run_to_decision(const std::stop_token& stop);

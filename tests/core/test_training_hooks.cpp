@@ -2,6 +2,7 @@
 // exception, and the comparison run of an experiment with and without adaptation.
 #include "core/agent/agent.h"
 #include "core/config/experiment_io.h"
+#include "core/io/run_reader.h"
 #include "core/run/experiment_run.h"
 #include "core/train/trainer.h"
 #include "core/util/error.h"
@@ -130,6 +131,56 @@ private Q_SLOTS:
         QVERIFY(r.adapted.cancelled);
         QVERIFY(!r.baseline_ran);
         QVERIFY(!std::filesystem::exists(run::baseline_folder(out)));
+    }
+
+    // Issue 43, item 11: a cancel does not wait for a test of the whole test set. Stopped as an
+    // epoch's last batch ends, the epoch's test stops at once (the epoch is not recorded), and so
+    // does the final test of weights that changed since the last one: the final record says it was
+    // not tested and keeps the last test's accuracy, and the run counts as cancelled. Before any
+    // test there is no accuracy to keep: none is written, and none is read back.
+    void a_cancel_does_not_wait_for_a_test()
+    {
+        QTemporaryDir dir;
+        const auto c = config::load_experiment(RLDA_SOURCE_DIR "/config/synthetic-quick.toml");
+        struct StopAfterTesting : HookLog {
+            std::stop_source stop;
+            void on_progress(const BatchProgress& p) override
+            {
+                HookLog::on_progress(p);
+                if (!epochs.empty() && p.batch == p.batches)
+                    stop.request_stop(); // the epoch's batches are done; its test is next
+            }
+        } log;
+        const auto out = dir.filePath("run").toStdString();
+        const RunResult r = run::run_experiment(c, out, false, &log, log.stop.get_token());
+        QVERIFY(r.cancelled);
+        QCOMPARE(log.count("epoch"), 1); // the second epoch's test was stopped: no record of it
+        QCOMPARE(r.epochs, 1);
+        const EpochMetrics& final = log.epochs.back();
+        QVERIFY(final.final && !final.tested);
+        QCOMPARE(final.test_acc, log.epochs.front().test_acc); // the last test's
+        QCOMPARE(r.final_test_acc, log.epochs.front().test_acc);
+        const auto run = io::read_run(out);
+        QVERIFY(run.final_metrics && !run.final_metrics->tested);
+        QCOMPARE(*io::final_accuracy(run), log.epochs.front().test_acc);
+
+        // Stopped in the first epoch: no test was ever made.
+        struct StopAtOnce : HookLog {
+            std::stop_source stop;
+            void on_progress(const BatchProgress& p) override
+            {
+                HookLog::on_progress(p);
+                stop.request_stop();
+            }
+        } early;
+        const auto first = dir.filePath("early").toStdString();
+        const RunResult e = run::run_experiment(c, first, false, &early, early.stop.get_token());
+        QVERIFY(e.cancelled);
+        QVERIFY(std::isnan(e.final_test_acc));
+        QVERIFY(!early.epochs.back().tested);
+        const auto none = io::read_run(first);
+        QVERIFY(none.problems.empty());
+        QVERIFY(!io::final_accuracy(none).has_value());
     }
 
     // Every hook of TrainObserver fires, in the order events.h states, on the synthetic job (seed 7,

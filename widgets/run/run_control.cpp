@@ -86,12 +86,7 @@ RunControl::RunControl(QWidget* parent)
     layout->addLayout(info);
 
     connect(start_, &QPushButton::clicked, this, &RunControl::startRequested);
-    connect(pause_, &QPushButton::clicked, this, [this] {
-        if (state_ == State::Paused)
-            Q_EMIT resumeRequested();
-        else if (state_ == State::Running)
-            Q_EMIT pauseRequested();
-    });
+    connect(pause_, &QPushButton::clicked, this, &RunControl::togglePause);
     connect(cancel_, &QPushButton::clicked, this, &RunControl::cancelRequested);
     reset();
 }
@@ -119,6 +114,18 @@ QString RunControl::stateName(State s)
     return {};
 }
 
+void RunControl::togglePause()
+{
+    if (state_ == State::Paused) {
+        Q_EMIT resumeRequested();
+    } else if (state_ == State::Running && !pausing_) {
+        pausing_ = true;
+        stateLabel_->setText(tr("Pausing… (at the next step)"));
+        updateButtons();
+        Q_EMIT pauseRequested();
+    }
+}
+
 void RunControl::reset()
 {
     fraction_ = 0.0;
@@ -134,6 +141,7 @@ void RunControl::setState(State state, const QString& message)
 {
     const State before = state_;
     state_ = state;
+    pausing_ = false; // whatever the run reports next ends the wait for a pause
     if (state == State::Running && before != State::Running)
         rateWall0_ = -1.0; // measured afresh from the next progress report
     if (state == State::Finished) {
@@ -159,7 +167,7 @@ void RunControl::updateButtons()
     // A run being cancelled takes no more clicks; one that has ended makes room for the next.
     const bool steerable = isActive(state_) && state_ != State::Cancelling;
     start_->setEnabled(!isActive(state_));
-    pause_->setEnabled(steerable);
+    pause_->setEnabled(steerable && !pausing_);
     cancel_->setEnabled(steerable);
     const bool paused = state_ == State::Paused;
     pause_->setText(paused ? tr("Resume") : tr("Pause"));

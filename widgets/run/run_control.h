@@ -40,6 +40,10 @@ public Q_SLOTS:
     void setTrainingProgress(const rlda::core::train::BatchProgress& progress);
     void setLearningProgress(qint64 episode, qint64 total);
     void reset();
+    // Pause (the button, F7): while Running, says "Pausing…" until the run reports Paused (it
+    // pauses at its next step; a test of the test set in progress finishes first), the Pause button
+    // off meanwhile, and emits pauseRequested(); while Paused, resumeRequested().
+    void togglePause();
 
 Q_SIGNALS:
     void startRequested();
@@ -52,6 +56,7 @@ private:
     void updateEta(double fraction);
 
     State state_ = State::Idle;
+    bool pausing_ = false; // a pause asked for and not yet reported
     double fraction_ = 0.0;
     // The ETA's reference point: reset on every (re)start so that a pause does not count as slow.
     double rateWall0_ = -1.0;

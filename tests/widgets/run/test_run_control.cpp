@@ -84,7 +84,15 @@ private Q_SLOTS:
         QTest::mouseClick(b.pause, Qt::LeftButton);
         QCOMPARE(pause.count(), 1);
         QCOMPARE(resume.count(), 0);
+        // Issue 43, item 11: until the run reports Paused, the control says it is pausing, and a
+        // second click (or F7) asks nothing more.
+        QCOMPARE(label(c, "stateLabel"), QStringLiteral("Pausing… (at the next step)"));
+        QVERIFY(!b.pause->isEnabled());
+        QVERIFY(b.cancel->isEnabled());
+        c.togglePause();
+        QCOMPARE(pause.count(), 1);
         c.setState(State::Paused);
+        QVERIFY(b.pause->isEnabled());
         QTest::mouseClick(b.pause, Qt::LeftButton);
         QCOMPARE(resume.count(), 1);
         QCOMPARE(pause.count(), 1);
