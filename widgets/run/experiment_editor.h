@@ -96,6 +96,9 @@ private:
     void revalidate();
     void updateEnabled();
     int blockCount() const; // original blocks of the job's model; -1 when it cannot be loaded
+    // Why the job's model file cannot be loaded at the experiment's input ("" when it can, or when
+    // the model is a zoo name): a problem of job.model, marked on its field before Start.
+    QString modelFileProblem() const;
     void followModelKind(); // the output head when the model becomes a file or a zoo name again
     void showField(const Field& f);
     const Field* fieldFor(const QString& key) const;
@@ -104,7 +107,12 @@ private:
     core::config::ExperimentConfig config_;
     QList<core::config::Problem> problems_;
     QHash<QString, QString> local_; // key -> why its text is not a value
-    mutable QHash<QString, int> blocks_; // model -> original blocks, -1 unknown; loading a spec is not free
+    struct ModelCheck {
+        int blocks = -1;   // original blocks, -1 unknown
+        QString problem;   // a model file's load error at the experiment's input, else ""
+    };
+    const ModelCheck& modelCheck() const;
+    mutable QHash<QString, ModelCheck> models_; // model -> what loading it said; loading a spec is not free
     bool valid_ = true;
     bool showing_ = false;
     std::optional<core::model::OutputHead> zooHead_; // the head a zoo model had before a model file was chosen          // setConfig() filling the widgets: not an edit

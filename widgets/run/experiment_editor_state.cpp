@@ -130,28 +130,37 @@ QWidget* ExperimentEditor::widgetForKey(const QString& key) const
     return f ? f->widget : nullptr;
 }
 
-int ExperimentEditor::blockCount() const
+int ExperimentEditor::blockCount() const { return modelCheck().blocks; }
+
+QString ExperimentEditor::modelFileProblem() const { return modelCheck().problem; }
+
+const ExperimentEditor::ModelCheck& ExperimentEditor::modelCheck() const
 {
-    const QString model = qs(config_.job.model);
-    if (!blocks_.contains(model)) {
+    const QString model = qs(config_.job.model) + QLatin1Char('|') + qs(config_.source);
+    if (!models_.contains(model)) {
         // The block count does not depend on the input, but a model file may accept only some
         // inputs: try the likely ones.
         std::filesystem::path p(config_.job.model);
         if (!core::model::is_zoo_name(config_.job.model) && p.is_relative() && !config_.source.empty())
             p = std::filesystem::path(config_.source).parent_path() / p;
-        int n = -1;
+        ModelCheck check;
+        bool first = true;
         for (const core::model::Shape& shape : {config_.dataset.shape, core::model::kCifar10Input,
                                                 core::model::Shape{1, 28, 28}}) {
             try {
-                n = core::model::original_block_count(core::model::load_model(p.string(), shape));
+                check.blocks = core::model::original_block_count(core::model::load_model(p.string(), shape));
                 break;
-            } catch (const std::exception&) {
-                // not this input, or not loadable (yet): no range to check against
+            } catch (const std::exception& e) {
+                // Not this input, or not loadable: no range to check against. At the experiment's
+                // own input, a model file that does not load is the experiment's problem.
+                if (first && core::model::is_model_file(config_.job.model))
+                    check.problem = QString::fromStdString(core::error_line(e));
             }
+            first = false;
         }
-        blocks_.insert(model, n);
+        models_.insert(model, check);
     }
-    return blocks_.value(model);
+    return models_[model];
 }
 
 void ExperimentEditor::revalidate()
@@ -162,6 +171,8 @@ void ExperimentEditor::revalidate()
     for (const auto& p : core::config::find_problems(config_, schema_))
         if (!local_.contains(baseKey(qs(p.key)))) // the text shown is not the value checked
             problems_.push_back(p);
+    if (const QString model = modelFileProblem(); !model.isEmpty() && !local_.contains(QStringLiteral("job.model")))
+        problems_.push_back({"job.model", model.toStdString(), {}});
 
     QHash<QWidget*, QStringList> reasons;
     QMap<int, QString> eventProblems;

@@ -303,6 +303,26 @@ private Q_SLOTS:
 
     // A list of choices (trainer.operations) is one check box per choice; the sequence hint
     // follows the action space they make.
+    // Issue 43, item 15: a model file that cannot be loaded is marked on the model field before
+    // Start, with the reason, as a key's bad value is; fixing the path clears it.
+    void aModelFileThatDoesNotLoadIsFlagged()
+    {
+        ExperimentEditor e;
+        QVERIFY(e.loadFile(kDefault));
+        auto* model = child<QComboBox>(e, "job.model");
+        model->setEditText(QStringLiteral("/no/such/folder/my_net.toml"));
+        QVERIFY(!e.isValid());
+        QVERIFY(flagged(model));
+        QCOMPARE(e.problems().size(), 1);
+        QCOMPARE(e.problems().front().key, std::string("job.model"));
+        QVERIFY2(QString::fromStdString(e.problems().front().reason).contains(QStringLiteral("/no/such/folder/my_net.toml")),
+                 e.problems().front().reason.c_str());
+        QVERIFY(model->toolTip().contains(QStringLiteral("my_net.toml")));
+        model->setEditText(QStringLiteral(RLDA_SOURCE_DIR "/config/models/small_convnet.toml"));
+        QVERIFY2(e.isValid(), e.problems().isEmpty() ? "" : e.problems().front().reason.c_str());
+        QVERIFY(!flagged(model));
+    }
+
     void operationsAreCheckBoxes()
     {
         ExperimentEditor e;
