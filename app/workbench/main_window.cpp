@@ -128,6 +128,11 @@ void MainWindow::connectPages()
     connect(runs, &widgets::RunBrowser::overlayRequested, this, [this](const QList<core::io::RunData>& overlaid) {
         if (overlaid.isEmpty())
             return;
+        if (overlaid.front().kind == core::io::RunKind::Learning) { // a colour and a legend entry per run
+            pages_->learning->view()->setRuns(overlaid);
+            showPage(Page::Learning);
+            return;
+        }
         pages_->training->setRuns(overlaid); // a colour and a legend entry per run, the first included
         showPage(Page::Training);
     });

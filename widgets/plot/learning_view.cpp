@@ -3,6 +3,7 @@
 
 #include "widgets/flow_layout.h"
 #include "widgets/plot/series_plot.h"
+#include "widgets/plot/training_view.h"
 
 #include <QCheckBox>
 #include <QLabel>
@@ -121,6 +122,7 @@ void LearningView::setWindow(int window)
     accuracy_.setWindow(window);
     plot_->setSeriesData(kObjectiveMean, episodes_, objective_.means());
     plot_->setSeriesData(kAccuracyMean, episodes_, accuracy_.means());
+    drawOverlayMeans();
     relabel();
 }
 
@@ -130,7 +132,72 @@ void LearningView::clear()
     accuracy_.clear();
     episodes_.clear();
     runPath_.clear();
+    for (const auto& o : overlays_) {
+        plot_->removeSeries(o.name + QStringLiteral("/objective"));
+        plot_->removeSeries(o.name + QStringLiteral("/accuracy"));
+    }
+    overlays_.clear();
+    plot_->setLegendKeys({});
     plot_->clearData();
+    applyVisibility();
+}
+
+void LearningView::setRuns(const QList<core::io::RunData>& runs)
+{
+    if (runs.size() == 1) {
+        setRun(runs.front());
+        return;
+    }
+    clear();
+    QList<LegendKey> keys;
+    QList<LegendKey> quantities;
+    for (int i = 0; i < runs.size(); ++i) {
+        const auto& run = runs[i];
+        Overlay o;
+        o.name = QString::fromStdString(run.name);
+        for (int k = 2; std::any_of(overlays_.begin(), overlays_.end(), [&](const Overlay& x) { return x.name == o.name; }); ++k)
+            o.name = QString::fromStdString(run.name) + QStringLiteral(" (%1)").arg(k);
+        for (const auto& e : run.episodes) {
+            o.episodes.push_back(static_cast<double>(e.episode));
+            o.objective.push_back(e.objective);
+            o.accuracy.push_back(e.accuracy);
+        }
+        const QColor color = TrainingView::runColor(i);
+        SeriesStyle solid;
+        solid.width = 2.0;
+        solid.smoothable = false;
+        solid.inLegend = false;
+        SeriesStyle dashed = solid;
+        dashed.pen = Qt::DashLine;
+        plot_->addSeries(o.name + QStringLiteral("/objective"), kObjective, color, o.name, solid);
+        plot_->addSeries(o.name + QStringLiteral("/accuracy"), kAccuracy, color, o.name, dashed);
+        keys.push_back({o.name, color});
+        overlays_.push_back(std::move(o));
+    }
+    // Only the runs' means show: the one-run series (raw points, temperature, lr) have no data.
+    quantities.push_back({tr("objective, rolling mean"), QColor(Qt::darkGray), Qt::SolidLine});
+    quantities.push_back({tr("accuracy, rolling mean"), QColor(Qt::darkGray), Qt::DashLine});
+    plot_->setLegendKeys({keys, quantities});
+    drawOverlayMeans();
+    applyVisibility();
+    plot_->fitAll();
+}
+
+QStringList LearningView::overlayNames() const
+{
+    QStringList out;
+    for (const auto& o : overlays_)
+        out << o.name;
+    return out;
+}
+
+void LearningView::drawOverlayMeans()
+{
+    const int w = objective_.window();
+    for (const auto& o : overlays_) {
+        plot_->setSeriesData(o.name + QStringLiteral("/objective"), o.episodes, rollingMeans(o.objective, w));
+        plot_->setSeriesData(o.name + QStringLiteral("/accuracy"), o.episodes, rollingMeans(o.accuracy, w));
+    }
 }
 
 void LearningView::fitAll() { plot_->fitAll(); }
@@ -160,6 +227,10 @@ void LearningView::applyVisibility()
     plot_->setSeriesVisible(kAccuracyMean, accuracy);
     plot_->setSeriesVisible(kTemperature, boxes_[3]->isChecked());
     plot_->setSeriesVisible(kLr, boxes_[4]->isChecked());
+    for (const auto& o : overlays_) {
+        plot_->setSeriesVisible(o.name + QStringLiteral("/objective"), objective);
+        plot_->setSeriesVisible(o.name + QStringLiteral("/accuracy"), accuracy);
+    }
 }
 
 void LearningView::relabel()

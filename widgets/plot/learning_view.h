@@ -41,6 +41,12 @@ public Q_SLOTS:
     // Episodes appended to the run setRun() showed (widgets::RunFollower); ignored for another
     // folder, or once clear() (a live run) replaced it.
     void appendRun(const rlda::core::io::RunData& more);
+    // Learning runs overlaid (the Runs page's Overlay): clear(), then each run's rolling means of
+    // the objective (solid) and accuracy (dashed) in a colour of its own (TrainingView::runColor),
+    // named by its folder in the legend; the window recomputes them all. One run is setRun().
+    void setRuns(const QList<rlda::core::io::RunData>& runs);
+    // The runs setRuns() overlays, by legend name; empty for one run or a live one.
+    QStringList overlayNames() const;
 
 private:
     void relabel();
@@ -53,6 +59,13 @@ private:
     RollingSeries accuracy_{kDefaultWindow};
     std::vector<double> episodes_; // the x of every mean
     std::filesystem::path runPath_; // setRun()'s folder
+    struct Overlay {
+        QString name;                 // its series' prefix and legend label
+        std::vector<double> episodes; // x
+        std::vector<double> objective, accuracy;
+    };
+    std::vector<Overlay> overlays_;
+    void drawOverlayMeans();
 };
 
 } // namespace rlda::widgets

@@ -101,7 +101,7 @@ RunBrowser::RunBrowser(const QString& columnsKey, QWidget* parent)
     table_->setAlternatingRowColors(true);
 
     open_ = button(tr("Open"), "openButton", tr("Read the selected run again and show it"), this);
-    overlay_ = button(tr("Overlay"), "overlayButton", tr("Plot the selected training runs together (select two or more)"), this);
+    overlay_ = button(tr("Overlay"), "overlayButton", tr("Plot the selected training runs together, or the selected learning runs (select two or more of one kind)"), this);
     compare_ = button(tr("Compare configs"), "compareButton", tr("Show the settings that differ between the two selected runs"), this);
     filter_ = new QLineEdit(this);
     filter_->setObjectName(QStringLiteral("filterEdit"));
@@ -290,11 +290,16 @@ QList<RunData> RunBrowser::selectedRuns() const
 
 QList<RunData> RunBrowser::overlayRuns() const
 {
-    QList<RunData> out;
-    for (const auto& run : selectedRuns())
+    // The selected runs of one kind, training or learning: training runs when two or more are
+    // selected, else learning runs.
+    QList<RunData> training, learning;
+    for (const auto& run : selectedRuns()) {
         if (run.kind == core::io::RunKind::Training)
-            out.push_back(run);
-    return out;
+            training.push_back(run);
+        else if (run.kind == core::io::RunKind::Learning)
+            learning.push_back(run);
+    }
+    return training.size() >= 2 || learning.size() < 2 ? training : learning;
 }
 
 void RunBrowser::selectRuns(const QList<int>& indices)

@@ -39,7 +39,7 @@ class RunWatcher;
 // Nothing is written into a run folder but its notes.json. Every read (the listing, Open, saving
 // notes) is a job off the GUI thread (widgets/job_tracker.h): listed(), updated() and
 // runOpened()/tableOpened() say when its answer is shown. "Open" (or a double-click) reads the
-// selected run afresh; "Overlay" with two or more training runs selected emits overlayRequested();
+// selected run afresh; "Overlay" with two or more training runs (or learning runs) selected emits overlayRequested();
 // "Compare configs" with two selected shows the keys whose values differ. The root stays what
 // setRoot() or the user last chose.
 //
@@ -91,7 +91,7 @@ private:
     void onSelectionChanged();
     void showSummary(int index); // -1: none
     void opened(RunRead read);
-    QList<core::io::RunData> overlayRuns() const; // the selected training runs
+    QList<core::io::RunData> overlayRuns() const; // the selected training runs, else the learning runs
 
     QString root_;
     QStringList readErrors_; // folders find_runs() found that read_run() refused

@@ -52,6 +52,7 @@ private Q_SLOTS:
     void windowChangeRecomputes();
     void rollingMeanStaysExactOverLongRuns();
     void manyEpisodes();
+    void learningRunsOverlaid();
 };
 
 void TestLearningView::rollingMeanWindow3()
@@ -135,6 +136,39 @@ void TestLearningView::manyEpisodes()
         QCoreApplication::processEvents(); // pending layouts and paints, then the grab
         v.grab().save(dir + QStringLiteral("/learning.png"));
     }
+}
+
+// Issue 43, item 17: learning runs overlaid, each run's rolling means in a colour of its own and
+// named in the legend; the window recomputes them; a live run (clear()) drops them.
+void TestLearningView::learningRunsOverlaid()
+{
+    LearningView v;
+    v.resize(1100, 560);
+    v.setWindow(3);
+    QList<rlda::core::io::RunData> runs;
+    for (const double level : {0.5, 0.7}) {
+        rlda::core::io::RunData run;
+        run.name = level < 0.6 ? "seed-1" : "seed-2";
+        run.kind = rlda::core::io::RunKind::Learning;
+        for (int i = 1; i <= 6; ++i)
+            run.episodes.push_back(episode(i, level + 0.01 * i, level));
+        runs.push_back(run);
+    }
+    v.setRuns(runs);
+    QCOMPARE(v.overlayNames(), (QStringList{QStringLiteral("seed-1"), QStringLiteral("seed-2")}));
+    expectNear(v.plot()->values(QStringLiteral("seed-2/objective")), {0.71, 0.715, 0.72, 0.73, 0.74, 0.75});
+    expectNear(v.plot()->values(QStringLiteral("seed-1/accuracy")), std::vector<double>(6, 0.5));
+    QCOMPARE(v.plot()->pointCount(QStringLiteral("objective_mean")), 0); // the one-run series stay empty
+    v.setWindow(1);
+    expectNear(v.plot()->values(QStringLiteral("seed-2/objective")), {0.71, 0.72, 0.73, 0.74, 0.75, 0.76});
+    const QString dir = rlda::test::screenshotDir();
+    if (!dir.isEmpty()) {
+        QDir().mkpath(dir);
+        v.grab().save(dir + QStringLiteral("/learning-overlay.png"));
+    }
+    v.clear();
+    QVERIFY(v.overlayNames().isEmpty());
+    QCOMPARE(v.plot()->pointCount(QStringLiteral("seed-1/objective")), 0);
 }
 
 RLDA_SUITE_MAIN(TestLearningView)

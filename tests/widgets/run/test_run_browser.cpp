@@ -309,6 +309,16 @@ private Q_SLOTS:
         // Two training runs: no transfer metrics.
         QVERIFY(!b.findChild<QGroupBox*>(QStringLiteral("transferBox"))->isVisibleTo(&b));
         QVERIFY(!transferBox(b)->metrics());
+        // Issue 43, item 17: two learning runs overlay too; a training and a learning run do not.
+        b.selectRuns({indexOf(b, "scratch"), indexOf(b, "transfer")});
+        QVERIFY(button->isEnabled());
+        QTest::mouseClick(button, Qt::LeftButton);
+        QCOMPARE(spy.count(), 2);
+        const auto learning = spy.at(1).at(0).value<QList<RunData>>();
+        QCOMPARE(learning.size(), 2);
+        QVERIFY(learning[0].kind == rlda::core::io::RunKind::Learning && !learning[0].episodes.empty());
+        b.selectRuns({indexOf(b, "convnet2-fixed"), indexOf(b, "scratch")});
+        QVERIFY(!button->isEnabled());
     }
 
     void transfer()
