@@ -3,6 +3,7 @@
 
 #include "app/workbench/evaluations.h"
 #include "core/agent/learner_options.h"
+#include "core/agent/vocabulary.h"
 #include "core/run/learn_run.h"
 #include "core/table/open_table.h"
 #include "core/util/error_text.h"
@@ -130,6 +131,18 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     agent->addPair(label(tr("Encoder")), encoder_);
     agent->addPair(label(tr("Learner")), learner_);
     form->addRow(tr("Agent"), agent);
+    encoderNote_ = new QLabel(this);
+    encoderNote_->setObjectName(QStringLiteral("encoderNote"));
+    encoderNote_->setWordWrap(true);
+    encoderNote_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred); // the row's width, not a column
+    encoderNote_->setVisible(false);
+    form->addRow(QString(), encoderNote_);
+    connect(from_, &QLineEdit::textChanged, this, &LearningPage::updateEncoderNote);
+    connect(encoder_, &QComboBox::activated, this, [this] {
+        encoderChosen_ = true; // the user's choice stands, whatever table comes next
+        encoderChosenForTable_ = false;
+        updateEncoderNote();
+    });
 
     greedy_ = new QLabel(tr("No learning run yet."), this);
     greedy_->setObjectName(QStringLiteral("greedyLabel"));
@@ -195,21 +208,82 @@ void LearningPage::setTable(const QString& path)
     } catch (const std::exception&) {
         input = core::model::kCifar10Input;
     }
+    struct Read {
+        std::optional<TableIdentity> id;
+        QStringList unreadable; // by the original encoder
+        QString model;
+        int layers = 0;
+    };
     identify_.startJob(
-        [path, model = model_->text(), input, classes = classes_]() -> std::optional<TableIdentity> {
+        [path, model = model_->text(), input, classes = classes_]() -> Read {
+            Read read;
             if (!QFileInfo::exists(path))
-                return std::nullopt;
-            return identifyTable(path, model, input, classes);
+                return read;
+            read.id = identifyTable(path, model, input, classes);
+            try { // a table that does not open says so at Start; here it only costs the note
+                core::sim::TableOverrides fallbacks{model.toStdString(), input, classes};
+                fallbacks.only_without_metadata = true;
+                const auto t = core::sim::open_table(path.toStdString(), fallbacks, true);
+                const auto summary = core::model::summarize(t.model);
+                std::vector<std::string> unknown;
+                (void)core::agent::Vocabulary::for_original_encoder(t.model, t.actions).encode(summary.leaf_layers, &unknown);
+                for (const auto& layer : unknown)
+                    read.unreadable << QString::fromStdString(layer);
+                read.model = QString::fromStdString(t.model.name);
+                read.layers = static_cast<int>(summary.leaf_layers.size());
+            } catch (const std::exception&) {
+            }
+            return read;
         },
-        [this, path](std::optional<TableIdentity> id) {
-            if (id && table() == path) {
-                setModel(id->model, id->input, id->classes);
-                showDescribed(id->described);
+        [this, path](const Read& read) {
+            if (read.id && table() == path) {
+                setModel(read.id->model, read.id->input, read.id->classes);
+                showDescribed(read.id->described);
+            }
+            if (table() == path) {
+                unreadable_ = read.unreadable;
+                tableModel_ = read.model;
+                tableLayers_ = read.layers;
+                const int structural = encoder_->findText(QString::fromStdString(
+                    core::config::to_string(core::config::PolicyEncoder::Structural)));
+                const int original = encoder_->findText(QString::fromStdString(
+                    core::config::to_string(core::config::PolicyEncoder::Original)));
+                if (!encoderChosen_ && !unreadable_.isEmpty()) {
+                    encoder_->setCurrentIndex(structural); // chosen by the table's layers
+                    encoderChosenForTable_ = true;
+                } else if (!encoderChosen_ && encoderChosenForTable_) {
+                    encoder_->setCurrentIndex(original); // the paper's again, for a table it reads
+                    encoderChosenForTable_ = false;
+                }
+                updateEncoderNote();
             }
             Q_EMIT tableIdentified(path);
         });
 }
 QString LearningPage::table() const { return table_->text().trimmed(); }
+
+QString LearningPage::encoderNote() const { return encoderNote_->text(); }
+
+void LearningPage::updateEncoderNote()
+{
+    QString note;
+    if (!unreadable_.isEmpty() && from_->text().trimmed().isEmpty()) { // a policy continued keeps its encoder
+        const QString what = tr("the original encoder reads %1 of the %2 layers of %3 as <unk> (%4, …)")
+                                 .arg(unreadable_.size())
+                                 .arg(tableLayers_)
+                                 .arg(tableModel_, unreadable_.front());
+        const bool original = encoder_->currentText() ==
+                              QString::fromStdString(core::config::to_string(core::config::PolicyEncoder::Original));
+        if (original)
+            note = tr("Warning: %1: it cannot tell this model's blocks apart. Choose structural (any model's "
+                      "layers) or state (that and the training state).")
+                       .arg(what);
+        else if (encoderChosenForTable_)
+            note = tr("Encoder %1, chosen for this table: %2.").arg(encoder_->currentText(), what);
+    }
+    encoderNote_->setText(note);
+    encoderNote_->setVisible(!note.isEmpty());
+}
 void LearningPage::setEpisodes(qint64 episodes) { episodes_->setValue(static_cast<int>(episodes)); }
 
 QString LearningPage::problem() const

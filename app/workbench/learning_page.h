@@ -45,6 +45,12 @@ public:
     core::run::LearnRunSettings settings() const;
     QString problem() const;
     void setRunning(bool running);
+    // Issue 43, item 6: the layers of the table's model that a new policy's original encoder reads
+    // as <unk> (none for a model of the paper's zoo). When there are some, the page chooses the
+    // structural encoder unless the user chose one, and says why; a warning shows while
+    // "original" is chosen anyway.
+    QStringList unreadableLayers() const { return unreadable_; }
+    QString encoderNote() const;
 
 public Q_SLOTS:
     void addEpisodes(const std::vector<rlda::core::sim::EpisodeRecord>& batch);
@@ -57,6 +63,7 @@ Q_SIGNALS:
 
 private:
     QString browse(widgets::FileKind kind, const QString& title, const QString& filter);
+    void updateEncoderNote();
     void showDescribed(bool described); // the model and input fields: the table's, or to assume
 
     widgets::LearningView* view_ = nullptr;
@@ -71,6 +78,12 @@ private:
     QSpinBox* decayEvery_ = nullptr;
     QDoubleSpinBox* baseline_ = nullptr;
     QComboBox* encoder_ = nullptr; // a new policy's: the [policy] encoder names
+    bool encoderChosen_ = false;   // the user picked an encoder: the table does not change it
+    bool encoderChosenForTable_ = false; // structural, picked here for the table's layers
+    QStringList unreadable_;       // the table's model's layers the original encoder reads as <unk>
+    QString tableModel_;           // its name and layer count, for the note
+    int tableLayers_ = 0;
+    QLabel* encoderNote_ = nullptr;
     QComboBox* learner_ = nullptr; // agent::learner_preset_names()
     QPushButton* learn_ = nullptr;
     QLabel* greedy_ = nullptr;

@@ -78,6 +78,11 @@ Vocabulary Vocabulary::from_models(const std::vector<model::ModelSpec>& models, 
     return v;
 }
 
+Vocabulary Vocabulary::for_original_encoder(const model::ModelSpec& model, const model::ActionSpace& actions)
+{
+    return from_zoo(3, model.input, model.classes, actions.operations(), actions.widen_factor());
+}
+
 Vocabulary Vocabulary::from_zoo(int depth, const model::Shape& input, std::int64_t classes,
                                 const std::vector<model::Operation>& ops, double widen_factor)
 {

@@ -1,6 +1,8 @@
 // The agent's vocabulary: layer strings (PyTorch notation) to ids, with a reserved unknown id.
+// (No LibTorch: the workbench asks it which layers a new policy would read as <unk>.)
 #pragma once
 
+#include "core/model/actions.h"
 #include "core/model/spec.h"
 
 #include <cstdint>
@@ -36,6 +38,10 @@ public:
                                std::int64_t classes = model::kCifar10Classes,
                                const std::vector<model::Operation>& ops = {model::Operation::Deepen},
                                double widen_factor = 2.0);
+
+    // A new policy's vocabulary under the original encoder, for `model` (its input and classes)
+    // and `actions`: the zoo's layers and their deepenings by up to 3 actions (from_zoo).
+    static Vocabulary for_original_encoder(const model::ModelSpec& model, const model::ActionSpace& actions);
 
 private:
     std::vector<std::string> words_;

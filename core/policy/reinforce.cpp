@@ -72,7 +72,7 @@ PolicyLearner PolicyLearner::for_model(const config::PolicyConfig& sizes, const 
 {
     if (config::scores_blocks(sizes.encoder))
         return {Vocabulary(), sizes, 0, seed, actions.operations()};
-    return {Vocabulary::from_zoo(3, model.input, model.classes, actions.operations(), actions.widen_factor()), sizes,
+    return {Vocabulary::for_original_encoder(model, actions), sizes,
             actions.size(), seed, actions.operations()};
 }
 

@@ -38,7 +38,7 @@ std::string unreadable_model_warning(config::PolicyEncoder encoder, const model:
         "state); docs/agent.md";
     if (encoder != config::PolicyEncoder::Original)
         advice = "its choices cannot depend on those layers";
-    return fmt::format("warning: the {} encoder reads {} of the {} layers of {} as <unk> ({}, ...): {}",
+    return fmt::format("the {} encoder reads {} of the {} layers of {} as <unk> ({}, ...): {}",
                        config::to_string(encoder), unknown.size(), m.leaf_layers.size(), m.name,
                        unknown.front(), advice);
 }

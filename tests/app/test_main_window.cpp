@@ -14,6 +14,7 @@
 #include "tests/common/old_policy.h"
 #include "tests/common/run_state.h"
 #include "tests/common/screenshots.h"
+#include "core/util/data_dir.h"
 #include "tests/common/suite.h"
 #include "tests/common/synthetic_table.h"
 #include "tests/common/tiny_sim.h"
@@ -35,6 +36,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
+#include <QComboBox>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -216,6 +218,47 @@ private Q_SLOTS:
         const QString reference = RLDA_PAPER_DIR "/tables/convnet3_late.csv";
         QCOMPARE(evaluated(*w.policy(), policy, {reference}), QString());
         QCOMPARE(w.policy()->ranks()->tables()[0].model, QStringLiteral("ConvNet3"));
+    }
+
+    // Issue 43, item 6: the Learning page reads the table's model when the table is chosen. For a
+    // model of the user's own, whose layers the original encoder reads as <unk>, it chooses the
+    // structural encoder and says why; "original" chosen anyway is warned about before Start; a
+    // table of the zoo's model goes back to the paper's encoder; the user's own choice stands.
+    void the_learning_page_chooses_an_encoder_that_reads_the_table()
+    {
+        app::LearningPage page;
+        auto* encoder = page.findChild<QComboBox*>(QStringLiteral("learnEncoder"));
+        const auto tables = core::fashion_mnist_tables_dir();
+        const QString own = QString::fromStdString((tables / "tinyconvnet3_middle.csv").string());
+        const QString zoo = QString::fromStdString((tables / "feedforwardnet2_middle.csv").string());
+        const auto choose = [&](const QString& table) {
+            QSignalSpy identified(&page, &app::LearningPage::tableIdentified);
+            page.setTable(table);
+            return identified.wait(20000);
+        };
+        QCOMPARE(encoder->currentText(), QStringLiteral("original"));
+        QVERIFY(choose(zoo));
+        QVERIFY(page.unreadableLayers().isEmpty());
+        QCOMPARE(encoder->currentText(), QStringLiteral("original"));
+        QVERIFY(page.encoderNote().isEmpty());
+        QVERIFY(choose(own));
+        QCOMPARE(page.unreadableLayers().size(), 5); // as rlda learn warns: 5 of the 10 layers of TinyConvNet3
+        QCOMPARE(encoder->currentText(), QStringLiteral("structural"));
+        QVERIFY2(page.encoderNote().startsWith(QStringLiteral("Encoder structural, chosen for this table: the original "
+                                                              "encoder reads 5 of the 10 layers of TinyConvNet3 as <unk>")),
+                 qPrintable(page.encoderNote()));
+        QVERIFY(page.settings().policy.encoder == core::config::PolicyEncoder::Structural);
+        QVERIFY(choose(zoo));
+        QCOMPARE(encoder->currentText(), QStringLiteral("original")); // the paper's again
+        QVERIFY(choose(own));
+        // The user picks "original" anyway: the warning, and later tables leave the choice alone.
+        encoder->setCurrentIndex(encoder->findText(QStringLiteral("original")));
+        Q_EMIT encoder->activated(encoder->currentIndex());
+        QVERIFY2(page.encoderNote().startsWith(QStringLiteral("Warning: the original encoder reads 5 of the 10")),
+                 qPrintable(page.encoderNote()));
+        QVERIFY(choose(zoo));
+        QVERIFY(choose(own));
+        QCOMPARE(encoder->currentText(), QStringLiteral("original"));
     }
 
     void a_truncated_run_opens_read_only()
