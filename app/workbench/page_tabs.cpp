@@ -138,6 +138,7 @@ void PageTabs::restoreSettings(const QSettings& s)
         panel->setWorkers(workers);
     if (const int replicates = s.value(key::kSweepReplicates).toInt(); replicates >= 1)
         panel->setReplicates(replicates);
+    panel->setSeedValuesText(s.value(key::kSweepSeedValues).toString());
     if (s.contains(key::kSweepDevice))
         panel->setDevice(s.value(key::kSweepDevice).toString());
     if (s.contains(key::kSweepFused))
@@ -155,6 +156,7 @@ void PageTabs::saveSettings(QSettings& s) const
     s.setValue(key::kSweepBackend, QString::fromStdString(core::config::to_string(panel->backend())));
     s.setValue(key::kSweepWorkers, panel->workers());
     s.setValue(key::kSweepReplicates, panel->replicates());
+    s.setValue(key::kSweepSeedValues, panel->seedValuesText());
     s.setValue(key::kSweepDevice, panel->device());
     s.setValue(key::kSweepFused, panel->fused());
     s.setValue(key::kSweepRace, panel->race());

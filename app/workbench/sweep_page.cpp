@@ -75,9 +75,21 @@ bool SweepPage::submit(core::config::ExperimentConfig config, core::config::Swee
 {
     // Seeds on the panel: replicates from job.seed (1 keeps the experiment's own sweep.seeds); a
     // race's first seeds. A job.seed too near the largest seed for them is said on the panel.
+    QString seedProblem;
+    const auto values = panel_->seedValues(&seedProblem);
+    if (!seedProblem.isEmpty()) {
+        panel_->setMessage(seedProblem);
+        return false;
+    }
     const int replicates = panel_->replicates();
     const int first = panel_->race() && replicates < 2 && config.sweep.seeds.size() < 2 ? 3 : replicates;
-    if (first > 1) {
+    if (!values.empty()) {
+        if (panel_->race() && values.size() < 2) {
+            panel_->setMessage(tr("A race starts from two seeds or more: give at least two seed values."));
+            return false;
+        }
+        config.sweep.seeds = values; // the seeds by value, in the order given
+    } else if (first > 1) {
         try {
             config.sweep.seeds =
                 core::config::consecutive_seeds(static_cast<std::int64_t>(config.job.seed), first);
@@ -223,6 +235,7 @@ void SweepPage::showReading(const core::sweep::SweepReading& r)
         shape_ = r.shape;
     const bool alive = r.alive;
     const auto& status = r.status;
+    panel_->setStages(r.warm_start, status, alive);
     if (!r.warm_start)
         panel_->setMessage(alive ? tr("Training the warm start…") : tr("Stopped before the warm start."));
     if (!r.error.empty())

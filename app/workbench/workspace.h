@@ -39,6 +39,7 @@ inline constexpr char kDraft[] = "experiment/draft";
 inline constexpr char kSweepBackend[] = "sweeps/backend";
 inline constexpr char kSweepWorkers[] = "sweeps/workers";
 inline constexpr char kSweepReplicates[] = "sweeps/replicates";
+inline constexpr char kSweepSeedValues[] = "sweeps/seedValues"; // "42 43 44", or empty for the count
 inline constexpr char kSweepDevice[] = "sweeps/device";
 inline constexpr char kSweepFused[] = "sweeps/fused";
 inline constexpr char kSweepRace[] = "sweeps/race";

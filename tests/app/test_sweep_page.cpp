@@ -124,7 +124,7 @@ private Q_SLOTS:
         QTemporaryDir tmp;
         app::SweepPage page;
         page.setRunsRoot(tmp.path());
-        page.panel()->setReplicates(2);
+        page.panel()->setSeedValuesText(QStringLiteral("7 9")); // by value (issue 43, item 22)
         auto* fused = page.panel()->findChild<QComboBox*>(QStringLiteral("sweepFused"));
         QVERIFY(fused);
         QCOMPARE(fused->itemData(0).toString(), QString()); // the experiment's own
@@ -142,7 +142,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 1, 240000);
         const auto table = core::sim::SimulationTable::load((page.folder() + "/table.csv").toStdString());
         QVERIFY(table.complete());
-        QCOMPARE(table.seeds(), (std::vector<std::uint64_t>{7, 8}));
+        QCOMPARE(table.seeds(), (std::vector<std::uint64_t>{7, 9}));
         const auto settings = core::config::load_experiment(core::sweep::settings_file(page.folder().toStdString()).string());
         QVERIFY(settings.sweep.fused == core::config::FusedReplicates::On);
         for (const auto& row : table.rows())
@@ -150,6 +150,7 @@ private Q_SLOTS:
         const QString summary = page.panel()->summaryText();
         QVERIFY2(summary.contains(QStringLiteral("32 of 32 rows (2 seeds of 16)")), qPrintable(summary));
         QTRY_VERIFY(!page.isActive());
+        QCOMPARE(page.panel()->stagesText(), QStringLiteral("Stages: ✓ warm start › ✓ rows 32/32 › ✓ table collected"));
         // The finished sweep leads to its table.
         QVERIFY(open->isEnabled());
         QSignalSpy opened(page.panel(), &widgets::SweepPanel::openTableRequested);

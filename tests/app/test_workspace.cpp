@@ -200,6 +200,7 @@ private Q_SLOTS:
             panel->setBackend(core::config::SweepBackend::Slurm);
             panel->setWorkers(6);
             panel->setReplicates(3);
+            panel->setSeedValuesText(QStringLiteral("5 9"));
             panel->setFused(QStringLiteral("on"));
             QVERIFY(w.openExperiment(kQuick));
             QVERIFY(w.close());
@@ -219,6 +220,7 @@ private Q_SLOTS:
         QCOMPARE(panel->backend(), core::config::SweepBackend::Slurm);
         QCOMPARE(panel->workers(), 6);
         QCOMPARE(panel->replicates(), 3);
+        QCOMPARE(panel->seedValuesText(), QStringLiteral("5 9"));
         QCOMPARE(panel->fused(), QStringLiteral("on"));
         QVERIFY(recentChecked(w));
         QCOMPARE(entries(w.recent()->menu(Recent::Experiments)), QStringList{QFileInfo(kQuick).absoluteFilePath()});

@@ -11,10 +11,12 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QTextDocument>
 #include <QThread>
 #include <QVBoxLayout>
 
@@ -72,6 +74,15 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     seeds_->setToolTip(tr("Replicates: build the table at this many seeds (job.seed, job.seed + 1, ...) to learn how "
                           "noisy it is: each sequence's mean, its spread, and how far the ranking can be trusted. "
                           "Each seed costs one table; 1 = the experiment's own seeds (sweep.seeds)"));
+    seedValues_ = new QLineEdit(this);
+    seedValues_->setObjectName(QStringLiteral("sweepSeedValues"));
+    seedValues_->setPlaceholderText(tr("or seeds: 42 43 44"));
+    seedValues_->setToolTip(tr("The seeds to build the table at, by value (sweep.seeds), in place of the count "
+                               "beside: a table built at 42 43 44 and one at 45 46 47 are replicates of each other"));
+    seedValues_->setMaximumWidth(seedValues_->fontMetrics().horizontalAdvance(QStringLiteral("or seeds: 42 43 44 45")) + 16);
+    connect(seedValues_, &QLineEdit::textChanged, this, [this] {
+        seeds_->setEnabled(!active_ && seedValues_->text().trimmed().isEmpty()); // the values' count
+    });
     device_ = choiceOf("job.device", QStringLiteral("sweepDevice"), this);
     device_->setToolTip(tr("Where the rows train (job.device): a sweep on a GPU server or a cluster with GPUs "
                            "trains its rows there; a GPU that is not there is refused before anything runs"));
@@ -100,6 +111,7 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     submitRow->addPair(new QLabel(tr("Backend"), this), backend_);
     submitRow->addPair(new QLabel(tr("Parts"), this), workers_);
     submitRow->addPair(new QLabel(tr("Seeds"), this), seeds_);
+    submitRow->addWidget(seedValues_);
     submitRow->addPair(new QLabel(tr("Device"), this), device_);
     submitRow->addPair(new QLabel(tr("Fuse seeds"), this), fused_);
     submitRow->addWidget(race_);
@@ -116,6 +128,9 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     bar_->setRange(0, 1);
     bar_->setValue(0);
     bar_->setFormat(tr("no sweep yet"));
+    stages_ = new QLabel(this);
+    stages_->setObjectName(QStringLiteral("sweepStages"));
+    stages_->setTextFormat(Qt::RichText);
     message_ = new QLabel(this);
     message_->setObjectName(QStringLiteral("sweepMessage"));
     message_->setWordWrap(true);
@@ -131,6 +146,7 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     layout->addLayout(submitRow);
     layout->addWidget(folder_);
     layout->addWidget(summary_);
+    layout->addWidget(stages_);
     layout->addWidget(bar_);
     layout->addWidget(message_);
     layout->addWidget(tasks_, 1);
@@ -157,6 +173,63 @@ void SweepPanel::setWorkers(int workers) { workers_->setValue(workers); }
 int SweepPanel::replicates() const { return seeds_->value(); }
 void SweepPanel::setReplicates(int replicates) { seeds_->setValue(std::max(1, replicates)); }
 QString SweepPanel::device() const { return device_->currentData().toString(); }
+
+std::vector<std::int64_t> SweepPanel::seedValues(QString* problem) const
+{
+    std::vector<std::int64_t> out;
+    const auto fail = [&](const QString& why) {
+        if (problem)
+            *problem = why;
+        return std::vector<std::int64_t>{};
+    };
+    for (const QString& word : seedValues_->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
+        bool ok = false;
+        const qlonglong seed = word.toLongLong(&ok);
+        if (!ok || seed < 0)
+            return fail(tr("Seeds: \"%1\" is not a whole number of 0 or more").arg(word));
+        if (std::find(out.begin(), out.end(), seed) != out.end())
+            return fail(tr("Seeds: %1 is given twice").arg(seed));
+        out.push_back(seed);
+    }
+    if (out.size() > static_cast<std::size_t>(core::config::kMaxReplicates))
+        return fail(tr("Seeds: %1 given, at most %2").arg(out.size()).arg(core::config::kMaxReplicates));
+    return out;
+}
+
+QString SweepPanel::seedValuesText() const { return seedValues_->text().simplified(); }
+void SweepPanel::setSeedValuesText(const QString& text) { seedValues_->setText(text); }
+
+void SweepPanel::setStages(bool warmStartDone, const core::sweep::SweepStatus& status, bool alive)
+{
+    enum class Stage { Done, Current, Later };
+    const auto shown = [](Stage s, const QString& name) {
+        switch (s) {
+        case Stage::Done:
+            return QStringLiteral("✓ %1").arg(name.toHtmlEscaped());
+        case Stage::Current:
+            return QStringLiteral("<b>%1</b>").arg(name.toHtmlEscaped());
+        case Stage::Later:
+            break;
+        }
+        return name.toHtmlEscaped();
+    };
+    const bool rowsDone = status.rows_total > 0 && status.rows_done >= status.rows_total;
+    const Stage warm = warmStartDone ? Stage::Done : Stage::Current;
+    const Stage rows = !warmStartDone ? Stage::Later : rowsDone ? Stage::Done : Stage::Current;
+    const Stage table = status.collected ? Stage::Done : rowsDone ? Stage::Current : Stage::Later;
+    const QString rowsName = status.rows_total > 0 ? tr("rows %1/%2").arg(status.rows_done).arg(status.rows_total)
+                                                   : tr("rows");
+    const QString warmName = warmStartDone ? tr("warm start") : alive ? tr("warm start (training)") : tr("warm start");
+    stages_->setText(tr("Stages: %1 › %2 › %3")
+                         .arg(shown(warm, warmName), shown(rows, rowsName), shown(table, tr("table collected"))));
+}
+
+QString SweepPanel::stagesText() const
+{
+    QTextDocument doc;
+    doc.setHtml(stages_->text());
+    return doc.toPlainText();
+}
 
 void SweepPanel::setDevice(const QString& device)
 {
@@ -249,7 +322,8 @@ void SweepPanel::setActive(bool active)
     submit_->setEnabled(!active);
     backend_->setEnabled(!active);
     workers_->setEnabled(!active);
-    seeds_->setEnabled(!active);
+    seeds_->setEnabled(!active && seedValues_->text().trimmed().isEmpty());
+    seedValues_->setEnabled(!active);
     race_->setEnabled(!active);
 }
 

@@ -9,9 +9,13 @@
 #include <QString>
 #include <QWidget>
 
+#include <cstdint>
+#include <vector>
+
 class QCheckBox;
 class QComboBox;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -35,6 +39,12 @@ public:
     // 1 = the experiment's own seeds (job.seed alone unless its sweep.seeds lists more).
     int replicates() const;
     void setReplicates(int replicates);
+    // Seed values instead of a count ("42 43 44", the field beside Seeds; issue 43, item 22): the
+    // seeds the table is built at, in order. Empty when the field is; `problem` says why the text
+    // is no list of distinct whole seeds (at most kMaxReplicates), and the list is then empty.
+    std::vector<std::int64_t> seedValues(QString* problem = nullptr) const;
+    QString seedValuesText() const;
+    void setSeedValuesText(const QString& text);
     // Where the rows train (job.device for this sweep): "" keeps the experiment's own, else one of
     // the schema's device names ("cpu", "cuda", "cuda:N").
     QString device() const;
@@ -53,6 +63,10 @@ public:
     void setStatus(const core::sweep::SweepStatus& status);
     void setActive(bool active);
     void setMessage(const QString& text);
+    // The build's stages, in the order they run: the warm start, the rows, the table collected;
+    // each done (✓), under way (bold) or to come. `warmStartDone`: the warm start is trained.
+    void setStages(bool warmStartDone, const core::sweep::SweepStatus& status, bool alive);
+    QString stagesText() const;
     bool isActive() const { return active_; }
     QTableWidget* tasks() const { return tasks_; }
     QString summaryText() const;
@@ -66,6 +80,8 @@ private:
     QComboBox* backend_ = nullptr;
     QSpinBox* workers_ = nullptr;
     QSpinBox* seeds_ = nullptr;
+    QLineEdit* seedValues_ = nullptr;
+    QLabel* stages_ = nullptr;
     QComboBox* device_ = nullptr;
     QComboBox* fused_ = nullptr;
     QCheckBox* race_ = nullptr;

@@ -4,6 +4,7 @@
 #include "widgets/run/sweep_panel.h"
 
 #include <QPushButton>
+#include <QSpinBox>
 #include <QSignalSpy>
 #include <QTableWidget>
 #include <QtTest/QtTest>
@@ -44,6 +45,41 @@ private Q_SLOTS:
         QCOMPARE(panel.tasks()->rowCount(), 1);
         QVERIFY(panel.summaryText().contains(QStringLiteral("collected")));
         QVERIFY(!panel.summaryText().contains(QStringLiteral("ETA"))); // collected: nothing left
+    }
+
+    // Issue 43, item 22: seeds by value beside the count, and the build's stages in order.
+    void seed_values_and_stages()
+    {
+        SweepPanel panel;
+        auto* count = panel.findChild<QSpinBox*>(QStringLiteral("sweepSeeds"));
+        QString problem;
+        QVERIFY(panel.seedValues(&problem).empty() && problem.isEmpty());
+        QVERIFY(count->isEnabled());
+        panel.setSeedValuesText(QStringLiteral(" 42 43  45 "));
+        QCOMPARE(panel.seedValues(&problem), (std::vector<std::int64_t>{42, 43, 45}));
+        QVERIFY(problem.isEmpty());
+        QVERIFY(!count->isEnabled()); // the values say how many
+        QCOMPARE(panel.seedValuesText(), QStringLiteral("42 43 45"));
+        panel.setSeedValuesText(QStringLiteral("42 x"));
+        QVERIFY(panel.seedValues(&problem).empty());
+        QCOMPARE(problem, QStringLiteral("Seeds: \"x\" is not a whole number of 0 or more"));
+        panel.setSeedValuesText(QStringLiteral("7 8 7"));
+        QVERIFY(panel.seedValues(&problem).empty());
+        QCOMPARE(problem, QStringLiteral("Seeds: 7 is given twice"));
+        panel.setSeedValuesText(QString());
+        QVERIFY(count->isEnabled());
+
+        sweep::SweepStatus s;
+        panel.setStages(false, s, true);
+        QCOMPARE(panel.stagesText(), QStringLiteral("Stages: warm start (training) › rows › table collected"));
+        s.rows_total = 48;
+        s.rows_done = 31;
+        panel.setStages(true, s, true);
+        QCOMPARE(panel.stagesText(), QStringLiteral("Stages: ✓ warm start › rows 31/48 › table collected"));
+        s.rows_done = 48;
+        s.collected = true;
+        panel.setStages(true, s, false);
+        QCOMPARE(panel.stagesText(), QStringLiteral("Stages: ✓ warm start › ✓ rows 48/48 › ✓ table collected"));
     }
 
     void buttons_follow_the_state()
