@@ -93,10 +93,12 @@ ArchitectureInspector::ArchitectureInspector(QWidget* parent)
     tree_->setRootIsDecorated(true);
     auto* h = tree_->header();
     h->setStretchLastSection(false);
-    h->setSectionResizeMode(UnitColumn, QHeaderView::ResizeToContents);
-    h->setSectionResizeMode(KindColumn, QHeaderView::ResizeToContents);
+    // Sized by fitTreeColumns(): whole parameter counts always, the names elided before them.
+    h->setSectionResizeMode(UnitColumn, QHeaderView::Interactive);
+    h->setSectionResizeMode(KindColumn, QHeaderView::Interactive);
     h->setSectionResizeMode(LayersColumn, QHeaderView::Stretch);
-    h->setSectionResizeMode(ParametersColumn, QHeaderView::ResizeToContents);
+    h->setSectionResizeMode(ParametersColumn, QHeaderView::Fixed);
+    tree_->viewport()->installEventFilter(this);
     total_ = new QLabel(this);
     total_->setObjectName(QStringLiteral("totalLabel"));
     total_->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
@@ -488,6 +490,7 @@ void ArchitectureInspector::rebuildTree()
     }
     tree_->addTopLevelItems(rows);
     tree_->expandAll();
+    fitTreeColumns();
 
     QString text = tr("total <b>%1</b> parameters").arg(formatCount(s.parameters));
     if (total != s.parameters) // a summary whose units do not add up is worth saying so
@@ -495,6 +498,33 @@ void ArchitectureInspector::rebuildTree()
     if (current_ > 0)
         text += tr(" &nbsp;·&nbsp; %1 since step 0").arg(signedCount(*this, s.parameters - summaryAt(0).parameters));
     total_->setText(text);
+}
+
+bool ArchitectureInspector::eventFilter(QObject* watched, QEvent* event)
+{
+    if (watched == tree_->viewport() && event->type() == QEvent::Resize)
+        fitTreeColumns();
+    return QWidget::eventFilter(watched, event);
+}
+
+void ArchitectureInspector::fitTreeColumns()
+{
+    // A narrow tree (a laptop screen, the docks shown) cut "9,312" to "9,3" at its edge, with no
+    // ellipsis to say so (issue 43, item 21): the counts are never cut; the unit and kind names
+    // give way first, elided ("added block (De…"), and the layers take what is left.
+    auto* h = tree_->header();
+    const QAbstractItemView* view = tree_; // sizeHintForColumn is public there, protected in QTreeView
+    const auto wanted = [&](int column) { return std::max(view->sizeHintForColumn(column), h->sectionSizeHint(column)); };
+    const int parameters = wanted(ParametersColumn);
+    const int unit = wanted(UnitColumn);
+    const int kind = wanted(KindColumn);
+    constexpr int kLeastLayers = 40;
+    const int room = std::max(0, tree_->viewport()->width() - parameters - kLeastLayers);
+    const int unitWidth = std::min(unit, std::max(room - kind, room / 2));
+    const int kindWidth = std::min(kind, std::max(0, room - unitWidth));
+    h->resizeSection(UnitColumn, unitWidth);
+    h->resizeSection(KindColumn, kindWidth);
+    h->resizeSection(ParametersColumn, parameters);
 }
 
 void ArchitectureInspector::rebuildDiff()

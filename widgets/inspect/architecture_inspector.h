@@ -102,7 +102,11 @@ public:
 Q_SIGNALS:
     void currentStepChanged(int step);
 
+protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
 private:
+    void fitTreeColumns();
     StepDiff diffBetween(int a, int b) const;
     // stepText plus the step's preservation check, for the label next to the slider.
     QString stepLine(int step) const;

@@ -5,6 +5,7 @@
 #include "widgets/inspect/architecture_inspector.h"
 
 #include <QDir>
+#include <QHeaderView>
 #include <QLabel>
 #include <QLocale>
 #include <QSignalSpy>
@@ -282,6 +283,37 @@ private Q_SLOTS:
     }
 
     // RLDA_SCREENSHOT_DIR=DIR writes what the panel looks like with a real deepening sequence.
+    // Issue 43, item 21: however narrow the tree, every parameter count is whole and inside the
+    // view (it was cut at the edge, "9,312" to "9,3", with no ellipsis); the names give way.
+    void parameterCountsAreNeverCut()
+    {
+        const Run run = makeRun();
+        ArchitectureInspector w;
+        w.setSteps(run.initial, run.events);
+        w.setCurrentStep(w.stepCount() - 1);
+        QTreeWidget* tree = unitTree(w);
+        for (const int width : {1200, 700, 520, 430}) {
+            w.resize(width, 560);
+            w.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&w));
+            QCoreApplication::processEvents();
+            const QHeaderView* h = tree->header();
+            const int p = ArchitectureInspector::ParametersColumn;
+            const int right = h->sectionViewportPosition(p) + h->sectionSize(p);
+            QVERIFY2(right <= tree->viewport()->width(),
+                     qPrintable(QStringLiteral("at %1 px the Parameters column ends at %2 px of a %3 px view")
+                                    .arg(width)
+                                    .arg(right)
+                                    .arg(tree->viewport()->width())));
+            const QFontMetrics metrics(tree->font());
+            for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+                const QString count = tree->topLevelItem(i)->text(p);
+                QVERIFY2(metrics.horizontalAdvance(count) < h->sectionSize(p),
+                         qPrintable(QStringLiteral("%1 in %2 px").arg(count).arg(h->sectionSize(p))));
+            }
+        }
+    }
+
     void screenshot()
     {
         const QString dir = rlda::test::screenshotDir();
