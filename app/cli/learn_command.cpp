@@ -148,8 +148,8 @@ constexpr const char* kEveryAgent = "all";
 
 struct EvaluateOptions : TableOptions {
     std::string policy;
-    std::string agent; // a growth heuristic's kind, instead of a policy; or kEveryAgent
-    std::string format = "text"; // of --agent all: text, csv or markdown
+    std::string agent;                   // a growth heuristic's kind, instead of a policy; or kEveryAgent
+    std::string format = "text";         // of --agent all: text, csv or markdown
     core::config::AgentConfig heuristic; // its threshold
     std::string table;
     std::uint64_t seed = 0;
@@ -174,7 +174,8 @@ int run_lineup(const EvaluateOptions& o, const core::sim::OpenedTable& t)
         policy = core::run::evaluate_policy(o.policy, {&t}, o.seed, print_warning).front();
         in_sample = core::io::learned_on(o.policy, o.table);
     }
-    const auto lineup = core::run::judge_lineup(core::sim::learn_task(t), policy, in_sample, o.seed, o.heuristic);
+    const auto lineup =
+        core::run::judge_lineup(core::sim::learn_task(t), policy, in_sample, o.seed, o.heuristic);
     if (o.format == "csv")
         fmt::print("{}", core::run::lineup_csv(lineup));
     else if (o.format == "markdown")
@@ -255,17 +256,19 @@ std::function<int()> add_evaluate_command(CLI::App& app)
     auto* policy = cmd->add_option("--policy", o->policy, "Policy file (policy.pt)");
     auto agents = heuristic_names();
     agents.emplace_back(kEveryAgent);
-    auto* agent = cmd->add_option("--agent", o->agent,
-                                  "Instead of a policy, a growth heuristic walked down the table with the decision "
-                                  "features recorded at each node (gradient, loss-drop, grow-while-improving need "
-                                  "them; first, last do not); or all: every heuristic, no adaptation, the optimal "
-                                  "and a random sequence side by side (with --policy's, when given), each with its "
-                                  "rank interval and a verdict against the best")
-                      ->check(CLI::IsMember(agents));
-    auto* format = cmd->add_option("--format", o->format, "How --agent all prints its table: text, csv or markdown")
-                       ->capture_default_str()
-                       ->check(CLI::IsMember({"text", "csv", "markdown"}))
-                       ->needs(agent);
+    auto* agent =
+        cmd->add_option("--agent", o->agent,
+                        "Instead of a policy, a growth heuristic walked down the table with the decision "
+                        "features recorded at each node (gradient, loss-drop, grow-while-improving need "
+                        "them; first, last do not); or all: every heuristic, no adaptation, the optimal "
+                        "and a random sequence side by side (with --policy's, when given), each with its "
+                        "rank interval and a verdict against the best")
+            ->check(CLI::IsMember(agents));
+    auto* format =
+        cmd->add_option("--format", o->format, "How --agent all prints its table: text, csv or markdown")
+            ->capture_default_str()
+            ->check(CLI::IsMember({"text", "csv", "markdown"}))
+            ->needs(agent);
     const auto& threshold = core::config::experiment_schema().find("agent.threshold")->range;
     cmd->add_option("--threshold", o->heuristic.threshold,
                     "grow-while-improving: the least gain in test accuracy (a fraction) an epoch needs to grow")

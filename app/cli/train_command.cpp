@@ -80,11 +80,12 @@ public:
         // An allocation change starts its epoch over, and the budget may end one midway: their steps
         // count in `steps`, not in `epoch`, and the line says so, so that the numbers add up.
         if (m.final && !m.tested)
-            fmt::print("final: not tested again after the cancel ({}), {} steps in all, {} parameters\n",
-                       std::isfinite(m.test_acc) ? fmt::format("the last test, after epoch {}: test_acc {:.4f}", m.epoch,
-                                                               m.test_acc)
-                                                 : std::string("no test was made"),
-                       m.steps, m.parameters);
+            fmt::print(
+                "final: not tested again after the cancel ({}), {} steps in all, {} parameters\n",
+                std::isfinite(m.test_acc)
+                    ? fmt::format("the last test, after epoch {}: test_acc {:.4f}", m.epoch, m.test_acc)
+                    : std::string("no test was made"),
+                m.steps, m.parameters);
         else if (m.final && m.steps > whole_steps_)
             fmt::print("final: test_acc {:.4f} after {} whole epochs ({} steps) and {} steps of epochs cut "
                        "short, {} "
@@ -217,7 +218,8 @@ int run_train(const TrainOptions& o)
         fmt::print("run folder: {}\n", out);
         std::fflush(stdout);
         const auto result = core::run::run_experiment(config, out, o.force, &printer);
-        fmt::print("actions: [{}]\nfinal_test_acc: {}\n", actions_text(result), accuracy_text(result.final_test_acc));
+        fmt::print("actions: [{}]\nfinal_test_acc: {}\n", actions_text(result),
+                   accuracy_text(result.final_test_acc));
         return result.cancelled ? 130 : 0;
     }
 
@@ -235,7 +237,8 @@ int run_train(const TrainOptions& o)
                core::run::baseline_folder(out).string());
     std::fflush(stdout);
     const auto c = core::run::run_comparison(config, out, o.force, &printer);
-    fmt::print("actions: [{}]\nfinal_test_acc: {}\n", actions_text(c.adapted), accuracy_text(c.adapted.final_test_acc));
+    fmt::print("actions: [{}]\nfinal_test_acc: {}\n", actions_text(c.adapted),
+               accuracy_text(c.adapted.final_test_acc));
     if (!c.baseline_ran || c.baseline.cancelled)
         return 130;
     fmt::print("{}\n", core::run::comparison_line(c));
@@ -256,15 +259,19 @@ std::function<int()> add_train_command(CLI::App& app)
     train->add_option("--set", o->overrides, "Override a setting: section.key=value (TOML value), repeatable; "
                                              "all are applied, then checked together, in any order");
     train->add_option("--dataset", o->dataset, "Shorthand for --set dataset.kind=\"KIND\"");
-    auto* compare = train->add_option("--compare", o->compare,
-                      "none: after the run, train the same job without adaptation (agent.kind \"none\") "
-                      "into OUT-none beside the run folder and print both final test accuracies and "
-                      "their difference")
-        ->check(CLI::IsMember({"none"}));
-    train->add_option("--seeds", o->seeds,
-                      "With --compare none: the comparison at each of these seeds (job.seed), paired, into "
-                      "OUT/seed-S and OUT/seed-S-none; prints each seed's difference and their mean with a 95 % "
-                      "interval (paired t), and says what it shows")
+    auto* compare =
+        train
+            ->add_option("--compare", o->compare,
+                         "none: after the run, train the same job without adaptation (agent.kind \"none\") "
+                         "into OUT-none beside the run folder and print both final test accuracies and "
+                         "their difference")
+            ->check(CLI::IsMember({"none"}));
+    train
+        ->add_option(
+            "--seeds", o->seeds,
+            "With --compare none: the comparison at each of these seeds (job.seed), paired, into "
+            "OUT/seed-S and OUT/seed-S-none; prints each seed's difference and their mean with a 95 % "
+            "interval (paired t), and says what it shows")
         ->check(whole_number(0, kMaxSeed))
         ->needs(compare);
     return [train, o]() -> int {

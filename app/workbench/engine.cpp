@@ -25,8 +25,10 @@ public:
     {
         refuse();
     }
-    core::run::SeedComparisons runSeedComparisons(const core::config::ExperimentConfig&, const std::filesystem::path&,
-                                                  const std::vector<std::uint64_t>&, core::train::TrainObserver*,
+    core::run::SeedComparisons runSeedComparisons(const core::config::ExperimentConfig&,
+                                                  const std::filesystem::path&,
+                                                  const std::vector<std::uint64_t>&,
+                                                  core::train::TrainObserver*,
                                                   const std::stop_token&) const override
     {
         refuse();

@@ -5,8 +5,8 @@
 #include "core/io/run_reader.h"
 #include "core/model/zoo.h"
 #include "core/table/open_table.h"
-#include "core/table/table_checks.h"
 #include "core/table/table.h"
+#include "core/table/table_checks.h"
 #include "core/util/error.h"
 
 #include <QDir>
@@ -82,7 +82,7 @@ PolicyEvaluation evaluatePolicy(const QString& policy, const QStringList& tables
 }
 
 AgentLineup judgeAgentsOn(const QString& table, const QString& policy, const QString& fallbackModel,
-                            const core::model::Shape& input, qint64 classes)
+                          const core::model::Shape& input, qint64 classes)
 {
     AgentLineup out;
     QStringList notes;
@@ -94,9 +94,11 @@ AgentLineup judgeAgentsOn(const QString& table, const QString& policy, const QSt
     std::optional<core::sim::Evaluation> evaluation;
     bool inSample = false;
     if (!policy.isEmpty()) {
-        evaluation = engine().evaluatePolicy(policy.toStdString(), {&t}, [&](const std::string& warning) {
-            notes << QString::fromStdString(warning);
-        }).front();
+        evaluation =
+            engine()
+                .evaluatePolicy(policy.toStdString(), {&t},
+                                [&](const std::string& warning) { notes << QString::fromStdString(warning); })
+                .front();
         inSample = core::io::learned_on(policy.toStdString(), table.toStdString());
     }
     out.lineup = core::run::judge_lineup(core::sim::learn_task(t), evaluation, inSample);

@@ -52,6 +52,6 @@ struct AgentLineup {
     QString note;
 };
 AgentLineup judgeAgentsOn(const QString& table, const QString& policy, const QString& fallbackModel,
-                            const core::model::Shape& input, qint64 classes);
+                          const core::model::Shape& input, qint64 classes);
 
 } // namespace rlda::app

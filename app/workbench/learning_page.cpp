@@ -134,7 +134,8 @@ LearningPage::LearningPage(QWidget* parent) : QWidget(parent)
     encoderNote_ = new QLabel(this);
     encoderNote_->setObjectName(QStringLiteral("encoderNote"));
     encoderNote_->setWordWrap(true);
-    encoderNote_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Preferred); // the row's width, not a column
+    encoderNote_->setSizePolicy(QSizePolicy::Expanding,
+                                QSizePolicy::Preferred); // the row's width, not a column
     encoderNote_->setVisible(false);
     form->addRow(QString(), encoderNote_);
     connect(from_, &QLineEdit::textChanged, this, &LearningPage::updateEncoderNote);
@@ -226,7 +227,8 @@ void LearningPage::setTable(const QString& path)
                 const auto t = core::sim::open_table(path.toStdString(), fallbacks, true);
                 const auto summary = core::model::summarize(t.model);
                 std::vector<std::string> unknown;
-                (void)core::agent::Vocabulary::for_original_encoder(t.model, t.actions).encode(summary.leaf_layers, &unknown);
+                (void)core::agent::Vocabulary::for_original_encoder(t.model, t.actions)
+                    .encode(summary.leaf_layers, &unknown);
                 for (const auto& layer : unknown)
                     read.unreadable << QString::fromStdString(layer);
                 read.model = QString::fromStdString(t.model.name);
@@ -244,10 +246,10 @@ void LearningPage::setTable(const QString& path)
                 unreadable_ = read.unreadable;
                 tableModel_ = read.model;
                 tableLayers_ = read.layers;
-                const int structural = encoder_->findText(QString::fromStdString(
-                    core::config::to_string(core::config::PolicyEncoder::Structural)));
-                const int original = encoder_->findText(QString::fromStdString(
-                    core::config::to_string(core::config::PolicyEncoder::Original)));
+                const int structural = encoder_->findText(
+                    QString::fromStdString(core::config::to_string(core::config::PolicyEncoder::Structural)));
+                const int original = encoder_->findText(
+                    QString::fromStdString(core::config::to_string(core::config::PolicyEncoder::Original)));
                 if (!encoderChosen_ && !unreadable_.isEmpty()) {
                     encoder_->setCurrentIndex(structural); // chosen by the table's layers
                     encoderChosenForTable_ = true;
@@ -262,7 +264,10 @@ void LearningPage::setTable(const QString& path)
 }
 QString LearningPage::table() const { return table_->text().trimmed(); }
 
-QString LearningPage::encoderNote() const { return encoderNote_->text(); }
+QString LearningPage::encoderNote() const
+{
+    return encoderNote_->text();
+}
 
 void LearningPage::updateEncoderNote()
 {
@@ -272,8 +277,9 @@ void LearningPage::updateEncoderNote()
                                  .arg(unreadable_.size())
                                  .arg(tableLayers_)
                                  .arg(tableModel_, unreadable_.front());
-        const bool original = encoder_->currentText() ==
-                              QString::fromStdString(core::config::to_string(core::config::PolicyEncoder::Original));
+        const bool original =
+            encoder_->currentText() ==
+            QString::fromStdString(core::config::to_string(core::config::PolicyEncoder::Original));
         if (original)
             note = tr("Warning: %1: it cannot tell this model's blocks apart. Choose structural (any model's "
                       "layers) or state (that and the training state).")

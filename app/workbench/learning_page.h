@@ -80,8 +80,8 @@ private:
     QComboBox* encoder_ = nullptr; // a new policy's: the [policy] encoder names
     bool encoderChosen_ = false;   // the user picked an encoder: the table does not change it
     bool encoderChosenForTable_ = false; // structural, picked here for the table's layers
-    QStringList unreadable_;       // the table's model's layers the original encoder reads as <unk>
-    QString tableModel_;           // its name and layer count, for the note
+    QStringList unreadable_;             // the table's model's layers the original encoder reads as <unk>
+    QString tableModel_;                 // its name and layer count, for the note
     int tableLayers_ = 0;
     QLabel* encoderNote_ = nullptr;
     QComboBox* learner_ = nullptr; // agent::learner_preset_names()

@@ -20,6 +20,7 @@
 #include "core/io/comparison.h"
 #include "core/io/run_reader.h"
 #include "core/table/table.h"
+#include "core/util/error_text.h"
 #include "widgets/inspect/architecture_inspector.h"
 #include "widgets/inspect/decision_view.h"
 #include "widgets/inspect/table_explorer.h"
@@ -35,10 +36,10 @@
 #include <QDir>
 #include <QDockWidget>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QKeySequence>
 #include <QMenuBar>
 #include <QPlainTextEdit>
-#include <QInputDialog>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTime>
@@ -217,10 +218,11 @@ void MainWindow::buildMenus()
     run->addAction(tr("&Train the experiment"), QKeySequence(Qt::Key_F5), this, &MainWindow::startTraining);
     run->addAction(tr("Train and &compare with no adaptation"), QKeySequence(Qt::CTRL | Qt::Key_F5), this,
                    &MainWindow::startComparison);
-    run->addAction(tr("Train and compare over &seeds…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5), this,
-                   &MainWindow::seedComparisonWithDialog);
+    run->addAction(tr("Train and compare over &seeds…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_F5),
+                   this, &MainWindow::seedComparisonWithDialog);
     run->addAction(tr("&Learn from the table"), QKeySequence(Qt::Key_F6), this, &MainWindow::startLearning);
-    run->addAction(tr("&Pause / resume"), QKeySequence(Qt::Key_F7), runControl(), &widgets::RunControl::togglePause);
+    run->addAction(tr("&Pause / resume"), QKeySequence(Qt::Key_F7), runControl(),
+                   &widgets::RunControl::togglePause);
     run->addAction(tr("&Cancel"), QKeySequence(Qt::SHIFT | Qt::Key_F5), &controller_, &RunController::cancel);
     run->addSeparator();
     run->addAction(tr("&Reproduce the paper…"), this, &MainWindow::reproduceWithDialog);
@@ -401,20 +403,26 @@ bool MainWindow::startTraining() { return startExperiment(false); }
 
 bool MainWindow::startComparison() { return startExperiment(true); }
 
-bool MainWindow::startSeedComparisons(const std::vector<std::uint64_t>& seeds) { return startExperiment(true, seeds); }
+bool MainWindow::startSeedComparisons(const std::vector<std::uint64_t>& seeds)
+{
+    return startExperiment(true, seeds);
+}
 
 void MainWindow::seedComparisonWithDialog()
 {
     if (refusedWhileActive())
         return;
     QSettings settings;
-    const QString last = settings.value(QLatin1String(workspace::key::kComparisonSeeds), QStringLiteral("42 43 44")).toString();
+    const QString last =
+        settings.value(QLatin1String(workspace::key::kComparisonSeeds), QStringLiteral("42 43 44"))
+            .toString();
     bool ok = false;
-    const QString text = QInputDialog::getText(this, tr("Train and compare over seeds"),
-                                               tr("Seeds (job.seed), separated by spaces: each trains with and "
-                                                  "without adaptation, and the mean difference is stated with its "
-                                                  "95 % interval (two or more seeds give one)"),
-                                               QLineEdit::Normal, last, &ok);
+    const QString text =
+        QInputDialog::getText(this, tr("Train and compare over seeds"),
+                              tr("Seeds (job.seed), separated by spaces: each trains with and "
+                                 "without adaptation, and the mean difference is stated with its "
+                                 "95 % interval (two or more seeds give one)"),
+                              QLineEdit::Normal, last, &ok);
     if (!ok)
         return;
     std::vector<std::uint64_t> seeds;
@@ -473,7 +481,8 @@ bool MainWindow::startExperiment(bool compare, const std::vector<std::uint64_t>&
         return false;
     runControl()->setState(RunState::Running); // at once; the worker confirms when it starts
     if (!seeds.empty())
-        log(tr("Comparing over %n seed(s): each with adaptation in %1/seed-S, then without it in %1/seed-S-none",
+        log(tr("Comparing over %n seed(s): each with adaptation in %1/seed-S, then without it in "
+               "%1/seed-S-none",
                nullptr, static_cast<int>(seeds.size()))
                 .arg(folder));
     else if (compare)

@@ -76,10 +76,11 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
     auto* lineupLayout = new QVBoxLayout(lineupTab);
     lineupLayout->setContentsMargins(0, 0, 0, 0);
     auto* lineupBar = new QHBoxLayout;
-    auto* lineupHint = new QLabel(tr("Every agent on one table: the policy last evaluated here, each growth "
-                                     "heuristic, no adaptation, the optimal and a random sequence, each with its rank, "
-                                     "95 % interval and a verdict against the best (rlda evaluate --agent all)."),
-                                  lineupTab);
+    auto* lineupHint =
+        new QLabel(tr("Every agent on one table: the policy last evaluated here, each growth "
+                      "heuristic, no adaptation, the optimal and a random sequence, each with its rank, "
+                      "95 % interval and a verdict against the best (rlda evaluate --agent all)."),
+                   lineupTab);
     lineupHint->setWordWrap(true);
     auto* lineupButton = new QPushButton(tr("Judge every agent on a table…"), lineupTab);
     lineupButton->setObjectName(QStringLiteral("judgeEveryAgentButton"));
@@ -92,8 +93,9 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
     lineupLayout->addWidget(lineup_, 1);
     lowerTabs_->addTab(lineupTab, tr("Every agent"));
     connect(lineupButton, &QPushButton::clicked, this, [this] {
-        const QString table = widgets::openFileName(this, widgets::FileKind::Table, tr("Table to judge every agent on"),
-                                                    tr("Simulation tables (*.csv);;All files (*)"));
+        const QString table =
+            widgets::openFileName(this, widgets::FileKind::Table, tr("Table to judge every agent on"),
+                                  tr("Simulation tables (*.csv);;All files (*)"));
         if (!table.isEmpty())
             judgeEveryAgent(table);
     });
@@ -133,9 +135,8 @@ void PolicyPage::evaluate(const QString& policy, const QStringList& tables)
 {
     setBusy(true);
     Q_EMIT statusMessage(tr("Evaluating %1 on %n table(s)…", nullptr, static_cast<int>(tables.size())).arg(policy));
-    jobs_.startJob([policy, tables, model = model_, input = input_, classes = classes_] {
-                       return evaluatePolicy(policy, tables, model, input, classes);
-                   },
+    jobs_.startJob([policy, tables, model = model_, input = input_,
+                    classes = classes_] { return evaluatePolicy(policy, tables, model, input, classes); },
                    [this, policy, tables](const PolicyEvaluation& result) {
                        setBusy(false);
                        policy_ = policy;
@@ -182,9 +183,8 @@ void PolicyPage::judgeAgents(const QString& table, bool announce)
 {
     if (announce)
         Q_EMIT statusMessage(tr("Judging every agent on %1…").arg(table));
-    lineups_.startJob([table, policy = policy_, model = model_, input = input_, classes = classes_] {
-                          return judgeAgentsOn(table, policy, model, input, classes);
-                      },
+    lineups_.startJob([table, policy = policy_, model = model_, input = input_,
+                       classes = classes_] { return judgeAgentsOn(table, policy, model, input, classes); },
                       [this, table, announce](AgentLineup result) {
                           lineup_->setLineup(std::move(result.lineup), result.note);
                           if (announce)

@@ -24,7 +24,10 @@ public:
     void beginTraining(const QString& folder);
     void beginLearning(const QString& folder);
     QString currentRun() const { return currentRun_; } // the run started last
-    QString comparisonSummary() const { return comparisonSummary_; } // the last comparison's line (over seeds: the paired difference)
+    QString comparisonSummary() const
+    {
+        return comparisonSummary_;
+    } // the last comparison's line (over seeds: the paired difference)
 
 Q_SIGNALS:
     void log(const QString& text);
@@ -45,7 +48,7 @@ private:
     PageTabs& pages_;
     widgets::RunControl& control_;
     QString currentRun_;
-    QString adaptedRun_; // the adapted run whose baseline comes next, in a comparison
+    QString adaptedRun_;             // the adapted run whose baseline comes next, in a comparison
     bool followingBaseline_ = false; // the run in progress is a comparison's run without adaptation
     QString comparisonSummary_;
     QString learningTable_;        // the table of the learning stage in progress

@@ -214,7 +214,8 @@ void Worker::runSeedComparisons(const core::config::ExperimentConfig& config, co
                                 const std::vector<std::uint64_t>& seeds)
 {
     guarded([&](WorkerObserver& observer) {
-        const auto c = engine().runSeedComparisons(config, out.toStdString(), seeds, &observer, stop_.get_token());
+        const auto c =
+            engine().runSeedComparisons(config, out.toStdString(), seeds, &observer, stop_.get_token());
         if (!c.runs.empty()) // what finished is stated, also after a cancel
             Q_EMIT seedComparisonsFinished(c);
         return c.cancelled;

@@ -65,21 +65,23 @@ std::string paired_difference_line(const PairedDifference& d)
     if (d.n == 0)
         return "difference: none (no seed finished both runs)";
     if (!d.has_interval())
-        return fmt::format("difference: {:+.4f} (one seed: no interval; give two or more seeds for one)", d.mean);
+        return fmt::format("difference: {:+.4f} (one seed: no interval; give two or more seeds for one)",
+                           d.mean);
     const char* says = d.shown() > 0   ? "adaptation raised the final test accuracy"
                        : d.shown() < 0 ? "adaptation lowered the final test accuracy"
                                        : "no difference shown at 95 % (the interval holds 0)";
-    return fmt::format("difference: {:+.4f} (95 % interval {:+.4f} to {:+.4f}, paired t over {} seeds, sd {:.4f}): {}",
-                       d.mean, d.low, d.high, d.n, d.sd, says);
+    return fmt::format(
+        "difference: {:+.4f} (95 % interval {:+.4f} to {:+.4f}, paired t over {} seeds, sd {:.4f}): {}",
+        d.mean, d.low, d.high, d.n, d.sd, says);
 }
 
 std::vector<std::string> seed_comparison_lines(const SeedComparisons& c)
 {
     std::vector<std::string> out;
     for (std::size_t i = 0; i < c.runs.size(); ++i)
-        out.push_back(fmt::format("seed {}: adaptation {:.4f}, no adaptation {:.4f}, difference {:+.4f}", c.seeds[i],
-                                  c.runs[i].adapted.final_test_acc, c.runs[i].baseline.final_test_acc,
-                                  c.runs[i].difference()));
+        out.push_back(fmt::format("seed {}: adaptation {:.4f}, no adaptation {:.4f}, difference {:+.4f}",
+                                  c.seeds[i], c.runs[i].adapted.final_test_acc,
+                                  c.runs[i].baseline.final_test_acc, c.runs[i].difference()));
     if (c.cancelled)
         out.push_back(fmt::format("stopped after {} of {} seeds", c.runs.size(), c.seeds.size()));
     out.push_back(paired_difference_line(paired_difference(c)));

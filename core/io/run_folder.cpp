@@ -132,12 +132,8 @@ void RunFolder::on_message(const std::string& text)
 
 void RunFolder::on_finished(const train::RunResult& r)
 {
-    json j{{"type", "finished"},
-           {"epochs", r.epochs},
-           {"steps", r.steps},
-           {"actions", r.actions},
-           {"cancelled", r.cancelled},
-           {"parameters", r.final_model.parameters}};
+    json j{{"type", "finished"},   {"epochs", r.epochs},       {"steps", r.steps},
+           {"actions", r.actions}, {"cancelled", r.cancelled}, {"parameters", r.final_model.parameters}};
     if (std::isfinite(r.final_test_acc))
         j["final_test_acc"] = r.final_test_acc;
     event(j.dump());

@@ -72,8 +72,8 @@ PolicyLearner PolicyLearner::for_model(const config::PolicyConfig& sizes, const 
 {
     if (config::scores_blocks(sizes.encoder))
         return {Vocabulary(), sizes, 0, seed, actions.operations()};
-    return {Vocabulary::for_original_encoder(model, actions), sizes,
-            actions.size(), seed, actions.operations()};
+    return {Vocabulary::for_original_encoder(model, actions), sizes, actions.size(), seed,
+            actions.operations()};
 }
 
 PolicyLearner PolicyLearner::for_model(const config::PolicyConfig& sizes, const model::ModelSpec& model,

@@ -83,8 +83,8 @@ Comparison run_comparison(const config::ExperimentConfig& c, const std::filesyst
 }
 
 SeedComparisons run_seed_comparisons(const config::ExperimentConfig& c, const std::filesystem::path& out,
-                                     const std::vector<std::uint64_t>& seeds, bool force, TrainObserver* observer,
-                                     const std::stop_token& stop)
+                                     const std::vector<std::uint64_t>& seeds, bool force,
+                                     TrainObserver* observer, const std::stop_token& stop)
 {
     check_seed_comparisons(c, out, seeds, force);
     SeedComparisons r;

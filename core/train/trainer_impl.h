@@ -14,8 +14,8 @@
 
 #include <cstdint>
 #include <filesystem>
-#include <memory>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <stop_token>
 #include <string>

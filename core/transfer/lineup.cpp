@@ -58,7 +58,10 @@ std::string rank_text(const LineupEntry& e)
     return e.agent == kLineupRandom ? fmt::format("{:.1f}", e.rank) : fmt::format("{:.0f}", e.rank);
 }
 
-bool has_interval(const LineupEntry& e) { return e.not_judged.empty() && e.rank_high > 0; }
+bool has_interval(const LineupEntry& e)
+{
+    return e.not_judged.empty() && e.rank_high > 0;
+}
 
 std::string p_best_text(const Lineup& lineup, const LineupEntry& e)
 {
@@ -72,7 +75,10 @@ std::string agent_text(const LineupEntry& e)
     return e.in_sample ? e.agent + " (in-sample)" : e.agent;
 }
 
-std::string decimal(double v, bool judged) { return judged ? fmt::format("{:.4f}", v) : ""; }
+std::string decimal(double v, bool judged)
+{
+    return judged ? fmt::format("{:.4f}", v) : "";
+}
 
 } // namespace
 
@@ -154,22 +160,24 @@ std::string lineup_caption(const Lineup& lineup)
         return head + ", one seed: ranks without intervals and no test against the best; build the table at "
                       "several seeds for one (rlda simulate CONFIG --seeds 42 43 44)";
     if (lineup.best_set_all)
-        return fmt::format("{}, {} seeds: the seeds do not separate the sequences (no sequence is shown to be "
-                           "better than another), so no agent is shown to be below the best",
-                           head, lineup.replicates);
+        return fmt::format(
+            "{}, {} seeds: the seeds do not separate the sequences (no sequence is shown to be "
+            "better than another), so no agent is shown to be below the best",
+            head, lineup.replicates);
     std::vector<std::string> members;
     for (const auto& s : lineup.best_set)
         members.push_back(sequence_string(s));
     constexpr std::size_t kNamed = 6;
-    std::string named = fmt::format("{}", fmt::join(members.begin(),
-                                                    members.begin() + static_cast<std::ptrdiff_t>(
-                                                                          std::min(kNamed, members.size())),
-                                                    ", "));
+    std::string named = fmt::format(
+        "{}",
+        fmt::join(members.begin(),
+                  members.begin() + static_cast<std::ptrdiff_t>(std::min(kNamed, members.size())), ", "));
     if (members.size() > kNamed)
         named += fmt::format(" and {} more", members.size() - kNamed);
-    return fmt::format("{}, {} seeds; the 95 % confidence set for the best holds {} of them ({}); intervals are "
-                       "marginal 95 %, P(best) descriptive",
-                       head, lineup.replicates, members.size(), named);
+    return fmt::format(
+        "{}, {} seeds; the 95 % confidence set for the best holds {} of them ({}); intervals are "
+        "marginal 95 %, P(best) descriptive",
+        head, lineup.replicates, members.size(), named);
 }
 
 std::vector<std::string> lineup_headers()
@@ -223,7 +231,9 @@ std::string lineup_csv(const Lineup& lineup)
             e.agent,
             e.in_sample ? "yes" : "no",
             e.sequence_text,
-            judged ? (e.agent == kLineupRandom ? fmt::format("{:.2f}", e.rank) : fmt::format("{:.0f}", e.rank)) : "",
+            judged
+                ? (e.agent == kLineupRandom ? fmt::format("{:.2f}", e.rank) : fmt::format("{:.0f}", e.rank))
+                : "",
             has_interval(e) ? std::to_string(e.rank_low) : "",
             has_interval(e) ? std::to_string(e.rank_high) : "",
             decimal(e.accuracy, judged),
@@ -232,6 +242,7 @@ std::string lineup_csv(const Lineup& lineup)
             judged && replicated && e.agent != kLineupRandom ? (e.among_best ? "yes" : "no") : "",
             lineup_verdict(lineup, e)};
         std::vector<std::string> quoted;
+        quoted.reserve(fields.size());
         for (const auto& f : fields)
             quoted.push_back(csv_field(f));
         out += fmt::format("{}\n", fmt::join(quoted, ","));

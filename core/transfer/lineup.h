@@ -24,18 +24,19 @@ inline constexpr const char* kLineupOptimal = "optimal";
 inline constexpr const char* kLineupRandom = "random";
 
 struct LineupEntry {
-    std::string agent;                       // kLineupPolicy, a heuristic's kind, kLineupNone, ...
-    bool in_sample = false;                  // the policy learned on this table
-    std::vector<std::vector<int>> sequences; // the sequence; one per seed where the seeds' differ; none for random
-    std::string sequence_text;               // the same, as the table's action names or numbers
-    double rank = 0.0;                       // random: the expected rank (tie-aware)
-    int rank_low = 0, rank_high = 0;         // the 95 % interval; random: where 95 % of its ranks fall;
-                                             // 0 and 0 for another agent on a single-seed table
-    double accuracy = 0.0;                   // random: the mean over all sequences
-    double regret = 0.0;                     // optimal's accuracy less this one
-    double p_best = 0.0;                     // P(best) over the seeds' bootstrap, descriptive
-    bool among_best = false;                 // in the 95 % confidence set for the best
-    std::string not_judged;                  // why this agent could not walk the table; "" when judged
+    std::string agent;      // kLineupPolicy, a heuristic's kind, kLineupNone, ...
+    bool in_sample = false; // the policy learned on this table
+    std::vector<std::vector<int>>
+        sequences;                   // the sequence; one per seed where the seeds' differ; none for random
+    std::string sequence_text;       // the same, as the table's action names or numbers
+    double rank = 0.0;               // random: the expected rank (tie-aware)
+    int rank_low = 0, rank_high = 0; // the 95 % interval; random: where 95 % of its ranks fall;
+                                     // 0 and 0 for another agent on a single-seed table
+    double accuracy = 0.0;           // random: the mean over all sequences
+    double regret = 0.0;             // optimal's accuracy less this one
+    double p_best = 0.0;             // P(best) over the seeds' bootstrap, descriptive
+    bool among_best = false;         // in the 95 % confidence set for the best
+    std::string not_judged;          // why this agent could not walk the table; "" when judged
 };
 
 struct Lineup {
@@ -56,7 +57,8 @@ struct Lineup {
 // `seed` seeds the bootstraps and the random sequences, as `rlda evaluate --seed` does; `heuristics`
 // holds the heuristics' settings (grow-while-improving's threshold; its kind is ignored).
 Lineup judge_lineup(const sim::LearnTask& task, const std::optional<sim::Evaluation>& policy = std::nullopt,
-                    bool in_sample = false, std::uint64_t seed = 0, const config::AgentConfig& heuristics = {});
+                    bool in_sample = false, std::uint64_t seed = 0,
+                    const config::AgentConfig& heuristics = {});
 
 // The row's verdict against the best, which claims only what the seeds' test supports:
 // "cannot be told from the best" (in the 95 % set), "below the best" (outside it), "no test: one

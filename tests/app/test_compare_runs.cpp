@@ -73,7 +73,8 @@ private Q_SLOTS:
         QVERIFY(w.startSeedComparisons({5, 6}));
         const QString out = w.currentRun();
         QTRY_VERIFY_WITH_TIMEOUT(!w.comparisonSummary().isEmpty(), 120000);
-        QVERIFY2(w.comparisonSummary().contains(QStringLiteral("paired t over 2 seeds")), qPrintable(w.comparisonSummary()));
+        QVERIFY2(w.comparisonSummary().contains(QStringLiteral("paired t over 2 seeds")),
+                 qPrintable(w.comparisonSummary()));
         std::vector<double> differences;
         for (const auto seed : {5, 6}) {
             const auto dir = core::run::seed_folder(out.toStdString(), static_cast<std::uint64_t>(seed));
@@ -86,7 +87,8 @@ private Q_SLOTS:
         QTRY_COMPARE(w.currentRun(),
                      QString::fromStdString(core::run::seed_folder(out.toStdString(), 6).string()));
         QTRY_COMPARE(w.pages()->training->runNames().size(), 4);
-        QCOMPARE(w.pages()->training->runNames().join(QLatin1Char(' ')), QStringLiteral("seed-5 seed-5-none seed-6 seed-6-none"));
+        QCOMPARE(w.pages()->training->runNames().join(QLatin1Char(' ')),
+                 QStringLiteral("seed-5 seed-5-none seed-6 seed-6-none"));
         const auto last = core::io::read_run(core::run::seed_folder(out.toStdString(), 6));
         QCOMPARE(w.pages()->policy->decisions()->decisions().size(), last.adaptations.size());
     }

@@ -10,11 +10,11 @@
 #include "core/model/zoo.h"
 #include "core/run/experiment_run.h"
 #include "core/sim/build.h"
+#include "core/util/data_dir.h"
 #include "core/util/tensor_file.h"
 #include "tests/common/old_policy.h"
 #include "tests/common/run_state.h"
 #include "tests/common/screenshots.h"
-#include "core/util/data_dir.h"
 #include "tests/common/suite.h"
 #include "tests/common/synthetic_table.h"
 #include "tests/common/tiny_sim.h"
@@ -33,10 +33,10 @@
 #include "widgets/run/run_browser.h"
 #include "widgets/run/run_control.h"
 
+#include <QComboBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QRegularExpression>
-#include <QComboBox>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableWidget>
@@ -196,7 +196,8 @@ private Q_SLOTS:
         QCOMPARE(agents.table, table.toStdString());
         QCOMPARE(agents.entries.front().agent, std::string("policy"));
         QVERIFY(agents.entries.front().in_sample);
-        QCOMPARE(static_cast<int>(agents.entries.front().rank), w.policy()->ranks()->tables()[0].evaluation.rank);
+        QCOMPARE(static_cast<int>(agents.entries.front().rank),
+                 w.policy()->ranks()->tables()[0].evaluation.rank);
         QCOMPARE(w.policy()->lineup()->table()->item(0, 0)->text(), QStringLiteral("policy (in-sample)"));
         QCOMPARE(w.policy()->ranks()->tables()[1].scenario, QStringLiteral("other")); // no index.csv: the file
         // Issue 43, item 7: the rank on the table it learned on is marked in-sample; the other is not.
@@ -242,10 +243,12 @@ private Q_SLOTS:
         QCOMPARE(encoder->currentText(), QStringLiteral("original"));
         QVERIFY(page.encoderNote().isEmpty());
         QVERIFY(choose(own));
-        QCOMPARE(page.unreadableLayers().size(), 5); // as rlda learn warns: 5 of the 10 layers of TinyConvNet3
+        QCOMPARE(page.unreadableLayers().size(),
+                 5); // as rlda learn warns: 5 of the 10 layers of TinyConvNet3
         QCOMPARE(encoder->currentText(), QStringLiteral("structural"));
-        QVERIFY2(page.encoderNote().startsWith(QStringLiteral("Encoder structural, chosen for this table: the original "
-                                                              "encoder reads 5 of the 10 layers of TinyConvNet3 as <unk>")),
+        QVERIFY2(page.encoderNote().startsWith(
+                     QStringLiteral("Encoder structural, chosen for this table: the original "
+                                    "encoder reads 5 of the 10 layers of TinyConvNet3 as <unk>")),
                  qPrintable(page.encoderNote()));
         QVERIFY(page.settings().policy.encoder == core::config::PolicyEncoder::Structural);
         QVERIFY(choose(zoo));
@@ -254,8 +257,9 @@ private Q_SLOTS:
         // The user picks "original" anyway: the warning, and later tables leave the choice alone.
         encoder->setCurrentIndex(encoder->findText(QStringLiteral("original")));
         Q_EMIT encoder->activated(encoder->currentIndex());
-        QVERIFY2(page.encoderNote().startsWith(QStringLiteral("Warning: the original encoder reads 5 of the 10")),
-                 qPrintable(page.encoderNote()));
+        QVERIFY2(
+            page.encoderNote().startsWith(QStringLiteral("Warning: the original encoder reads 5 of the 10")),
+            qPrintable(page.encoderNote()));
         QVERIFY(choose(zoo));
         QVERIFY(choose(own));
         QCOMPARE(encoder->currentText(), QStringLiteral("original"));

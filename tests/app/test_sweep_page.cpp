@@ -150,7 +150,8 @@ private Q_SLOTS:
         const QString summary = page.panel()->summaryText();
         QVERIFY2(summary.contains(QStringLiteral("32 of 32 rows (2 seeds of 16)")), qPrintable(summary));
         QTRY_VERIFY(!page.isActive());
-        QCOMPARE(page.panel()->stagesText(), QStringLiteral("Stages: ✓ warm start › ✓ rows 32/32 › ✓ table collected"));
+        QCOMPARE(page.panel()->stagesText(),
+                 QStringLiteral("Stages: ✓ warm start › ✓ rows 32/32 › ✓ table collected"));
         // The finished sweep leads to its table.
         QVERIFY(open->isEnabled());
         QSignalSpy opened(page.panel(), &widgets::SweepPanel::openTableRequested);

@@ -4,11 +4,11 @@
 #include "app/workbench/policy_page.h"
 #include "core/run/transfer_protocol.h"
 #include "core/table/open_table.h"
+#include "core/transfer/lineup.h"
 #include "core/transfer/references.h"
 #include "core/transfer/summary.h"
 #include "core/util/data_dir.h"
 #include "core/util/statistics.h"
-#include "core/transfer/lineup.h"
 #include "widgets/figures/lineup_view.h"
 #include "widgets/figures/transfer_view.h"
 #include "widgets/qcp.h"
@@ -264,7 +264,8 @@ private Q_SLOTS:
                 QCOMPARE(view->table()->item(r, c)->text().toStdString(), cells[static_cast<std::size_t>(c)]);
         }
         QCOMPARE(view->table()->item(0, 0)->text(), QStringLiteral("gradient")); // no policy evaluated yet
-        QVERIFY(view->caption()->text().contains(QStringLiteral("the 95 % confidence set for the best holds 3")));
+        QVERIFY(
+            view->caption()->text().contains(QStringLiteral("the 95 % confidence set for the best holds 3")));
 
         const QString csv = dir.filePath(QStringLiteral("agents.csv"));
         QSignalSpy exported(view, &rlda::widgets::LineupView::exported);
@@ -276,7 +277,8 @@ private Q_SLOTS:
         view->exportTo(md, rlda::widgets::LineupView::Format::Markdown);
         QVERIFY(exported.wait(10000));
         QCOMPARE(rlda::test::slurp(md.toStdString()), run::lineup_markdown(expected));
-        view->exportTo(dir.filePath(QStringLiteral("no/such/folder/agents.csv")), rlda::widgets::LineupView::Format::Csv);
+        view->exportTo(dir.filePath(QStringLiteral("no/such/folder/agents.csv")),
+                       rlda::widgets::LineupView::Format::Csv);
         QVERIFY(exported.wait(10000));
         QVERIFY2(exported.last().at(1).toString().contains(QStringLiteral("no/such/folder/agents.csv")),
                  qPrintable(exported.last().at(1).toString()));

@@ -170,7 +170,8 @@ private Q_SLOTS:
         QVERIFY(run::paired_difference_line(d).find("no difference shown at 95 %") != std::string::npos);
         const auto up = run::paired_difference(std::vector<double>{0.010, 0.012, 0.011});
         QCOMPARE(up.shown(), 1);
-        QVERIFY(run::paired_difference_line(up).find("adaptation raised the final test accuracy") != std::string::npos);
+        QVERIFY(run::paired_difference_line(up).find("adaptation raised the final test accuracy") !=
+                std::string::npos);
         const auto one = run::paired_difference(std::vector<double>{0.03});
         QVERIFY(!one.has_interval());
         QCOMPARE(run::paired_difference_line(one),
@@ -194,8 +195,8 @@ private Q_SLOTS:
                 held += p.low <= kTrue && kTrue <= p.high ? 1 : 0;
             }
             const double coverage = static_cast<double>(held) / kDraws;
-            qInfo("paired difference at %d seeds: 95 %% interval covers the truth %.3f of %d draws", seeds, coverage,
-                  kDraws);
+            qInfo("paired difference at %d seeds: 95 %% interval covers the truth %.3f of %d draws", seeds,
+                  coverage, kDraws);
             QVERIFY2(coverage >= 0.935 && coverage <= 0.965, qPrintable(QString::number(coverage)));
         }
     }

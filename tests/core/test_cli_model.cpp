@@ -311,7 +311,8 @@ private Q_SLOTS:
         const CliResult original = rlda_cli({"learn", "--table", dir.filePath("widened"), "--episodes", "5",
                                              "--out", dir.filePath("learned-original")});
         QVERIFY2(original.code == 0, qPrintable(original.err));
-        const QString warning = "rlda: warning: the original encoder reads 3 of the 5 layers of TanhNet as <unk> (";
+        const QString warning =
+            "rlda: warning: the original encoder reads 3 of the 5 layers of TanhNet as <unk> (";
         QVERIFY2((original.out + original.err).contains(warning), qPrintable(original.out + original.err));
         QVERIFY2((original.out + original.err).contains("learn with --encoder structural"),
                  qPrintable(original.err));

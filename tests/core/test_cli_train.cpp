@@ -273,7 +273,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         const QString out = dir.filePath("paired");
         const QString quick = RLDA_SOURCE_DIR "/config/synthetic-quick.toml";
-        auto r = rlda::test::rlda_cli({"train", quick, "--compare", "none", "--seeds", "7", "8", "--out", out});
+        auto r =
+            rlda::test::rlda_cli({"train", quick, "--compare", "none", "--seeds", "7", "8", "--out", out});
         QVERIFY2(r.code == 0, qPrintable(r.err));
         for (const QString seed : {QStringLiteral("7"), QStringLiteral("8")}) {
             QVERIFY2(r.out.contains("run: " + out + "/seed-" + seed + "\n") &&
@@ -282,25 +283,30 @@ private Q_SLOTS:
             static const QRegularExpression line("\nseed (\\d+): adaptation (\\d\\.\\d{4}), no adaptation "
                                                  "(\\d\\.\\d{4}), difference ([+-]\\d\\.\\d{4})\n");
             QVERIFY2(line.match(r.out).hasMatch(), qPrintable(r.out));
-            const auto c =
-                rlda::core::config::load_experiment((out + "/seed-" + seed + "-none/config.toml").toStdString());
+            const auto c = rlda::core::config::load_experiment(
+                (out + "/seed-" + seed + "-none/config.toml").toStdString());
             QCOMPARE(c.job.seed, seed.toULongLong());
             QVERIFY(c.agent.kind == rlda::core::config::AgentKind::None);
-            QCOMPARE(rlda::core::config::load_experiment((out + "/seed-" + seed + "/config.toml").toStdString()).job.seed,
-                     seed.toULongLong());
+            QCOMPARE(
+                rlda::core::config::load_experiment((out + "/seed-" + seed + "/config.toml").toStdString())
+                    .job.seed,
+                seed.toULongLong());
         }
-        QVERIFY2(r.out.contains(QRegularExpression("\ndifference: [+-]\\d\\.\\d{4} \\(95 % interval [+-]\\d\\.\\d{4} "
-                                                   "to [+-]\\d\\.\\d{4}, paired t over 2 seeds, sd \\d\\.\\d{4}\\): ")),
+        QVERIFY2(r.out.contains(
+                     QRegularExpression("\ndifference: [+-]\\d\\.\\d{4} \\(95 % interval [+-]\\d\\.\\d{4} "
+                                        "to [+-]\\d\\.\\d{4}, paired t over 2 seeds, sd \\d\\.\\d{4}\\): ")),
                  qPrintable(r.out));
         // The folders are checked first: nothing trains, nothing is written, one line.
         r = rlda::test::rlda_cli({"train", quick, "--compare", "none", "--seeds", "9", "8", "--out", out});
         QCOMPARE(r.code, 1);
-        QCOMPARE(r.err, "rlda: error: " + out +
-                            "/seed-8: the folder exists and is not empty; choose another --out or pass --force to "
-                            "replace it\n");
+        QCOMPARE(r.err,
+                 "rlda: error: " + out +
+                     "/seed-8: the folder exists and is not empty; choose another --out or pass --force to "
+                     "replace it\n");
         QVERIFY(r.out.isEmpty());
         QVERIFY(!QFileInfo::exists(out + "/seed-9"));
-        r = rlda::test::rlda_cli({"train", quick, "--compare", "none", "--seeds", "3", "3", "--out", dir.filePath("twice")});
+        r = rlda::test::rlda_cli(
+            {"train", quick, "--compare", "none", "--seeds", "3", "3", "--out", dir.filePath("twice")});
         QCOMPARE(r.code, 1);
         QCOMPARE(r.err, QStringLiteral("rlda: error: seed 3 is given twice; each seed is compared once\n"));
         QVERIFY(!QFileInfo::exists(dir.filePath("twice")));

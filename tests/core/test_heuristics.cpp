@@ -418,8 +418,9 @@ private Q_SLOTS:
         QStringList agents;
         for (const auto& e : lineup.entries)
             agents << QString::fromStdString(e.agent);
-        QCOMPARE(agents.join(' '),
-                 QStringLiteral("policy gradient loss-drop first last grow-while-improving none optimal random"));
+        QCOMPARE(
+            agents.join(' '),
+            QStringLiteral("policy gradient loss-drop first last grow-while-improving none optimal random"));
         QCOMPARE(lineup.sequences, 9);
         QCOMPARE(lineup.replicates, 3);
         QCOMPARE(lineup.best_set, (std::vector<std::vector<int>>{{1, 0}})); // (1 0) is far ahead
@@ -478,22 +479,25 @@ private Q_SLOTS:
         for (const auto& e : single.entries) {
             const auto verdict = QString::fromStdString(run::lineup_verdict(single, e));
             if (e.agent == "gradient" || e.agent == "loss-drop" || e.agent == "grow-while-improving")
-                QCOMPARE(verdict, QStringLiteral("not judged: it reads the training state, and the table has no "
-                                                 "decision features"));
+                QCOMPARE(verdict,
+                         QStringLiteral("not judged: it reads the training state, and the table has no "
+                                        "decision features"));
             else
                 QCOMPARE(verdict, QStringLiteral("no test: one seed"));
             QCOMPARE(e.rank_high > 0, e.agent == "random"); // no interval from one seed but a random rank's
         }
         QVERIFY(run::lineup_caption(single).find("one seed") != std::string::npos);
         // Seeds that differ only by chance: the set is every sequence, and no agent is "below".
-        const auto flat = table([](const std::vector<int>& s, std::size_t seed) {
-            return 0.7 + 0.01 * static_cast<double>((s[0] + s[1] + seed) % 3);
-        }, {1, 2, 3});
+        const auto flat =
+            table([](const std::vector<int>& s,
+                     std::size_t seed) { return 0.7 + 0.01 * static_cast<double>((s[0] + s[1] + seed) % 3); },
+                  {1, 2, 3});
         const auto all = run::judge_lineup(task(flat, nullptr));
         QVERIFY(all.best_set_all);
         for (const auto& e : all.entries)
             if (e.not_judged.empty())
-                QCOMPARE(run::lineup_verdict(all, e), std::string("no test: the seeds do not separate the sequences"));
+                QCOMPARE(run::lineup_verdict(all, e),
+                         std::string("no test: the seeds do not separate the sequences"));
     }
 
     // rlda evaluate --agent: a heuristic that needs no features on a shipped table; one that does

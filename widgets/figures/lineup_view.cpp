@@ -16,17 +16,22 @@ namespace rlda::widgets {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString qs(const std::string& s)
+{
+    return QString::fromStdString(s);
+}
 
 // What each verdict means, for its cell's tooltip.
 QString verdictHelp(const std::string& verdict)
 {
     if (verdict == "cannot be told from the best")
-        return QObject::tr("In the 95 % confidence set for the best: the table's seeds cannot tell its sequence "
-                           "from the best one. That is not a claim that it is the best.");
+        return QObject::tr(
+            "In the 95 % confidence set for the best: the table's seeds cannot tell its sequence "
+            "from the best one. That is not a claim that it is the best.");
     if (verdict == "below the best")
-        return QObject::tr("Outside the 95 % confidence set for the best: some sequence beats it by more than "
-                           "the seeds' noise allows.");
+        return QObject::tr(
+            "Outside the 95 % confidence set for the best: some sequence beats it by more than "
+            "the seeds' noise allows.");
     if (verdict.rfind("no test", 0) == 0)
         return QObject::tr("The table cannot test this: build it at several seeds, or more, to tell the "
                            "sequences apart.");
@@ -115,7 +120,8 @@ void LineupView::clear(const QString& message)
 
 void LineupView::exportTo(const QString& path, Format format)
 {
-    std::string text = format == Format::Csv ? core::run::lineup_csv(lineup_) : core::run::lineup_markdown(lineup_);
+    std::string text =
+        format == Format::Csv ? core::run::lineup_csv(lineup_) : core::run::lineup_markdown(lineup_);
     exports_.startJob(
         [path, text = std::move(text)] {
             core::write_text_atomically(path.toStdString(), text);
@@ -128,9 +134,10 @@ void LineupView::exportTo(const QString& path, Format format)
 void LineupView::exportWithDialog(Format format)
 {
     const bool csv = format == Format::Csv;
-    const QString path = saveFileName(this, FileKind::Export, csv ? tr("Export the agents as CSV") : tr("Export the agents as Markdown"),
-                                      csv ? QStringLiteral("agents.csv") : QStringLiteral("agents.md"),
-                                      csv ? tr("CSV files (*.csv)") : tr("Markdown files (*.md)"));
+    const QString path = saveFileName(
+        this, FileKind::Export, csv ? tr("Export the agents as CSV") : tr("Export the agents as Markdown"),
+        csv ? QStringLiteral("agents.csv") : QStringLiteral("agents.md"),
+        csv ? tr("CSV files (*.csv)") : tr("Markdown files (*.md)"));
     if (path.isEmpty())
         return;
     exportTo(path, format);

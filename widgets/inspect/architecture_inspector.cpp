@@ -4,6 +4,7 @@
 #include "widgets/adaptation_text.h"
 #include "widgets/inspect/model_graph.h"
 
+#include <QEvent>
 #include <QFontDatabase>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -514,7 +515,9 @@ void ArchitectureInspector::fitTreeColumns()
     // give way first, elided ("added block (De…"), and the layers take what is left.
     auto* h = tree_->header();
     const QAbstractItemView* view = tree_; // sizeHintForColumn is public there, protected in QTreeView
-    const auto wanted = [&](int column) { return std::max(view->sizeHintForColumn(column), h->sectionSizeHint(column)); };
+    const auto wanted = [&](int column) {
+        return std::max(view->sizeHintForColumn(column), h->sectionSizeHint(column));
+    };
     const int parameters = wanted(ParametersColumn);
     const int unit = wanted(UnitColumn);
     const int kind = wanted(KindColumn);

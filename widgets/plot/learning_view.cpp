@@ -93,7 +93,7 @@ LearningView::LearningView(QWidget* parent)
 
 void LearningView::addEpisode(const core::sim::EpisodeRecord& e)
 {
-    const double x = static_cast<double>(e.episode);
+    const auto x = static_cast<double>(e.episode);
     episodes_.push_back(x);
     plot_->append(kObjective, x, e.objective);
     plot_->append(kAccuracy, x, e.accuracy);
@@ -155,7 +155,9 @@ void LearningView::setRuns(const QList<core::io::RunData>& runs)
         const auto& run = runs[i];
         Overlay o;
         o.name = QString::fromStdString(run.name);
-        for (int k = 2; std::any_of(overlays_.begin(), overlays_.end(), [&](const Overlay& x) { return x.name == o.name; }); ++k)
+        for (int k = 2; std::any_of(overlays_.begin(), overlays_.end(),
+                                    [&](const Overlay& x) { return x.name == o.name; });
+             ++k)
             o.name = QString::fromStdString(run.name) + QStringLiteral(" (%1)").arg(k);
         for (const auto& e : run.episodes) {
             o.episodes.push_back(static_cast<double>(e.episode));

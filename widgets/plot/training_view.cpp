@@ -230,7 +230,8 @@ void TrainingView::addEpoch(const core::train::EpochMetrics& m)
         // The budget ran out: the same numbers as the last epoch, reported once more. Files keep
         // it as an event, not a point, and so does the plot.
         // A cancel that stopped the final test: the marker says the model was not tested again.
-        const QString label = m.tested ? tr("final %1").arg(m.test_acc, 0, 'f', 3) : tr("cancelled, not tested");
+        const QString label =
+            m.tested ? tr("final %1").arg(m.test_acc, 0, 'f', 3) : tr("cancelled, not tested");
         addEvent(baseEvents_, m.time, label, int(MarkerKind::Final), 0);
         return;
     }

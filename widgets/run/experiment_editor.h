@@ -108,8 +108,8 @@ private:
     QList<core::config::Problem> problems_;
     QHash<QString, QString> local_; // key -> why its text is not a value
     struct ModelCheck {
-        int blocks = -1;   // original blocks, -1 unknown
-        QString problem;   // a model file's load error at the experiment's input, else ""
+        int blocks = -1; // original blocks, -1 unknown
+        QString problem; // a model file's load error at the experiment's input, else ""
     };
     const ModelCheck& modelCheck() const;
     mutable QHash<QString, ModelCheck> models_; // model -> what loading it said; loading a spec is not free

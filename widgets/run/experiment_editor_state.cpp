@@ -130,9 +130,15 @@ QWidget* ExperimentEditor::widgetForKey(const QString& key) const
     return f ? f->widget : nullptr;
 }
 
-int ExperimentEditor::blockCount() const { return modelCheck().blocks; }
+int ExperimentEditor::blockCount() const
+{
+    return modelCheck().blocks;
+}
 
-QString ExperimentEditor::modelFileProblem() const { return modelCheck().problem; }
+QString ExperimentEditor::modelFileProblem() const
+{
+    return modelCheck().problem;
+}
 
 const ExperimentEditor::ModelCheck& ExperimentEditor::modelCheck() const
 {
@@ -171,7 +177,8 @@ void ExperimentEditor::revalidate()
     for (const auto& p : core::config::find_problems(config_, schema_))
         if (!local_.contains(baseKey(qs(p.key)))) // the text shown is not the value checked
             problems_.push_back(p);
-    if (const QString model = modelFileProblem(); !model.isEmpty() && !local_.contains(QStringLiteral("job.model")))
+    if (const QString model = modelFileProblem();
+        !model.isEmpty() && !local_.contains(QStringLiteral("job.model")))
         problems_.push_back({"job.model", model.toStdString(), {}});
 
     QHash<QWidget*, QStringList> reasons;

@@ -101,7 +101,10 @@ RunBrowser::RunBrowser(const QString& columnsKey, QWidget* parent)
     table_->setAlternatingRowColors(true);
 
     open_ = button(tr("Open"), "openButton", tr("Read the selected run again and show it"), this);
-    overlay_ = button(tr("Overlay"), "overlayButton", tr("Plot the selected training runs together, or the selected learning runs (select two or more of one kind)"), this);
+    overlay_ = button(tr("Overlay"), "overlayButton",
+                      tr("Plot the selected training runs together, or the selected learning runs (select "
+                         "two or more of one kind)"),
+                      this);
     compare_ = button(tr("Compare configs"), "compareButton", tr("Show the settings that differ between the two selected runs"), this);
     filter_ = new QLineEdit(this);
     filter_->setObjectName(QStringLiteral("filterEdit"));

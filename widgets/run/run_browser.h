@@ -39,9 +39,9 @@ class RunWatcher;
 // Nothing is written into a run folder but its notes.json. Every read (the listing, Open, saving
 // notes) is a job off the GUI thread (widgets/job_tracker.h): listed(), updated() and
 // runOpened()/tableOpened() say when its answer is shown. "Open" (or a double-click) reads the
-// selected run afresh; "Overlay" with two or more training runs (or learning runs) selected emits overlayRequested();
-// "Compare configs" with two selected shows the keys whose values differ. The root stays what
-// setRoot() or the user last chose.
+// selected run afresh; "Overlay" with two or more training runs (or learning runs) selected emits
+// overlayRequested(); "Compare configs" with two selected shows the keys whose values differ. The root stays
+// what setRoot() or the user last chose.
 //
 // Child objects by name, for tests: runTable (a QTableView over the sort/filter proxy), runModel,
 // runColumns, runWatcher, filterEdit, filterCount, details, notesPanel, transferBox and the buttons.

@@ -77,9 +77,11 @@ SweepPanel::SweepPanel(QWidget* parent) : QWidget(parent)
     seedValues_ = new QLineEdit(this);
     seedValues_->setObjectName(QStringLiteral("sweepSeedValues"));
     seedValues_->setPlaceholderText(tr("or seeds: 42 43 44"));
-    seedValues_->setToolTip(tr("The seeds to build the table at, by value (sweep.seeds), in place of the count "
-                               "beside: a table built at 42 43 44 and one at 45 46 47 are replicates of each other"));
-    seedValues_->setMaximumWidth(seedValues_->fontMetrics().horizontalAdvance(QStringLiteral("or seeds: 42 43 44 45")) + 16);
+    seedValues_->setToolTip(
+        tr("The seeds to build the table at, by value (sweep.seeds), in place of the count "
+           "beside: a table built at 42 43 44 and one at 45 46 47 are replicates of each other"));
+    seedValues_->setMaximumWidth(
+        seedValues_->fontMetrics().horizontalAdvance(QStringLiteral("or seeds: 42 43 44 45")) + 16);
     connect(seedValues_, &QLineEdit::textChanged, this, [this] {
         seeds_->setEnabled(!active_ && seedValues_->text().trimmed().isEmpty()); // the values' count
     });
@@ -196,8 +198,14 @@ std::vector<std::int64_t> SweepPanel::seedValues(QString* problem) const
     return out;
 }
 
-QString SweepPanel::seedValuesText() const { return seedValues_->text().simplified(); }
-void SweepPanel::setSeedValuesText(const QString& text) { seedValues_->setText(text); }
+QString SweepPanel::seedValuesText() const
+{
+    return seedValues_->text().simplified();
+}
+void SweepPanel::setSeedValuesText(const QString& text)
+{
+    seedValues_->setText(text);
+}
 
 void SweepPanel::setStages(bool warmStartDone, const core::sweep::SweepStatus& status, bool alive)
 {
@@ -217,11 +225,12 @@ void SweepPanel::setStages(bool warmStartDone, const core::sweep::SweepStatus& s
     const Stage warm = warmStartDone ? Stage::Done : Stage::Current;
     const Stage rows = !warmStartDone ? Stage::Later : rowsDone ? Stage::Done : Stage::Current;
     const Stage table = status.collected ? Stage::Done : rowsDone ? Stage::Current : Stage::Later;
-    const QString rowsName = status.rows_total > 0 ? tr("rows %1/%2").arg(status.rows_done).arg(status.rows_total)
-                                                   : tr("rows");
-    const QString warmName = warmStartDone ? tr("warm start") : alive ? tr("warm start (training)") : tr("warm start");
-    stages_->setText(tr("Stages: %1 › %2 › %3")
-                         .arg(shown(warm, warmName), shown(rows, rowsName), shown(table, tr("table collected"))));
+    const QString rowsName =
+        status.rows_total > 0 ? tr("rows %1/%2").arg(status.rows_done).arg(status.rows_total) : tr("rows");
+    const QString warmName = !warmStartDone && alive ? tr("warm start (training)") : tr("warm start");
+    stages_->setText(
+        tr("Stages: %1 › %2 › %3")
+            .arg(shown(warm, warmName), shown(rows, rowsName), shown(table, tr("table collected"))));
 }
 
 QString SweepPanel::stagesText() const

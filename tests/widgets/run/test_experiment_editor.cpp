@@ -315,7 +315,8 @@ private Q_SLOTS:
         QVERIFY(flagged(model));
         QCOMPARE(e.problems().size(), 1);
         QCOMPARE(e.problems().front().key, std::string("job.model"));
-        QVERIFY2(QString::fromStdString(e.problems().front().reason).contains(QStringLiteral("/no/such/folder/my_net.toml")),
+        QVERIFY2(QString::fromStdString(e.problems().front().reason)
+                     .contains(QStringLiteral("/no/such/folder/my_net.toml")),
                  e.problems().front().reason.c_str());
         QVERIFY(model->toolTip().contains(QStringLiteral("my_net.toml")));
         model->setEditText(QStringLiteral(RLDA_SOURCE_DIR "/config/models/small_convnet.toml"));

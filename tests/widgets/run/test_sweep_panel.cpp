@@ -4,8 +4,8 @@
 #include "widgets/run/sweep_panel.h"
 
 #include <QPushButton>
-#include <QSpinBox>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableWidget>
 #include <QtTest/QtTest>
 
@@ -71,7 +71,8 @@ private Q_SLOTS:
 
         sweep::SweepStatus s;
         panel.setStages(false, s, true);
-        QCOMPARE(panel.stagesText(), QStringLiteral("Stages: warm start (training) › rows › table collected"));
+        QCOMPARE(panel.stagesText(),
+                 QStringLiteral("Stages: warm start (training) › rows › table collected"));
         s.rows_total = 48;
         s.rows_done = 31;
         panel.setStages(true, s, true);
@@ -79,7 +80,8 @@ private Q_SLOTS:
         s.rows_done = 48;
         s.collected = true;
         panel.setStages(true, s, false);
-        QCOMPARE(panel.stagesText(), QStringLiteral("Stages: ✓ warm start › ✓ rows 48/48 › ✓ table collected"));
+        QCOMPARE(panel.stagesText(),
+                 QStringLiteral("Stages: ✓ warm start › ✓ rows 48/48 › ✓ table collected"));
     }
 
     void buttons_follow_the_state()
