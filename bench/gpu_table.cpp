@@ -1,10 +1,11 @@
 // bench_gpu_table: rows per minute of one 64-row ConvNet2 table (CIFAR-shaped synthetic data, 3
 // decisions over 4 actions) built by `rlda simulate` on this machine's CPU cores and on its GPU, each
-// figure printed as a ratio against the CPU measured in the same run (docs/gpu.md):
-//   cpu        --workers <cores>, one LibTorch thread each: the reference
+// figure printed as a ratio against the CPU measured in the same run (docs/gpu.md). In this order,
+// the most valuable first, so that a run cut short keeps what matters most:
+//   replicated R seeds (sweep.seeds), R processes on the GPU against one fused process (sweep.fused)
 //   gpu x1     one process on the GPU
 //   gpu xN     N processes sharing the GPU (the local backend's --workers N)
-//   replicated R seeds (sweep.seeds), R processes on the GPU against one fused process (sweep.fused)
+//   cpu        --workers <cores>, one LibTorch thread each: the reference, last
 // The warm start is trained first (`rlda simulate --prepare`) and not timed: the figure is what the
 // rows cost. --device cpu runs every configuration on the CPU (the dry run on a machine without a GPU).
 #include "core/sweep/process.h"
@@ -88,6 +89,7 @@ struct Measured {
     std::string name;
     double rows = 0.0; // trained: the built table's rows times its seeds, as counted in its folder
     double seconds = 0.0;
+    double wall_start = 0.0, wall_end = 0.0; // Unix seconds of the timed build: gpu-check joins its GPU samples to them
     bool ok = false;
     double per_minute() const { return seconds > 0.0 ? rows * 60.0 / seconds : 0.0; }
 };
@@ -133,9 +135,14 @@ Measured build(const Options& o, const fs::path& dir, const std::string& name, c
     std::vector<std::string> rows_run{"simulate", config.string(), "--out", out.string(), "--workers",
                                       std::to_string(workers)};
     rows_run.insert(rows_run.end(), common.begin(), common.end());
+    const auto unix_now = [] {
+        return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+    };
     const auto started = std::chrono::steady_clock::now();
+    m.wall_start = unix_now();
     m.ok = rlda(o, rows_run, log);
     m.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    m.wall_end = unix_now();
     if (m.ok)
         m.rows = rows_trained(out);
     return m;
@@ -173,10 +180,9 @@ int main(int argc, char** argv)
     const auto run = [&](const std::string& name, const std::string& device, int workers,
                          const std::vector<std::string>& sets = {}) {
         const Measured m = build(o, work / fmt::format("{:02}", all.size()), name, device, workers, sets);
-        // Each figure with its ratio as it comes: a run cut short still says what it measured.
-        const double reference = all.empty() ? m.per_minute() : all.front().per_minute();
-        std::printf("%-40s %8.1f rows/min  (%.0f rows in %.1f s; %.2fx the CPU)%s\n", name.c_str(), m.per_minute(),
-                    m.rows, m.seconds, reference > 0 ? m.per_minute() / reference : 0.0, m.ok ? "" : "  FAILED");
+        // Each figure as it comes: a run cut short still says what it measured.
+        std::printf("%-40s %8.1f rows/min  (%.0f rows in %.1f s; wall %.1f-%.1f)%s\n", name.c_str(), m.per_minute(),
+                    m.rows, m.seconds, m.wall_start, m.wall_end, m.ok ? "" : "  FAILED");
         std::fflush(stdout);
         all.push_back(m);
         return m;
@@ -184,9 +190,9 @@ int main(int argc, char** argv)
 
     std::printf("bench_gpu_table: device %s, %d CPU cores%s\n", o.device.c_str(), o.cpu_workers,
                 o.quick ? ", quick" : "");
-    const Measured cpu = run(fmt::format("cpu: {} worker processes", o.cpu_workers), "cpu", o.cpu_workers);
-    run(fmt::format("{}: 1 process", o.device), o.device, 1);
-    // The replicated pair before the shared runs: the pair's ratio is the figure that matters most.
+    // In the order of what matters most, so that a run the budget cuts short keeps the best figures
+    // (issue 44): the replicated pair (a ratio of two GPU builds, no CPU needed), one process, the
+    // shared runs, and the CPU reference last, against which the ratios are printed at the end.
     const std::string seeds = seeds_list(o.replicates);
     const Measured separate =
         run(fmt::format("{}: {} seeds, {} separate processes", o.device, o.replicates, o.replicates),
@@ -196,13 +202,17 @@ int main(int argc, char** argv)
     if (separate.ok && fused.ok && separate.per_minute() > 0)
         std::printf("fused against separate processes (%d seeds): %.2fx\n", o.replicates,
                     fused.per_minute() / separate.per_minute());
+    run(fmt::format("{}: 1 process", o.device), o.device, 1);
     for (const int n : o.shared)
         run(fmt::format("{}: {} processes sharing it", o.device, n), o.device, n);
+    const Measured cpu = run(fmt::format("cpu: {} worker processes", o.cpu_workers), "cpu", o.cpu_workers);
 
     std::printf("\nratios against the CPU's %.1f rows/min:\n", cpu.per_minute());
     bool ok = cpu.ok;
     for (const auto& m : all) {
         ok = ok && m.ok;
+        if (&m == &all.back())
+            continue; // the CPU itself
         std::printf("  %-40s %6.2fx\n", m.name.c_str(), cpu.per_minute() > 0 ? m.per_minute() / cpu.per_minute() : 0.0);
     }
     if (separate.ok && fused.ok && separate.per_minute() > 0)
