@@ -89,7 +89,8 @@ struct Measured {
     std::string name;
     double rows = 0.0; // trained: the built table's rows times its seeds, as counted in its folder
     double seconds = 0.0;
-    double wall_start = 0.0, wall_end = 0.0; // Unix seconds of the timed build: gpu-check joins its GPU samples to them
+    double wall_start = 0.0,
+           wall_end = 0.0; // Unix seconds of the timed build: gpu-check joins its GPU samples to them
     bool ok = false;
     double per_minute() const { return seconds > 0.0 ? rows * 60.0 / seconds : 0.0; }
 };
@@ -181,8 +182,8 @@ int main(int argc, char** argv)
                          const std::vector<std::string>& sets = {}) {
         const Measured m = build(o, work / fmt::format("{:02}", all.size()), name, device, workers, sets);
         // Each figure as it comes: a run cut short still says what it measured.
-        std::printf("%-40s %8.1f rows/min  (%.0f rows in %.1f s; wall %.1f-%.1f)%s\n", name.c_str(), m.per_minute(),
-                    m.rows, m.seconds, m.wall_start, m.wall_end, m.ok ? "" : "  FAILED");
+        std::printf("%-40s %8.1f rows/min  (%.0f rows in %.1f s; wall %.1f-%.1f)%s\n", name.c_str(),
+                    m.per_minute(), m.rows, m.seconds, m.wall_start, m.wall_end, m.ok ? "" : "  FAILED");
         std::fflush(stdout);
         all.push_back(m);
         return m;
