@@ -64,10 +64,10 @@ void check_seed_comparisons(const config::ExperimentConfig& c, const std::filesy
 std::filesystem::path seed_folder(const std::filesystem::path& out, std::uint64_t seed);
 
 // What `rlda train --compare none --seeds ...` prints after the runs and the workbench states: a line
-// per seed ("seed 42: adaptation 0.7512, no adaptation 0.7433, difference +0.0079"), then the mean
-// difference with its interval and what it shows ("difference: +0.0061 (95 % interval +0.0012 to
-// +0.0110, paired t over 3 seeds): adaptation raised the final test accuracy"), and never a claim
-// the interval does not make.
+// per seed ("seed S: adaptation A, no adaptation B, difference +D"), then the mean difference with
+// its interval and what it shows ("difference: +D (95 % interval +L to +H, paired t over N seeds,
+// sd S): adaptation raised the final test accuracy", or "no difference shown at 95 % (the interval
+// holds 0)"), and never a claim the interval does not make.
 std::vector<std::string> seed_comparison_lines(const SeedComparisons& c);
 // The last of those lines alone: the mean difference, its interval and what it shows.
 std::string paired_difference_line(const PairedDifference& d);
