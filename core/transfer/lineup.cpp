@@ -8,7 +8,6 @@
 #include "core/table/variance_model.h"
 #include "core/transfer/references.h"
 #include "core/util/csv.h"
-#include "core/util/statistics.h"
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
@@ -103,13 +102,12 @@ Lineup judge_lineup(const LearnTask& task, const std::optional<Evaluation>& poli
         out.entries.push_back(entry_of(task, kLineupPolicy, *policy));
         out.entries.back().in_sample = in_sample;
     }
-    const bool has_features = task.features != nullptr && !task.features->empty();
     for (const auto& [kind, name] : config::name_table<config::AgentKind>()) {
         if (!agent::is_heuristic(kind))
             continue;
         config::AgentConfig agent = heuristics;
         agent.kind = kind;
-        if (!has_features && agent::make_rule_agent(agent)->reads_features()) {
+        if (!walks_table(agent, task)) {
             LineupEntry e;
             e.agent = name;
             e.not_judged = "it reads the training state, and the table has no decision features";
@@ -130,27 +128,46 @@ Lineup judge_lineup(const LearnTask& task, const std::optional<Evaluation>& poli
     LineupEntry random; // a uniformly random sequence: its expected rank, and where 95 % of its ranks fall
     random.agent = kLineupRandom;
     random.sequence_text = "any";
-    const std::vector<int> ranks = sequence_ranks(table);
-    random.rank = expected_random_rank(ranks);
-    random.rank_low = quantile(ranks, 0.025);
-    random.rank_high = quantile(ranks, 0.975);
+    const RandomRank r = random_rank(table);
+    random.rank = r.rank;
+    random.rank_low = r.low;
+    random.rank_high = r.high;
     random.accuracy = still.random_expected;
     random.regret = still.optimal - still.random_expected;
     out.entries.push_back(std::move(random));
     return out;
 }
 
-std::string lineup_verdict(const Lineup& lineup, const LineupEntry& entry)
+LineupVerdict lineup_verdict_of(const Lineup& lineup, const LineupEntry& entry)
 {
     if (!entry.not_judged.empty())
-        return "not judged: " + entry.not_judged;
+        return LineupVerdict::NotJudged;
     if (lineup.replicates < 2)
-        return "no test: one seed";
+        return LineupVerdict::OneSeed;
     if (lineup.best_set_all)
-        return "no test: the seeds do not separate the sequences";
+        return LineupVerdict::NotSeparated;
     if (entry.agent == kLineupRandom)
+        return LineupVerdict::ByChance;
+    return entry.among_best ? LineupVerdict::AmongBest : LineupVerdict::BelowBest;
+}
+
+std::string lineup_verdict(const Lineup& lineup, const LineupEntry& entry)
+{
+    switch (lineup_verdict_of(lineup, entry)) {
+    case LineupVerdict::AmongBest:
+        return "cannot be told from the best";
+    case LineupVerdict::BelowBest:
+        return "below the best";
+    case LineupVerdict::OneSeed:
+        return "no test: one seed";
+    case LineupVerdict::NotSeparated:
+        return "no test: the seeds do not separate the sequences";
+    case LineupVerdict::ByChance:
         return fmt::format("by chance: in the best set {} in {}", lineup.best_set.size(), lineup.sequences);
-    return entry.among_best ? "cannot be told from the best" : "below the best";
+    case LineupVerdict::NotJudged:
+        break;
+    }
+    return "not judged: " + entry.not_judged;
 }
 
 std::string lineup_caption(const Lineup& lineup)

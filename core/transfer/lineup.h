@@ -60,10 +60,17 @@ Lineup judge_lineup(const sim::LearnTask& task, const std::optional<sim::Evaluat
                     bool in_sample = false, std::uint64_t seed = 0,
                     const config::AgentConfig& heuristics = {});
 
-// The row's verdict against the best, which claims only what the seeds' test supports:
-// "cannot be told from the best" (in the 95 % set), "below the best" (outside it), "no test: one
-// seed", "no test: the seeds do not separate the sequences", for random how often a random sequence
-// is in the set, or "not judged: ..." for an agent that could not walk the table.
+// The row's verdict against the best, which claims only what the seeds' test supports.
+enum class LineupVerdict {
+    AmongBest,    // "cannot be told from the best": in the 95 % confidence set for the best
+    BelowBest,    // "below the best": outside it
+    OneSeed,      // "no test: one seed"
+    NotSeparated, // "no test: the seeds do not separate the sequences"
+    ByChance,     // random: how often a random sequence is in the set
+    NotJudged,    // "not judged: ...": an agent that could not walk the table
+};
+LineupVerdict lineup_verdict_of(const Lineup& lineup, const LineupEntry& entry);
+// The verdict as the tables print it.
 std::string lineup_verdict(const Lineup& lineup, const LineupEntry& entry);
 
 // One line above the table: the table, its sequences and seeds, and the best set (or why there is none).

@@ -17,7 +17,6 @@ using namespace sim;
 std::vector<TransferReference> judge_references(const LearnTask& task, const std::vector<int>& best_fixed)
 {
     const SimulationTable& table = *task.table;
-    const bool has_features = task.features != nullptr && !task.features->empty();
     std::vector<TransferReference> out;
     const auto judged = [&](const std::string& name, const config::AgentConfig& agent) {
         const Evaluation e = evaluate_agent(agent, task);
@@ -36,8 +35,8 @@ std::vector<TransferReference> judge_references(const LearnTask& task, const std
             continue;
         config::AgentConfig agent;
         agent.kind = kind;
-        if (!has_features && agent::make_rule_agent(agent)->reads_features())
-            continue; // a feature reader cannot walk a table without features
+        if (!walks_table(agent, task))
+            continue;
         judged(name, agent);
     }
     config::AgentConfig none;
@@ -48,12 +47,12 @@ std::vector<TransferReference> judge_references(const LearnTask& task, const std
     fixed.sequence = best_fixed;
     judged(kBestFixedReference, fixed);
     // A uniformly random sequence: its expected rank, and where 95 % of its ranks fall.
-    const std::vector<int> ranks = sequence_ranks(table);
+    const RandomRank r = random_rank(table);
     TransferReference random;
     random.agent = kRandomReference;
-    random.rank = expected_random_rank(ranks);
-    random.rank_low = quantile(ranks, 0.025);
-    random.rank_high = quantile(ranks, 0.975);
+    random.rank = r.rank;
+    random.rank_low = r.low;
+    random.rank_high = r.high;
     out.push_back(std::move(random));
     for (auto& r : out)
         r.table = table.source();
@@ -69,6 +68,18 @@ std::vector<int> sequence_ranks(const SimulationTable& table)
     std::vector<int> ranks = competition_ranks(accuracies);
     std::sort(ranks.begin(), ranks.end());
     return ranks;
+}
+
+RandomRank random_rank(const SimulationTable& table)
+{
+    const std::vector<int> ranks = sequence_ranks(table);
+    return {expected_random_rank(ranks), quantile(ranks, 0.025), quantile(ranks, 0.975)};
+}
+
+bool walks_table(const config::AgentConfig& agent, const LearnTask& task)
+{
+    const bool has_features = task.features != nullptr && !task.features->empty();
+    return has_features || !agent::make_rule_agent(agent)->reads_features();
 }
 
 namespace {

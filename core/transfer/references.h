@@ -3,6 +3,7 @@
 // with the exact interval of a random agent's mean rank. No LibTorch: nothing here learns.
 #pragma once
 
+#include "core/config/experiment.h"
 #include "core/table/judge.h"
 #include "core/table/table.h"
 #include "core/transfer/results.h"
@@ -19,6 +20,18 @@ std::vector<TransferReference> judge_references(const sim::LearnTask& task,
 // Every sequence's rank on one table (ties share the best), ascending: what a uniformly random
 // sequence's rank is drawn from.
 std::vector<int> sequence_ranks(const sim::SimulationTable& table);
+
+// A uniformly random sequence on one table: its expected rank (tie-aware) and where 95 % of its
+// ranks fall (the 2.5 and 97.5 % quantiles of sequence_ranks): the "random" reference.
+struct RandomRank {
+    double rank = 0.0;
+    int low = 0, high = 0;
+};
+RandomRank random_rank(const sim::SimulationTable& table);
+
+// Whether `agent` (a heuristic, configured) can walk `task`'s table: a feature reader needs the
+// table's decision features.
+bool walks_table(const config::AgentConfig& agent, const sim::LearnTask& task);
 
 // The 2.5 % and 97.5 % quantiles of the mean of independent uniform draws, `draws` from each list
 // of `ranks` (sequence_ranks of each table), computed exactly by convolving the lists.

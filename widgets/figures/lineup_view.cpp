@@ -22,19 +22,26 @@ QString qs(const std::string& s)
 }
 
 // What each verdict means, for its cell's tooltip.
-QString verdictHelp(const std::string& verdict)
+QString verdictHelp(core::run::LineupVerdict verdict)
 {
-    if (verdict == "cannot be told from the best")
+    using core::run::LineupVerdict;
+    switch (verdict) {
+    case LineupVerdict::AmongBest:
         return QObject::tr(
             "In the 95 % confidence set for the best: the table's seeds cannot tell its sequence "
             "from the best one. That is not a claim that it is the best.");
-    if (verdict == "below the best")
+    case LineupVerdict::BelowBest:
         return QObject::tr(
             "Outside the 95 % confidence set for the best: some sequence beats it by more than "
             "the seeds' noise allows.");
-    if (verdict.rfind("no test", 0) == 0)
+    case LineupVerdict::OneSeed:
+    case LineupVerdict::NotSeparated:
         return QObject::tr("The table cannot test this: build it at several seeds, or more, to tell the "
                            "sequences apart.");
+    case LineupVerdict::ByChance:
+    case LineupVerdict::NotJudged:
+        break;
+    }
     return {};
 }
 
@@ -96,8 +103,9 @@ void LineupView::setLineup(core::run::Lineup lineup, const QString& note)
             table_->setItem(r, c, item);
         }
         const int last = static_cast<int>(cells.size()) - 1;
-        table_->item(r, last)->setToolTip(verdictHelp(cells.back()));
-        if (entry.not_judged.empty() && entry.among_best && lineup_.replicates > 1 && !lineup_.best_set_all) {
+        const auto verdict = core::run::lineup_verdict_of(lineup_, entry);
+        table_->item(r, last)->setToolTip(verdictHelp(verdict));
+        if (verdict == core::run::LineupVerdict::AmongBest) {
             QFont bold = table_->item(r, last)->font();
             bold.setBold(true);
             table_->item(r, last)->setFont(bold);
