@@ -134,26 +134,8 @@ void RunFeed::onStateChanged(RunState state, const QString& message)
 void RunFeed::showComparison(const core::run::Comparison& comparison)
 {
     const QString summary = QString::fromStdString(core::run::comparison_line(comparison));
-    struct Pair {
-        core::io::RunData with, without;
-    };
-    comparisonJob_.startJob(
-        [dirs = std::pair{comparison.adapted_dir, comparison.baseline_dir}] {
-            return Pair{core::io::read_run(dirs.first), core::io::read_run(dirs.second)};
-        },
-        [this, summary,
-         adapted = QString::fromStdString(std::filesystem::path(comparison.adapted_dir).string())](
-            const Pair& runs) {
-            // The run of the comparison is the adapted one: what File → Export and the pages name.
-            currentRun_ = adapted;
-            followingBaseline_ = false;
-            pages_.training->setRuns({runs.with, runs.without}); // a colour and a legend entry each
-            pages_.showPage(Page::Training);
-            comparisonSummary_ = summary;
-            Q_EMIT log(summary);
-            Q_EMIT status(summary);
-        },
-        [this](const QString& error) { Q_EMIT log(tr("Comparison: %1").arg(error)); });
+    Q_EMIT log(summary);
+    overlayComparison({comparison.adapted_dir, comparison.baseline_dir}, comparison.adapted_dir, summary);
 }
 
 void RunFeed::showSeedComparisons(const core::run::SeedComparisons& comparisons)
@@ -164,24 +146,29 @@ void RunFeed::showSeedComparisons(const core::run::SeedComparisons& comparisons)
         dirs.push_back(pair.baseline_dir);
     }
     const auto lines = core::run::seed_comparison_lines(comparisons);
-    const QString summary = QString::fromStdString(lines.back());
     for (const auto& line : lines)
         Q_EMIT log(tr("Comparison over seeds: %1").arg(QString::fromStdString(line)));
-    comparisonSummary_ = summary;
+    // The run of the comparison is the last seed's adapted one.
+    overlayComparison(std::move(dirs), comparisons.runs.back().adapted_dir, QString::fromStdString(lines.back()));
+}
+
+void RunFeed::overlayComparison(std::vector<std::filesystem::path> dirs, const std::filesystem::path& adapted,
+                                const QString& summary)
+{
     comparisonJob_.startJob(
-        [dirs] {
+        [dirs = std::move(dirs)] {
             QList<core::io::RunData> runs;
             for (const auto& dir : dirs)
                 runs.push_back(core::io::read_run(dir));
             return runs;
         },
-        [this, summary, adapted = QString::fromStdString(comparisons.runs.back().adapted_dir.string())](
-            const QList<core::io::RunData>& runs) {
-            // Every seed's pair overlaid; the run of the comparison is the last seed's adapted one.
+        [this, summary, adapted = QString::fromStdString(adapted.string())](const QList<core::io::RunData>& runs) {
+            // The run of the comparison is the adapted one: what File → Export and the pages name.
             currentRun_ = adapted;
             followingBaseline_ = false;
-            pages_.training->setRuns(runs);
+            pages_.training->setRuns(runs); // a colour and a legend entry each
             pages_.showPage(Page::Training);
+            comparisonSummary_ = summary;
             Q_EMIT status(summary); // after the run's "finished", which the state change says first
         },
         [this](const QString& error) { Q_EMIT log(tr("Comparison: %1").arg(error)); });

@@ -10,6 +10,9 @@
 #include <QObject>
 #include <QString>
 
+#include <filesystem>
+#include <vector>
+
 namespace rlda::app {
 
 class PageTabs;
@@ -43,6 +46,10 @@ private:
     // Each seed's line and the paired difference in the log, the difference in the status bar, and
     // every seed's two runs overlaid on the Training page.
     void showSeedComparisons(const core::run::SeedComparisons& comparisons);
+    // Reads `dirs` off the GUI thread, overlays them on the Training page, makes `adapted` the
+    // current run and states `summary`.
+    void overlayComparison(std::vector<std::filesystem::path> dirs, const std::filesystem::path& adapted,
+                           const QString& summary);
 
     RunController& controller_;
     PageTabs& pages_;
