@@ -29,6 +29,7 @@
 #include "widgets/run/experiment_editor.h"
 #include "widgets/run/run_browser.h"
 #include "widgets/run/run_control.h"
+#include "widgets/run/seed_list.h"
 #include "widgets/run/sweep_panel.h"
 
 #include <QCloseEvent>
@@ -425,18 +426,10 @@ void MainWindow::seedComparisonWithDialog()
                               QLineEdit::Normal, last, &ok);
     if (!ok)
         return;
-    std::vector<std::uint64_t> seeds;
-    for (const QString& word : text.split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        bool number = false;
-        const qulonglong seed = word.toULongLong(&number);
-        if (!number) {
-            say(tr("Seeds: \"%1\" is not a whole number").arg(word));
-            return;
-        }
-        seeds.push_back(seed);
-    }
+    QString problem;
+    const auto seeds = widgets::parseSeeds(text, &problem);
     if (seeds.empty()) {
-        say(tr("Seeds: give at least one"));
+        say(problem.isEmpty() ? tr("Seeds: give at least one") : problem);
         return;
     }
     settings.setValue(QLatin1String(workspace::key::kComparisonSeeds), text.simplified());
@@ -465,8 +458,8 @@ bool MainWindow::startExperiment(bool compare, const std::vector<std::uint64_t>&
     const auto config = editor()->config();
     const QString folder = newRunFolder(QString::fromStdString(config.name));
     if (!seeds.empty()) {
-        try { // a seed given twice is refused here, before the pages are cleared
-            core::run::check_seed_comparisons(config, folder.toStdString(), seeds, false);
+        try { // a seed given twice is refused here, before the pages are cleared (the folders: on the worker)
+            core::run::check_seeds(seeds);
         } catch (const std::exception& e) {
             say(QString::fromStdString(core::error_line(e)));
             return false;

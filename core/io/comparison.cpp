@@ -88,8 +88,7 @@ std::vector<std::string> seed_comparison_lines(const SeedComparisons& c)
     return out;
 }
 
-void check_seed_comparisons(const config::ExperimentConfig& c, const std::filesystem::path& out,
-                            const std::vector<std::uint64_t>& seeds, bool force)
+void check_seeds(const std::vector<std::uint64_t>& seeds)
 {
     if (seeds.empty())
         throw Error("no seed given to compare at");
@@ -97,6 +96,12 @@ void check_seed_comparisons(const config::ExperimentConfig& c, const std::filesy
         for (std::size_t j = 0; j < i; ++j)
             if (seeds[i] == seeds[j])
                 throw Error(fmt::format("seed {} is given twice; each seed is compared once", seeds[i]));
+}
+
+void check_seed_comparisons(const config::ExperimentConfig& c, const std::filesystem::path& out,
+                            const std::vector<std::uint64_t>& seeds, bool force)
+{
+    check_seeds(seeds);
     const auto read = config::input_paths(c);
     const InputPaths inputs(read.begin(), read.end());
     for (const auto seed : seeds) { // refused before the first run rather than after minutes of training

@@ -54,9 +54,10 @@ struct PairedDifference {
 PairedDifference paired_difference(const std::vector<double>& differences);
 PairedDifference paired_difference(const SeedComparisons& c);
 
-// What run_seed_comparisons (core/run/experiment_run.h) checks before anything trains: seeds given,
-// none twice, and every folder free (or, with `force`, rlda's). Throws Error naming the seed or the
-// folder.
+// Error unless seeds are given, none twice: what a comparison over seeds is refused for at once.
+void check_seeds(const std::vector<std::uint64_t>& seeds);
+// What run_seed_comparisons (core/run/experiment_run.h) checks before anything trains: check_seeds,
+// and every folder free (or, with `force`, rlda's). Throws Error naming the seed or the folder.
 void check_seed_comparisons(const config::ExperimentConfig& c, const std::filesystem::path& out,
                             const std::vector<std::uint64_t>& seeds, bool force);
 

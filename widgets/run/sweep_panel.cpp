@@ -5,6 +5,7 @@
 #include "core/config/value_limits.h"
 #include "widgets/flow_layout.h"
 #include "widgets/run/duration_text.h"
+#include "widgets/run/seed_list.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -178,24 +179,13 @@ QString SweepPanel::device() const { return device_->currentData().toString(); }
 
 std::vector<std::int64_t> SweepPanel::seedValues(QString* problem) const
 {
-    std::vector<std::int64_t> out;
-    const auto fail = [&](const QString& why) {
+    const auto seeds = parseSeeds(seedValues_->text(), problem);
+    if (seeds.size() > static_cast<std::size_t>(core::config::kMaxReplicates)) {
         if (problem)
-            *problem = why;
-        return std::vector<std::int64_t>{};
-    };
-    for (const QString& word : seedValues_->text().split(QLatin1Char(' '), Qt::SkipEmptyParts)) {
-        bool ok = false;
-        const qlonglong seed = word.toLongLong(&ok);
-        if (!ok || seed < 0)
-            return fail(tr("Seeds: \"%1\" is not a whole number of 0 or more").arg(word));
-        if (std::find(out.begin(), out.end(), seed) != out.end())
-            return fail(tr("Seeds: %1 is given twice").arg(seed));
-        out.push_back(seed);
+            *problem = tr("Seeds: %1 given, at most %2").arg(seeds.size()).arg(core::config::kMaxReplicates);
+        return {};
     }
-    if (out.size() > static_cast<std::size_t>(core::config::kMaxReplicates))
-        return fail(tr("Seeds: %1 given, at most %2").arg(out.size()).arg(core::config::kMaxReplicates));
-    return out;
+    return {seeds.begin(), seeds.end()}; // sweep.seeds holds them signed; each is below 2^63
 }
 
 QString SweepPanel::seedValuesText() const
