@@ -151,14 +151,11 @@ void LearningView::setRuns(const QList<core::io::RunData>& runs)
     clear();
     QList<LegendKey> keys;
     QList<LegendKey> quantities;
+    const QStringList names = TrainingView::legendNames(runs);
     for (int i = 0; i < runs.size(); ++i) {
         const auto& run = runs[i];
         Overlay o;
-        o.name = QString::fromStdString(run.name);
-        for (int k = 2; std::any_of(overlays_.begin(), overlays_.end(),
-                                    [&](const Overlay& x) { return x.name == o.name; });
-             ++k)
-            o.name = QString::fromStdString(run.name) + QStringLiteral(" (%1)").arg(k);
+        o.name = names[i];
         for (const auto& e : run.episodes) {
             o.episodes.push_back(static_cast<double>(e.episode));
             o.objective.push_back(e.objective);

@@ -309,15 +309,22 @@ void TrainingView::setRuns(const QList<core::io::RunData>& runs)
         return;
     }
     setRun(runs.front());
-    QStringList used = runNames();
-    for (qsizetype i = 1; i < runs.size(); ++i) {
-        const QString folder = QString::fromStdString(runs[i].name);
+    const QStringList names = legendNames(runs);
+    for (qsizetype i = 1; i < runs.size(); ++i)
+        addOverlay(names[i], runs[i]);
+}
+
+QStringList TrainingView::legendNames(const QList<core::io::RunData>& runs)
+{
+    QStringList names;
+    for (const auto& run : runs) {
+        const QString folder = QString::fromStdString(run.name);
         QString name = folder;
-        for (int k = 2; used.contains(name); ++k) // two runs/x and other/x
+        for (int k = 2; names.contains(name); ++k) // two runs/x and other/x
             name = QStringLiteral("%1 (%2)").arg(folder).arg(k);
-        used << name;
-        addOverlay(name, runs[i]);
+        names << name;
     }
+    return names;
 }
 
 void TrainingView::addOverlay(const QString& runName, const core::io::RunData& run)

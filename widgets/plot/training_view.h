@@ -45,6 +45,9 @@ public:
     QStringList runNames() const;
     // The i-th run's colour while runs are compared (0 = the base run).
     static QColor runColor(int index);
+    // The legend's name of each of `runs` compared: its folder's, made unique with " (2)", ... (two
+    // runs/x and other/x). The Learning page names its overlaid runs the same way.
+    static QStringList legendNames(const QList<rlda::core::io::RunData>& runs);
 
 public Q_SLOTS:
     void addEpoch(const rlda::core::train::EpochMetrics& m);
