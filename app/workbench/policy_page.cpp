@@ -28,70 +28,36 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
     auto* splitter = splitter_ = new QSplitter(Qt::Vertical, this);
     decisions_ = new widgets::DecisionView(splitter);
     lowerTabs_ = new QTabWidget(splitter);
-    auto* lower = new QWidget(lowerTabs_);
-    auto* lowerLayout = new QVBoxLayout(lower);
-    lowerLayout->setContentsMargins(0, 0, 0, 0);
-    auto* bar = new QHBoxLayout;
-    auto* hint = new QLabel(tr("A policy's greedy sequence among all sequences of each table, with the optimal, "
-                               "no-adaptation and random baselines."),
-                            lower);
-    hint->setWordWrap(true);
-    evaluate_ = new QPushButton(lower);
-    evaluate_->setObjectName(QStringLiteral("evaluatePolicyButton"));
-    bar->addWidget(hint, 1);
-    bar->addWidget(evaluate_);
-    lowerLayout->addLayout(bar);
-    ranks_ = new widgets::RankView(lower);
-    lowerLayout->addWidget(ranks_, 1);
-    lowerTabs_->addTab(lower, tr("Ranks"));
+    evaluate_ = button(QStringLiteral("evaluatePolicyButton"), QString());
+    ranks_ = new widgets::RankView;
+    addLowerTab(tr("Ranks"),
+                tr("A policy's greedy sequence among all sequences of each table, with the optimal, "
+                   "no-adaptation and random baselines."),
+                {evaluate_}, ranks_);
 
-    auto* transferTab = new QWidget(lowerTabs_);
-    auto* transferLayout = new QVBoxLayout(transferTab);
-    transferLayout->setContentsMargins(0, 0, 0, 0);
-    auto* transferBar = new QHBoxLayout;
-    auto* transferHint = new QLabel(tr("A policy learned without any table of one model, judged on that model's "
-                                       "tables (rlda transfer), beside random, no adaptation and the best fixed "
-                                       "sequence chosen in hindsight."),
-                                    transferTab);
-    transferHint->setWordWrap(true);
-    auto* openTransferButton = new QPushButton(tr("Open a transfer run…"), transferTab);
-    openTransferButton->setObjectName(QStringLiteral("openTransferButton"));
-    auto* studyButton = new QPushButton(tr("Open the study"), transferTab);
-    studyButton->setObjectName(QStringLiteral("openStudyButton"));
+    auto* studyButton = button(QStringLiteral("openStudyButton"), tr("Open the study"));
     studyButton->setToolTip(tr("The transfer study that ships with the program (docs/agent.md): the six Fashion-MNIST "
                                "models, each left out, learned by the state-aware and the structural policy"));
-    auto* compareTransferButton = new QPushButton(tr("Compare with a run…"), transferTab);
-    compareTransferButton->setObjectName(QStringLiteral("compareTransferButton"));
+    auto* openTransferButton = button(QStringLiteral("openTransferButton"), tr("Open a transfer run…"));
+    auto* compareTransferButton = button(QStringLiteral("compareTransferButton"), tr("Compare with a run…"));
     compareTransferButton->setToolTip(tr("Add another transfer run that left the same models out (another encoder, "
                                          "say): every held-out model's mean rank per run, side by side"));
-    transferBar->addWidget(transferHint, 1);
-    transferBar->addWidget(studyButton);
-    transferBar->addWidget(openTransferButton);
-    transferBar->addWidget(compareTransferButton);
-    transferLayout->addLayout(transferBar);
-    transfer_ = new widgets::TransferView(transferTab);
-    transferLayout->addWidget(transfer_, 1);
-    lowerTabs_->addTab(transferTab, tr("Transfer"));
-    auto* lineupTab = new QWidget(lowerTabs_);
-    auto* lineupLayout = new QVBoxLayout(lineupTab);
-    lineupLayout->setContentsMargins(0, 0, 0, 0);
-    auto* lineupBar = new QHBoxLayout;
-    auto* lineupHint =
-        new QLabel(tr("Every agent on one table: the policy last evaluated here, each growth "
-                      "heuristic, no adaptation, the optimal and a random sequence, each with its rank, "
-                      "95 % interval and a verdict against the best (rlda evaluate --agent all)."),
-                   lineupTab);
-    lineupHint->setWordWrap(true);
-    auto* lineupButton = new QPushButton(tr("Judge every agent on a table…"), lineupTab);
-    lineupButton->setObjectName(QStringLiteral("judgeEveryAgentButton"));
-    lineupBar->addWidget(lineupHint, 1);
-    lineupBar->addWidget(lineupButton);
-    lineupLayout->addLayout(lineupBar);
-    lineup_ = new widgets::LineupView(lineupTab);
+    transfer_ = new widgets::TransferView;
+    addLowerTab(
+        tr("Transfer"),
+        tr("A policy learned without any table of one model, judged on that model's tables (rlda "
+           "transfer), beside random, no adaptation and the best fixed sequence chosen in hindsight."),
+        {studyButton, openTransferButton, compareTransferButton}, transfer_);
+
+    auto* lineupButton = button(QStringLiteral("judgeEveryAgentButton"), tr("Judge every agent on a table…"));
+    lineup_ = new widgets::LineupView;
     lineup_->clear(tr("No table judged yet: choose one, or evaluate a policy on tables (its first table is "
                       "judged here with the policy among the agents)."));
-    lineupLayout->addWidget(lineup_, 1);
-    lowerTabs_->addTab(lineupTab, tr("Every agent"));
+    addLowerTab(tr("Every agent"),
+                tr("Every agent on one table: the policy last evaluated here, each growth heuristic, no "
+                   "adaptation, the optimal and a random sequence, each with its rank, 95 % interval and a "
+                   "verdict against the best (rlda evaluate --agent all)."),
+                {lineupButton}, lineup_);
     connect(lineupButton, &QPushButton::clicked, this, [this] {
         const QString table =
             widgets::openFileName(this, widgets::FileKind::Table, tr("Table to judge every agent on"),
@@ -122,6 +88,30 @@ PolicyPage::PolicyPage(QWidget* parent) : QWidget(parent)
     layout->addWidget(splitter);
     connect(evaluate_, &QPushButton::clicked, this, &PolicyPage::evaluateWithDialogs);
     setBusy(false);
+}
+
+QPushButton* PolicyPage::button(const QString& name, const QString& text)
+{
+    auto* b = new QPushButton(text, this);
+    b->setObjectName(name);
+    return b;
+}
+
+void PolicyPage::addLowerTab(const QString& title, const QString& hint, const QList<QPushButton*>& buttons,
+                             QWidget* view)
+{
+    auto* tab = new QWidget(lowerTabs_);
+    auto* layout = new QVBoxLayout(tab);
+    layout->setContentsMargins(0, 0, 0, 0);
+    auto* bar = new QHBoxLayout;
+    auto* label = new QLabel(hint, tab);
+    label->setWordWrap(true);
+    bar->addWidget(label, 1);
+    for (QPushButton* b : buttons)
+        bar->addWidget(b);
+    layout->addLayout(bar);
+    layout->addWidget(view, 1);
+    lowerTabs_->addTab(tab, title);
 }
 
 void PolicyPage::setDefaultModel(const QString& model, const core::model::Shape& input, qint64 classes)

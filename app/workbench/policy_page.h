@@ -7,6 +7,7 @@
 #include "core/transfer/study.h"
 #include "widgets/job_tracker.h"
 
+#include <QList>
 #include <QString>
 #include <QStringList>
 #include <QWidget>
@@ -68,6 +69,10 @@ Q_SIGNALS:
 
 private:
     void evaluateWithDialogs();
+    QPushButton* button(const QString& name, const QString& text);
+    // A tab of the lower half: a hint and its buttons in a bar above `view`, which takes the rest.
+    void addLowerTab(const QString& title, const QString& hint, const QList<QPushButton*>& buttons,
+                     QWidget* view);
     void giveRanksTheRoom();
     // judgeEveryAgent; without `announce` the status bar is left alone (a failure shows in the tab).
     void judgeAgents(const QString& table, bool announce);

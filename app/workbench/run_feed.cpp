@@ -149,7 +149,8 @@ void RunFeed::showSeedComparisons(const core::run::SeedComparisons& comparisons)
     for (const auto& line : lines)
         Q_EMIT log(tr("Comparison over seeds: %1").arg(QString::fromStdString(line)));
     // The run of the comparison is the last seed's adapted one.
-    overlayComparison(std::move(dirs), comparisons.runs.back().adapted_dir, QString::fromStdString(lines.back()));
+    overlayComparison(std::move(dirs), comparisons.runs.back().adapted_dir,
+                      QString::fromStdString(lines.back()));
 }
 
 void RunFeed::overlayComparison(std::vector<std::filesystem::path> dirs, const std::filesystem::path& adapted,
@@ -162,7 +163,8 @@ void RunFeed::overlayComparison(std::vector<std::filesystem::path> dirs, const s
                 runs.push_back(core::io::read_run(dir));
             return runs;
         },
-        [this, summary, adapted = QString::fromStdString(adapted.string())](const QList<core::io::RunData>& runs) {
+        [this, summary,
+         adapted = QString::fromStdString(adapted.string())](const QList<core::io::RunData>& runs) {
             // The run of the comparison is the adapted one: what File → Export and the pages name.
             currentRun_ = adapted;
             followingBaseline_ = false;

@@ -18,8 +18,9 @@ std::vector<std::uint64_t> parseSeeds(const QString& text, QString* problem)
         bool ok = false;
         const qlonglong seed = word.toLongLong(&ok);
         if (!ok || seed < 0)
-            return fail(QCoreApplication::translate("Seeds", "Seeds: \"%1\" is not a whole number of 0 or more")
-                            .arg(word));
+            return fail(
+                QCoreApplication::translate("Seeds", "Seeds: \"%1\" is not a whole number of 0 or more")
+                    .arg(word));
         const auto value = static_cast<std::uint64_t>(seed);
         if (std::find(out.begin(), out.end(), value) != out.end())
             return fail(QCoreApplication::translate("Seeds", "Seeds: %1 is given twice").arg(seed));
